@@ -1,0 +1,180 @@
+"use client";
+
+import {
+  createColumnHelper,
+  createSortedRowModel,
+  rowSortingFeature,
+  sortFn_alphanumeric,
+  sortFn_datetime,
+  tableFeatures,
+  useTable,
+  type SortingState,
+} from "@tanstack/react-table";
+import { ArrowDown, ArrowUp, ArrowUpDown, KeyRound } from "lucide-react";
+import Link from "next/link";
+import { useMemo, useState } from "react";
+import type { ApiKeyDto } from "@/db/queries/api-keys";
+import { EmptyState } from "@/components/empty-state";
+import { RelativeTime } from "@/components/relative-time";
+import { StatusBadge } from "@/components/key-status-badge";
+import { Button } from "@/components/ui/button";
+import { Card } from "@/components/ui/card";
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { RevokeKeyDialog } from "./revoke-key-dialog";
+
+type StatusFilter = "active" | "revoked" | "all";
+
+const features = tableFeatures({
+  rowSortingFeature,
+  sortedRowModel: createSortedRowModel(),
+  sortFns: { alphanumeric: sortFn_alphanumeric, datetime: sortFn_datetime },
+});
+const helper = createColumnHelper<typeof features, ApiKeyDto>();
+const number = new Intl.NumberFormat("en-US");
+
+function SortIcon({ direction }: { direction: false | "asc" | "desc" }) {
+  if (direction === "asc") return <ArrowUp className="size-3.5" aria-hidden />;
+  if (direction === "desc") return <ArrowDown className="size-3.5" aria-hidden />;
+  return <ArrowUpDown className="size-3.5 opacity-40" aria-hidden />;
+}
+
+export function ApiKeysClient({
+  orgId,
+  orgSlug,
+  keys,
+  canCreate,
+  canRevoke,
+  noApiAccess,
+}: {
+  orgId: string;
+  orgSlug: string;
+  keys: ApiKeyDto[];
+  canCreate: boolean;
+  canRevoke: boolean;
+  noApiAccess: boolean;
+}) {
+  const [status, setStatus] = useState<StatusFilter>("active");
+  const [sorting, setSorting] = useState<SortingState>([{ id: "createdAt", desc: true }]);
+  const visible = useMemo(() => (status === "all" ? keys : keys.filter((key) => key.status === status)), [keys, status]);
+
+  const columns = useMemo(
+    () =>
+      helper.columns([
+        helper.accessor("name", {
+          header: "Name",
+          sortFn: "alphanumeric",
+          cell: (info) => (
+            <Link href={`/${orgSlug}/settings/api/keys/${info.row.original.id}`} className="font-medium hover:underline">
+              {info.getValue()}
+            </Link>
+          ),
+        }),
+        helper.accessor("hint", {
+          header: "Key",
+          enableSorting: false,
+          cell: (info) => <code className="rounded bg-muted px-1.5 py-0.5 font-mono text-xs">{info.getValue()}</code>,
+        }),
+        helper.accessor("createdByName", { header: "Created by", sortFn: "alphanumeric", cell: (info) => info.getValue() ?? "Deleted user" }),
+        helper.accessor((key) => new Date(key.createdAt), { id: "createdAt", header: "Created", sortFn: "datetime", cell: (info) => <RelativeTime value={info.row.original.createdAt} /> }),
+        helper.accessor((key) => (key.lastUsedAt ? new Date(key.lastUsedAt) : undefined), {
+          id: "lastUsedAt",
+          header: "Last used",
+          sortFn: "datetime",
+          sortUndefined: "last",
+          cell: (info) => <RelativeTime value={info.row.original.lastUsedAt} fallback="Never used" />,
+        }),
+        helper.accessor("requestsLast30Days", {
+          header: "Requests (30 days)",
+          cell: (info) => <span className="tabular-nums">{number.format(info.getValue())}</span>,
+        }),
+        helper.accessor("status", { header: "Status", cell: (info) => <StatusBadge status={info.getValue()} /> }),
+        helper.display({
+          id: "actions",
+          header: () => <span className="sr-only">Actions</span>,
+          cell: (info) =>
+            canRevoke && info.row.original.status === "active" ? <RevokeKeyDialog orgId={orgId} apiKey={info.row.original} /> : null,
+        }),
+      ]),
+    [orgId, orgSlug, canRevoke],
+  );
+
+  const table = useTable({ features, columns, data: visible, state: { sorting }, onSortingChange: setSorting }, (state) => state);
+
+  if (keys.length === 0) {
+    return (
+      <Card>
+        <EmptyState
+          icon={<KeyRound className="size-6" aria-hidden />}
+          title="No API keys yet"
+          description={
+            noApiAccess
+              ? "Your plan has no API access. An owner can switch to Trial, Pro or Enterprise on the Plan page."
+              : canCreate
+                ? "Create your first key with “Create API key”, name it after where it will be used, and copy it into that server's environment."
+                : "Only owners and admins can create API keys. Ask one of them to create a key for your integration."
+          }
+        />
+      </Card>
+    );
+  }
+
+  return (
+    <Card className="gap-0 overflow-hidden py-0">
+      <div className="flex flex-wrap items-center justify-between gap-3 border-b px-4 py-3">
+        <p className="text-sm text-muted-foreground">
+          {visible.length} {visible.length === 1 ? "key" : "keys"}
+        </p>
+        <Select value={status} onValueChange={(value) => setStatus(value as StatusFilter)}>
+          <SelectTrigger className="w-40" aria-label="Filter by status">
+            <SelectValue />
+          </SelectTrigger>
+          <SelectContent>
+            <SelectItem value="active">Active</SelectItem>
+            <SelectItem value="revoked">Revoked</SelectItem>
+            <SelectItem value="all">All keys</SelectItem>
+          </SelectContent>
+        </Select>
+      </div>
+      <Table>
+        <TableHeader>
+          {table.getHeaderGroups().map((group) => (
+            <TableRow key={group.id}>
+              {group.headers.map((header) => (
+                <TableHead key={header.id} aria-sort={header.column.getIsSorted() === "asc" ? "ascending" : header.column.getIsSorted() === "desc" ? "descending" : undefined}>
+                  {header.isPlaceholder ? null : header.column.getCanSort() ? (
+                    <Button variant="ghost" size="sm" className="-ml-2 h-8 gap-1 px-2" onClick={header.column.getToggleSortingHandler()}>
+                      <table.FlexRender header={header} />
+                      <SortIcon direction={header.column.getIsSorted()} />
+                    </Button>
+                  ) : (
+                    <table.FlexRender header={header} />
+                  )}
+                </TableHead>
+              ))}
+            </TableRow>
+          ))}
+        </TableHeader>
+        <TableBody>
+          {table.getRowModel().rows.length === 0 ? (
+            <TableRow>
+              <TableCell colSpan={columns.length} className="h-24 text-center text-muted-foreground">
+                No {status === "all" ? "" : status} keys. {status === "active" ? "Choose “All keys” to see revoked ones." : ""}
+              </TableCell>
+            </TableRow>
+          ) : (
+            table.getRowModel().rows.map((row) => (
+              <TableRow key={row.id} data-state={row.original.status}>
+                {row.getAllCells().map((cell) => (
+                  <TableCell key={cell.id}>
+                    <table.FlexRender cell={cell} />
+                  </TableCell>
+                ))}
+              </TableRow>
+            ))
+          )}
+        </TableBody>
+      </Table>
+    </Card>
+  );
+}

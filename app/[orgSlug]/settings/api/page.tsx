@@ -1,0 +1,38 @@
+import type { Metadata } from "next";
+import { getOrgUsage, listApiKeys } from "@/db/queries/api-keys";
+import { ApiQuickstart } from "@/components/api-quickstart";
+import { PageHeader } from "@/components/page-header";
+import { PlanUsageBanner } from "@/components/plan-usage-banner";
+import { can } from "@/lib/authz";
+import { publicBaseUrl } from "@/lib/base-url";
+import { requireOrgMembership } from "@/lib/session";
+import { ApiKeysClient } from "./api-keys-client";
+import { CreateKeyDialog } from "./create-key-dialog";
+
+export const metadata: Metadata = { title: "API keys" };
+
+export default async function ApiKeysPage({ params }: { params: Promise<{ orgSlug: string }> }) {
+  const { orgSlug } = await params;
+  const { membership } = await requireOrgMembership(orgSlug);
+  const [keys, usage, baseUrl] = await Promise.all([listApiKeys(membership.orgId), getOrgUsage(membership.orgId), publicBaseUrl()]);
+  const canCreate = can(membership.role, "keys.create");
+  return (
+    <div className="space-y-6">
+      <PageHeader
+        title="API keys"
+        description="Keys authenticate your servers' calls to the Invoicing API. Treat them like passwords: keep them in environment variables, never in client-side code."
+        actions={canCreate && usage.plan !== "solo" ? <CreateKeyDialog orgId={membership.orgId} /> : null}
+      />
+      <PlanUsageBanner usage={usage} orgSlug={orgSlug} />
+      <ApiKeysClient
+        orgId={membership.orgId}
+        orgSlug={orgSlug}
+        keys={keys}
+        canCreate={canCreate}
+        canRevoke={can(membership.role, "keys.revoke")}
+        noApiAccess={usage.plan === "solo"}
+      />
+      <ApiQuickstart baseUrl={baseUrl} />
+    </div>
+  );
+}

@@ -1,0 +1,93 @@
+import { Badge } from "@/components/ui/badge";
+import { TableCell } from "@/components/ui/table";
+import { cn } from "@/lib/utils";
+
+const STATUS_VARIANT = { 2: "success", 3: "secondary", 4: "warning", 5: "destructive" } as const;
+
+/** An HTTP status code, coloured by its class so errors stand out in a long list. */
+export function StatusCodeBadge({ status }: { status: number }) {
+  const variant = STATUS_VARIANT[Math.floor(status / 100) as keyof typeof STATUS_VARIANT] ?? "outline";
+  return (
+    <Badge variant={variant} className="font-mono tabular-nums">
+      {status}
+    </Badge>
+  );
+}
+
+const METHOD_COLOUR: Record<string, string> = {
+  GET: "text-sky-700 dark:text-sky-400",
+  POST: "text-emerald-700 dark:text-emerald-400",
+  PUT: "text-amber-700 dark:text-amber-400",
+  PATCH: "text-amber-700 dark:text-amber-400",
+  DELETE: "text-rose-700 dark:text-rose-400",
+};
+
+export function MethodLabel({ method, className }: { method: string; className?: string }) {
+  return <span className={cn("font-mono text-xs font-semibold", METHOD_COLOUR[method] ?? "text-muted-foreground", className)}>{method}</span>;
+}
+
+/** "2026-11-23 14:05:12" in UTC: the same on the server and in every viewer's browser. */
+export function formatUtcTime(iso: string): string {
+  return `${iso.slice(0, 10)} ${iso.slice(11, 19)}`;
+}
+
+export function formatDuration(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`;
+}
+
+/** A request's time: UTC, with the exact instant on hover and for screen readers. */
+export function RequestTime({ iso }: { iso: string }) {
+  return (
+    <time dateTime={iso} title={iso} className="whitespace-nowrap font-mono text-xs tabular-nums">
+      {formatUtcTime(iso)}
+    </time>
+  );
+}
+
+interface RequestSummary {
+  createdAt: string;
+  method: string;
+  path: string;
+  status: number;
+  durationMs: number;
+  ip?: string | null;
+}
+
+/** A request as a compact entry for phone-width lists, where a wide table would scroll sideways. */
+export function RequestListItem({ request, children }: { request: RequestSummary; children?: React.ReactNode }) {
+  return (
+    <li className="space-y-1.5 px-4 py-3">
+      <div className="flex min-w-0 items-center gap-2">
+        <StatusCodeBadge status={request.status} />
+        <MethodLabel method={request.method} />
+        <span className="truncate font-mono text-xs" title={request.path}>
+          {request.path}
+        </span>
+      </div>
+      {children}
+      <p className="flex flex-wrap gap-x-3 text-xs text-muted-foreground">
+        <RequestTime iso={request.createdAt} />
+        <span>{formatDuration(request.durationMs)}</span>
+        {request.ip ? <span className="font-mono">{request.ip}</span> : null}
+      </p>
+    </li>
+  );
+}
+
+/** The method, path, status and duration cells of a request's table row, in that order. */
+export function RequestCells({ request, lastClassName }: { request: RequestSummary; lastClassName?: string }) {
+  return (
+    <>
+      <TableCell>
+        <MethodLabel method={request.method} />
+      </TableCell>
+      <TableCell className="max-w-80 truncate font-mono text-xs" title={request.path}>
+        {request.path}
+      </TableCell>
+      <TableCell>
+        <StatusCodeBadge status={request.status} />
+      </TableCell>
+      <TableCell className={cn("text-right tabular-nums", lastClassName)}>{formatDuration(request.durationMs)}</TableCell>
+    </>
+  );
+}

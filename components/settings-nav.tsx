@@ -1,0 +1,53 @@
+"use client";
+
+import { Activity, CreditCard, KeyRound } from "lucide-react";
+import Link from "next/link";
+import { usePathname } from "next/navigation";
+import { cn } from "@/lib/utils";
+
+const GROUPS = [
+  {
+    title: "API Access and Activity",
+    items: [
+      { label: "API keys", href: "/settings/api", icon: KeyRound, exact: false, exclude: "/settings/api/audit" },
+      { label: "Audit log", href: "/settings/api/audit", icon: Activity, exact: false },
+    ],
+  },
+  { title: "Organization", items: [{ label: "Plan", href: "/settings/plan", icon: CreditCard, exact: false }] },
+] as const;
+
+export function SettingsNav({ orgSlug }: { orgSlug: string }) {
+  const pathname = usePathname();
+  return (
+    <nav aria-label="Settings" className="flex gap-6 overflow-x-auto lg:flex-col lg:overflow-visible">
+      {GROUPS.map((group) => (
+        <div key={group.title} className="min-w-fit">
+          <h2 className="mb-2 hidden px-3 text-xs font-semibold uppercase tracking-wide text-muted-foreground lg:block">{group.title}</h2>
+          <ul className="flex gap-1 lg:flex-col">
+            {group.items.map((item) => {
+              const href = `/${orgSlug}${item.href}`;
+              const excluded = "exclude" in item && pathname.startsWith(`/${orgSlug}${item.exclude}`);
+              const active = !excluded && (pathname === href || pathname.startsWith(`${href}/`));
+              const Icon = item.icon;
+              return (
+                <li key={item.href}>
+                  <Link
+                    href={href}
+                    aria-current={active ? "page" : undefined}
+                    className={cn(
+                      "flex items-center gap-2 whitespace-nowrap rounded-md px-3 py-2 text-sm font-medium text-muted-foreground transition-colors hover:bg-accent hover:text-accent-foreground",
+                      active && "bg-accent text-accent-foreground",
+                    )}
+                  >
+                    <Icon className="size-4" aria-hidden />
+                    {item.label}
+                  </Link>
+                </li>
+              );
+            })}
+          </ul>
+        </div>
+      ))}
+    </nav>
+  );
+}

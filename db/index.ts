@@ -1,0 +1,89 @@
+import fs from "node:fs";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
+import postgres from "postgres";
+import { acquireDataDirLock } from "./data-dir-lock";
+import * as schema from "./schema";
+
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+export type DbOrTx = Db | Tx;
+
+interface DbHandle {
+  db: Db;
+  kind: "postgres" | "pglite";
+  close: () => Promise<void>;
+  /** postgres.js client, for LISTEN/NOTIFY; absent on PGlite. */
+  sql?: postgres.Sql;
+  pglite?: PGlite;
+}
+
+// Next bundles its own copy of this module beside the one server.ts loads; one handle per process
+// lives on globalThis so both copies share it (two PGlite instances on one folder lose rows).
+const HANDLE = Symbol.for("invoicing.db.handle");
+type GlobalWithHandle = typeof globalThis & { [HANDLE]?: DbHandle };
+
+export function pgliteDataDir(): string {
+  return process.env.PGLITE_DIR ?? path.join(process.cwd(), "data", "pglite");
+}
+
+function open(): DbHandle {
+  const url = process.env.DATABASE_URL;
+  if (url) {
+    const sql = postgres(url, {
+      max: Number(process.env.DATABASE_POOL_SIZE ?? 10),
+      onnotice: () => {},
+      connection: { application_name: "invoicing-service" },
+    });
+    const db = drizzlePostgres({ client: sql, schema, casing: undefined }) as unknown as Db;
+    return { db, kind: "postgres", sql, close: () => sql.end({ timeout: 5 }) };
+  }
+  const dir = pgliteDataDir();
+  let release = () => {};
+  if (!dir.startsWith("memory://")) {
+    fs.mkdirSync(dir, { recursive: true });
+    release = acquireDataDirLock(dir);
+  }
+  const pglite = new PGlite(dir);
+  const db = drizzlePglite({ client: pglite, schema }) as unknown as Db;
+  return {
+    db,
+    kind: "pglite",
+    pglite,
+    close: async () => {
+      await pglite.close();
+      release();
+    },
+  };
+}
+
+function handle(): DbHandle {
+  const g = globalThis as GlobalWithHandle;
+  g[HANDLE] ??= open();
+  return g[HANDLE];
+}
+
+/** The process's one database client, opened on first use (never during `next build`). */
+export function getDb(): Db {
+  return handle().db;
+}
+
+export function databaseKind(): DbHandle["kind"] {
+  return handle().kind;
+}
+
+export function postgresClient(): postgres.Sql | undefined {
+  return handle().sql;
+}
+
+export async function closeDb(): Promise<void> {
+  const g = globalThis as GlobalWithHandle;
+  const current = g[HANDLE];
+  g[HANDLE] = undefined;
+  await current?.close();
+}
+
+export { schema };

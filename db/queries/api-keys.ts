@@ -1,0 +1,129 @@
+import "server-only";
+import { and, count, desc, eq, gte, isNull, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
+import { getDb, type DbOrTx } from "@/db";
+import { apiKeys, monthlyUsage, organizations, requestDailyRollup, users, type Plan } from "@/db/schema";
+import { utcDay, utcMonthStart } from "@/lib/time";
+
+export type ApiKeyStatus = "active" | "revoked";
+
+/** What the dashboard may know of a key: never its hash, never its value. */
+export interface ApiKeyDto {
+  id: string;
+  name: string;
+  hint: string;
+  status: ApiKeyStatus;
+  createdAt: string;
+  createdByName: string | null;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+  revokedByName: string | null;
+  requestsLast30Days: number;
+}
+
+const creator = alias(users, "creator");
+const revoker = alias(users, "revoker");
+
+/** First UTC day of the 30-day window (today included). */
+export function windowStartDay(now = new Date()): string {
+  return utcDay(new Date(now.getTime() - 29 * 24 * 60 * 60 * 1000));
+}
+
+function keyQuery(db: DbOrTx, orgId: string, now: Date) {
+  const requests = db
+    .select({ apiKeyId: requestDailyRollup.apiKeyId, total: sql<number>`sum(${requestDailyRollup.count})::int`.as("total") })
+    .from(requestDailyRollup)
+    .where(and(eq(requestDailyRollup.orgId, orgId), gte(requestDailyRollup.day, windowStartDay(now))))
+    .groupBy(requestDailyRollup.apiKeyId)
+    .as("requests");
+  return db
+    .select({
+      id: apiKeys.id,
+      name: apiKeys.name,
+      hint: apiKeys.hint,
+      createdAt: apiKeys.createdAt,
+      createdByName: creator.name,
+      lastUsedAt: apiKeys.lastUsedAt,
+      revokedAt: apiKeys.revokedAt,
+      revokedByName: revoker.name,
+      requests: requests.total,
+    })
+    .from(apiKeys)
+    .leftJoin(creator, eq(creator.id, apiKeys.createdBy))
+    .leftJoin(revoker, eq(revoker.id, apiKeys.revokedBy))
+    .leftJoin(requests, eq(requests.apiKeyId, apiKeys.id));
+}
+
+type KeyRow = Awaited<ReturnType<typeof keyQuery>>[number];
+
+function toDto(row: KeyRow): ApiKeyDto {
+  return {
+    id: row.id,
+    name: row.name,
+    hint: row.hint,
+    status: row.revokedAt ? "revoked" : "active",
+    createdAt: row.createdAt.toISOString(),
+    createdByName: row.createdByName,
+    lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
+    revokedAt: row.revokedAt?.toISOString() ?? null,
+    revokedByName: row.revokedByName,
+    requestsLast30Days: row.requests ?? 0,
+  };
+}
+
+export async function listApiKeys(orgId: string, now = new Date()): Promise<ApiKeyDto[]> {
+  const rows = await keyQuery(getDb(), orgId, now).where(eq(apiKeys.orgId, orgId)).orderBy(desc(apiKeys.createdAt));
+  return rows.map(toDto);
+}
+
+export async function getApiKey(orgId: string, keyId: string, db: DbOrTx = getDb(), now = new Date()): Promise<ApiKeyDto | null> {
+  const [row] = await keyQuery(db, orgId, now).where(and(eq(apiKeys.orgId, orgId), eq(apiKeys.id, keyId)));
+  return row ? toDto(row) : null;
+}
+
+export async function countActiveKeys(db: DbOrTx, orgId: string): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(apiKeys).where(and(eq(apiKeys.orgId, orgId), isNull(apiKeys.revokedAt)));
+  return row?.n ?? 0;
+}
+
+export interface OrgUsageDto {
+  plan: Plan;
+  rateLimitPerMinute: number | null;
+  activeKeys: number;
+  callsThisMonth: number;
+}
+
+export async function getOrgUsage(orgId: string, now = new Date()): Promise<OrgUsageDto> {
+  const db = getDb();
+  const [org] = await db
+    .select({ plan: organizations.plan, rateLimitPerMinute: organizations.rateLimitPerMinute, calls: monthlyUsage.count })
+    .from(organizations)
+    .leftJoin(monthlyUsage, and(eq(monthlyUsage.orgId, organizations.id), eq(monthlyUsage.month, utcMonthStart(now))))
+    .where(eq(organizations.id, orgId));
+  if (!org) throw new Error(`Organization ${orgId} not found`);
+  return { plan: org.plan, rateLimitPerMinute: org.rateLimitPerMinute, activeKeys: await countActiveKeys(db, orgId), callsThisMonth: org.calls ?? 0 };
+}
+
+/** Locks the organization row so concurrent creations cannot both pass the plan's maximum. */
+export async function lockOrganization(tx: DbOrTx, orgId: string): Promise<{ plan: Plan }> {
+  const [org] = await tx.select({ plan: organizations.plan }).from(organizations).where(eq(organizations.id, orgId)).for("update");
+  if (!org) throw new Error(`Organization ${orgId} not found`);
+  return org;
+}
+
+export async function insertApiKey(
+  tx: DbOrTx,
+  key: { id: string; orgId: string; name: string; keyHash: string; hint: string; createdBy: string },
+): Promise<void> {
+  await tx.insert(apiKeys).values(key);
+}
+
+/** Marks an active key revoked; null when the organization has no such active key. */
+export async function markApiKeyRevoked(tx: DbOrTx, orgId: string, keyId: string, userId: string): Promise<{ id: string; name: string } | null> {
+  const [row] = await tx
+    .update(apiKeys)
+    .set({ revokedAt: new Date(), revokedBy: userId })
+    .where(and(eq(apiKeys.orgId, orgId), eq(apiKeys.id, keyId), isNull(apiKeys.revokedAt)))
+    .returning({ id: apiKeys.id, name: apiKeys.name });
+  return row ?? null;
+}

@@ -1,0 +1,65 @@
+import "server-only";
+import { and, asc, eq } from "drizzle-orm";
+import { getDb } from "@/db";
+import { memberships, organizations, users, type Plan, type Role } from "@/db/schema";
+
+export interface MembershipDto {
+  orgId: string;
+  orgName: string;
+  orgSlug: string;
+  plan: Plan;
+  rateLimitPerMinute: number | null;
+  role: Role;
+}
+
+const membershipColumns = {
+  orgId: organizations.id,
+  orgName: organizations.name,
+  orgSlug: organizations.slug,
+  plan: organizations.plan,
+  rateLimitPerMinute: organizations.rateLimitPerMinute,
+  role: memberships.role,
+};
+
+export async function listMemberships(userId: string): Promise<MembershipDto[]> {
+  return getDb()
+    .select(membershipColumns)
+    .from(memberships)
+    .innerJoin(organizations, eq(organizations.id, memberships.orgId))
+    .where(eq(memberships.userId, userId))
+    .orderBy(asc(organizations.name));
+}
+
+/** The user's membership in the organization, or null when they do not belong to it. */
+export async function findMembership(userId: string, orgId: string): Promise<MembershipDto | null> {
+  const [row] = await getDb()
+    .select(membershipColumns)
+    .from(memberships)
+    .innerJoin(organizations, eq(organizations.id, memberships.orgId))
+    .where(and(eq(memberships.userId, userId), eq(memberships.orgId, orgId)));
+  return row ?? null;
+}
+
+export async function findMembershipBySlug(userId: string, slug: string): Promise<MembershipDto | null> {
+  const [row] = await getDb()
+    .select(membershipColumns)
+    .from(memberships)
+    .innerJoin(organizations, eq(organizations.id, memberships.orgId))
+    .where(and(eq(memberships.userId, userId), eq(organizations.slug, slug)));
+  return row ?? null;
+}
+
+export interface PlanChangeDto {
+  at: string;
+  byName: string | null;
+}
+
+/** When the plan last changed and who changed it, or null if it never has. */
+export async function getPlanChange(orgId: string): Promise<PlanChangeDto | null> {
+  const [row] = await getDb()
+    .select({ at: organizations.planChangedAt, byName: users.name })
+    .from(organizations)
+    .leftJoin(users, eq(users.id, organizations.planChangedBy))
+    .where(eq(organizations.id, orgId));
+  return row?.at ? { at: row.at.toISOString(), byName: row.byName } : null;
+}

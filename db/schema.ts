@@ -1,0 +1,325 @@
+import { sql } from "drizzle-orm";
+import {
+  bigserial,
+  bigint,
+  boolean,
+  check,
+  date,
+  foreignKey,
+  index,
+  integer,
+  jsonb,
+  pgEnum,
+  pgTable,
+  primaryKey,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
+
+const createdAt = () => timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow();
+
+export const planEnum = pgEnum("plan", ["trial", "solo", "pro", "enterprise"]);
+export const roleEnum = pgEnum("role", ["owner", "admin", "member", "guest"]);
+
+export const users = pgTable("users", {
+  id: text("id").primaryKey(),
+  email: text("email").notNull().unique(),
+  name: text("name").notNull(),
+  passwordHash: text("password_hash").notNull(),
+  createdAt: createdAt(),
+});
+
+export const organizations = pgTable("organizations", {
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
+  slug: text("slug").notNull().unique(),
+  plan: planEnum("plan").notNull().default("trial"),
+  /** Enterprise only: requests per minute per key; null means the default of 60. */
+  rateLimitPerMinute: integer("rate_limit_per_minute"),
+  planChangedAt: timestamp("plan_changed_at", { withTimezone: true, mode: "date" }),
+  planChangedBy: text("plan_changed_by").references(() => users.id, { onDelete: "set null" }),
+  createdAt: createdAt(),
+});
+
+export const memberships = pgTable(
+  "memberships",
+  {
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    role: roleEnum("role").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.orgId, t.userId] }), index("memberships_user_idx").on(t.userId)],
+);
+
+/** Dashboard activity: who changed what, written in the same transaction as the change. */
+export const activityLog = pgTable(
+  "activity_log",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    actorUserId: text("actor_user_id").references(() => users.id, { onDelete: "set null" }),
+    action: text("action").notNull(),
+    targetId: text("target_id"),
+    metadata: jsonb("metadata").$type<Record<string, unknown>>().notNull().default({}),
+    createdAt: createdAt(),
+  },
+  (t) => [index("activity_log_org_created_idx").on(t.orgId, t.createdAt.desc())],
+);
+
+export const apiKeys = pgTable(
+  "api_keys",
+  {
+    id: text("id").primaryKey(),
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    /** SHA-256 (hex) of the whole key value; the value itself is never stored. */
+    keyHash: text("key_hash").notNull().unique(),
+    hint: text("hint").notNull(),
+    createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+    lastUsedAt: timestamp("last_used_at", { withTimezone: true, mode: "date" }),
+    revokedAt: timestamp("revoked_at", { withTimezone: true, mode: "date" }),
+    revokedBy: text("revoked_by").references(() => users.id, { onDelete: "set null" }),
+  },
+  (t) => [index("api_keys_org_idx").on(t.orgId, t.createdAt.desc())],
+);
+
+/**
+ * One row per /v1 request whose key maps to an organization. On PostgreSQL (and PGlite) the
+ * migration makes this a table partitioned by month on created_at; see db/partitions.ts.
+ */
+export const requestLog = pgTable(
+  "request_log",
+  {
+    id: bigserial("id", { mode: "number" }).notNull(),
+    orgId: text("org_id").notNull(),
+    apiKeyId: text("api_key_id").notNull(),
+    requestId: text("request_id").notNull(),
+    method: text("method").notNull(),
+    path: text("path").notNull(),
+    /** Route template with method, e.g. "GET /v1/invoices/{id}". */
+    endpoint: text("endpoint").notNull(),
+    status: smallint("status").notNull(),
+    durationMs: integer("duration_ms").notNull(),
+    ip: text("ip"),
+    userAgent: text("user_agent"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.createdAt, t.id] }),
+    index("request_log_org_time_idx").on(t.orgId, t.createdAt.desc(), t.id.desc()),
+    index("request_log_key_time_idx").on(t.apiKeyId, t.createdAt.desc(), t.id.desc()),
+    index("request_log_org_endpoint_time_idx").on(t.orgId, t.endpoint, t.createdAt.desc(), t.id.desc()),
+    index("request_log_org_status_time_idx").on(t.orgId, t.status, t.createdAt.desc(), t.id.desc()),
+    index("request_log_request_id_idx").on(t.requestId),
+  ],
+);
+
+/** Daily counts per key, endpoint and status, kept in step with request_log as rows are written. */
+export const requestDailyRollup = pgTable(
+  "request_daily_rollup",
+  {
+    orgId: text("org_id").notNull(),
+    apiKeyId: text("api_key_id").notNull(),
+    day: date("day", { mode: "string" }).notNull(),
+    endpoint: text("endpoint").notNull(),
+    status: smallint("status").notNull(),
+    count: bigint("count", { mode: "number" }).notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ columns: [t.apiKeyId, t.day, t.endpoint, t.status] }),
+    index("request_daily_rollup_org_day_idx").on(t.orgId, t.day),
+  ],
+);
+
+/** Fixed one-minute windows per key; the row lock makes the count exact across processes. */
+export const rateLimitWindows = pgTable(
+  "rate_limit_windows",
+  {
+    apiKeyId: text("api_key_id").notNull(),
+    windowStart: timestamp("window_start", { withTimezone: true, mode: "date" }).notNull(),
+    count: integer("count").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.apiKeyId, t.windowStart] })],
+);
+
+/** Calls counted against the monthly quota, per organization and UTC month (first day). */
+export const monthlyUsage = pgTable(
+  "monthly_usage",
+  {
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    month: date("month", { mode: "string" }).notNull(),
+    count: integer("count").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.orgId, t.month] })],
+);
+
+export const loginAttempts = pgTable(
+  "login_attempts",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    /** "email:<address>" or "ip:<address>". */
+    subject: text("subject").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("login_attempts_subject_time_idx").on(t.subject, t.createdAt)],
+);
+
+export type Plan = (typeof planEnum.enumValues)[number];
+export type Role = (typeof roleEnum.enumValues)[number];
+
+// ── Invoicing (/v1) ────────────────────────────────────────────────────────────────────────────
+// Every table is keyed by (org_id, id) and references others by (org_id, …): the database itself
+// refuses a row that points into another organization, and the schema distributes by org_id.
+
+const updatedAt = () => timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow();
+const tenant = () =>
+  text("org_id")
+    .notNull()
+    .references(() => organizations.id, { onDelete: "cascade" });
+/** Money: integer minor units of the row's ISO 4217 currency, never beyond Number.MAX_SAFE_INTEGER. */
+const money = (name: string) => bigint(name, { mode: "number" }).notNull();
+
+export interface PostalAddress {
+  line1?: string | null;
+  line2?: string | null;
+  city?: string | null;
+  state?: string | null;
+  postal_code?: string | null;
+  country?: string | null;
+}
+
+export interface CustomerDetails {
+  name: string;
+  email: string | null;
+  phone: string | null;
+  address: PostalAddress | null;
+  tax_id: string | null;
+}
+
+export const customers = pgTable(
+  "customers",
+  {
+    orgId: tenant(),
+    id: text("id").notNull(),
+    name: text("name").notNull(),
+    email: text("email"),
+    phone: text("phone"),
+    address: jsonb("address").$type<PostalAddress>(),
+    taxId: text("tax_id"),
+    currency: text("currency"),
+    metadata: jsonb("metadata").$type<Record<string, string>>().notNull().default({}),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    /** Deleted customers stay for the invoices that name them; the API no longer finds them. */
+    deletedAt: timestamp("deleted_at", { withTimezone: true, mode: "date" }),
+  },
+  (t) => [primaryKey({ columns: [t.orgId, t.id] }), index("customers_org_created_idx").on(t.orgId, t.createdAt.desc(), t.id.desc())],
+);
+
+export const products = pgTable(
+  "products",
+  {
+    orgId: tenant(),
+    id: text("id").notNull(),
+    name: text("name").notNull(),
+    description: text("description"),
+    sku: text("sku"),
+    unitAmount: money("unit_amount"),
+    currency: text("currency").notNull(),
+    /** Percent × 10,000 (8.875 % is 88,750), so rates with four decimals stay exact. */
+    taxRatePpm: integer("tax_rate_ppm").notNull().default(0),
+    active: boolean("active").notNull().default(true),
+    /** Null: stock not tracked. */
+    stockQuantity: integer("stock_quantity"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.orgId, t.id] }),
+    uniqueIndex("products_org_sku_idx").on(t.orgId, t.sku),
+    index("products_org_created_idx").on(t.orgId, t.createdAt.desc(), t.id.desc()),
+    check("products_stock_not_negative", sql`${t.stockQuantity} >= 0`),
+  ],
+);
+
+export const invoiceStatusEnum = pgEnum("invoice_status", ["draft", "open", "paid", "void"]);
+
+export const invoices = pgTable(
+  "invoices",
+  {
+    orgId: tenant(),
+    id: text("id").notNull(),
+    customerId: text("customer_id").notNull(),
+    /** "INV-000123", assigned at finalization from invoice_counters. */
+    number: text("number"),
+    status: invoiceStatusEnum("status").notNull().default("draft"),
+    currency: text("currency").notNull(),
+    /** The customer as billed, frozen at finalization; drafts show the customer as it is. */
+    customerDetails: jsonb("customer_details").$type<CustomerDetails>(),
+    notes: text("notes"),
+    issueDate: date("issue_date", { mode: "string" }),
+    dueDate: date("due_date", { mode: "string" }),
+    subtotal: money("subtotal"),
+    tax: money("tax"),
+    total: money("total"),
+    finalizedAt: timestamp("finalized_at", { withTimezone: true, mode: "date" }),
+    paidAt: timestamp("paid_at", { withTimezone: true, mode: "date" }),
+    voidedAt: timestamp("voided_at", { withTimezone: true, mode: "date" }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.orgId, t.id] }),
+    foreignKey({ columns: [t.orgId, t.customerId], foreignColumns: [customers.orgId, customers.id] }),
+    uniqueIndex("invoices_org_number_idx").on(t.orgId, t.number),
+    index("invoices_org_created_idx").on(t.orgId, t.createdAt.desc(), t.id.desc()),
+    index("invoices_org_customer_status_idx").on(t.orgId, t.customerId, t.status),
+    index("invoices_org_status_due_idx").on(t.orgId, t.status, t.dueDate),
+    index("invoices_org_paid_idx").on(t.orgId, t.paidAt),
+  ],
+);
+
+export const invoiceLineItems = pgTable(
+  "invoice_line_items",
+  {
+    orgId: tenant(),
+    id: text("id").notNull(),
+    invoiceId: text("invoice_id").notNull(),
+    position: integer("position").notNull(),
+    productId: text("product_id"),
+    description: text("description").notNull(),
+    quantity: integer("quantity").notNull(),
+    unitAmount: money("unit_amount"),
+    taxRatePpm: integer("tax_rate_ppm").notNull(),
+    amount: money("amount"),
+    tax: money("tax"),
+  },
+  (t) => [
+    primaryKey({ columns: [t.orgId, t.id] }),
+    foreignKey({ columns: [t.orgId, t.invoiceId], foreignColumns: [invoices.orgId, invoices.id] }).onDelete("cascade"),
+    foreignKey({ columns: [t.orgId, t.productId], foreignColumns: [products.orgId, products.id] }),
+    index("invoice_line_items_org_invoice_idx").on(t.orgId, t.invoiceId, t.position),
+  ],
+);
+
+/** The last invoice number of each organization; its row lock serializes finalizations. */
+export const invoiceCounters = pgTable("invoice_counters", {
+  orgId: tenant().primaryKey(),
+  lastNumber: integer("last_number").notNull(),
+});
+
+export type InvoiceStatus = (typeof invoiceStatusEnum.enumValues)[number];

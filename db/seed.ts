@@ -1,0 +1,217 @@
+import { and, eq, gte, inArray, ne, notInArray, sql } from "drizzle-orm";
+import { apiKeyHint, generateApiKey, hashApiKey } from "@/lib/api-key-format";
+import { hashPassword } from "@/lib/auth/password";
+import type { Db } from "./index";
+import { ensureRequestLogPartitions } from "./partitions";
+import { rebuildDailyRollups } from "./rollups";
+import { apiKeys, memberships, monthlyUsage, organizations, requestLog, users, type Plan, type Role } from "./schema";
+
+export const DEMO_PASSWORD = "demo-password";
+
+export const DEMO_USERS = [
+  { id: "usr_demo_owner", email: "owner@acme.test", name: "Olivia Owens" },
+  { id: "usr_demo_admin", email: "admin@acme.test", name: "Adam Alvarez" },
+  { id: "usr_demo_member", email: "member@acme.test", name: "Mia Moreau" },
+  { id: "usr_demo_guest", email: "guest@acme.test", name: "Gus Grant" },
+  { id: "usr_demo_globex", email: "dana@globex.test", name: "Dana Scully" },
+  { id: "usr_demo_multi", email: "alex@studio.test", name: "Alex Kim" },
+] as const;
+
+const ORGS: { id: string; name: string; slug: string; plan: Plan }[] = [
+  { id: "org_demo_acme", name: "Acme Inc", slug: "acme", plan: "pro" },
+  { id: "org_demo_globex", name: "Globex", slug: "globex", plan: "trial" },
+  { id: "org_demo_solo", name: "Solo Studio", slug: "solo-studio", plan: "solo" },
+];
+
+const MEMBERSHIPS: { orgId: string; userId: string; role: Role }[] = [
+  { orgId: "org_demo_acme", userId: "usr_demo_owner", role: "owner" },
+  { orgId: "org_demo_acme", userId: "usr_demo_admin", role: "admin" },
+  { orgId: "org_demo_acme", userId: "usr_demo_member", role: "member" },
+  { orgId: "org_demo_acme", userId: "usr_demo_guest", role: "guest" },
+  { orgId: "org_demo_globex", userId: "usr_demo_globex", role: "owner" },
+  { orgId: "org_demo_globex", userId: "usr_demo_multi", role: "admin" },
+  { orgId: "org_demo_solo", userId: "usr_demo_multi", role: "owner" },
+];
+
+const DAY = 24 * 60 * 60 * 1000;
+
+interface DemoKey {
+  id: string;
+  orgId: string;
+  name: string;
+  createdBy: string;
+  createdDaysAgo: number;
+  revokedDaysAgo?: number;
+  /** Typical requests on a weekday; the seed's traffic follows a daily rhythm around it. */
+  dailyRequests: number;
+  userAgent: string;
+  ips: string[];
+}
+
+const KEYS: DemoKey[] = [
+  { id: "key_demo_acme_prod", orgId: "org_demo_acme", name: "Production billing server", createdBy: "usr_demo_owner", createdDaysAgo: 90, dailyRequests: 170, userAgent: "invoicing-node/2.3.1 node/20.20.2", ips: ["203.0.113.10", "203.0.113.11"] },
+  { id: "key_demo_acme_staging", orgId: "org_demo_acme", name: "Staging", createdBy: "usr_demo_admin", createdDaysAgo: 60, dailyRequests: 35, userAgent: "curl/8.5.0", ips: ["198.51.100.24"] },
+  { id: "key_demo_acme_ios", orgId: "org_demo_acme", name: "iOS app backend", createdBy: "usr_demo_admin", createdDaysAgo: 21, dailyRequests: 45, userAgent: "okhttp/4.12.0", ips: ["192.0.2.77", "192.0.2.78"] },
+  { id: "key_demo_acme_legacy", orgId: "org_demo_acme", name: "Legacy CSV importer", createdBy: "usr_demo_owner", createdDaysAgo: 200, revokedDaysAgo: 9, dailyRequests: 25, userAgent: "python-requests/2.32.3", ips: ["198.51.100.90"] },
+  { id: "key_demo_globex_proto", orgId: "org_demo_globex", name: "Checkout prototype", createdBy: "usr_demo_globex", createdDaysAgo: 25, dailyRequests: 2, userAgent: "Mozilla/5.0 (Macintosh) Postman/11.2", ips: ["203.0.113.200"] },
+  { id: "key_demo_solo_old", orgId: "org_demo_solo", name: "Website order sync (from Pro)", createdBy: "usr_demo_multi", createdDaysAgo: 120, dailyRequests: 0, userAgent: "invoicing-php/1.4.0", ips: ["192.0.2.5"] },
+];
+
+const ENDPOINTS: { endpoint: string; weight: number; path: () => string; ms: number; created?: boolean }[] = [
+  { endpoint: "GET /v1/invoices", weight: 26, path: () => "/v1/invoices?limit=25", ms: 45 },
+  { endpoint: "GET /v1/invoices/{id}", weight: 18, path: () => `/v1/invoices/in_${token(12)}`, ms: 28 },
+  { endpoint: "POST /v1/invoices", weight: 10, path: () => "/v1/invoices", ms: 70, created: true },
+  { endpoint: "POST /v1/invoices/{id}/finalize", weight: 6, path: () => `/v1/invoices/in_${token(12)}/finalize`, ms: 85 },
+  { endpoint: "POST /v1/invoices/{id}/pay", weight: 4, path: () => `/v1/invoices/in_${token(12)}/pay`, ms: 60 },
+  { endpoint: "GET /v1/customers", weight: 11, path: () => "/v1/customers?limit=50", ms: 40 },
+  { endpoint: "POST /v1/customers", weight: 5, path: () => "/v1/customers", ms: 55, created: true },
+  { endpoint: "GET /v1/products", weight: 8, path: () => "/v1/products", ms: 35 },
+  { endpoint: "GET /v1/analytics", weight: 7, path: () => "/v1/analytics?from=2026-01-01", ms: 160 },
+  { endpoint: "POST /v1/pdf/generate", weight: 5, path: () => "/v1/pdf/generate", ms: 320 },
+];
+
+// A fixed generator so every fresh database gets the same demo history.
+let state = 20261123;
+function random(): number {
+  state = (state + 0x6d2b79f5) | 0;
+  let t = Math.imul(state ^ (state >>> 15), 1 | state);
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+}
+
+function token(length: number): string {
+  const alphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+  let out = "";
+  for (let i = 0; i < length; i++) out += alphabet[Math.floor(random() * 62)];
+  return out;
+}
+
+function pick<T extends { weight: number }>(items: T[]): T {
+  const total = items.reduce((sum, item) => sum + item.weight, 0);
+  let roll = random() * total;
+  for (const item of items) {
+    roll -= item.weight;
+    if (roll <= 0) return item;
+  }
+  return items[items.length - 1]!;
+}
+
+function statusFor(endpoint: (typeof ENDPOINTS)[number], revoked: boolean): number {
+  if (revoked) return 401;
+  const roll = random();
+  if (roll < 0.012) return 429;
+  if (roll < 0.017) return random() < 0.7 ? 500 : 503;
+  if (roll < 0.04) return 404;
+  if (roll < 0.07) return 400;
+  if (roll < 0.078) return endpoint.endpoint.includes("finalize") ? 409 : 422;
+  return endpoint.created ? 201 : 200;
+}
+
+/** Hour-of-day weight (UTC): quiet nights, a busy European and American working day. */
+function hourWeight(hour: number): number {
+  return 0.15 + Math.exp(-((hour - 14) ** 2) / 18);
+}
+
+function trafficFor(key: DemoKey, now: Date): (typeof requestLog.$inferInsert)[] {
+  const rows: (typeof requestLog.$inferInsert)[] = [];
+  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  const hourWeights = Array.from({ length: 24 }, (_, h) => hourWeight(h));
+  const weightSum = hourWeights.reduce((a, b) => a + b, 0);
+  for (let daysAgo = 29; daysAgo >= 0; daysAgo--) {
+    if (daysAgo > key.createdDaysAgo) continue;
+    const dayStart = today - daysAgo * DAY;
+    const weekday = new Date(dayStart).getUTCDay();
+    const weekend = weekday === 0 || weekday === 6;
+    const revokedAt = key.revokedDaysAgo === undefined ? Infinity : today - key.revokedDaysAgo * DAY + 11 * 3600 * 1000;
+    // A revoked key's client keeps trying for a couple of days, then is switched off.
+    if (dayStart > revokedAt + 2 * DAY) continue;
+    const volume = Math.round(key.dailyRequests * (weekend ? 0.35 : 1) * (0.8 + random() * 0.4));
+    for (let i = 0; i < volume; i++) {
+      let hour = 0;
+      let roll = random() * weightSum;
+      while (hour < 23 && (roll -= hourWeights[hour]!) > 0) hour++;
+      const at = dayStart + hour * 3600 * 1000 + Math.floor(random() * 3600 * 1000);
+      if (at > now.getTime()) continue;
+      const endpoint = pick(ENDPOINTS);
+      const revoked = at >= revokedAt;
+      const status = statusFor(endpoint, revoked);
+      const duration = revoked || status === 429 ? 2 + Math.floor(random() * 4) : Math.round(endpoint.ms * (0.5 + random() * random() * 3));
+      rows.push({
+        orgId: key.orgId,
+        apiKeyId: key.id,
+        requestId: `req_${token(20)}`,
+        method: endpoint.endpoint.split(" ")[0]!,
+        path: endpoint.path(),
+        endpoint: endpoint.endpoint,
+        status,
+        durationMs: duration,
+        ip: key.ips[Math.floor(random() * key.ips.length)]!,
+        userAgent: key.userAgent,
+        createdAt: new Date(at),
+      });
+    }
+  }
+  return rows;
+}
+
+async function seedTraffic(db: Db, now: Date): Promise<void> {
+  await ensureRequestLogPartitions(db, new Date(now.getTime() - 31 * DAY), now);
+  for (const key of KEYS) {
+    const [existing] = await db.select({ id: requestLog.id }).from(requestLog).where(eq(requestLog.apiKeyId, key.id)).limit(1);
+    if (existing || key.dailyRequests === 0) continue;
+    const rows = trafficFor(key, now);
+    for (let i = 0; i < rows.length; i += 1000) await db.insert(requestLog).values(rows.slice(i, i + 1000));
+    const last = rows.reduce<Date | null>((latest, row) => (row.status !== 401 && (!latest || row.createdAt! > latest) ? row.createdAt! : latest), null);
+    if (last) await db.update(apiKeys).set({ lastUsedAt: last }).where(eq(apiKeys.id, key.id));
+  }
+  await rebuildDailyRollups(db, ORGS.map((org) => org.id));
+  // The month's quota counts what passed authentication and rate limiting (SPEC §2).
+  const month = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
+  for (const org of ORGS) {
+    const [usage] = await db
+      .select({ count: sql<number>`count(*)::int` })
+      .from(requestLog)
+      .where(and(eq(requestLog.orgId, org.id), gte(requestLog.createdAt, month), notInArray(requestLog.status, [401, 403, 429])));
+    await db
+      .insert(monthlyUsage)
+      .values({ orgId: org.id, month: month.toISOString().slice(0, 10), count: usage?.count ?? 0 })
+      .onConflictDoNothing();
+  }
+}
+
+/** Demo organizations, users, keys and 30 days of traffic. Safe to run again: it adds only what is missing. */
+export async function seedDatabase(db: Db, now = new Date()): Promise<void> {
+  state = 20261123;
+  const passwordHash = await hashPassword(DEMO_PASSWORD);
+  await db.insert(users).values(DEMO_USERS.map((user) => ({ ...user, passwordHash }))).onConflictDoNothing();
+  await db.insert(organizations).values(ORGS).onConflictDoNothing();
+  await db.insert(memberships).values(MEMBERSHIPS).onConflictDoNothing();
+  const existingKeys = await db.select({ id: apiKeys.id }).from(apiKeys).where(inArray(apiKeys.id, KEYS.map((key) => key.id)));
+  const missing = KEYS.filter((key) => !existingKeys.some((row) => row.id === key.id));
+  if (missing.length > 0) {
+    await db.insert(apiKeys).values(
+      missing.map((key) => {
+        // Demo keys get real random values that nobody is shown: create your own to call the API.
+        const value = generateApiKey();
+        return {
+          id: key.id,
+          orgId: key.orgId,
+          name: key.name,
+          keyHash: hashApiKey(value),
+          hint: apiKeyHint(value),
+          createdBy: key.createdBy,
+          createdAt: new Date(now.getTime() - key.createdDaysAgo * DAY),
+          revokedAt: key.revokedDaysAgo === undefined ? null : new Date(now.getTime() - key.revokedDaysAgo * DAY),
+          revokedBy: key.revokedDaysAgo === undefined ? null : key.createdBy,
+        };
+      }),
+    );
+  }
+  await seedTraffic(db, now);
+}
+
+/** True when the database has no organization yet: the embedded database's first start. */
+export async function isEmpty(db: Db): Promise<boolean> {
+  const [row] = await db.select({ id: organizations.id }).from(organizations).where(ne(organizations.id, "")).limit(1);
+  return !row;
+}

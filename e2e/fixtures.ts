@@ -1,0 +1,21 @@
+import { test as base, expect, type Page } from "@playwright/test";
+
+export const DEMO_PASSWORD = "demo-password";
+export const USERS = {
+  owner: { email: "owner@acme.test", name: "Olivia Owens" },
+  admin: { email: "admin@acme.test", name: "Adam Alvarez" },
+  member: { email: "member@acme.test", name: "Mia Moreau" },
+  guest: { email: "guest@acme.test", name: "Gus Grant" },
+  multi: { email: "alex@studio.test", name: "Alex Kim" },
+} as const;
+export type DemoRole = keyof typeof USERS;
+
+export const storageStateOf = (role: DemoRole) => `e2e/.auth/${role}.json`;
+
+/** Saves a full-page screenshot to test-results/screens/<name>.png, to be looked at. */
+export async function screenshot(page: Page, name: string) {
+  await page.screenshot({ path: `test-results/screens/${name}.png`, fullPage: true });
+}
+
+export const test = base;
+export { expect };

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Starts the app for the e2e tests: a fresh embedded database (or the DATABASE_URL server),
+# seeded with the demo data, on a production build.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export NODE_ENV=production
+export AUTH_SECRET="${AUTH_SECRET:-e2e-secret-not-for-production-0123456789}"
+if [ -z "${DATABASE_URL:-}" ]; then
+  rm -rf data/e2e
+  export PGLITE_DIR="$PWD/data/e2e/pglite"
+fi
+npx next build
+npx tsx scripts/db-seed.ts
+exec npx tsx server.ts

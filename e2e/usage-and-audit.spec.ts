@@ -1,0 +1,124 @@
+import fs from "node:fs/promises";
+import { parse as parseCsv } from "csv-parse/sync";
+import { expect, screenshot, storageStateOf, test } from "./fixtures";
+
+const PHONE = { width: 390, height: 844 };
+
+test.describe("as a member", () => {
+  test.use({ storageState: storageStateOf("member") });
+
+  test("opens a key's details and sees its 30-day stats", async ({ page }) => {
+    await page.goto("/acme/settings/api");
+    await page.getByRole("link", { name: "Production billing server" }).click();
+    await expect(page).toHaveURL(/\/acme\/settings\/api\/keys\/key_demo_acme_prod$/);
+    await expect(page.getByRole("heading", { name: "Production billing server" })).toBeVisible();
+
+    // 1. Total requests
+    const total = page.getByText("Total requests", { exact: true }).locator("..");
+    await expect(total).toContainText(/\d[\d,]*/);
+    // 2. The daily chart
+    const daily = page.getByRole("img", { name: /^Requests per day from/ });
+    await expect(daily).toBeVisible();
+    await expect(daily.locator(".recharts-bar-rectangle").first()).toBeVisible();
+    // 3. Status code distribution, chart and numbers
+    await expect(page.getByRole("img", { name: /Requests per status code/ })).toBeVisible();
+    await expect(page.getByRole("table", { name: "Requests per status code" }).getByRole("row").nth(1)).toContainText(/20[01]/);
+    // 4. Most accessed endpoints
+    await expect(page.getByRole("table", { name: "Most accessed endpoints" }).getByRole("row").nth(1)).toContainText("/v1/");
+    // 5. The last 50 calls, newest first
+    await expect(page.getByRole("heading", { name: "Last 50 calls" })).toBeVisible();
+    await expect(page.getByRole("table", { name: "Last calls" }).getByRole("row")).toHaveCount(51);
+    const times = await page.getByRole("table", { name: "Last calls" }).locator("time").evaluateAll((nodes) => nodes.map((n) => n.getAttribute("datetime") ?? ""));
+    expect([...times].sort().reverse()).toEqual(times);
+
+    await expect(page.getByRole("button", { name: /Revoke/ })).toHaveCount(0);
+    await screenshot(page, "key-details");
+    await page.setViewportSize(PHONE);
+    await screenshot(page, "key-details-phone");
+  });
+
+  test("another organization's key id is not found", async ({ page }) => {
+    const response = await page.goto("/acme/settings/api/keys/key_demo_globex_proto");
+    expect(response?.status()).toBe(404);
+    await expect(page.getByRole("heading", { name: "Page not found" })).toBeVisible();
+  });
+
+  test("filters the audit log by status class and endpoint, in the URL", async ({ page }) => {
+    await page.goto("/acme/settings/api/audit");
+    const table = page.getByRole("table", { name: "API requests" });
+    await expect(table.getByRole("row")).toHaveCount(51);
+
+    await page.getByRole("combobox", { name: "Status" }).click();
+    await page.getByRole("option", { name: "4xx" }).click();
+    await expect(page).toHaveURL(/[?&]status=4xx/);
+    await expect(table.getByRole("row").nth(1)).toBeVisible();
+    for (const status of await table.locator("tbody tr td:nth-child(5)").allInnerTexts()) expect(status).toMatch(/^4\d\d$/);
+
+    await page.getByRole("combobox", { name: "Endpoint" }).click();
+    await page.getByRole("option", { name: "GET /v1/invoices/{id}" }).click();
+    await expect(page).toHaveURL(/[?&]endpoint=GET(\+|%20)%2Fv1%2Finvoices%2F%7Bid%7D/);
+    await expect(page).toHaveURL(/[?&]status=4xx/);
+    await expect(table.getByRole("row").nth(1)).toBeVisible();
+    for (const path of await table.locator("tbody tr td:nth-child(4)").allInnerTexts()) expect(path).toMatch(/^\/v1\/invoices\/in_/);
+    await screenshot(page, "audit-log");
+
+    // The URL alone reproduces the view, and the back button returns to the previous one.
+    const shared = page.url();
+    await page.goBack();
+    await expect(page).not.toHaveURL(/endpoint=/);
+    await expect(page.getByRole("combobox", { name: "Endpoint" })).toHaveText("All endpoints");
+    await page.goto(shared);
+    await expect(page.getByRole("combobox", { name: "Endpoint" })).toHaveText("GET /v1/invoices/{id}");
+  });
+
+  test("pages to older and newer requests", async ({ page }) => {
+    await page.goto("/acme/settings/api/audit");
+    const firstTimes = page.getByRole("table", { name: "API requests" }).locator("time");
+    const newest = await firstTimes.first().getAttribute("datetime");
+    await page.getByRole("link", { name: "Older" }).click();
+    await expect(page).toHaveURL(/[?&]before=/);
+    const olderFirst = await firstTimes.first().getAttribute("datetime");
+    expect(olderFirst! <= newest!).toBe(true);
+    await page.getByRole("link", { name: "Newer" }).click();
+    await expect(page).toHaveURL(/[?&]after=/);
+    await expect(firstTimes.first()).toHaveAttribute("datetime", newest!);
+    await expect(page.getByRole("button", { name: "Newer" })).toBeDisabled();
+  });
+
+  test("exports the filtered rows as CSV", async ({ page }) => {
+    await page.goto("/acme/settings/api/audit?status=5xx&range=30d");
+    const table = page.getByRole("table", { name: "API requests" });
+    const firstPath = await table.locator("tbody tr td:nth-child(4)").first().innerText();
+    const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Export CSV" }).click()]);
+    expect(download.suggestedFilename()).toMatch(/^audit-log-acme-\d{4}-\d\d-\d\d\.csv$/);
+    const records = parseCsv(await fs.readFile((await download.path())!, "utf8"), { columns: true }) as Record<string, string>[];
+    expect(records.length).toBeGreaterThan(0);
+    expect(records.every((r) => /^5\d\d$/.test(r.status!))).toBe(true);
+    expect(records[0]!.path).toBe(firstPath);
+    expect(Object.keys(records[0]!)).toEqual(["time", "request_id", "key_id", "key_name", "key_hint", "key_status", "method", "path", "endpoint", "status", "duration_ms", "ip", "user_agent"]);
+    await page.setViewportSize(PHONE);
+    await screenshot(page, "audit-log-phone");
+  });
+});
+
+test.describe("as a guest", () => {
+  test.use({ storageState: storageStateOf("guest") });
+
+  test("sees no audit rows and cannot export them", async ({ page }) => {
+    await page.goto("/acme/settings/api/audit");
+    await expect(page.getByRole("heading", { name: "Guests can't view the audit log" })).toBeVisible();
+    await expect(page.getByRole("table")).toHaveCount(0);
+    await expect(page.getByRole("link", { name: "Export CSV" })).toHaveCount(0);
+    const response = await page.request.get("/acme/settings/api/audit/export");
+    expect(response.status()).toBe(403);
+    expect(await response.text()).not.toContain("req_");
+    await screenshot(page, "audit-log-guest");
+  });
+
+  test("still sees a key's usage", async ({ page }) => {
+    await page.goto("/acme/settings/api/keys/key_demo_acme_staging");
+    await expect(page.getByRole("heading", { name: "Staging" })).toBeVisible();
+    await expect(page.getByText("Total requests", { exact: true })).toBeVisible();
+    await expect(page.getByRole("link", { name: /All calls in the audit log/ })).toHaveCount(0);
+  });
+});

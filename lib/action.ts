@@ -1,0 +1,84 @@
+import "server-only";
+import { revalidatePath } from "next/cache";
+import { z } from "zod";
+import { getDb, type Tx } from "@/db";
+import { findMembership } from "@/db/queries/organizations";
+import { activityLog, type Role } from "@/db/schema";
+import type { ActionResult } from "@/lib/action-result";
+import { can, deniedMessage, type Permission } from "@/lib/authz";
+import { UserFacingError } from "@/lib/errors";
+import { currentUserId } from "@/lib/session";
+
+export type { ActionResult };
+
+
+export interface ActionContext {
+  userId: string;
+  orgId: string;
+  role: Role;
+  tx: Tx;
+  /** Records what the action did, in the same transaction as the change. */
+  record: (action: string, targetId: string | null, metadata?: Record<string, unknown>) => Promise<void>;
+}
+
+export function formToObject(form: FormData | Record<string, unknown>): Record<string, unknown> {
+  return form instanceof FormData ? Object.fromEntries(form) : form;
+}
+
+function fieldErrorsOf(error: z.ZodError): Record<string, string[]> {
+  return z.flattenError(error).fieldErrors as Record<string, string[]>;
+}
+
+/**
+ * Every dashboard mutation is built by this: session → zod parse → membership role from the
+ * database → permission check → transaction with its activity record → revalidate → typed result.
+ */
+export function orgAction<S extends z.ZodType<{ orgId: string }>, T>(
+  input: S,
+  permission: Permission,
+  run: (data: z.output<S>, ctx: ActionContext) => Promise<T>,
+  options: { revalidate?: string } = {},
+) {
+  return async (_prev: ActionResult<T> | null, form: FormData | Record<string, unknown>): Promise<ActionResult<T>> => {
+    const userId = await currentUserId();
+    if (!userId) return { ok: false, error: "Your session has ended. Sign in again." };
+    const parsed = input.safeParse(formToObject(form));
+    if (!parsed.success) return { ok: false, error: "Check the highlighted fields.", fieldErrors: fieldErrorsOf(parsed.error) };
+    const membership = await findMembership(userId, parsed.data.orgId);
+    // Another organization's id is indistinguishable from one that does not exist.
+    if (!membership) return { ok: false, error: "Organization not found." };
+    if (!can(membership.role, permission)) return { ok: false, error: deniedMessage(permission) };
+    try {
+      const data = await getDb().transaction((tx) =>
+        run(parsed.data, {
+          userId,
+          orgId: membership.orgId,
+          role: membership.role,
+          tx,
+          record: async (action, targetId, metadata = {}) => {
+            await tx.insert(activityLog).values({ orgId: membership.orgId, actorUserId: userId, action, targetId, metadata });
+          },
+        }),
+      );
+      revalidatePath(options.revalidate ?? `/${membership.orgSlug}`, "layout");
+      return { ok: true, data };
+    } catch (error) {
+      if (error instanceof UserFacingError) return { ok: false, error: error.message, fieldErrors: error.fieldErrors };
+      throw error;
+    }
+  };
+}
+
+/** Actions without a session (sign-in, sign-up): zod parse and the same typed result. */
+export function publicAction<S extends z.ZodType, T>(input: S, run: (data: z.output<S>) => Promise<T>) {
+  return async (_prev: ActionResult<T> | null, form: FormData | Record<string, unknown>): Promise<ActionResult<T>> => {
+    const parsed = input.safeParse(formToObject(form));
+    if (!parsed.success) return { ok: false, error: "Check the highlighted fields.", fieldErrors: fieldErrorsOf(parsed.error) };
+    try {
+      return { ok: true, data: await run(parsed.data) };
+    } catch (error) {
+      if (error instanceof UserFacingError) return { ok: false, error: error.message, fieldErrors: error.fieldErrors };
+      throw error;
+    }
+  };
+}

@@ -1,0 +1,75 @@
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import type { ApiEnv } from "../env";
+import { MAX_BODY_BYTES } from "../app";
+import { registerSharedComponents } from "../schemas/responses";
+import { analyticsRoutes } from "./analytics";
+import { customerRoutes } from "./customers";
+import { invoiceRoutes } from "./invoices";
+import { pdfRoutes } from "./pdf";
+import { productRoutes } from "./products";
+
+// A function: app.ts imports this module before its own MAX_BODY_BYTES is initialized.
+const description = () => `
+Invoices, customers, products, analytics and PDFs of your organization.
+
+## Authentication
+Send an API key of your organization in the \`X-API-Key\` header. Create keys in the dashboard under Settings › API keys.
+
+## Conventions
+- JSON in and out. Request bodies are limited to ${MAX_BODY_BYTES / 1024 / 1024} MiB and refuse unknown fields.
+- Ids carry their type: \`cus_\` customers, \`prod_\` products, \`in_\` invoices, \`li_\` line items.
+  An id of another organization answers \`404 not_found\`, exactly like an id that does not exist.
+- Timestamps are ISO 8601 in UTC; dates (issue and due dates, ranges) are \`YYYY-MM-DD\` UTC days.
+- Money is an integer amount in the currency's minor unit (cents for USD, yen for JPY) up to
+  2^53 − 1, with an active ISO 4217 currency code. Amounts in different currencies are never added up.
+- Partial updates use \`PATCH\`: only the fields sent change, and \`null\` clears an optional field.
+
+## Rounding rule
+Each line's \`amount\` is \`quantity × unit_amount\` (exact). Its \`tax\` is \`amount × tax_rate / 100\`
+rounded **half up** to a whole minor unit, **per line**. The invoice's \`subtotal\` and \`tax\` are the
+sums of its lines, and \`total = subtotal + tax\`. Tax rates are percentages with up to four decimals.
+
+## Invoice lifecycle
+\`draft\` → \`open\` (finalize: numbered \`INV-000123\` per organization without gaps or duplicates, dates set,
+customer details frozen, stock taken) → \`paid\` or \`void\` (stock given back). Only drafts can be edited or
+deleted. \`overdue\` is an open invoice past its due date. Each refused transition is a \`409\` whose code names
+the rule: \`invoice_not_draft\`, \`invoice_not_open\`, \`insufficient_stock\`, \`customer_has_open_invoices\`.
+
+## Pagination
+Lists return \`{ "object": "list", "data": [...], "has_more": true, "next_cursor": "cus_…" }\`, newest first.
+Pass \`next_cursor\` as \`starting_after\` for the next page, and \`limit\` (1–100, default 10) for its size.
+Cursors are positions, not offsets: objects created while you page never make a page skip or repeat one.
+
+## Errors
+Every error is \`{ "error": { "code", "message", "request_id" } }\`; validation errors add
+\`details: [{ "path", "message" }]\`. Match on \`code\`; \`message\` is for people.
+
+## Rate limits and quota
+Every response carries \`X-Request-Id\`. Authenticated responses carry \`X-RateLimit-Limit\`,
+\`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\` (Unix seconds) for the key's per-minute limit, and
+\`X-Quota-Limit\` / \`X-Quota-Remaining\` for the organization's monthly calls when its plan has a quota.
+A \`429\` says which limit was hit and carries \`Retry-After\` (seconds).
+`.trim();
+
+export function registerRoutes(app: OpenAPIHono<ApiEnv>): void {
+  app.openAPIRegistry.registerComponent("securitySchemes", "ApiKeyAuth", { type: "apiKey", in: "header", name: "X-API-Key" });
+  registerSharedComponents(app);
+  customerRoutes(app);
+  productRoutes(app);
+  invoiceRoutes(app);
+  analyticsRoutes(app);
+  pdfRoutes(app);
+  app.doc31("/v1/openapi.json", {
+    openapi: "3.1.0",
+    info: { title: "Invoicing API", version: "1.0.0", description: description() },
+    servers: [{ url: "/" }],
+    security: [{ ApiKeyAuth: [] }],
+    tags: [
+      { name: "Customers", description: "The people and companies you bill." },
+      { name: "Products", description: "Your catalog: prices, tax rates and stock." },
+      { name: "Invoices", description: "Drafts, finalized invoices, payments and voids." },
+      { name: "Analytics", description: "Revenue, outstanding and overdue amounts, per currency." },
+      { name: "PDF", description: "Invoices as PDF documents." },
+    ],
+  });
+}

@@ -1,0 +1,101 @@
+import { and, eq } from "drizzle-orm";
+import { getDb } from "@/db";
+import { products } from "@/db/schema";
+import { newId } from "@/lib/ids";
+import { percentToPpm, ppmToPercent } from "@/lib/money";
+import type { ProductCreateInput, ProductDto, ProductUpdateInput } from "../schemas/products";
+import { after, newestFirst, page, type Keyset } from "./pagination";
+import { sent } from "./patch";
+import { conflict, notFound } from "./refusals";
+
+type ProductRow = typeof products.$inferSelect;
+
+const KEYS: Keyset = { table: products, orgId: products.orgId, id: products.id, createdAt: products.createdAt };
+
+function toProduct(row: ProductRow): ProductDto {
+  return {
+    id: row.id,
+    object: "product",
+    name: row.name,
+    description: row.description,
+    sku: row.sku,
+    unit_amount: row.unitAmount,
+    currency: row.currency,
+    tax_rate: ppmToPercent(row.taxRatePpm),
+    active: row.active,
+    stock_quantity: row.stockQuantity,
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+  };
+}
+
+function columns(input: ProductUpdateInput) {
+  return sent({
+    name: input.name,
+    description: input.description,
+    sku: input.sku,
+    unitAmount: input.unit_amount,
+    currency: input.currency,
+    taxRatePpm: input.tax_rate === undefined ? undefined : percentToPpm(input.tax_rate),
+    stockQuantity: input.stock_quantity,
+    active: input.active,
+  });
+}
+
+const one = (orgId: string, id: string) => and(eq(products.orgId, orgId), eq(products.id, id));
+
+/** Runs a write that may give a product a SKU another product of the organization has. */
+async function uniqueSku<T>(sku: string | null | undefined, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string } }).cause;
+    if (cause?.code === "23505") throw conflict("sku_taken", `Another product already has the SKU ${sku}.`);
+    throw error;
+  }
+}
+
+export async function listProducts(orgId: string, query: { limit: number; starting_after?: string; active?: boolean }) {
+  const rows = await getDb()
+    .select()
+    .from(products)
+    .where(
+      and(eq(products.orgId, orgId), query.active === undefined ? undefined : eq(products.active, query.active), await after(KEYS, orgId, query.starting_after)),
+    )
+    .orderBy(...newestFirst(KEYS))
+    .limit(query.limit + 1);
+  return page(rows.map(toProduct), query.limit);
+}
+
+export async function createProduct(orgId: string, input: ProductCreateInput): Promise<ProductDto> {
+  const [row] = await uniqueSku(input.sku, () =>
+    getDb()
+      .insert(products)
+      .values({ orgId, id: newId("prod"), ...columns(input), name: input.name, unitAmount: input.unit_amount, currency: input.currency })
+      .returning(),
+  );
+  return toProduct(row!);
+}
+
+export async function getProduct(orgId: string, id: string): Promise<ProductDto> {
+  const [row] = await getDb().select().from(products).where(one(orgId, id));
+  if (!row) throw notFound(id);
+  return toProduct(row);
+}
+
+export async function updateProduct(orgId: string, id: string, input: ProductUpdateInput): Promise<ProductDto> {
+  const [row] = await uniqueSku(input.sku, () =>
+    getDb()
+      .update(products)
+      .set({ ...columns(input), updatedAt: new Date() })
+      .where(one(orgId, id))
+      .returning(),
+  );
+  if (!row) throw notFound(id);
+  return toProduct(row);
+}
+
+/** Archiving keeps the product for the invoices that sell it; archiving twice changes nothing. */
+export function archiveProduct(orgId: string, id: string): Promise<ProductDto> {
+  return updateProduct(orgId, id, { active: false });
+}

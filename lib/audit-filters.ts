@@ -1,0 +1,140 @@
+import { z } from "zod";
+
+/**
+ * The audit log's URL: one schema read by the page, the CSV export and the queries, so a shared
+ * link, its export and its pages always select the same rows.
+ */
+
+export const RANGE_PRESETS = { "24h": "Last 24 hours", "7d": "Last 7 days", "30d": "Last 30 days" } as const;
+export type RangePreset = keyof typeof RANGE_PRESETS;
+
+const PRESET_MS: Record<RangePreset, number> = { "24h": 24 * 3600_000, "7d": 7 * 24 * 3600_000, "30d": 30 * 24 * 3600_000 };
+const DAY_MS = 24 * 3600_000;
+
+/** Position of a row in newest-first order: its time to the microsecond (as stored) and its id. */
+export interface AuditCursor {
+  at: string;
+  id: number;
+}
+
+const CURSOR = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z)_(\d{1,15})$/;
+
+export function encodeCursor(cursor: AuditCursor): string {
+  return `${cursor.at}_${cursor.id}`;
+}
+
+const cursorParam = z
+  .string()
+  .regex(CURSOR, "This page link is out of date. Go back to the newest requests.")
+  .transform((value): AuditCursor => {
+    const [, at, id] = CURSOR.exec(value)!;
+    return { at: at!, id: Number(id) };
+  });
+
+const dayParam = z.iso.date("Use a date such as 2026-01-31.");
+
+export const auditFiltersSchema = z
+  .object({
+    range: z.enum(["24h", "7d", "30d", "custom"], "Choose a date range: 24h, 7d, 30d or custom.").optional(),
+    from: dayParam.optional(),
+    to: dayParam.optional(),
+    endpoint: z.string().trim().min(1).max(300, "That endpoint is too long.").optional(),
+    status: z
+      .string()
+      .regex(/^[1-5](\d\d|xx)$/i, "Use a status code such as 404 or a class such as 4xx.")
+      .transform((value) => value.toLowerCase())
+      .optional(),
+    key: z.string().trim().min(1).max(100, "That key id is too long.").optional(),
+    method: z
+      .string()
+      .regex(/^[A-Za-z]{1,16}$/, "Use an HTTP method such as GET or POST.")
+      .transform((value) => value.toUpperCase())
+      .optional(),
+    before: cursorParam.optional(),
+    after: cursorParam.optional(),
+  })
+  .superRefine((value, ctx) => {
+    const custom = value.range === "custom";
+    if (!custom && (value.from || value.to)) {
+      ctx.addIssue({ code: "custom", path: ["range"], message: "A from or to date needs the custom date range." });
+    }
+    if (custom && !value.from && !value.to) ctx.addIssue({ code: "custom", path: ["from"], message: "Choose a from or to date for the custom range." });
+    if (value.from && value.to && value.from > value.to) ctx.addIssue({ code: "custom", path: ["to"], message: "The to date is before the from date." });
+    if (value.before && value.after) ctx.addIssue({ code: "custom", path: ["after"], message: "A page link cannot go both older and newer." });
+  });
+
+export type AuditFilters = z.output<typeof auditFiltersSchema>;
+export type AuditFilterParam = keyof z.input<typeof auditFiltersSchema>;
+
+/** The parameters that choose rows; the cursors only choose a page of them. */
+export const FILTER_PARAMS = ["range", "from", "to", "endpoint", "status", "key", "method"] as const satisfies readonly AuditFilterParam[];
+
+type SearchParamsInput = URLSearchParams | Record<string, string | string[] | undefined>;
+
+/** Reads the URL's parameters: empty ones count as absent, a repeated one counts once. */
+export function parseAuditFilters(params: SearchParamsInput) {
+  const raw: Record<string, string> = {};
+  const entries = params instanceof URLSearchParams ? [...params.entries()] : Object.entries(params);
+  for (const [name, value] of entries) {
+    const first = Array.isArray(value) ? value[0] : value;
+    if (first && !(name in raw)) raw[name] = first;
+  }
+  return auditFiltersSchema.safeParse(raw);
+}
+
+/** The one message to show for an invalid URL. */
+export function filtersError(error: z.ZodError): string {
+  return error.issues[0]?.message ?? "These filters are not valid.";
+}
+
+/** The filters (and optionally a cursor) as URL parameters, in a stable order. */
+export function auditSearchParams(filters: AuditFilters, cursor?: { before?: AuditCursor; after?: AuditCursor }): URLSearchParams {
+  const params = new URLSearchParams();
+  for (const name of FILTER_PARAMS) {
+    const value = filters[name];
+    if (value) params.set(name, value);
+  }
+  if (cursor?.before) params.set("before", encodeCursor(cursor.before));
+  if (cursor?.after) params.set("after", encodeCursor(cursor.after));
+  return params;
+}
+
+export function hasFilters(filters: AuditFilters): boolean {
+  return FILTER_PARAMS.some((name) => Boolean(filters[name]));
+}
+
+/** The time window the filters select: `from` included, `to` excluded, either may be open. */
+export function timeWindow(filters: AuditFilters, now: Date): { from?: Date; to?: Date } {
+  if (filters.range === "custom") {
+    return {
+      from: filters.from ? new Date(`${filters.from}T00:00:00.000Z`) : undefined,
+      // The to date is a whole UTC day, included.
+      to: filters.to ? new Date(new Date(`${filters.to}T00:00:00.000Z`).getTime() + DAY_MS) : undefined,
+    };
+  }
+  return filters.range ? { from: new Date(now.getTime() - PRESET_MS[filters.range]) } : {};
+}
+
+export const STATUS_CLASSES = ["2xx", "3xx", "4xx", "5xx"] as const;
+export type StatusClass = (typeof STATUS_CLASSES)[number];
+
+/** "4xx" for 404; null for codes outside the four classes a response can have. */
+export function statusClassOf(status: number): StatusClass | null {
+  const name = `${Math.floor(status / 100)}xx`;
+  return (STATUS_CLASSES as readonly string[]).includes(name) ? (name as StatusClass) : null;
+}
+
+/** Status codes the filter accepts, both ends included: `404` → 404–404, `4xx` → 400–499. */
+export function statusBounds(status: string): { min: number; max: number } {
+  if (status.endsWith("xx")) {
+    const min = Number(status[0]) * 100;
+    return { min, max: min + 99 };
+  }
+  return { min: Number(status), max: Number(status) };
+}
+
+/** "GET /v1/invoices/{id}" → method "GET", route "/v1/invoices/{id}". */
+export function splitEndpoint(endpoint: string): { method: string; route: string } {
+  const space = endpoint.indexOf(" ");
+  return space < 0 ? { method: "", route: endpoint } : { method: endpoint.slice(0, space), route: endpoint.slice(space + 1) };
+}

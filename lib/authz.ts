@@ -1,0 +1,30 @@
+import type { Role } from "@/db/schema";
+
+export const ROLES: Role[] = ["owner", "admin", "member", "guest"];
+
+/** SPEC §1, cell by cell: the one place that says who may do what. */
+const PERMISSIONS = {
+  "keys.view": ["owner", "admin", "member", "guest"],
+  "audit.view": ["owner", "admin", "member"],
+  "keys.create": ["owner", "admin"],
+  "keys.revoke": ["owner"],
+  "plan.manage": ["owner"],
+} as const satisfies Record<string, readonly Role[]>;
+
+export type Permission = keyof typeof PERMISSIONS;
+
+const DENIED: Record<Permission, string> = {
+  "keys.view": "You do not have access to this organization's API keys.",
+  "audit.view": "Guests cannot view or export the audit log.",
+  "keys.create": "Only owners and admins can create API keys.",
+  "keys.revoke": "Only owners can revoke API keys.",
+  "plan.manage": "Only owners can change the plan and rate limit.",
+};
+
+export function can(role: Role, permission: Permission): boolean {
+  return (PERMISSIONS[permission] as readonly Role[]).includes(role);
+}
+
+export function deniedMessage(permission: Permission): string {
+  return DENIED[permission];
+}

@@ -1,0 +1,23 @@
+/** Top-level paths an organization slug may not take. */
+const RESERVED = new Set(["signin", "signup", "signout", "settings", "docs", "api", "v1", "_next", "new", "admin", "static"]);
+
+export function slugify(name: string): string {
+  const base = name
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 40)
+    .replace(/-+$/g, "");
+  return base || "org";
+}
+
+/** The slug of `name`, suffixed with -2, -3… until `isTaken` says no. */
+export async function uniqueSlug(name: string, isTaken: (slug: string) => Promise<boolean>): Promise<string> {
+  const base = slugify(name);
+  for (let n = 1; ; n++) {
+    const candidate = n === 1 ? base : `${base}-${n}`;
+    if (!RESERVED.has(candidate) && !(await isTaken(candidate))) return candidate;
+  }
+}

@@ -1,0 +1,10 @@
+import type { NextConfig } from "next";
+
+const nextConfig: NextConfig = {
+  // The embedded database and the Postgres driver are Node-only; keep them out of the bundle.
+  serverExternalPackages: ["@electric-sql/pglite", "postgres"],
+  poweredByHeader: false,
+  typedRoutes: false,
+};
+
+export default nextConfig;

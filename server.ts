@@ -1,0 +1,44 @@
+import { createServer } from "node:http";
+import { getRequestListener } from "@hono/node-server";
+import next from "next";
+import { closeDb, getDb } from "@/db";
+import { migrateDatabase } from "@/db/migrate";
+import { isEmpty, seedDatabase } from "@/db/seed";
+import { createApiApp } from "@/lib/api/app";
+import { ensureAuthSecret } from "@/lib/runtime-config";
+
+// One port: /v1 goes straight to the API, everything else to Next.
+const dev = process.argv.includes("--dev");
+const port = Number(process.env.PORT ?? 3000);
+const hostname = process.env.HOSTNAME_BIND ?? "0.0.0.0";
+
+ensureAuthSecret();
+await migrateDatabase();
+if (!process.env.DATABASE_URL && (await isEmpty(getDb()))) {
+  console.log("First start of the embedded database: adding the demo data…");
+  await seedDatabase(getDb());
+}
+
+const app = next({ dev, hostname: "localhost", port });
+const handleNext = app.getRequestHandler();
+await app.prepare();
+
+const handleApi = getRequestListener(createApiApp().fetch, { overrideGlobalObjects: false });
+const server = createServer((req, res) => {
+  if (req.url === "/v1" || req.url?.startsWith("/v1/") || req.url?.startsWith("/v1?")) void handleApi(req, res);
+  else void handleNext(req, res);
+});
+
+server.listen(port, hostname, () => {
+  console.log(`Invoicing service ready on http://localhost:${port} (${process.env.DATABASE_URL ? "PostgreSQL" : "embedded PGlite"})`);
+});
+
+async function shutdown(signal: string) {
+  console.log(`${signal}: shutting down…`);
+  server.close();
+  await app.close?.();
+  await closeDb();
+  process.exit(0);
+}
+process.on("SIGINT", () => void shutdown("SIGINT"));
+process.on("SIGTERM", () => void shutdown("SIGTERM"));

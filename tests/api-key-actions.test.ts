@@ -1,0 +1,204 @@
+import { and, eq } from "drizzle-orm";
+import { beforeEach, describe, expect, it } from "vitest";
+import { createApiKeyAction, revokeApiKeyAction } from "@/app/[orgSlug]/settings/api/actions";
+import { getDb } from "@/db";
+import { listApiKeys } from "@/db/queries/api-keys";
+import { activityLog, apiKeys } from "@/db/schema";
+import { hashApiKey } from "@/lib/api-key-format";
+import { addMember, createOrg, createTeam, form, insertKey } from "./helpers/factories";
+import { actAs } from "./helpers/session";
+
+async function keysOf(orgId: string) {
+  return getDb().select().from(apiKeys).where(eq(apiKeys.orgId, orgId));
+}
+
+async function create(orgId: string, name: string) {
+  return createApiKeyAction(null, form({ orgId, name }));
+}
+
+describe("creating API keys", () => {
+  beforeEach(() => actAs(null));
+
+  it.each(["owner", "admin"] as const)("lets an %s create a key and shows the value once", async (role) => {
+    const team = await createTeam("pro");
+    actAs(team.byRole[role].id);
+    const result = await create(team.org.id, "Production billing server");
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(result.data.value).toMatch(/^ik_[0-9A-Za-z]{32}$/);
+    expect(result.data.key).toMatchObject({ name: "Production billing server", status: "active", createdByName: team.byRole[role].name });
+    const [row] = await keysOf(team.org.id);
+    expect(row!.keyHash).toBe(hashApiKey(result.data.value));
+    const activity = await getDb().select().from(activityLog).where(and(eq(activityLog.orgId, team.org.id), eq(activityLog.action, "api_key.created")));
+    expect(activity).toHaveLength(1);
+  });
+
+  it.each([
+    ["member", "Only owners and admins can create API keys."],
+    ["guest", "Only owners and admins can create API keys."],
+  ] as const)("refuses creation by a %s and writes nothing", async (role, message) => {
+    const team = await createTeam("pro");
+    actAs(team.byRole[role].id);
+    expect(await create(team.org.id, "Staging")).toEqual({ ok: false, error: message });
+    expect(await keysOf(team.org.id)).toHaveLength(0);
+  });
+
+  it("refuses a signed-out caller", async () => {
+    const team = await createTeam("pro");
+    expect(await create(team.org.id, "Staging")).toMatchObject({ ok: false, error: "Your session has ended. Sign in again." });
+    expect(await keysOf(team.org.id)).toHaveLength(0);
+  });
+
+  it("treats another organization as not found", async () => {
+    const team = await createTeam("pro");
+    const other = await createOrg("pro");
+    actAs(team.owner.id);
+    expect(await create(other.id, "Sneaky")).toEqual({ ok: false, error: "Organization not found." });
+    expect(await keysOf(other.id)).toHaveLength(0);
+  });
+
+  it.each([
+    ["empty", ""],
+    ["whitespace only", "   \t  "],
+    ["101 characters", "x".repeat(101)],
+    ["a control character", "Billing\u0007server"],
+    ["a line break", "Billing\nserver"],
+  ])("refuses a name that is %s and writes nothing", async (_label, name) => {
+    const team = await createTeam("pro");
+    actAs(team.admin.id);
+    const result = await create(team.org.id, name);
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.fieldErrors?.name?.[0]).toBeTruthy();
+    expect(await keysOf(team.org.id)).toHaveLength(0);
+  });
+
+  it.each([
+    ["emoji", "🔑".repeat(100)],
+    ["CJK", "請求書".repeat(33) + "鍵"],
+    ["family emoji", "👨‍👩‍👧‍👦".repeat(100)],
+  ])("accepts 100 characters of %s", async (_label, name) => {
+    const team = await createTeam("pro");
+    actAs(team.admin.id);
+    const result = await create(team.org.id, name);
+    expect(result.ok).toBe(true);
+    expect((await keysOf(team.org.id))[0]!.name).toBe(name);
+  });
+
+  it("trims the name", async () => {
+    const team = await createTeam("pro");
+    actAs(team.admin.id);
+    await create(team.org.id, "  Staging  ");
+    expect((await keysOf(team.org.id))[0]!.name).toBe("Staging");
+  });
+
+  it.each([
+    ["trial", 2, "Your Trial plan allows 2 active API keys."],
+    ["pro", 10, "Your Pro plan allows 10 active API keys."],
+  ] as const)("stops a %s organization at %i active keys, not counting revoked ones", async (plan, max, message) => {
+    const org = await createOrg(plan);
+    const owner = await addMember(org.id, "owner");
+    await insertKey(org.id, { revoked: true });
+    actAs(owner.id);
+    for (let i = 0; i < max; i++) expect((await create(org.id, `Server ${i + 1}`)).ok).toBe(true);
+    const refused = await create(org.id, "One too many");
+    expect(refused.ok).toBe(false);
+    if (!refused.ok) expect(refused.error).toContain(message);
+    expect(await keysOf(org.id)).toHaveLength(max + 1);
+  });
+
+  it("refuses any key for a solo organization, naming the plans with API access", async () => {
+    const org = await createOrg("solo");
+    const owner = await addMember(org.id, "owner");
+    actAs(owner.id);
+    const result = await create(org.id, "Website");
+    expect(result).toMatchObject({ ok: false });
+    if (!result.ok) expect(result.error).toMatch(/Solo plan has no API access.*Trial, Pro, Enterprise/);
+    expect(await keysOf(org.id)).toHaveLength(0);
+  });
+
+  it("has no maximum on enterprise", async () => {
+    const org = await createOrg("enterprise");
+    const admin = await addMember(org.id, "admin");
+    actAs(admin.id);
+    for (let i = 0; i < 15; i++) expect((await create(org.id, `Region ${i}`)).ok).toBe(true);
+  });
+
+  it("holds the maximum when creations race", async () => {
+    const org = await createOrg("trial");
+    const owner = await addMember(org.id, "owner");
+    actAs(owner.id);
+    const results = await Promise.all(Array.from({ length: 6 }, (_, i) => create(org.id, `Racer ${i}`)));
+    expect(results.filter((r) => r.ok)).toHaveLength(2);
+    expect(await keysOf(org.id)).toHaveLength(2);
+  });
+});
+
+describe("revoking API keys", () => {
+  it("lets the owner revoke, recording who and when", async () => {
+    const team = await createTeam("pro");
+    const key = await insertKey(team.org.id, { name: "Staging" });
+    actAs(team.owner.id);
+    expect(await revokeApiKeyAction(null, form({ orgId: team.org.id, keyId: key.id }))).toEqual({ ok: true, data: { id: key.id, name: "Staging" } });
+    const [row] = await keysOf(team.org.id);
+    expect(row!.revokedBy).toBe(team.owner.id);
+    expect(row!.revokedAt).toBeInstanceOf(Date);
+  });
+
+  it.each([
+    ["admin", "Only owners can revoke API keys."],
+    ["member", "Only owners can revoke API keys."],
+    ["guest", "Only owners can revoke API keys."],
+  ] as const)("refuses revocation by an %s and changes nothing", async (role, message) => {
+    const team = await createTeam("pro");
+    const key = await insertKey(team.org.id);
+    actAs(team.byRole[role].id);
+    expect(await revokeApiKeyAction(null, form({ orgId: team.org.id, keyId: key.id }))).toEqual({ ok: false, error: message });
+    expect((await keysOf(team.org.id))[0]!.revokedAt).toBeNull();
+  });
+
+  it("refuses revoking twice", async () => {
+    const team = await createTeam("pro");
+    const key = await insertKey(team.org.id, { name: "Staging" });
+    actAs(team.owner.id);
+    await revokeApiKeyAction(null, form({ orgId: team.org.id, keyId: key.id }));
+    const before = (await keysOf(team.org.id))[0]!.revokedAt;
+    expect(await revokeApiKeyAction(null, form({ orgId: team.org.id, keyId: key.id }))).toEqual({ ok: false, error: '"Staging" is already revoked.' });
+    expect((await keysOf(team.org.id))[0]!.revokedAt).toEqual(before);
+  });
+
+  it("refuses another organization's key as not found", async () => {
+    const team = await createTeam("pro");
+    const other = await createOrg("pro");
+    const foreignKey = await insertKey(other.id);
+    actAs(team.owner.id);
+    expect(await revokeApiKeyAction(null, form({ orgId: team.org.id, keyId: foreignKey.id }))).toEqual({ ok: false, error: "API key not found in this organization." });
+    expect(await revokeApiKeyAction(null, form({ orgId: other.id, keyId: foreignKey.id }))).toEqual({ ok: false, error: "Organization not found." });
+    expect((await keysOf(other.id))[0]!.revokedAt).toBeNull();
+  });
+});
+
+describe("the key value after creation", () => {
+  it("leaves no trace but its hash and hint, and no query returns it", async () => {
+    const team = await createTeam("pro");
+    actAs(team.admin.id);
+    const result = await create(team.org.id, "Production");
+    if (!result.ok) throw new Error(result.error);
+    const value = result.data.value;
+    const secretPart = value.slice(3);
+    const [row] = await keysOf(team.org.id);
+    const stored = JSON.stringify(row);
+    expect(stored).not.toContain(secretPart);
+    expect(stored).not.toContain(secretPart.slice(4, -4));
+    expect(row!.keyHash).toBe(hashApiKey(value));
+    expect(row!.hint).toBe(`ik_${secretPart.slice(0, 4)}…${secretPart.slice(-4)}`);
+    const listed = JSON.stringify(await listApiKeys(team.org.id));
+    expect(listed).not.toContain(secretPart);
+    expect(listed).not.toContain(row!.keyHash);
+    actAs(team.owner.id);
+    const revoked = JSON.stringify(await revokeApiKeyAction(null, form({ orgId: team.org.id, keyId: row!.id })));
+    expect(revoked).not.toContain(secretPart);
+    const activity = JSON.stringify(await getDb().select().from(activityLog).where(eq(activityLog.orgId, team.org.id)));
+    expect(activity).not.toContain(secretPart);
+  });
+});

@@ -1,0 +1,70 @@
+import { count, sql } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { getDb } from "@/db";
+import { migrateDatabase } from "@/db/migrate";
+import { rowsOf } from "@/db/partitions";
+import { checkPassword } from "@/db/queries/users";
+import { apiKeys, memberships, organizations, requestDailyRollup, requestLog, users } from "@/db/schema";
+import { DEMO_PASSWORD, DEMO_USERS, seedDatabase } from "@/db/seed";
+
+async function counts() {
+  const db = getDb();
+  const [[u], [o], [m], [k], [r], [d]] = await Promise.all([
+    db.select({ n: count() }).from(users),
+    db.select({ n: count() }).from(organizations),
+    db.select({ n: count() }).from(memberships),
+    db.select({ n: count() }).from(apiKeys),
+    db.select({ n: count() }).from(requestLog),
+    db.select({ n: sql<number>`coalesce(sum(${requestDailyRollup.count}), 0)::int` }).from(requestDailyRollup),
+  ]);
+  return { users: u!.n, orgs: o!.n, memberships: m!.n, keys: k!.n, requests: r!.n, rolledUp: d!.n };
+}
+
+describe("migrations", () => {
+  it("applied to the empty database and re-run cleanly", async () => {
+    await migrateDatabase();
+    await migrateDatabase();
+    const tables = rowsOf<{ name: string }>(await getDb().execute(sql`select tablename as name from pg_tables where schemaname = 'public'`)).map((t) => t.name);
+    expect(tables).toEqual(expect.arrayContaining(["users", "organizations", "memberships", "api_keys", "request_log", "request_daily_rollup", "activity_log"]));
+  });
+
+  it("partitions the request log by month", async () => {
+    const [row] = rowsOf<{ strategy: string }>(await getDb().execute(sql`select partstrat as strategy from pg_partitioned_table where partrelid = 'request_log'::regclass`));
+    expect(row?.strategy).toBe("r");
+    const month = new Date().toISOString().slice(0, 7).replace("-", "_");
+    const [partition] = rowsOf<{ exists: boolean }>(await getDb().execute(sql`select to_regclass(${`request_log_${month}`}) is not null as exists`));
+    expect(partition?.exists).toBe(true);
+  });
+});
+
+describe("the seed", () => {
+  it("creates the demo organizations, one user per role, keys and 30 days of traffic, and re-runs cleanly", async () => {
+    await seedDatabase(getDb());
+    const first = await counts();
+    expect(first.orgs).toBe(3);
+    expect(first.users).toBe(DEMO_USERS.length);
+    expect(first.keys).toBeGreaterThanOrEqual(4);
+    expect(first.requests).toBeGreaterThan(3000);
+    expect(first.rolledUp).toBe(first.requests);
+    await seedDatabase(getDb());
+    expect(await counts()).toEqual(first);
+  });
+
+  it("gives traffic a mix of statuses and endpoints within the last 30 days", async () => {
+    await seedDatabase(getDb());
+    const statuses = rowsOf<{ status: number }>(await getDb().execute(sql`select distinct status from request_log`)).map((r) => Number(r.status));
+    expect(statuses).toEqual(expect.arrayContaining([200, 201, 400, 404, 429, 500]));
+    const [span] = rowsOf<{ days: number; endpoints: number }>(
+      await getDb().execute(sql`select count(distinct (created_at at time zone 'UTC')::date)::int as days, count(distinct endpoint)::int as endpoints from request_log`),
+    );
+    expect(span!.days).toBeGreaterThanOrEqual(29); // today may have had no traffic yet just after midnight
+    expect(span!.endpoints).toBeGreaterThanOrEqual(8);
+  });
+
+  it("lets every demo user sign in with the demo password, and nobody with a wrong one", async () => {
+    await seedDatabase(getDb());
+    for (const user of DEMO_USERS) expect(await checkPassword(user.email, DEMO_PASSWORD)).toMatchObject({ id: user.id, email: user.email });
+    expect(await checkPassword(DEMO_USERS[0].email, "wrong-password")).toBeNull();
+    expect(await checkPassword("nobody@acme.test", DEMO_PASSWORD)).toBeNull();
+  });
+});

@@ -1,0 +1,187 @@
+import { and, count, eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { getDb } from "@/db";
+import { apiKeys, monthlyUsage, requestLog } from "@/db/schema";
+import { generateApiKey } from "@/lib/api-key-format";
+import { utcMonthStart } from "@/lib/time";
+import { createOrg, insertKey } from "./helpers/factories";
+import { startApiServer } from "./helpers/api-server";
+
+// The gateway's clock, so a test can step to the moment X-RateLimit-Reset names.
+let frozenAt: number | null = null;
+const api = startApiServer({ clock: () => frozenAt ?? Date.now() });
+const PATH = "/v1/invoices";
+
+async function errorOf(response: Response) {
+  const body = (await response.json()) as { error: { code: string; message: string; request_id: string } };
+  return body.error;
+}
+
+async function logRows(orgId: string) {
+  return getDb().select().from(requestLog).where(eq(requestLog.orgId, orgId));
+}
+
+describe("authentication", () => {
+  it.each([
+    ["missing", undefined, "api_key_missing"],
+    ["empty", "", "api_key_missing"],
+    ["malformed", "not-a-key", "api_key_invalid"],
+    ["another prefix", `sk_${generateApiKey().slice(3)}`, "api_key_invalid"],
+    ["too short", generateApiKey().slice(0, -1), "api_key_invalid"],
+    ["wrong checksum", generateApiKey().slice(0, -1) + "!", "api_key_invalid"],
+    ["unknown", generateApiKey(), "api_key_invalid"],
+  ])("answers a %s key with 401 and the error body", async (_label, key, code) => {
+    const response = await api.request(PATH, { key });
+    expect(response.status).toBe(401);
+    const requestId = response.headers.get("x-request-id");
+    expect(requestId).toMatch(/^req_/);
+    const error = await errorOf(response);
+    expect(error).toEqual({ code, message: expect.any(String), request_id: requestId });
+    expect(response.headers.get("x-ratelimit-limit")).toBeNull();
+  });
+
+  it("checks the checksum without the database: a one-character typo is invalid", async () => {
+    const org = await createOrg("pro");
+    const { value } = await insertKey(org.id);
+    const typo = value.slice(0, 10) + (value[10] === "a" ? "b" : "a") + value.slice(11);
+    const response = await api.request(PATH, { key: typo });
+    expect((await errorOf(response)).code).toBe("api_key_invalid");
+    expect(await logRows(org.id)).toHaveLength(0);
+  });
+
+  it("refuses a revoked key with api_key_revoked and logs the attempt", async () => {
+    const org = await createOrg("pro");
+    const { id, value } = await insertKey(org.id, { revoked: true });
+    const response = await api.request(PATH, { key: value });
+    expect(response.status).toBe(401);
+    const error = await errorOf(response);
+    expect(error.code).toBe("api_key_revoked");
+    const rows = await logRows(org.id);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ apiKeyId: id, status: 401, requestId: error.request_id, method: "GET" });
+    const [key] = await getDb().select().from(apiKeys).where(eq(apiKeys.id, id));
+    expect(key!.lastUsedAt).toBeNull();
+  });
+
+  it("refuses a solo organization's key with 403 plan_no_api_access", async () => {
+    const org = await createOrg("solo");
+    const { value } = await insertKey(org.id);
+    const response = await api.request(PATH, { key: value });
+    expect(response.status).toBe(403);
+    expect((await errorOf(response)).code).toBe("plan_no_api_access");
+    expect(await logRows(org.id)).toHaveLength(1);
+  });
+});
+
+describe("an accepted request", () => {
+  it("carries the request id, rate-limit and quota headers, and has its audit row", async () => {
+    const org = await createOrg("pro");
+    const { id, value } = await insertKey(org.id);
+    const response = await api.request(`${PATH}?limit=5`, { key: value, headers: { "User-Agent": "gateway-test/1.0" } });
+    expect(response.status).not.toBe(401);
+    expect(response.status).not.toBe(429);
+    const requestId = response.headers.get("x-request-id")!;
+    expect(response.headers.get("x-ratelimit-limit")).toBe("60");
+    expect(response.headers.get("x-ratelimit-remaining")).toBe("59");
+    const reset = Number(response.headers.get("x-ratelimit-reset"));
+    expect(reset).toBeGreaterThan(Date.now() / 1000);
+    expect(reset).toBeLessThanOrEqual(Date.now() / 1000 + 60);
+    expect(response.headers.get("x-quota-limit")).toBe("10000");
+    expect(response.headers.get("x-quota-remaining")).toBe("9999");
+    const [row] = await logRows(org.id);
+    expect(row).toMatchObject({ apiKeyId: id, requestId, method: "GET", path: `${PATH}?limit=5`, status: response.status, userAgent: "gateway-test/1.0", ip: "127.0.0.1" });
+    expect(row!.durationMs).toBeGreaterThanOrEqual(0);
+    const [key] = await getDb().select().from(apiKeys).where(eq(apiKeys.id, id));
+    expect(key!.lastUsedAt).toBeInstanceOf(Date);
+  });
+
+  it("omits the quota headers when the plan is unlimited and uses the enterprise limit", async () => {
+    const org = await createOrg("enterprise", { rateLimitPerMinute: 250 });
+    const { value } = await insertKey(org.id);
+    const response = await api.request(PATH, { key: value });
+    expect(response.headers.get("x-ratelimit-limit")).toBe("250");
+    expect(response.headers.get("x-quota-limit")).toBeNull();
+    expect(response.headers.get("x-quota-remaining")).toBeNull();
+  });
+
+  it("uses 60 per minute for an enterprise organization without a custom limit", async () => {
+    const org = await createOrg("enterprise");
+    const { value } = await insertKey(org.id);
+    expect((await api.request(PATH, { key: value })).headers.get("x-ratelimit-limit")).toBe("60");
+  });
+
+  it("logs an unknown route under its organization with a 404", async () => {
+    const org = await createOrg("pro");
+    const { value } = await insertKey(org.id);
+    const response = await api.request("/v1/nothing-here", { key: value });
+    expect(response.status).toBe(404);
+    expect((await errorOf(response)).code).toBe("route_not_found");
+    const [row] = await logRows(org.id);
+    expect(row).toMatchObject({ status: 404, endpoint: "GET (unmatched)" });
+  });
+});
+
+describe("rate limit and quota under concurrency", () => {
+  it("accepts exactly 60 of 200 concurrent requests on one key, then again after the reset", async () => {
+    const org = await createOrg("enterprise");
+    const { value } = await insertKey(org.id);
+    const responses = await Promise.all(Array.from({ length: 200 }, () => api.request(PATH, { key: value })));
+    const limited = responses.filter((r) => r.status === 429);
+    expect(responses.length - limited.length).toBe(60);
+    const sample = limited[0]!;
+    expect((await errorOf(sample)).code).toBe("rate_limited");
+    const retryAfter = Number(sample.headers.get("retry-after"));
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    expect(sample.headers.get("x-ratelimit-remaining")).toBe("0");
+    expect(await logRows(org.id)).toHaveLength(200);
+    const [usage] = await getDb().select().from(monthlyUsage).where(eq(monthlyUsage.orgId, org.id));
+    expect(usage!.count).toBe(60); // refused requests do not count against the month
+
+    const reset = Number(sample.headers.get("x-ratelimit-reset"));
+    frozenAt = reset * 1000 - 1;
+    try {
+      expect((await api.request(PATH, { key: value })).status).toBe(429);
+      frozenAt = reset * 1000;
+      const again = await api.request(PATH, { key: value });
+      expect(again.status).not.toBe(429);
+      expect(again.headers.get("x-ratelimit-remaining")).toBe("59");
+    } finally {
+      frozenAt = null;
+    }
+  });
+
+  it("accepts exactly 50 of 100 concurrent calls across a trial organization's two keys", async () => {
+    const org = await createOrg("trial");
+    const keys = [await insertKey(org.id), await insertKey(org.id)];
+    const responses = await Promise.all(Array.from({ length: 100 }, (_, i) => api.request(PATH, { key: keys[i % 2]!.value })));
+    const refused = responses.filter((r) => r.status === 429);
+    expect(responses.length - refused.length).toBe(50);
+    const codes = new Set(await Promise.all(refused.map(async (r) => (await errorOf(r)).code)));
+    expect(codes).toEqual(new Set(["monthly_quota_exceeded"]));
+    const retryAfter = Number(refused[0]!.headers.get("retry-after"));
+    const nextMonth = Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth() + 1, 1);
+    expect(Math.abs(retryAfter - (nextMonth - Date.now()) / 1000)).toBeLessThan(5);
+    expect(refused[0]!.headers.get("x-quota-remaining")).toBe("0");
+    expect(await logRows(org.id)).toHaveLength(100);
+    const [usage] = await getDb()
+      .select({ count: monthlyUsage.count })
+      .from(monthlyUsage)
+      .where(and(eq(monthlyUsage.orgId, org.id), eq(monthlyUsage.month, utcMonthStart(new Date()))));
+    expect(usage!.count).toBe(50);
+  });
+
+  it("writes one audit row per response received", async () => {
+    const org = await createOrg("pro");
+    const { value } = await insertKey(org.id);
+    const revoked = await insertKey(org.id, { revoked: true });
+    const responses = await Promise.all(
+      Array.from({ length: 90 }, (_, i) => api.request(i % 3 === 0 ? "/v1/unknown" : PATH, { key: i % 10 === 0 ? revoked.value : value })),
+    );
+    const [row] = await getDb().select({ n: count() }).from(requestLog).where(eq(requestLog.orgId, org.id));
+    expect(row!.n).toBe(responses.length);
+    const ids = new Set(responses.map((r) => r.headers.get("x-request-id")));
+    const logged = new Set((await logRows(org.id)).map((r) => r.requestId));
+    expect(logged).toEqual(ids);
+  });
+});

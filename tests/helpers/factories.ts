@@ -1,0 +1,58 @@
+import { getDb } from "@/db";
+import { apiKeys, memberships, organizations, users, type Plan, type Role } from "@/db/schema";
+import { apiKeyHint, generateApiKey, hashApiKey } from "@/lib/api-key-format";
+import { newId } from "@/lib/ids";
+
+export async function createOrg(plan: Plan = "pro", overrides: { rateLimitPerMinute?: number | null } = {}) {
+  const id = newId("org");
+  const org = { id, name: `Org ${id.slice(-6)}`, slug: `org-${id.slice(-10).toLowerCase()}`, plan, rateLimitPerMinute: overrides.rateLimitPerMinute ?? null };
+  await getDb().insert(organizations).values(org);
+  return org;
+}
+
+export async function createUser(name = "Test User") {
+  const id = newId("usr");
+  const user = { id, name, email: `${id.toLowerCase()}@example.test`, passwordHash: "$2b$04$invalidinvalidinvalidinvalidinvalidinvalidinvalidinva" };
+  await getDb().insert(users).values(user);
+  return { id, name, email: user.email };
+}
+
+export async function addMember(orgId: string, role: Role, name = `${role} user`) {
+  const user = await createUser(name);
+  await getDb().insert(memberships).values({ orgId, userId: user.id, role });
+  return user;
+}
+
+/** An organization with one user per role. */
+export async function createTeam(plan: Plan = "pro") {
+  const org = await createOrg(plan);
+  const owner = await addMember(org.id, "owner");
+  const admin = await addMember(org.id, "admin");
+  const member = await addMember(org.id, "member");
+  const guest = await addMember(org.id, "guest");
+  return { org, owner, admin, member, guest, byRole: { owner, admin, member, guest } };
+}
+
+/** A key row written directly (bypassing the action), returning its value for API calls. */
+export async function insertKey(orgId: string, options: { name?: string; revoked?: boolean; createdBy?: string } = {}) {
+  const value = generateApiKey();
+  const id = newId("key");
+  await getDb()
+    .insert(apiKeys)
+    .values({
+      id,
+      orgId,
+      name: options.name ?? "Integration",
+      keyHash: hashApiKey(value),
+      hint: apiKeyHint(value),
+      createdBy: options.createdBy ?? null,
+      revokedAt: options.revoked ? new Date() : null,
+    });
+  return { id, value };
+}
+
+export function form(values: Record<string, string | number>): FormData {
+  const data = new FormData();
+  for (const [key, value] of Object.entries(values)) data.set(key, String(value));
+  return data;
+}

@@ -1,0 +1,101 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { once } from "node:events";
+import net from "node:net";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { revokeApiKeyAction } from "@/app/[orgSlug]/settings/api/actions";
+import { addMember, createOrg, form, insertKey } from "./helpers/factories";
+import { actAs } from "./helpers/session";
+import { startApiServer } from "./helpers/api-server";
+
+const inProcess = startApiServer();
+
+async function freePort(): Promise<number> {
+  const server = net.createServer().listen(0, "127.0.0.1");
+  await once(server, "listening");
+  const { port } = server.address() as net.AddressInfo;
+  server.close();
+  return port;
+}
+
+async function startApiProcess(): Promise<{ child: ChildProcess; base: string }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ["--import", "tsx", "api-server.ts"], {
+    cwd: path.resolve(import.meta.dirname, ".."),
+    env: { ...process.env, API_PORT: String(port), HOSTNAME_BIND: "127.0.0.1", NODE_ENV: "production" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stderr!.on("data", (chunk) => (output += chunk));
+  await new Promise<void>((resolve, reject) => {
+    child.stdout!.on("data", (chunk: Buffer) => {
+      output += chunk;
+      if (output.includes("ready")) resolve();
+    });
+    child.once("exit", (code) => reject(new Error(`API process exited with ${code}: ${output}`)));
+  });
+  return { child, base: `http://127.0.0.1:${port}` };
+}
+
+describe("a revocation in the dashboard", () => {
+  it("is refused on the very next API request", async () => {
+    const org = await createOrg("pro");
+    const owner = await addMember(org.id, "owner");
+    const key = await insertKey(org.id);
+    expect((await inProcess.request("/v1/invoices", { key: key.value })).status).not.toBe(401);
+    actAs(owner.id);
+    expect((await revokeApiKeyAction(null, form({ orgId: org.id, keyId: key.id }))).ok).toBe(true);
+    const response = await inProcess.request("/v1/invoices", { key: key.value });
+    expect(response.status).toBe(401);
+    expect(((await response.json()) as { error: { code: string } }).error.code).toBe("api_key_revoked");
+  });
+});
+
+// Several API processes share one PostgreSQL; PGlite has a single owning process by design.
+describe.skipIf(!process.env.DATABASE_URL)("two API processes on one PostgreSQL", () => {
+  const processes: { child: ChildProcess; base: string }[] = [];
+
+  beforeAll(async () => {
+    processes.push(...(await Promise.all([startApiProcess(), startApiProcess()])));
+  }, 60_000);
+
+  afterAll(() => {
+    for (const { child } of processes) child.kill("SIGTERM");
+  });
+
+  it("share one rate limit: 200 requests split across both get exactly 60 through", async () => {
+    const org = await createOrg("enterprise");
+    const { value } = await insertKey(org.id);
+    const responses = await Promise.all(
+      Array.from({ length: 200 }, (_, i) => fetch(`${processes[i % 2]!.base}/v1/invoices`, { headers: { "X-API-Key": value } })),
+    );
+    expect(responses.filter((r) => r.status !== 429)).toHaveLength(60);
+  });
+
+  it("honour a revocation made through one on the next request to the other", async () => {
+    const org = await createOrg("pro");
+    const owner = await addMember(org.id, "owner");
+    const key = await insertKey(org.id);
+    const [first, second] = processes;
+    expect((await fetch(`${second!.base}/v1/invoices`, { headers: { "X-API-Key": key.value } })).status).not.toBe(401);
+    actAs(owner.id);
+    expect((await revokeApiKeyAction(null, form({ orgId: org.id, keyId: key.id }))).ok).toBe(true);
+    for (const target of [first!, second!]) {
+      const response = await fetch(`${target.base}/v1/invoices`, { headers: { "X-API-Key": key.value } });
+      expect(response.status).toBe(401);
+    }
+  });
+});
+
+describe("npm run start:api", () => {
+  it("refuses to start without DATABASE_URL, saying why", async () => {
+    const env = { ...process.env };
+    delete env.DATABASE_URL;
+    const child = spawn(process.execPath, ["--import", "tsx", "api-server.ts"], { cwd: path.resolve(import.meta.dirname, ".."), env, stdio: ["ignore", "pipe", "pipe"] });
+    let stderr = "";
+    child.stderr!.on("data", (chunk) => (stderr += chunk));
+    const [code] = await once(child, "exit");
+    expect(code).toBe(1);
+    expect(stderr).toContain("needs DATABASE_URL");
+  });
+});

@@ -1,0 +1,21 @@
+import path from "node:path";
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  resolve: {
+    alias: {
+      "@": path.resolve(import.meta.dirname),
+      // `server-only` throws outside React Server Components; tests call server code directly.
+      "server-only": path.resolve(import.meta.dirname, "tests/setup/empty-module.ts"),
+    },
+  },
+  test: {
+    environment: "node",
+    include: ["tests/**/*.test.ts", "lib/**/*.test.ts"],
+    setupFiles: ["tests/setup/database.ts"],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    pool: "forks",
+    maxWorkers: 2,
+  },
+});
