@@ -8,7 +8,7 @@ test.describe("signed out", () => {
     await screenshot(page, "sign-in");
     await new SignInPage(page).signIn(USERS.member.email);
     await expect(page).toHaveURL(/\/acme\/settings\/plan$/);
-    await expect(page.getByRole("heading", { name: "Plan" })).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Plan", exact: true })).toBeVisible();
   });
 
   test("a wrong password gets an error that does not say whether the email exists", async ({ page }) => {

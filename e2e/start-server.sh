@@ -4,6 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export NODE_ENV=production
+export NEXT_TELEMETRY_DISABLED=1
 export AUTH_SECRET="${AUTH_SECRET:-e2e-secret-not-for-production-0123456789}"
 if [ -z "${DATABASE_URL:-}" ]; then
   rm -rf data/e2e

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { currentUserId } from "@/lib/session";
 import { safeCallbackPath } from "@/lib/safe-redirect";
@@ -8,6 +9,7 @@ export const metadata: Metadata = { title: "Sign in" };
 
 export default async function SignInPage({ searchParams }: { searchParams: Promise<{ callbackUrl?: string }> }) {
   const { callbackUrl } = await searchParams;
-  if (await currentUserId()) redirect(safeCallbackPath(callbackUrl));
-  return <SignInForm callbackUrl={safeCallbackPath(callbackUrl)} />;
+  const returnTo = safeCallbackPath(callbackUrl, (await headers()).get("host") ?? undefined);
+  if (await currentUserId()) redirect(returnTo);
+  return <SignInForm callbackUrl={returnTo} />;
 }
