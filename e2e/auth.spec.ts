@@ -1,5 +1,6 @@
 import { expect, screenshot, storageStateOf, test, USERS } from "./fixtures";
 import { SignInPage } from "./pages/sign-in-page";
+import { SignUpPage } from "./pages/sign-up-page";
 
 test.describe("signed out", () => {
   test("is sent to sign-in and back to the page asked for", async ({ page }) => {
@@ -24,17 +25,13 @@ test.describe("signed out", () => {
   });
 
   test("sign-up creates an account and a trial organization they own", async ({ page }) => {
-    await page.goto("/signup");
+    const signUp = new SignUpPage(page);
+    await signUp.goto();
     await screenshot(page, "sign-up");
-    const email = `new-${Date.now()}@example.test`;
-    await page.getByLabel("Your name").fill("Nora New");
-    await page.getByLabel("Work email").fill(email);
-    await page.getByLabel("Password").fill("short");
-    await page.getByLabel("Organization name").fill("Nora's Bakery");
-    await page.getByRole("button", { name: "Create account" }).click();
+    const account = { name: "Nora New", email: `new-${Date.now()}@example.test`, password: "short", organization: "Nora's Bakery" };
+    await signUp.signUp(account);
     await expect(page.getByText("Use at least 10 characters.")).toBeVisible();
-    await page.getByLabel("Password").fill("a-long-enough-password");
-    await page.getByRole("button", { name: "Create account" }).click();
+    await signUp.signUp({ ...account, password: "a-long-enough-password" });
     await expect(page).toHaveURL(/\/nora-s-bakery\/settings\/api$/);
     await expect(page.getByRole("button", { name: /Organization: Nora's Bakery/ })).toBeVisible();
     await expect(page.getByText("Trial", { exact: true }).first()).toBeVisible();
@@ -45,12 +42,9 @@ test.describe("signed out", () => {
   });
 
   test("sign-up refuses an email that already has an account", async ({ page }) => {
-    await page.goto("/signup");
-    await page.getByLabel("Your name").fill("Olivia Again");
-    await page.getByLabel("Work email").fill(USERS.owner.email);
-    await page.getByLabel("Password").fill("a-long-enough-password");
-    await page.getByLabel("Organization name").fill("Copycat");
-    await page.getByRole("button", { name: "Create account" }).click();
+    const signUp = new SignUpPage(page);
+    await signUp.goto();
+    await signUp.signUp({ name: "Olivia Again", email: USERS.owner.email, password: "a-long-enough-password", organization: "Copycat" });
     await expect(page.getByText("An account with this email already exists. Sign in instead.")).toBeVisible();
   });
 });

@@ -1,6 +1,6 @@
 "use client";
 
-import { Check } from "lucide-react";
+import { Check, Minus } from "lucide-react";
 import { useState, useTransition } from "react";
 import { toast } from "sonner";
 import type { PlanChangeDto } from "@/db/queries/organizations";
@@ -8,13 +8,22 @@ import type { Plan } from "@/db/schema";
 import { FormAlert } from "@/components/form-alert";
 import { RelativeTime } from "@/components/relative-time";
 import { useActionForm } from "@/components/use-action-form";
+import {
+  AlertDialog,
+  AlertDialogCancel,
+  AlertDialogContent,
+  AlertDialogDescription,
+  AlertDialogFooter,
+  AlertDialogHeader,
+  AlertDialogTitle,
+} from "@/components/ui/alert-dialog";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from "@/components/ui/card";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import type { PlanLimits } from "@/lib/plans";
-import { ENTERPRISE_RATE_LIMIT_RANGE } from "@/lib/plans";
+import { DEFAULT_RATE_LIMIT_PER_MINUTE, ENTERPRISE_RATE_LIMIT_RANGE } from "@/lib/plans";
 import { cn } from "@/lib/utils";
 import { changePlanAction, setRateLimitAction } from "./actions";
 
@@ -24,6 +33,34 @@ function limitText(value: number | null, unit: string): string {
   if (value === null) return `Unlimited ${unit}`;
   if (value === 0) return `No ${unit}`;
   return `${number.format(value)} ${unit}`;
+}
+
+function planFeatures(plan: PlanLimits & { id: Plan }): { text: string; included: boolean }[] {
+  if (!plan.apiAccess) return [{ text: "No API access", included: false }, { text: "Dashboard only", included: true }];
+  return [
+    { text: limitText(plan.maxActiveKeys, "active API keys"), included: true },
+    { text: `${limitText(plan.monthlyCalls, "API calls")} a month`, included: true },
+    { text: plan.id === "enterprise" ? "Custom rate limit per key" : `${DEFAULT_RATE_LIMIT_PER_MINUTE} requests per minute per key`, included: true },
+  ];
+}
+
+/** What switching to `target` changes for the organization today, said before it happens. */
+function switchConsequences(target: PlanLimits, usage: { activeKeys: number; callsThisMonth: number }): string[] {
+  if (!target.apiAccess) {
+    return [`The API refuses every key with 403 plan_no_api_access${usage.activeKeys ? ` (your ${usage.activeKeys} active keys are kept, not deleted)` : ""}.`, "No new keys can be created."];
+  }
+  const lines: string[] = [];
+  if (target.maxActiveKeys !== null && usage.activeKeys > target.maxActiveKeys) {
+    lines.push(`You have ${usage.activeKeys} active keys and ${target.label} allows ${target.maxActiveKeys}: they all keep working, but no new key can be created until fewer than ${target.maxActiveKeys} are active.`);
+  } else {
+    lines.push(`${limitText(target.maxActiveKeys, "active API keys")} (${usage.activeKeys} in use).`);
+  }
+  if (target.monthlyCalls !== null && usage.callsThisMonth >= target.monthlyCalls) {
+    lines.push(`This month's ${number.format(usage.callsThisMonth)} calls already use up ${target.label}'s ${number.format(target.monthlyCalls)}: further calls get 429 until next month.`);
+  } else {
+    lines.push(`${limitText(target.monthlyCalls, "API calls")} a month (${number.format(usage.callsThisMonth)} used this month).`);
+  }
+  return lines;
 }
 
 export function PlanClient({
@@ -47,12 +84,14 @@ export function PlanClient({
 }) {
   const [pending, startTransition] = useTransition();
   const [error, setError] = useState<string | null>(null);
+  const [confirming, setConfirming] = useState<(PlanLimits & { id: Plan }) | null>(null);
 
-  const switchTo = (plan: Plan) =>
+  const switchTo = (plan: PlanLimits & { id: Plan }) =>
     startTransition(async () => {
       setError(null);
-      const result = await changePlanAction(null, { orgId, plan });
-      if (result.ok) toast.success(`Switched to ${plans.find((p) => p.id === plan)?.label}`, { description: "The new limits apply from the next API request." });
+      const result = await changePlanAction(null, { orgId, plan: plan.id });
+      setConfirming(null);
+      if (result.ok) toast.success(`Switched to ${plan.label}`, { description: "The new limits apply from the next API request." });
       else setError(result.error);
     });
 
@@ -73,18 +112,12 @@ export function PlanClient({
               </CardHeader>
               <CardContent className="flex-1">
                 <ul className="space-y-2 text-sm">
-                  <li className="flex gap-2">
-                    <Check className="size-4 shrink-0 text-primary" aria-hidden />
-                    {plan.apiAccess ? limitText(plan.maxActiveKeys, "active API keys") : "No API access"}
-                  </li>
-                  <li className="flex gap-2">
-                    <Check className="size-4 shrink-0 text-primary" aria-hidden />
-                    {plan.apiAccess ? `${limitText(plan.monthlyCalls, "API calls")} a month` : "Dashboard only"}
-                  </li>
-                  <li className="flex gap-2">
-                    <Check className="size-4 shrink-0 text-primary" aria-hidden />
-                    {!plan.apiAccess ? "No rate limit needed" : plan.id === "enterprise" ? "Custom rate limit per key" : "60 requests per minute per key"}
-                  </li>
+                  {planFeatures(plan).map((feature) => (
+                    <li key={feature.text} className={cn("flex gap-2", !feature.included && "text-muted-foreground")}>
+                      {feature.included ? <Check className="size-4 shrink-0 text-primary" aria-hidden /> : <Minus className="size-4 shrink-0" aria-hidden />}
+                      {feature.text}
+                    </li>
+                  ))}
                 </ul>
                 {isCurrent ? (
                   <p className="mt-4 rounded-md bg-muted px-3 py-2 text-sm">
@@ -95,7 +128,7 @@ export function PlanClient({
               </CardContent>
               {canManage && !isCurrent ? (
                 <CardFooter>
-                  <Button variant="outline" className="w-full" disabled={pending} onClick={() => switchTo(plan.id)} aria-label={`Switch to ${plan.label}`}>
+                  <Button variant="outline" className="w-full" disabled={pending} onClick={() => setConfirming(plan)}>
                     Switch to {plan.label}
                   </Button>
                 </CardFooter>
@@ -109,6 +142,27 @@ export function PlanClient({
           Plan last changed <RelativeTime value={lastChange.at} /> by {lastChange.byName ?? "a former member"}.
         </p>
       ) : null}
+      <AlertDialog open={confirming !== null} onOpenChange={(open) => !open && !pending && setConfirming(null)}>
+        <AlertDialogContent>
+          <AlertDialogHeader>
+            <AlertDialogTitle>Switch to {confirming?.label}?</AlertDialogTitle>
+            <AlertDialogDescription asChild>
+              <div className="space-y-2">
+                <p>The change is immediate: the next API request is held to the new limits. No key is deleted.</p>
+                <ul className="list-disc space-y-1 pl-5 text-foreground">
+                  {confirming ? switchConsequences(confirming, usage).map((line) => <li key={line}>{line}</li>) : null}
+                </ul>
+              </div>
+            </AlertDialogDescription>
+          </AlertDialogHeader>
+          <AlertDialogFooter>
+            <AlertDialogCancel disabled={pending}>Cancel</AlertDialogCancel>
+            <Button onClick={() => confirming && switchTo(confirming)} disabled={pending} variant={confirming && !confirming.apiAccess ? "destructive" : "default"}>
+              {pending ? "Switching…" : `Switch to ${confirming?.label}`}
+            </Button>
+          </AlertDialogFooter>
+        </AlertDialogContent>
+      </AlertDialog>
       {current === "enterprise" ? <RateLimitCard orgId={orgId} canManage={canManage} effective={rateLimitPerMinute} custom={customRateLimit} /> : null}
     </div>
   );

@@ -1,0 +1,119 @@
+import { expect, screenshot, storageStateOf, test } from "./fixtures";
+import { ApiKeysPage } from "./pages/api-keys-page";
+
+const KEY_FORMAT = /^ik_[0-9A-Za-z]{32}$/;
+
+test.describe.serial("a key's life: an admin creates it, the owner revokes it", () => {
+  const name = `Deploy server ${Date.now()}`;
+  let value = "";
+
+  test("an admin creates a key, copies it once and sees it listed", async ({ browser }) => {
+    const context = await browser.newContext({ storageState: storageStateOf("admin"), permissions: ["clipboard-read", "clipboard-write"] });
+    const page = await context.newPage();
+    const keys = new ApiKeysPage(page);
+    await keys.goto();
+    await screenshot(page, "api-keys");
+
+    await page.getByRole("button", { name: "Create API key" }).click();
+    const form = page.getByRole("dialog", { name: "Create API key" });
+    await form.getByLabel("Name").fill("test");
+    await expect(form.getByRole("status").filter({ hasText: /purpose|where/i })).toBeVisible();
+    await expect(form.getByText("4/100")).toBeVisible();
+    await screenshot(page, "create-key-dialog");
+    await form.getByLabel("Name").fill(name);
+    await form.getByRole("button", { name: "Create key" }).click();
+
+    const shown = page.getByRole("dialog", { name: "Save your API key" });
+    const field = shown.getByLabel("API key");
+    await expect(field).toHaveValue(KEY_FORMAT);
+    await expect(field).toHaveAttribute("readonly", "");
+    value = await field.inputValue();
+    await expect(shown.getByText("This key will not be shown again")).toBeVisible();
+
+    await shown.getByRole("button", { name: "Copy" }).click();
+    await expect(shown.getByRole("button", { name: "Copied" })).toBeVisible();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(value);
+    await screenshot(page, "create-key-shown");
+
+    // Escape asks before the key is lost; "Done" waits for the confirmation.
+    await page.keyboard.press("Escape");
+    const confirmClose = page.getByRole("alertdialog", { name: "Close without saving the key?" });
+    await expect(confirmClose).toBeVisible();
+    await confirmClose.getByRole("button", { name: "Keep it open" }).click();
+    await expect(shown.getByRole("button", { name: "Done" })).toBeDisabled();
+    await shown.getByRole("checkbox", { name: "I have copied this key" }).check();
+    await shown.getByRole("button", { name: "Done" }).click();
+    await expect(shown).toBeHidden();
+
+    const row = keys.row(name);
+    await expect(row).toContainText(`${value.slice(0, 7)}…${value.slice(-4)}`);
+    await expect(row).toContainText("Adam Alvarez");
+    await expect(row).toContainText("Never used");
+    await expect(row).toContainText("Active");
+    // The value is gone for good: not in the page after the dialog closed.
+    expect(await page.content()).not.toContain(value);
+    // Admins cannot revoke.
+    await expect(page.getByRole("button", { name: /^Revoke/ })).toHaveCount(0);
+    await context.close();
+  });
+
+  test("the owner revokes it, the list marks it revoked and the API refuses it", async ({ browser, request }) => {
+    expect(value).toMatch(KEY_FORMAT);
+    expect((await request.get("/v1/invoices", { headers: { "X-API-Key": value } })).status()).toBe(200);
+
+    const context = await browser.newContext({ storageState: storageStateOf("owner") });
+    const page = await context.newPage();
+    const keys = new ApiKeysPage(page);
+    await keys.goto();
+    await keys.row(name).getByRole("button", { name: `Revoke ${name}` }).click();
+    const dialog = page.getByRole("alertdialog", { name: "Revoke API key" });
+    await expect(dialog).toContainText(name);
+    await expect(dialog).toContainText(/Last used .+ ago|Never used/);
+    await expect(dialog).toContainText("fail at once");
+    await screenshot(page, "revoke-key-dialog");
+    await dialog.getByRole("button", { name: "Revoke key" }).click();
+    await expect(dialog).toBeHidden();
+    await expect(page.getByText(`Revoked “${name}”`)).toBeVisible();
+
+    // Active is the default filter: the key leaves it and shows under Revoked.
+    await expect(keys.row(name)).toHaveCount(0);
+    await keys.showStatus("Revoked");
+    await expect(keys.row(name)).toContainText("Revoked");
+    await expect(keys.row(name).getByRole("button", { name: /Revoke/ })).toHaveCount(0);
+
+    const refused = await request.get("/v1/invoices", { headers: { "X-API-Key": value } });
+    expect(refused.status()).toBe(401);
+    expect((await refused.json()).error.code).toBe("api_key_revoked");
+    await context.close();
+  });
+});
+
+for (const role of ["member", "guest"] as const) {
+  test.describe(`as a ${role}`, () => {
+    test.use({ storageState: storageStateOf(role) });
+
+    test("sees the keys and the plan banner but no create or revoke controls", async ({ page }) => {
+      const keys = new ApiKeysPage(page);
+      await keys.goto();
+      await expect(keys.row("Production billing server")).toBeVisible();
+      await expect(page.getByText("API calls this month")).toBeVisible();
+      await expect(page.getByRole("progressbar")).toBeVisible();
+      await expect(page.getByRole("button", { name: "Create API key" })).toHaveCount(0);
+      await expect(page.getByRole("button", { name: /^Revoke/ })).toHaveCount(0);
+    });
+  });
+}
+
+test.describe("sorting and filtering", () => {
+  test.use({ storageState: storageStateOf("member") });
+
+  test("sorts by name and shows revoked keys on request", async ({ page }) => {
+    const keys = new ApiKeysPage(page);
+    await keys.goto();
+    await page.getByRole("button", { name: "Name" }).click();
+    const names = await keys.table.locator("tbody tr td:first-child").allInnerTexts();
+    expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b)));
+    await keys.showStatus("All keys");
+    await expect(keys.row("Legacy CSV importer")).toContainText("Revoked");
+  });
+});

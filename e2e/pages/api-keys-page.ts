@@ -1,0 +1,36 @@
+import { expect, type Locator, type Page } from "@playwright/test";
+
+/** Settings › API keys of one organization. */
+export class ApiKeysPage {
+  readonly table: Locator;
+
+  constructor(
+    private readonly page: Page,
+    private readonly orgSlug = "acme",
+  ) {
+    this.table = page.getByRole("table");
+  }
+
+  async goto() {
+    await this.page.goto(`/${this.orgSlug}/settings/api`);
+    await expect(this.page.getByRole("heading", { name: "API keys", exact: true })).toBeVisible();
+  }
+
+  row(name: string): Locator {
+    return this.table.getByRole("row").filter({ has: this.page.getByRole("link", { name, exact: true }) });
+  }
+
+  async showStatus(label: "Active" | "Revoked" | "All keys") {
+    await this.page.getByRole("combobox", { name: "Filter by status" }).click();
+    await this.page.getByRole("option", { name: label, exact: true }).click();
+  }
+
+  /** Opens the creation dialog, names the key and submits; returns the dialog. */
+  async create(name: string): Promise<Locator> {
+    await this.page.getByRole("button", { name: "Create API key" }).click();
+    const dialog = this.page.getByRole("dialog", { name: "Create API key" });
+    await dialog.getByLabel("Name").fill(name);
+    await dialog.getByRole("button", { name: "Create key" }).click();
+    return this.page.getByRole("dialog", { name: "Save your API key" });
+  }
+}
