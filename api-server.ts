@@ -1,6 +1,7 @@
 import { serve } from "@hono/node-server";
-import { closeDb } from "@/db";
+import { closeDb, getDb } from "@/db";
 import { migrateDatabase } from "@/db/migrate";
+import { scheduleRequestLogMaintenance } from "@/db/partitions";
 import { createApiApp } from "@/lib/api/app";
 
 // The API alone, for deployments that scale it apart from the dashboard. An embedded database
@@ -12,6 +13,7 @@ if (!process.env.DATABASE_URL) {
 
 const port = Number(process.env.API_PORT ?? process.env.PORT ?? 3001);
 await migrateDatabase();
+scheduleRequestLogMaintenance(getDb);
 const server = serve({ fetch: createApiApp().fetch, port, hostname: process.env.HOSTNAME_BIND ?? "0.0.0.0" }, () => {
   console.log(`Invoicing API ready on http://localhost:${port}/v1`);
 });

@@ -3,6 +3,7 @@ import { getRequestListener } from "@hono/node-server";
 import next from "next";
 import { closeDb, getDb } from "@/db";
 import { migrateDatabase } from "@/db/migrate";
+import { scheduleRequestLogMaintenance } from "@/db/partitions";
 import { isEmpty, seedDatabase } from "@/db/seed";
 import { createApiApp } from "@/lib/api/app";
 import { ensureAuthSecret } from "@/lib/runtime-config";
@@ -14,6 +15,7 @@ const hostname = process.env.HOSTNAME_BIND ?? "0.0.0.0";
 
 ensureAuthSecret();
 await migrateDatabase();
+scheduleRequestLogMaintenance(getDb);
 if (!process.env.DATABASE_URL && (await isEmpty(getDb()))) {
   console.log("First start of the embedded database: adding the demo data…");
   await seedDatabase(getDb());

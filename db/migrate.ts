@@ -4,7 +4,7 @@ import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import type { PgliteDatabase } from "drizzle-orm/pglite";
 import type { PostgresJsDatabase } from "drizzle-orm/postgres-js";
 import { getDb, postgresClient } from "./index";
-import { ensureRequestLogPartitions } from "./partitions";
+import { maintainRequestLog } from "./partitions";
 
 const migrationsFolder = path.join(process.cwd(), "db", "migrations");
 // Any constant shared by every process of this service: migrations run one process at a time.
@@ -24,17 +24,12 @@ async function withMigrationLock(run: () => Promise<void>): Promise<void> {
   }
 }
 
-/** Applies the committed drizzle-kit migrations (idempotent) and creates the coming partitions. */
+/** Applies the committed drizzle-kit migrations (idempotent), then the request log's partitions and retention. */
 export async function migrateDatabase(): Promise<void> {
   await withMigrationLock(async () => {
     const db = getDb();
     if (postgresClient()) await migratePostgres(db as unknown as PostgresJsDatabase, { migrationsFolder });
     else await migratePglite(db as unknown as PgliteDatabase, { migrationsFolder });
-    const now = new Date();
-    await ensureRequestLogPartitions(
-      db,
-      new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1)),
-      new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 2, 1)),
-    );
+    await maintainRequestLog(db);
   });
 }

@@ -1,31 +1,79 @@
 import { sql } from "drizzle-orm";
 import type { DbOrTx } from "./index";
 
-function monthStart(date: Date): Date {
-  return new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1));
+/**
+ * The request log keeps the current UTC month and the 12 before it; older monthly partitions are
+ * dropped whole (no row-by-row delete), and their daily rollups with them.
+ */
+export const REQUEST_LOG_RETENTION_MONTHS = 13;
+const MONTHS_AHEAD = 2;
+// Shared by every process of this service: one of them maintains the partitions at a time.
+const MAINTENANCE_LOCK = 727_301_002;
+
+function addMonths(date: Date, months: number): Date {
+  return new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + months, 1));
 }
 
 function partitionName(month: Date): string {
   return `request_log_${month.getUTCFullYear()}_${String(month.getUTCMonth() + 1).padStart(2, "0")}`;
 }
 
+const PARTITION_NAME = /^request_log_(\d{4})_(\d{2})$/;
+
 /**
  * Creates one request_log partition per UTC month from `from` to `to` (both included) when missing.
- * Runs at start-up for last month to two months ahead, and before the seed writes its history.
+ * The seed calls it before it writes its history.
  */
 export async function ensureRequestLogPartitions(db: DbOrTx, from: Date, to: Date): Promise<void> {
-  for (let month = monthStart(from); month <= to; month = new Date(Date.UTC(month.getUTCFullYear(), month.getUTCMonth() + 1, 1))) {
-    const next = new Date(Date.UTC(month.getUTCFullYear(), month.getUTCMonth() + 1, 1));
+  for (let month = addMonths(from, 0); month <= to; month = addMonths(month, 1)) {
     const name = partitionName(month);
     const [row] = rowsOf<{ exists: boolean }>(await db.execute(sql`select to_regclass(${name}) is not null as exists`));
     if (row?.exists) continue;
     await db.execute(
       sql.raw(
         `create table if not exists "${name}" partition of request_log ` +
-          `for values from ('${month.toISOString()}') to ('${next.toISOString()}')`,
+          `for values from ('${month.toISOString()}') to ('${addMonths(month, 1).toISOString()}')`,
       ),
     );
   }
+}
+
+/** The first instant the request log still keeps at `now`. */
+export function retentionStart(now: Date): Date {
+  return addMonths(now, -(REQUEST_LOG_RETENTION_MONTHS - 1));
+}
+
+/**
+ * Partitions for last month to two months ahead, and the retention: run at start-up and every
+ * few hours by each server process, so a long-running process never writes into the default
+ * partition (which would block creating that month's partition later).
+ */
+export async function maintainRequestLog(db: DbOrTx, now = new Date()): Promise<{ dropped: string[] }> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${MAINTENANCE_LOCK})`);
+    await ensureRequestLogPartitions(tx, addMonths(now, -1), addMonths(now, MONTHS_AHEAD));
+    const keepFrom = retentionStart(now);
+    const partitions = rowsOf<{ name: string }>(
+      await tx.execute(sql`select c.relname as name from pg_inherits i join pg_class c on c.oid = i.inhrelid where i.inhparent = 'request_log'::regclass`),
+    );
+    const dropped = partitions
+      .map(({ name }) => ({ name, match: PARTITION_NAME.exec(name) }))
+      .filter(({ match }) => match && Date.UTC(Number(match[1]), Number(match[2]) - 1, 1) < keepFrom.getTime())
+      .map(({ name }) => name);
+    for (const name of dropped) await tx.execute(sql.raw(`drop table "${name}"`));
+    await tx.execute(sql`delete from request_log_default where created_at < ${keepFrom.toISOString()}`);
+    await tx.execute(sql`delete from request_daily_rollup where day < ${keepFrom.toISOString().slice(0, 10)}`);
+    return { dropped };
+  });
+}
+
+const MAINTENANCE_INTERVAL_MS = 6 * 3600_000;
+
+/** Repeats the maintenance in the background of a server process; the timer never keeps it alive. */
+export function scheduleRequestLogMaintenance(db: () => DbOrTx): void {
+  setInterval(() => {
+    maintainRequestLog(db()).catch((error: unknown) => console.error("Request-log maintenance failed; it runs again in 6 hours", error));
+  }, MAINTENANCE_INTERVAL_MS).unref();
 }
 
 /** postgres.js returns rows as the result itself; PGlite wraps them in `.rows`. */

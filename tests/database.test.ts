@@ -2,7 +2,7 @@ import { count, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db";
 import { migrateDatabase } from "@/db/migrate";
-import { rowsOf } from "@/db/partitions";
+import { ensureRequestLogPartitions, maintainRequestLog, REQUEST_LOG_RETENTION_MONTHS, rowsOf } from "@/db/partitions";
 import { checkPassword } from "@/db/queries/users";
 import { apiKeys, memberships, organizations, requestDailyRollup, requestLog, users } from "@/db/schema";
 import { DEMO_PASSWORD, DEMO_USERS, seedDatabase } from "@/db/seed";
@@ -34,6 +34,40 @@ describe("migrations", () => {
     const month = new Date().toISOString().slice(0, 7).replace("-", "_");
     const [partition] = rowsOf<{ exists: boolean }>(await getDb().execute(sql`select to_regclass(${`request_log_${month}`}) is not null as exists`));
     expect(partition?.exists).toBe(true);
+  });
+});
+
+describe("request-log retention", () => {
+  const partitionExists = async (name: string) =>
+    rowsOf<{ exists: boolean }>(await getDb().execute(sql`select to_regclass(${name}) is not null as exists`))[0]!.exists;
+
+  it(`keeps ${REQUEST_LOG_RETENTION_MONTHS} months, drops older partitions and rollups, and creates the coming months`, async () => {
+    const now = new Date();
+    const month = (offset: number) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + offset, 10));
+    const nameOf = (date: Date) => `request_log_${date.toISOString().slice(0, 7).replace("-", "_")}`;
+    const [tooOld, oldestKept] = [month(-REQUEST_LOG_RETENTION_MONTHS), month(-(REQUEST_LOG_RETENTION_MONTHS - 1))];
+    const db = getDb();
+    await ensureRequestLogPartitions(db, tooOld, oldestKept);
+    await db.execute(sql`insert into organizations (id, name, slug, plan) values ('org_retention', 'Retention', 'retention', 'pro')`);
+    await db.execute(sql`insert into api_keys (id, org_id, name, key_hash, hint) values ('key_retention', 'org_retention', 'Old', 'hash-retention', 'ik_xxxx…xxxx')`);
+    for (const at of [tooOld, oldestKept]) {
+      await db.execute(sql`insert into request_log (org_id, api_key_id, request_id, method, path, endpoint, status, duration_ms, created_at)
+        values ('org_retention', 'key_retention', ${`req_${at.getTime()}`}, 'GET', '/v1/invoices', 'GET /v1/invoices', 200, 5, ${at.toISOString()})`);
+      await db.execute(sql`insert into request_daily_rollup (org_id, api_key_id, day, endpoint, status, count)
+        values ('org_retention', 'key_retention', ${at.toISOString().slice(0, 10)}, 'GET /v1/invoices', 200, 1)`);
+    }
+
+    expect(await maintainRequestLog(db, now)).toEqual({ dropped: [nameOf(tooOld)] });
+    expect(await partitionExists(nameOf(tooOld))).toBe(false);
+    expect(await partitionExists(nameOf(oldestKept))).toBe(true);
+    for (const offset of [-1, 0, 1, 2]) expect(await partitionExists(nameOf(month(offset)))).toBe(true);
+    const days = rowsOf<{ day: string }>(await db.execute(sql`select day::text as day from request_daily_rollup where org_id = 'org_retention'`)).map((r) => r.day);
+    expect(days).toEqual([oldestKept.toISOString().slice(0, 10)]);
+    expect(await maintainRequestLog(db, now)).toEqual({ dropped: [] });
+
+    // Leave the database as the seed's tests expect it: no organization of this test's own.
+    for (const table of ["request_log", "request_daily_rollup", "api_keys"]) await db.execute(sql.raw(`delete from ${table} where org_id = 'org_retention'`));
+    await db.execute(sql`delete from organizations where id = 'org_retention'`);
   });
 });
 

@@ -1,0 +1,85 @@
+/** Small measuring and printing helpers for bench/run.ts. */
+
+/** Nearest-rank percentile of an ascending array (p from 0 to 100). */
+export function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  const rank = Math.ceil((p / 100) * sorted.length);
+  return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1]!;
+}
+
+export function median(values: number[]): number {
+  return percentile([...values].sort((a, b) => a - b), 50);
+}
+
+/**
+ * Runs `run` `warmUp` times unmeasured (plans cached, pages in memory), then `repeats` times one
+ * after another, returning each run's milliseconds and the last run's result.
+ */
+export async function timeRepeated<T>(run: () => Promise<T>, repeats: number, warmUp = 2): Promise<{ samples: number[]; result: T }> {
+  for (let i = 0; i < warmUp; i++) await run();
+  const samples: number[] = [];
+  let result!: T;
+  for (let i = 0; i < repeats; i++) {
+    const started = performance.now();
+    result = await run();
+    samples.push(performance.now() - started);
+  }
+  return { samples, result };
+}
+
+export interface LoadResult {
+  requests: number;
+  elapsedMs: number;
+  /** Per-request milliseconds, ascending: from sending to having read the whole body. */
+  latencies: number[];
+  statuses: Map<number, number>;
+  /** Body size of the last response, to tell cheap answers from large ones. */
+  bodyBytes: number;
+}
+
+/**
+ * Sends `total` requests through `concurrency` loops that each keep one request in flight, the
+ * way a client pool does; fetch (undici) keeps the connections alive between requests.
+ */
+export async function runLoad(url: string, init: RequestInit, total: number, concurrency: number): Promise<LoadResult> {
+  const latencies: number[] = [];
+  const statuses = new Map<number, number>();
+  let issued = 0;
+  let bodyBytes = 0;
+  const loop = async () => {
+    while (issued < total) {
+      issued++;
+      const sent = performance.now();
+      const response = await fetch(url, init);
+      bodyBytes = (await response.arrayBuffer()).byteLength;
+      latencies.push(performance.now() - sent);
+      statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+    }
+  };
+  const started = performance.now();
+  await Promise.all(Array.from({ length: Math.min(concurrency, total) }, loop));
+  const elapsedMs = performance.now() - started;
+  return { requests: total, elapsedMs, latencies: latencies.sort((a, b) => a - b), statuses, bodyBytes };
+}
+
+export const ms = (value: number) => `${value.toFixed(2)} ms`;
+export const count = (value: number) => value.toLocaleString("en-US");
+export const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+export const times = (ratio: number) => `${ratio.toFixed(1)}×`;
+
+/** Prints a section heading and a table whose first row is the header; numbers right-aligned. */
+export function printTable(title: string, rows: string[][]): void {
+  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? "").length)));
+  console.log(`\n${title}`);
+  rows.forEach((row, index) => {
+    const cells = row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!)));
+    console.log(`  ${cells.join("  ")}`);
+    if (index === 0) console.log(`  ${widths.map((width) => "-".repeat(width)).join("  ")}`);
+  });
+}
+
+/** "label: value" lines, labels aligned. */
+export function printLines(lines: [string, string][]): void {
+  const width = Math.max(...lines.map(([label]) => label.length));
+  for (const [label, value] of lines) console.log(`  ${`${label}:`.padEnd(width + 1)} ${value}`);
+}
