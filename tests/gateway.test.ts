@@ -151,6 +151,19 @@ describe("rate limit and quota under concurrency", () => {
     }
   });
 
+  it("tells a rate-limited client its monthly quota without counting the refused calls", async () => {
+    const org = await createOrg("pro");
+    const { value } = await insertKey(org.id);
+    const accepted = await Promise.all(Array.from({ length: 60 }, () => api.request(PATH, { key: value })));
+    expect(accepted.every((r) => r.status === 200)).toBe(true);
+    const limited = await Promise.all(Array.from({ length: 5 }, () => api.request(PATH, { key: value })));
+    expect(limited.map((r) => r.status)).toEqual([429, 429, 429, 429, 429]);
+    for (const response of limited) {
+      expect(response.headers.get("x-quota-limit")).toBe("10000");
+      expect(response.headers.get("x-quota-remaining")).toBe(String(10_000 - 60));
+    }
+  });
+
   it("accepts exactly 50 of 100 concurrent calls across a trial organization's two keys", async () => {
     const org = await createOrg("trial");
     const keys = [await insertKey(org.id), await insertKey(org.id)];

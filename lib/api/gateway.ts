@@ -39,7 +39,16 @@ async function admit(c: Context<ApiEnv>, key: KeyRecord, now: number): Promise<v
   c.header("X-RateLimit-Limit", String(limit));
   c.header("X-RateLimit-Remaining", String(Math.max(0, limit - used)));
   c.header("X-RateLimit-Reset", String(resetSeconds));
+  const month = utcMonthStart(new Date(now));
+  const quota = plan.monthlyCalls;
+  const setQuotaHeaders = (count: number) => {
+    if (quota === null) return;
+    c.header("X-Quota-Limit", String(quota));
+    c.header("X-Quota-Remaining", String(Math.max(0, quota - count)));
+  };
   if (used > limit) {
+    // Not counted against the quota, but the client still learns where it stands.
+    if (quota !== null) setQuotaHeaders(await monthlyCount(key.orgId, month));
     const retryAfter = Math.max(1, resetSeconds - Math.floor(now / 1000));
     throw ApiError.of("rate_limited", `Rate limit of ${limit} requests per minute exceeded for this key. Retry in ${retryAfter} s.`, {
       headers: { "Retry-After": String(retryAfter) },
@@ -47,12 +56,9 @@ async function admit(c: Context<ApiEnv>, key: KeyRecord, now: number): Promise<v
   }
   if (used === 1 && Math.random() < 0.05) void pruneRateWindows(new Date(now - 5 * WINDOW_MS)).catch((error) => console.error("Pruning rate-limit windows failed", error));
 
-  const month = utcMonthStart(new Date(now));
-  const quota = plan.monthlyCalls;
   const counted = await countMonthlyCall(key.orgId, month, quota);
   if (quota === null) return;
-  c.header("X-Quota-Limit", String(quota));
-  c.header("X-Quota-Remaining", String(Math.max(0, quota - (counted ?? (await monthlyCount(key.orgId, month))))));
+  setQuotaHeaders(counted ?? (await monthlyCount(key.orgId, month)));
   if (counted === null) {
     const retryAfter = Math.ceil((nextUtcMonth(new Date(now)).getTime() - now) / 1000);
     throw ApiError.of("monthly_quota_exceeded", `The ${plan.label} plan's ${quota.toLocaleString("en-US")} API calls for this month are used up. The quota resets at the start of next month (UTC).`, {
