@@ -3,8 +3,8 @@ import { SettingsNav } from "@/components/settings-nav";
 export default async function SettingsLayout({ children, params }: { children: React.ReactNode; params: Promise<{ orgSlug: string }> }) {
   const { orgSlug } = await params;
   return (
-    <div className="mx-auto flex w-full max-w-7xl flex-col gap-6 px-4 py-6 sm:px-6 lg:flex-row lg:gap-10 lg:py-10">
-      <aside className="lg:w-56 lg:shrink-0">
+    <div className="mx-auto flex w-full max-w-7xl flex-col gap-6 px-4 py-6 sm:px-6 lg:flex-row lg:gap-8 lg:py-10">
+      <aside className="lg:w-48 lg:shrink-0">
         <SettingsNav orgSlug={orgSlug} />
       </aside>
       <main className="min-w-0 flex-1">{children}</main>

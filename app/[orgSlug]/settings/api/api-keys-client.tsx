@@ -65,7 +65,7 @@ export function ApiKeysClient({
           header: "Name",
           sortFn: "alphanumeric",
           cell: (info) => (
-            <Link href={`/${orgSlug}/settings/api/keys/${info.row.original.id}`} className="font-medium hover:underline">
+            <Link href={`/${orgSlug}/settings/api/keys/${info.row.original.id}`} className="inline-block max-w-56 font-medium whitespace-normal break-words hover:underline">
               {info.getValue()}
             </Link>
           ),
@@ -85,7 +85,7 @@ export function ApiKeysClient({
           cell: (info) => <RelativeTime value={info.row.original.lastUsedAt} fallback="Never used" />,
         }),
         helper.accessor("requestsLast30Days", {
-          header: "Requests (30 days)",
+          header: "Requests, 30 d",
           cell: (info) => <span className="tabular-nums">{number.format(info.getValue())}</span>,
         }),
         helper.accessor("status", { header: "Status", cell: (info) => <StatusBadge status={info.getValue()} /> }),
