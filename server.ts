@@ -26,7 +26,14 @@ const handleNext = app.getRequestHandler();
 await app.prepare();
 
 const handleApi = getRequestListener(createApiApp().fetch, { overrideGlobalObjects: false });
+const trustProxy = process.env.TRUST_PROXY === "true";
 const server = createServer((req, res) => {
+  // The client address the app sees (sign-in throttling, the audit log): the socket's, unless a
+  // proxy of our own sets X-Forwarded-For. A client's own header would let it pick any address.
+  if (!trustProxy) {
+    req.headers["x-forwarded-for"] = req.socket.remoteAddress ?? "";
+    delete req.headers["x-real-ip"];
+  }
   if (req.url === "/v1" || req.url?.startsWith("/v1/") || req.url?.startsWith("/v1?")) void handleApi(req, res);
   else void handleNext(req, res);
 });

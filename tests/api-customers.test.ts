@@ -74,9 +74,10 @@ describe("creating a customer", () => {
     expect((await errorOf(response)).code).toBe("invalid_json");
   });
 
-  it("refuses a body that is not sent as JSON with 415", async () => {
+  it("refuses a body that is not sent as JSON with 415 unsupported_media_type", async () => {
     const response = await call("/v1/customers", { method: "POST", body: "name=x", headers: { "Content-Type": "application/x-www-form-urlencoded" } });
     expect(response.status).toBe(415);
+    expect((await errorOf(response)).code).toBe("unsupported_media_type");
   });
 
   it("refuses a body over 1 MiB with 413 payload_too_large", async () => {

@@ -1,8 +1,8 @@
-import { and, count, eq } from "drizzle-orm";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { and, count, eq, sql } from "drizzle-orm";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { getDb } from "@/db";
 import { apiKeys, monthlyUsage, requestLog } from "@/db/schema";
-import { generateApiKey } from "@/lib/api-key-format";
+import { generateApiKey, hashApiKey } from "@/lib/api-key-format";
 import { utcMonthStart } from "@/lib/time";
 import { createOrg, insertKey } from "./helpers/factories";
 import { startApiServer } from "./helpers/api-server";
@@ -17,6 +17,12 @@ async function errorOf(response: Response) {
   return body.error;
 }
 
+/** The key with one base62 character changed at `index` (negative: from the end). */
+function withTypo(key: string, index: number): string {
+  const at = index < 0 ? key.length + index : index;
+  return key.slice(0, at) + (key[at] === "a" ? "b" : "a") + key.slice(at + 1);
+}
+
 async function logRows(orgId: string) {
   return getDb().select().from(requestLog).where(eq(requestLog.orgId, orgId));
 }
@@ -28,7 +34,7 @@ describe("authentication", () => {
     ["malformed", "not-a-key", "api_key_invalid"],
     ["another prefix", `sk_${generateApiKey().slice(3)}`, "api_key_invalid"],
     ["too short", generateApiKey().slice(0, -1), "api_key_invalid"],
-    ["wrong checksum", generateApiKey().slice(0, -1) + "!", "api_key_invalid"],
+    ["wrong checksum", withTypo(generateApiKey(), -1), "api_key_invalid"],
     ["unknown", generateApiKey(), "api_key_invalid"],
   ])("answers a %s key with 401 and the error body", async (_label, key, code) => {
     const response = await api.request(PATH, { key });
@@ -40,11 +46,14 @@ describe("authentication", () => {
     expect(response.headers.get("x-ratelimit-limit")).toBeNull();
   });
 
-  it("checks the checksum without the database: a one-character typo is invalid", async () => {
+  it("checks the checksum before the database: a typo is invalid even when its hash is stored", async () => {
     const org = await createOrg("pro");
-    const { value } = await insertKey(org.id);
-    const typo = value.slice(0, 10) + (value[10] === "a" ? "b" : "a") + value.slice(11);
+    const { id, value } = await insertKey(org.id);
+    const typo = withTypo(value, 10);
+    // Were the typo looked up, it would now match this key and be let through.
+    await getDb().update(apiKeys).set({ keyHash: hashApiKey(typo) }).where(eq(apiKeys.id, id));
     const response = await api.request(PATH, { key: typo });
+    expect(response.status).toBe(401);
     expect((await errorOf(response)).code).toBe("api_key_invalid");
     expect(await logRows(org.id)).toHaveLength(0);
   });
@@ -108,6 +117,25 @@ describe("an accepted request", () => {
     const org = await createOrg("enterprise");
     const { value } = await insertKey(org.id);
     expect((await api.request(PATH, { key: value })).headers.get("x-ratelimit-limit")).toBe("60");
+  });
+
+  it("answers a failure of its own checks with 500 internal_error, and still logs the request", async () => {
+    const org = await createOrg("pro");
+    const { value } = await insertKey(org.id);
+    // A real fault: the rate-limit table is gone for the length of one request.
+    await getDb().execute(sql`alter table rate_limit_windows rename to rate_limit_windows_away`);
+    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      const response = await api.request(PATH, { key: value });
+      expect(response.status).toBe(500);
+      const error = await errorOf(response);
+      expect(error).toEqual({ code: "internal_error", message: expect.not.stringContaining("rate_limit"), request_id: response.headers.get("x-request-id") });
+      expect(await logRows(org.id)).toMatchObject([{ status: 500, requestId: error.request_id }]);
+      expect(errors).toHaveBeenCalledWith(expect.stringContaining(error.request_id), expect.objectContaining({ message: expect.stringContaining("rate_limit_windows") }));
+    } finally {
+      errors.mockRestore();
+      await getDb().execute(sql`alter table rate_limit_windows_away rename to rate_limit_windows`);
+    }
   });
 
   it("logs an unknown route under its organization with a 404", async () => {

@@ -118,6 +118,15 @@ describe("a key's 30-day stats", () => {
 });
 
 describe("a key's last calls", () => {
+  it("stays within the 30-day window, like every other figure of the page", async () => {
+    const org = await createOrg("pro");
+    const { id: keyId } = await insertKey(org.id);
+    const windowStart = new Date(`${windowStartDay(now)}T00:00:00Z`);
+    await logRequest({ orgId: org.id, apiKeyId: keyId, at: new Date(windowStart.getTime() - 1) });
+    const inside = await logRequest({ orgId: org.id, apiKeyId: keyId, at: windowStart });
+    expect((await listRecentCalls(org.id, keyId, { now })).map((c) => c.createdAt)).toEqual([inside.at.toISOString()]);
+  });
+
   it("lists the 50 newest calls of the key from the request log, newest first", async () => {
     const org = await createOrg("pro");
     const { id: keyId } = await insertKey(org.id);
@@ -129,7 +138,7 @@ describe("a key's last calls", () => {
     }
     await logRequest({ orgId: org.id, apiKeyId: otherKeyId, at: new Date(start + 3600_000) });
 
-    const calls = await listRecentCalls(org.id, keyId);
+    const calls = await listRecentCalls(org.id, keyId, { now });
     expect(calls).toHaveLength(50);
     const expected = written.slice(5).reverse();
     expect(calls.map((c) => ({ createdAt: c.createdAt, method: c.method, path: c.path, status: c.status, durationMs: c.durationMs }))).toEqual(

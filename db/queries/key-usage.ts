@@ -107,8 +107,9 @@ export async function getKeyUsage(orgId: string, keyId: string, now = new Date()
   };
 }
 
-/** The key's latest calls from the request log itself, newest first. */
-export async function listRecentCalls(orgId: string, keyId: string, limit = 50): Promise<RecentCallDto[]> {
+/** The key's latest calls within the 30-day window, from the request log itself, newest first. */
+export async function listRecentCalls(orgId: string, keyId: string, options: { now?: Date; limit?: number } = {}): Promise<RecentCallDto[]> {
+  const windowStart = new Date(`${windowStartDay(options.now)}T00:00:00Z`);
   const rows = await getDb()
     .select({
       id: requestLog.id,
@@ -119,8 +120,8 @@ export async function listRecentCalls(orgId: string, keyId: string, limit = 50):
       durationMs: requestLog.durationMs,
     })
     .from(requestLog)
-    .where(and(eq(requestLog.orgId, orgId), eq(requestLog.apiKeyId, keyId)))
+    .where(and(eq(requestLog.orgId, orgId), eq(requestLog.apiKeyId, keyId), gte(requestLog.createdAt, windowStart)))
     .orderBy(desc(requestLog.createdAt), desc(requestLog.id))
-    .limit(limit);
+    .limit(options.limit ?? 50);
   return rows.map((row) => ({ ...row, createdAt: row.createdAt.toISOString() }));
 }

@@ -4,12 +4,19 @@ import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import type { ZodError } from "zod";
 import type { ApiEnv } from "./env";
-import { ApiError } from "./errors";
+import { API_ERROR_CODES, ApiError } from "./errors";
 import { newId } from "@/lib/ids";
 import { gateway } from "./gateway";
 import { registerRoutes } from "./routes";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
+
+// What Hono and @hono/zod-openapi throw for a body they cannot read, as the API's error codes.
+const HTTP_EXCEPTION_CODES: Partial<Record<number, keyof typeof API_ERROR_CODES>> = {
+  400: "invalid_json",
+  413: "payload_too_large",
+  415: "unsupported_media_type",
+};
 
 function renderError(c: Context<ApiEnv>, error: ApiError): Response {
   for (const [name, value] of Object.entries(error.headers ?? {})) c.header(name, value);
@@ -36,13 +43,10 @@ export function createApiApp(options: { clock?: () => number } = {}): OpenAPIHon
 
   app.onError((error, c) => {
     if (error instanceof ApiError) return renderError(c, error);
-    if (error instanceof HTTPException && error.status < 500) {
-      const code = error.status === 413 ? "payload_too_large" : error.status === 400 ? "invalid_json" : "bad_request";
-      const message = error.status === 400 ? "The request body is not valid JSON." : error.message;
-      return renderError(c, new ApiError(error.status as 400, code, message));
-    }
+    const code = error instanceof HTTPException ? HTTP_EXCEPTION_CODES[error.status] : undefined;
+    if (code) return renderError(c, ApiError.of(code, code === "invalid_json" ? "The request body is not valid JSON." : error.message));
     console.error(`Unhandled error in ${c.req.method} ${c.req.path} (${c.get("requestId")})`, error);
-    return renderError(c, ApiError.of("internal_error", "Something went wrong on our side. Contact support with the request id."));
+    return renderError(c, ApiError.internal());
   });
   app.notFound((c) => renderError(c, ApiError.of("route_not_found", `No route ${c.req.method} ${c.req.path}. See /docs for the API reference.`)));
 

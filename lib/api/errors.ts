@@ -11,7 +11,6 @@ export const API_ERROR_CODES = {
   invalid_json: 400,
   not_found: 404,
   route_not_found: 404,
-  method_not_allowed: 405,
   payload_too_large: 413,
   unsupported_media_type: 415,
   internal_error: 500,
@@ -39,6 +38,11 @@ export class ApiError extends Error {
 
   static of(code: keyof typeof API_ERROR_CODES, message: string, options: { details?: ApiErrorDetail[]; headers?: Record<string, string> } = {}) {
     return new ApiError(API_ERROR_CODES[code], code, message, options.details, options.headers);
+  }
+
+  /** A failure on our side: the cause goes to the server log, never to the client. */
+  static internal() {
+    return ApiError.of("internal_error", "Something went wrong on our side. Contact support with the request id.");
   }
 
   body(requestId: string) {

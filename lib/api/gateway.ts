@@ -90,8 +90,10 @@ export function gateway(renderError: (c: Context<ApiEnv>, error: ApiError) => Re
       c.set("caller", { keyId: key.keyId, orgId: key.orgId, plan: key.plan });
       await next();
     } catch (error) {
-      if (!(error instanceof ApiError)) throw error;
-      c.res = renderError(c, error);
+      // A failure of the gateway's own checks (the database, say) still answers with the request
+      // id and gets its audit row; the cause goes to the server log.
+      if (!(error instanceof ApiError)) console.error(`Gateway failure in ${c.req.method} ${c.req.path} (${requestId})`, error);
+      c.res = renderError(c, error instanceof ApiError ? error : ApiError.internal());
     }
     await writeRequestLog({
       orgId: key.orgId,

@@ -12,8 +12,9 @@ export class TooManyAttempts extends CredentialsSignin {
   code = "too_many_attempts";
 }
 
+/** server.ts sets X-Forwarded-For from the socket unless TRUST_PROXY says a proxy of ours does. */
 function clientIp(request: Request): string {
-  return request.headers.get("x-forwarded-for")?.split(",")[0]?.trim() || request.headers.get("x-real-ip") || "unknown";
+  return request.headers.get("x-forwarded-for")?.split(",")[0]?.trim() || "unknown";
 }
 
 export const { handlers, auth, signIn, signOut } = NextAuth({

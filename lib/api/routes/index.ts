@@ -42,7 +42,8 @@ Cursors are positions, not offsets: objects created while you page never make a 
 
 ## Errors
 Every error is \`{ "error": { "code", "message", "request_id" } }\`; validation errors add
-\`details: [{ "path", "message" }]\`. Match on \`code\`; \`message\` is for people.
+\`details: [{ "path", "message" }]\`. Match on \`code\`; \`message\` is for people. A path that is not part of
+the API answers \`404 route_not_found\`.
 
 ## Rate limits and quota
 Every response carries \`X-Request-Id\`. Authenticated responses carry \`X-RateLimit-Limit\`,

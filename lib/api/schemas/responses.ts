@@ -5,7 +5,7 @@ import type { API_ERROR_CODES } from "../errors";
 import { CONFLICTS, type ConflictCode } from "../services/refusals";
 
 type GatewayOrRequestCode = keyof typeof API_ERROR_CODES;
-export type RefusalCode = GatewayOrRequestCode | ConflictCode | "bad_request";
+export type RefusalCode = GatewayOrRequestCode | ConflictCode;
 
 const REQUEST_REFUSALS = {
   api_key_missing: [401, "No X-API-Key header."],
@@ -18,16 +18,13 @@ const REQUEST_REFUSALS = {
   invalid_json: [400, "The body is not valid JSON."],
   not_found: [404, "No object with this id in your organization (ids of other organizations are unknown too)."],
   route_not_found: [404, "No such route."],
-  method_not_allowed: [405, "The route does not take this method."],
   payload_too_large: [413, "The body is over the size limit given in the API description."],
   unsupported_media_type: [415, "The body is not sent as application/json."],
-  // What lib/api/app.ts answers for the 415 of @hono/zod-openapi's Content-Type check today.
-  bad_request: [415, "The body is not sent as application/json (Content-Type)."],
   internal_error: [500, "Our fault; contact support with the request id."],
-} as const satisfies Record<GatewayOrRequestCode | "bad_request", readonly [number, string]>;
+} as const satisfies Record<GatewayOrRequestCode, readonly [number, string]>;
 
 function refusal(code: RefusalCode): readonly [number, string] {
-  return code in CONFLICTS ? [409, CONFLICTS[code as ConflictCode]] : REQUEST_REFUSALS[code as GatewayOrRequestCode | "bad_request"];
+  return code in CONFLICTS ? [409, CONFLICTS[code as ConflictCode]] : REQUEST_REFUSALS[code as GatewayOrRequestCode];
 }
 
 // ── Headers ────────────────────────────────────────────────────────────────────────────────────
@@ -86,7 +83,7 @@ const SHARED = {
   },
   InternalError: { status: 500, codes: ["internal_error"], headers: headerRefs(["X-Request-Id"]) },
   PayloadTooLarge: { status: 413, codes: ["payload_too_large"], headers: ADMITTED },
-  UnsupportedMediaType: { status: 415, codes: ["bad_request"], headers: ADMITTED },
+  UnsupportedMediaType: { status: 415, codes: ["unsupported_media_type"], headers: ADMITTED },
 } as const satisfies Record<string, { status: number; codes: RefusalCode[]; headers: object }>;
 
 type SharedName = keyof typeof SHARED;
