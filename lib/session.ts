@@ -1,7 +1,7 @@
 import "server-only";
 import { cookies } from "next/headers";
-import { notFound, redirect } from "next/navigation";
-import { findMembershipBySlug, listMemberships, type MembershipDto } from "@/db/queries/organizations";
+import { redirect } from "next/navigation";
+import { listMemberships, type MembershipDto } from "@/db/queries/organizations";
 import { LAST_ORG_COOKIE } from "@/lib/last-org";
 import { auth } from "@/lib/auth";
 
@@ -15,14 +15,6 @@ export async function requireUserId(): Promise<string> {
   const userId = await currentUserId();
   if (!userId) redirect("/signin");
   return userId;
-}
-
-/** The user's membership in the organization of the URL; a 404 when they are not a member. */
-export async function requireOrgMembership(slug: string): Promise<{ userId: string; membership: MembershipDto }> {
-  const userId = await requireUserId();
-  const membership = await findMembershipBySlug(userId, slug);
-  if (!membership) notFound();
-  return { userId, membership };
 }
 
 /** The organization a signed-in user lands in: the one used last, else the first. */

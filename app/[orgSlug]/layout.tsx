@@ -1,13 +1,13 @@
 import { listMemberships } from "@/db/queries/organizations";
 import { getUser } from "@/db/queries/users";
 import { AppHeader } from "@/components/app-header";
-import { requireOrgMembership } from "@/lib/session";
+import { requireOrgAccess } from "@/lib/org-access";
 
 export const dynamic = "force-dynamic";
 
 export default async function OrganizationLayout({ children, params }: { children: React.ReactNode; params: Promise<{ orgSlug: string }> }) {
   const { orgSlug } = await params;
-  const { userId, membership } = await requireOrgMembership(orgSlug);
+  const { userId, membership } = await requireOrgAccess(orgSlug);
   const [user, memberships] = await Promise.all([getUser(userId), listMemberships(userId)]);
   return (
     <div className="flex min-h-dvh flex-col">

@@ -5,7 +5,7 @@ import { PageHeader } from "@/components/page-header";
 import { PlanUsageBanner } from "@/components/plan-usage-banner";
 import { can } from "@/lib/authz";
 import { publicBaseUrl } from "@/lib/base-url";
-import { requireOrgMembership } from "@/lib/session";
+import { requireOrgAccess } from "@/lib/org-access";
 import { ApiKeysClient } from "./api-keys-client";
 import { CreateKeyDialog } from "./create-key-dialog";
 
@@ -13,7 +13,7 @@ export const metadata: Metadata = { title: "API keys" };
 
 export default async function ApiKeysPage({ params }: { params: Promise<{ orgSlug: string }> }) {
   const { orgSlug } = await params;
-  const { membership } = await requireOrgMembership(orgSlug);
+  const { membership } = await requireOrgAccess(orgSlug, "keys.view");
   const [keys, usage, baseUrl] = await Promise.all([listApiKeys(membership.orgId), getOrgUsage(membership.orgId), publicBaseUrl()]);
   const canCreate = can(membership.role, "keys.create");
   return (

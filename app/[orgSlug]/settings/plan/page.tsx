@@ -4,14 +4,14 @@ import { getPlanChange } from "@/db/queries/organizations";
 import { PageHeader } from "@/components/page-header";
 import { can } from "@/lib/authz";
 import { PLAN_ORDER, PLANS, rateLimitFor } from "@/lib/plans";
-import { requireOrgMembership } from "@/lib/session";
+import { requireOrgAccess } from "@/lib/org-access";
 import { PlanClient } from "./plan-client";
 
 export const metadata: Metadata = { title: "Plan" };
 
 export default async function PlanPage({ params }: { params: Promise<{ orgSlug: string }> }) {
   const { orgSlug } = await params;
-  const { membership } = await requireOrgMembership(orgSlug);
+  const { membership } = await requireOrgAccess(orgSlug);
   const [usage, lastChange] = await Promise.all([getOrgUsage(membership.orgId), getPlanChange(membership.orgId)]);
   const canManage = can(membership.role, "plan.manage");
   return (

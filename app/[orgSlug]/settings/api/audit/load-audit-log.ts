@@ -1,23 +1,12 @@
 import "server-only";
 import { listApiKeys } from "@/db/queries/api-keys";
 import { getAuditFilterOptions, listAuditLog, type AuditFilterOptionsDto, type AuditLogPageDto } from "@/db/queries/audit-log";
-import { findMembershipBySlug, type MembershipDto } from "@/db/queries/organizations";
 import { filtersError, parseAuditFilters, type AuditFilters } from "@/lib/audit-filters";
-import { can, deniedMessage } from "@/lib/authz";
+import { orgAccess, type OrgAccess } from "@/lib/org-access";
 
-export type AuditAccess = { ok: true; membership: MembershipDto } | { ok: false; status: 401 | 403 | 404; message: string };
-
-/**
- * Who may read an organization's audit log, decided from the membership row in the database:
- * the page and the CSV export both ask this before they read a single row.
- */
-export async function auditAccess(userId: string | null, slug: string): Promise<AuditAccess> {
-  if (!userId) return { ok: false, status: 401, message: "Your session has ended. Sign in again." };
-  const membership = await findMembershipBySlug(userId, slug);
-  // Another organization's slug is indistinguishable from one that does not exist.
-  if (!membership) return { ok: false, status: 404, message: "Not found." };
-  if (!can(membership.role, "audit.view")) return { ok: false, status: 403, message: deniedMessage("audit.view") };
-  return { ok: true, membership };
+/** Who may read an organization's audit log: the page and the CSV export ask before reading a row. */
+export function auditAccess(userId: string | null, slug: string): Promise<OrgAccess> {
+  return orgAccess(userId, slug, "audit.view");
 }
 
 export interface AuditKeyOptionDto {

@@ -1,0 +1,31 @@
+import "server-only";
+import { notFound, redirect } from "next/navigation";
+import { findMembershipBySlug, type MembershipDto } from "@/db/queries/organizations";
+import { can, deniedMessage, type Permission } from "@/lib/authz";
+import { currentUserId } from "@/lib/session";
+
+export type OrgAccess = { ok: true; userId: string; membership: MembershipDto } | { ok: false; status: 401 | 403 | 404; message: string };
+
+/**
+ * Whether this user may act in the organization of the URL, decided from their membership row in
+ * the database on this request. Without a permission: any member.
+ */
+export async function orgAccess(userId: string | null, slug: string, permission?: Permission): Promise<OrgAccess> {
+  if (!userId) return { ok: false, status: 401, message: "Your session has ended. Sign in again." };
+  const membership = await findMembershipBySlug(userId, slug);
+  // Another organization's slug is indistinguishable from one that does not exist.
+  if (!membership) return { ok: false, status: 404, message: "Not found." };
+  if (permission && !can(membership.role, permission)) return { ok: false, status: 403, message: deniedMessage(permission) };
+  return { ok: true, userId, membership };
+}
+
+/**
+ * For pages: the signed-in viewer's membership when they may `permission`. Signed out → sign-in;
+ * otherwise a page they may not see does not exist for them (404), as on GitHub.
+ */
+export async function requireOrgAccess(slug: string, permission?: Permission): Promise<{ userId: string; membership: MembershipDto }> {
+  const access = await orgAccess(await currentUserId(), slug, permission);
+  if (access.ok) return access;
+  if (access.status === 401) redirect("/signin");
+  notFound();
+}

@@ -1,0 +1,113 @@
+import { eq } from "drizzle-orm";
+import { beforeEach, describe, expect, it } from "vitest";
+import { createApiKeyAction, revokeApiKeyAction } from "@/app/[orgSlug]/settings/api/actions";
+import { exportAuditCsv } from "@/app/[orgSlug]/settings/api/audit/export/export-audit-csv";
+import { loadAuditLog } from "@/app/[orgSlug]/settings/api/audit/load-audit-log";
+import { findKey } from "@/app/[orgSlug]/settings/api/keys/[keyId]/find-key";
+import { changePlanAction, setRateLimitAction } from "@/app/[orgSlug]/settings/plan/actions";
+import { getDb } from "@/db";
+import { getKeyUsage } from "@/db/queries/key-usage";
+import { apiKeys, organizations, type Role } from "@/db/schema";
+import { requireOrgAccess } from "@/lib/org-access";
+import { createOrg, createTeam, form, insertKey } from "./helpers/factories";
+import { logRequest } from "./helpers/request-log";
+import { actAs } from "./helpers/session";
+
+/**
+ * SPEC §1, cell by cell, each called as that role straight at the server entry point the
+ * dashboard uses (server actions, page loaders, the export route's handler), never through the UI.
+ */
+const ROLES: Role[] = ["owner", "admin", "member", "guest"];
+const allowed = (cells: boolean[]) => ROLES.map((role, i) => [role, cells[i]!] as const);
+
+let team: Awaited<ReturnType<typeof createTeam>>;
+let key: { id: string; value: string };
+
+beforeEach(async () => {
+  team = await createTeam("enterprise");
+  key = await insertKey(team.org.id, { name: "Production billing server" });
+  await logRequest({ orgId: team.org.id, apiKeyId: key.id, at: new Date() });
+  actAs(null);
+});
+
+/** What Next's notFound() throws, so a page renders its 404. */
+const NOT_FOUND = expect.objectContaining({ digest: expect.stringMatching(/404|NOT_FOUND/) });
+
+describe("view API keys list and a key's details and 30-day stats", () => {
+  it.each(allowed([true, true, true, true]))("%s: %s", async (role) => {
+    actAs(team.byRole[role].id);
+    const { membership } = await requireOrgAccess(team.org.slug, "keys.view");
+    expect(membership.role).toBe(role);
+    const { apiKey } = await findKey(team.org.slug, key.id);
+    expect(apiKey).toMatchObject({ id: key.id, name: "Production billing server", requestsLast30Days: 1 });
+    expect((await getKeyUsage(membership.orgId, apiKey.id)).total).toBe(1);
+  });
+
+  it("is a 404 for a user of another organization, and for another organization's key", async () => {
+    const outsider = await createTeam("pro");
+    actAs(outsider.owner.id);
+    await expect(requireOrgAccess(team.org.slug, "keys.view")).rejects.toEqual(NOT_FOUND);
+    await expect(findKey(team.org.slug, key.id)).rejects.toEqual(NOT_FOUND);
+    await expect(findKey(outsider.org.slug, key.id)).rejects.toEqual(NOT_FOUND);
+  });
+});
+
+describe("view the organization audit log, export it as CSV", () => {
+  it.each(allowed([true, true, true, false]))("%s: %s", async (role, may) => {
+    const userId = team.byRole[role].id;
+    const view = await loadAuditLog(userId, team.org.slug, {});
+    const csv = await exportAuditCsv(userId, team.org.slug, new URLSearchParams());
+    if (may) {
+      expect(view).toMatchObject({ kind: "ok", page: { rows: [expect.objectContaining({ keyId: key.id })] } });
+      expect(csv.status).toBe(200);
+      expect((await csv.text()).trim().split("\n")).toHaveLength(2);
+    } else {
+      expect(view).toEqual({ kind: "refused", status: 403, message: "Guests cannot view or export the audit log." });
+      expect(csv.status).toBe(403);
+      expect(await csv.text()).not.toContain(key.id);
+    }
+  });
+});
+
+describe("create an API key", () => {
+  it.each(allowed([true, true, false, false]))("%s: %s", async (role, may) => {
+    actAs(team.byRole[role].id);
+    const result = await createApiKeyAction(null, form({ orgId: team.org.id, name: "Staging" }));
+    expect(result.ok).toBe(may);
+    if (!result.ok) expect(result.error).toBe("Only owners and admins can create API keys.");
+    expect(await getDb().select().from(apiKeys).where(eq(apiKeys.orgId, team.org.id))).toHaveLength(may ? 2 : 1);
+  });
+});
+
+describe("revoke an API key", () => {
+  it.each(allowed([true, false, false, false]))("%s: %s", async (role, may) => {
+    actAs(team.byRole[role].id);
+    const result = await revokeApiKeyAction(null, form({ orgId: team.org.id, keyId: key.id }));
+    expect(result.ok).toBe(may);
+    if (!result.ok) expect(result.error).toBe("Only owners can revoke API keys.");
+    const [row] = await getDb().select().from(apiKeys).where(eq(apiKeys.id, key.id));
+    expect(row!.revokedAt !== null).toBe(may);
+  });
+});
+
+describe("change the organization's plan and Enterprise rate limit", () => {
+  it.each(allowed([true, false, false, false]))("%s: %s", async (role, may) => {
+    actAs(team.byRole[role].id);
+    const limit = await setRateLimitAction(null, form({ orgId: team.org.id, rateLimitPerMinute: 500 }));
+    const plan = await changePlanAction(null, form({ orgId: team.org.id, plan: "pro" }));
+    for (const result of [limit, plan]) {
+      expect(result.ok).toBe(may);
+      if (!result.ok) expect(result.error).toBe("Only owners can change the plan and rate limit.");
+    }
+    const [org] = await getDb().select().from(organizations).where(eq(organizations.id, team.org.id));
+    expect(org).toMatchObject(may ? { plan: "pro", rateLimitPerMinute: 500 } : { plan: "enterprise", rateLimitPerMinute: null });
+  });
+
+  it("is refused for an owner of another organization, which stays as it was", async () => {
+    const other = await createOrg("trial");
+    actAs(team.owner.id);
+    expect(await changePlanAction(null, form({ orgId: other.id, plan: "enterprise" }))).toEqual({ ok: false, error: "Organization not found." });
+    const [org] = await getDb().select().from(organizations).where(eq(organizations.id, other.id));
+    expect(org!.plan).toBe("trial");
+  });
+});
