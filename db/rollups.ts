@@ -10,5 +10,5 @@ export async function rebuildDailyRollups(db: DbOrTx, orgIds: string[]): Promise
     from request_log
     where org_id in (${sql.join(orgIds.map((id) => sql`${id}`), sql`, `)})
     group by 1, 2, 3, 4, 5
-    on conflict (api_key_id, day, endpoint, status) do update set count = excluded.count`);
+    on conflict (org_id, api_key_id, day, endpoint, status) do update set count = excluded.count`);
 }

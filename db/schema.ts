@@ -117,11 +117,15 @@ export const requestLog = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
-    primaryKey({ columns: [t.createdAt, t.id] }),
+    // org_id leads every key, so the table can be distributed by it (SPEC §6).
+    primaryKey({ columns: [t.orgId, t.createdAt, t.id] }),
     index("request_log_org_time_idx").on(t.orgId, t.createdAt.desc(), t.id.desc()),
     index("request_log_key_time_idx").on(t.apiKeyId, t.createdAt.desc(), t.id.desc()),
     index("request_log_org_endpoint_time_idx").on(t.orgId, t.endpoint, t.createdAt.desc(), t.id.desc()),
     index("request_log_org_status_time_idx").on(t.orgId, t.status, t.createdAt.desc(), t.id.desc()),
+    // A status class ("4xx") in time order, without sorting every code of the class.
+    index("request_log_org_status_class_time_idx").on(t.orgId, sql`(${t.status} / 100)`, t.createdAt.desc(), t.id.desc()),
+    index("request_log_org_method_time_idx").on(t.orgId, t.method, t.createdAt.desc(), t.id.desc()),
     index("request_log_request_id_idx").on(t.requestId),
   ],
 );
@@ -138,7 +142,7 @@ export const requestDailyRollup = pgTable(
     count: bigint("count", { mode: "number" }).notNull().default(0),
   },
   (t) => [
-    primaryKey({ columns: [t.apiKeyId, t.day, t.endpoint, t.status] }),
+    primaryKey({ columns: [t.orgId, t.apiKeyId, t.day, t.endpoint, t.status] }),
     index("request_daily_rollup_org_day_idx").on(t.orgId, t.day),
   ],
 );
@@ -147,11 +151,12 @@ export const requestDailyRollup = pgTable(
 export const rateLimitWindows = pgTable(
   "rate_limit_windows",
   {
+    orgId: text("org_id").notNull(),
     apiKeyId: text("api_key_id").notNull(),
     windowStart: timestamp("window_start", { withTimezone: true, mode: "date" }).notNull(),
     count: integer("count").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.apiKeyId, t.windowStart] })],
+  (t) => [primaryKey({ columns: [t.orgId, t.apiKeyId, t.windowStart] })],
 );
 
 /** Calls counted against the monthly quota, per organization and UTC month (first day). */

@@ -1,5 +1,5 @@
 import "server-only";
-import { and, asc, between, desc, eq, gte, lt, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gte, lt, sql, type SQL } from "drizzle-orm";
 import { getDb } from "@/db";
 import { apiKeys, requestDailyRollup, requestLog } from "@/db/schema";
 import { splitEndpoint, statusBounds, timeWindow, type AuditCursor, type AuditFilters } from "@/lib/audit-filters";
@@ -45,7 +45,8 @@ function filterConditions(orgId: string, filters: AuditFilters, now: Date): SQL[
   if (filters.endpoint) conditions.push(eq(requestLog.endpoint, filters.endpoint));
   if (filters.status) {
     const { min, max } = statusBounds(filters.status);
-    conditions.push(min === max ? eq(requestLog.status, min) : between(requestLog.status, min, max));
+    // A class is matched on the expression of request_log_org_status_class_time_idx.
+    conditions.push(min === max ? eq(requestLog.status, min) : sql`(${requestLog.status} / 100) = ${min / 100}`);
   }
   if (filters.key) conditions.push(eq(requestLog.apiKeyId, filters.key));
   if (filters.method) conditions.push(eq(requestLog.method, filters.method));

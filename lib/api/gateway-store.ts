@@ -31,11 +31,11 @@ export async function findKeyByHash(keyHash: string): Promise<KeyRecord | null> 
  * Fixed one-minute window: counts this request in the key's current window and returns the
  * count including it. The row lock of the upsert makes the count exact across processes.
  */
-export async function countInRateWindow(keyId: string, windowStart: Date): Promise<number> {
+export async function countInRateWindow(key: Pick<KeyRecord, "orgId" | "keyId">, windowStart: Date): Promise<number> {
   const rows = rowsOf<{ count: number }>(
     await getDb().execute(sql`
-      insert into rate_limit_windows (api_key_id, window_start, count) values (${keyId}, ${windowStart.toISOString()}, 1)
-      on conflict (api_key_id, window_start) do update set count = rate_limit_windows.count + 1
+      insert into rate_limit_windows (org_id, api_key_id, window_start, count) values (${key.orgId}, ${key.keyId}, ${windowStart.toISOString()}, 1)
+      on conflict (org_id, api_key_id, window_start) do update set count = rate_limit_windows.count + 1
       returning count`),
   );
   return Number(rows[0]!.count);
@@ -99,9 +99,9 @@ export async function writeRequestLog(entry: RequestLogEntry): Promise<void> {
     ), rolled as (
       insert into request_daily_rollup (org_id, api_key_id, day, endpoint, status, count)
       values (${entry.orgId}, ${entry.apiKeyId}, ${utcDay(entry.at)}, ${entry.endpoint}, ${entry.status}, 1)
-      on conflict (api_key_id, day, endpoint, status) do update set count = request_daily_rollup.count + 1
+      on conflict (org_id, api_key_id, day, endpoint, status) do update set count = request_daily_rollup.count + 1
     )
     update api_keys set last_used_at = ${at}
-    where ${entry.touchesKey} and id = ${entry.apiKeyId}
+    where ${entry.touchesKey} and org_id = ${entry.orgId} and id = ${entry.apiKeyId}
       and (last_used_at is null or last_used_at < ${at}::timestamptz - interval '1 minute')`);
 }

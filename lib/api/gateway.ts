@@ -34,7 +34,7 @@ async function admit(c: Context<ApiEnv>, key: KeyRecord, now: number): Promise<v
 
   const limit = rateLimitFor(key.plan, key.rateLimitPerMinute);
   const windowStart = Math.floor(now / WINDOW_MS) * WINDOW_MS;
-  const used = await countInRateWindow(key.keyId, new Date(windowStart));
+  const used = await countInRateWindow(key, new Date(windowStart));
   const resetSeconds = Math.ceil((windowStart + WINDOW_MS) / 1000);
   c.header("X-RateLimit-Limit", String(limit));
   c.header("X-RateLimit-Remaining", String(Math.max(0, limit - used)));
