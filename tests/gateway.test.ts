@@ -5,11 +5,11 @@ import { apiKeys, monthlyUsage, requestLog } from "@/db/schema";
 import { generateApiKey, hashApiKey } from "@/lib/api-key-format";
 import { utcMonthStart } from "@/lib/time";
 import { createOrg, insertKey } from "./helpers/factories";
-import { startApiServer } from "./helpers/api-server";
+import { contractApi, itMatchesTheDocument } from "./helpers/api-contract";
 
 // The gateway's clock, so a test can step to the moment X-RateLimit-Reset names.
 let frozenAt: number | null = null;
-const api = startApiServer({ clock: () => frozenAt ?? Date.now() });
+const api = contractApi({ clock: () => frozenAt ?? Date.now() });
 const PATH = "/v1/invoices";
 
 async function errorOf(response: Response) {
@@ -230,3 +230,6 @@ describe("rate limit and quota under concurrency", () => {
     expect(logged).toEqual(ids);
   });
 });
+
+// Every refusal and header above, checked against the served document.
+itMatchesTheDocument(api, 450);

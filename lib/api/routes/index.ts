@@ -43,7 +43,7 @@ Cursors are positions, not offsets: objects created while you page never make a 
 ## Errors
 Every error is \`{ "error": { "code", "message", "request_id" } }\`; validation errors add
 \`details: [{ "path", "message" }]\`. Match on \`code\`; \`message\` is for people. A path that is not part of
-the API answers \`404 route_not_found\`.
+the API answers \`404 route_not_found\`, once the key has passed the checks every \`/v1\` request passes.
 
 ## Rate limits and quota
 Every response carries \`X-Request-Id\`. Authenticated responses carry \`X-RateLimit-Limit\`,
