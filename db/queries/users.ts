@@ -1,5 +1,5 @@
 import "server-only";
-import { and, eq, gte, inArray, sql } from "drizzle-orm";
+import { and, eq, gte, inArray, lt, sql } from "drizzle-orm";
 import { getDb } from "@/db";
 import { activityLog, loginAttempts, memberships, organizations, users } from "@/db/schema";
 import { hashPassword, verifyAgainstNothing, verifyPassword } from "@/lib/auth/password";
@@ -71,8 +71,10 @@ export async function recentSignInFailures(subjects: string[]): Promise<Record<s
   return Object.fromEntries(rows.map((row) => [row.subject, row.failures]));
 }
 
+/** Records a failure, and forgets failures too old to count so the table stays small. */
 export async function recordSignInFailure(subjects: string[]): Promise<void> {
   await getDb().insert(loginAttempts).values(subjects.map((subject) => ({ subject })));
+  await getDb().delete(loginAttempts).where(lt(loginAttempts.createdAt, new Date(Date.now() - THROTTLE_WINDOW_MS)));
 }
 
 export async function clearSignInFailures(subject: string): Promise<void> {
