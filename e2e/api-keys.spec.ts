@@ -1,4 +1,4 @@
-import { expect, screenshot, storageStateOf, test } from "./fixtures";
+import { expect, PHONE, screenshot, storageStateOf, test } from "./fixtures";
 import { ApiKeysPage } from "./pages/api-keys-page";
 
 const KEY_FORMAT = /^ik_[0-9A-Za-z]{32}$/;
@@ -100,6 +100,11 @@ for (const role of ["member", "guest"] as const) {
       await expect(page.getByRole("progressbar")).toBeVisible();
       await expect(page.getByRole("button", { name: "Create API key" })).toHaveCount(0);
       await expect(page.getByRole("button", { name: /^Revoke/ })).toHaveCount(0);
+      if (role === "member") {
+        await page.setViewportSize(PHONE);
+        await expect(page.getByText("API calls this month")).toBeVisible();
+        await screenshot(page, "api-keys-phone");
+      }
     });
   });
 }

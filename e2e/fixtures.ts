@@ -10,6 +10,9 @@ export const USERS = {
 } as const;
 export type DemoRole = keyof typeof USERS;
 
+/** A phone-width screen (SPEC §5: every page works on one). */
+export const PHONE = { width: 390, height: 844 };
+
 export const storageStateOf = (role: DemoRole) => `e2e/.auth/${role}.json`;
 
 /** Saves a full-page screenshot to test-results/screens/<name>.png, to be looked at. */

@@ -1,4 +1,4 @@
-import { expect, screenshot, storageStateOf, test } from "./fixtures";
+import { expect, PHONE, screenshot, storageStateOf, test } from "./fixtures";
 import { SignUpPage } from "./pages/sign-up-page";
 
 test.describe("an owner", () => {
@@ -67,7 +67,11 @@ for (const role of ["admin", "member", "guest"] as const) {
       await expect(page.locator("[aria-current=true]")).toContainText(/This month: [\d,]+ calls/);
       await expect(page.getByText("Only owners can change the plan.", { exact: false })).toBeVisible();
       await expect(page.getByRole("button", { name: /^Switch to/ })).toHaveCount(0);
-      if (role === "member") await screenshot(page, "plan-read-only");
+      if (role === "member") {
+        await screenshot(page, "plan-read-only");
+        await page.setViewportSize(PHONE);
+        await screenshot(page, "plan-phone");
+      }
     });
   });
 }

@@ -1,14 +1,13 @@
 import fs from "node:fs/promises";
 import { parse as parseCsv } from "csv-parse/sync";
-import { expect, screenshot, storageStateOf, test } from "./fixtures";
-
-const PHONE = { width: 390, height: 844 };
+import { expect, PHONE, screenshot, storageStateOf, test } from "./fixtures";
+import { ApiKeysPage } from "./pages/api-keys-page";
 
 test.describe("as a member", () => {
   test.use({ storageState: storageStateOf("member") });
 
   test("opens a key's details and sees its 30-day stats", async ({ page }) => {
-    await page.goto("/acme/settings/api");
+    await new ApiKeysPage(page).goto();
     await page.getByRole("link", { name: "Production billing server" }).click();
     await expect(page).toHaveURL(/\/acme\/settings\/api\/keys\/key_demo_acme_prod$/);
     await expect(page.getByRole("heading", { name: "Production billing server" })).toBeVisible();

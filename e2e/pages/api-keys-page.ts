@@ -11,8 +11,9 @@ export class ApiKeysPage {
     this.table = page.getByRole("table");
   }
 
+  /** Opens the page and waits until it has settled (streamed and hydrated), so a click reaches the app. */
   async goto() {
-    await this.page.goto(`/${this.orgSlug}/settings/api`);
+    await this.page.goto(`/${this.orgSlug}/settings/api`, { waitUntil: "networkidle" });
     await expect(this.page.getByRole("heading", { name: "API keys", exact: true })).toBeVisible();
   }
 

@@ -1,3 +1,5 @@
+// In a route group of its own so that its loading boundary wraps only the list: the key pages
+// below must be able to answer 404 before anything streams.
 import { PageHeaderSkeleton, TableSkeleton } from "@/components/page-skeletons";
 import { Skeleton } from "@/components/ui/skeleton";
 

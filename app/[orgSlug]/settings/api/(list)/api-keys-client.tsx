@@ -21,7 +21,7 @@ import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
-import { RevokeKeyDialog } from "./revoke-key-dialog";
+import { RevokeKeyDialog } from "../revoke-key-dialog";
 
 type StatusFilter = "active" | "revoked" | "all";
 

@@ -24,7 +24,7 @@ import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { API_KEY_NAME_MAX, characterCount, genericNameWarning } from "@/lib/validation";
-import { createApiKeyAction } from "./actions";
+import { createApiKeyAction } from "../actions";
 
 interface Created {
   name: string;
