@@ -23,7 +23,7 @@ describe("the embedded database folder", () => {
     const dir = freshFolder();
     const release = acquireDataDirLock(dir);
     try {
-      const env = { ...process.env, PGLITE_DIR: dir };
+      const env: NodeJS.ProcessEnv = { ...process.env, PGLITE_DIR: dir };
       delete env.DATABASE_URL;
       const second = spawnSync(process.execPath, ["--import", "tsx", "scripts/db-migrate.ts"], { cwd: root, env, encoding: "utf8", timeout: 60_000 });
       expect(second.status).not.toBe(0);
