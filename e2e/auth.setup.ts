@@ -7,7 +7,8 @@ for (const role of Object.keys(USERS) as DemoRole[]) {
     const signIn = new SignInPage(page);
     await signIn.goto();
     await signIn.signIn(USERS[role].email);
-    await expect(page.getByRole("heading", { name: "API keys" })).toBeVisible();
+    await expect(page).toHaveURL(new RegExp(`/${USERS[role].lands}/settings/api$`));
+    await expect(page.getByRole("heading", { name: "API keys", exact: true })).toBeVisible();
     const nav = page.getByRole("navigation", { name: "Settings" });
     await expect(nav.getByText("API Access and Activity")).toBeVisible();
     await expect(nav.getByRole("link", { name: "Audit log" })).toBeVisible();

@@ -1,12 +1,14 @@
 import { test as base, expect, type Page } from "@playwright/test";
 
 export const DEMO_PASSWORD = "demo-password";
+/** Every demo sign-in of the README, with the organization each lands in. */
 export const USERS = {
-  owner: { email: "owner@acme.test", name: "Olivia Owens" },
-  admin: { email: "admin@acme.test", name: "Adam Alvarez" },
-  member: { email: "member@acme.test", name: "Mia Moreau" },
-  guest: { email: "guest@acme.test", name: "Gus Grant" },
-  multi: { email: "alex@studio.test", name: "Alex Kim" },
+  owner: { email: "owner@acme.test", name: "Olivia Owens", lands: "acme" },
+  admin: { email: "admin@acme.test", name: "Adam Alvarez", lands: "acme" },
+  member: { email: "member@acme.test", name: "Mia Moreau", lands: "acme" },
+  guest: { email: "guest@acme.test", name: "Gus Grant", lands: "acme" },
+  trialOwner: { email: "dana@globex.test", name: "Dana Scully", lands: "globex" },
+  multi: { email: "alex@studio.test", name: "Alex Kim", lands: "globex" },
 } as const;
 export type DemoRole = keyof typeof USERS;
 

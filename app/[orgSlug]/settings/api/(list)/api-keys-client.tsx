@@ -65,7 +65,8 @@ export function ApiKeysClient({
           header: "Name",
           sortFn: "alphanumeric",
           cell: (info) => (
-            <Link href={`/${orgSlug}/settings/api/keys/${info.row.original.id}`} className="inline-block max-w-56 font-medium whitespace-normal break-words hover:underline">
+            // No prefetch: every visible row would render its key's page (and read its usage) on each visit.
+            <Link prefetch={false} href={`/${orgSlug}/settings/api/keys/${info.row.original.id}`} className="inline-block max-w-56 font-medium whitespace-normal break-words hover:underline">
               {info.getValue()}
             </Link>
           ),
