@@ -25,6 +25,7 @@ const PARTITION_NAME = /^request_log_(\d{4})_(\d{2})$/;
  * The seed calls it before it writes its history.
  */
 export async function ensureRequestLogPartitions(db: DbOrTx, from: Date, to: Date): Promise<void> {
+  // addMonths(from, 0) is the first day of from's month.
   for (let month = addMonths(from, 0); month <= to; month = addMonths(month, 1)) {
     const name = partitionName(month);
     const [row] = rowsOf<{ exists: boolean }>(await db.execute(sql`select to_regclass(${name}) is not null as exists`));
@@ -38,11 +39,6 @@ export async function ensureRequestLogPartitions(db: DbOrTx, from: Date, to: Dat
   }
 }
 
-/** The first instant the request log still keeps at `now`. */
-export function retentionStart(now: Date): Date {
-  return addMonths(now, -(REQUEST_LOG_RETENTION_MONTHS - 1));
-}
-
 /**
  * Partitions for last month to two months ahead, and the retention: run at start-up and every
  * few hours by each server process, so a long-running process never writes into the default
@@ -52,7 +48,8 @@ export async function maintainRequestLog(db: DbOrTx, now = new Date()): Promise<
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${MAINTENANCE_LOCK})`);
     await ensureRequestLogPartitions(tx, addMonths(now, -1), addMonths(now, MONTHS_AHEAD));
-    const keepFrom = retentionStart(now);
+    // The first instant the request log still keeps: the start of the oldest month retained.
+    const keepFrom = addMonths(now, -(REQUEST_LOG_RETENTION_MONTHS - 1));
     const partitions = rowsOf<{ name: string }>(
       await tx.execute(sql`select c.relname as name from pg_inherits i join pg_class c on c.oid = i.inhrelid where i.inhparent = 'request_log'::regclass`),
     );
