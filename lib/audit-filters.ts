@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { boundedDate, boundedString, dateRangeProblem } from "./input-rules";
 
 /**
  * The audit log's URL: one schema read by the page, the CSV export and the queries, so a shared
@@ -17,7 +18,8 @@ export interface AuditCursor {
   id: number;
 }
 
-const CURSOR = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z)_(\d{1,15})$/;
+const CURSOR = /^((\d{4}-\d\d-\d\d)T([01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{6}Z)_(\d{1,15})$/;
+const cursorDay = boundedDate();
 
 export function encodeCursor(cursor: AuditCursor): string {
   return `${cursor.at}_${cursor.id}`;
@@ -25,26 +27,29 @@ export function encodeCursor(cursor: AuditCursor): string {
 
 const cursorParam = z
   .string()
+  .max(64, { abort: true })
   .regex(CURSOR, "This page link is out of date. Go back to the newest requests.")
+  // The time is handed to PostgreSQL as it is: a day it would refuse must not reach it.
+  .refine((value) => cursorDay.safeParse(CURSOR.exec(value)?.[2]).success, "This page link is out of date. Go back to the newest requests.")
   .transform((value): AuditCursor => {
-    const [, at, id] = CURSOR.exec(value)!;
+    const [, at, , , id] = CURSOR.exec(value)!;
     return { at: at!, id: Number(id) };
   });
 
-const dayParam = z.iso.date("Use a date such as 2026-01-31.");
+const dayParam = boundedDate();
 
 export const auditFiltersSchema = z
   .object({
     range: z.enum(["24h", "7d", "30d", "custom"], "Choose a date range: 24h, 7d, 30d or custom.").optional(),
     from: dayParam.optional(),
     to: dayParam.optional(),
-    endpoint: z.string().trim().min(1).max(300, "That endpoint is too long.").optional(),
+    endpoint: boundedString(300, "That endpoint is too long.").trim().min(1).optional(),
     status: z
       .string()
       .regex(/^[1-5](\d\d|xx)$/i, "Use a status code such as 404 or a class such as 4xx.")
       .transform((value) => value.toLowerCase())
       .optional(),
-    key: z.string().trim().min(1).max(100, "That key id is too long.").optional(),
+    key: boundedString(100, "That key id is too long.").trim().min(1).optional(),
     method: z
       .string()
       .regex(/^[A-Za-z]{1,16}$/, "Use an HTTP method such as GET or POST.")
@@ -59,7 +64,8 @@ export const auditFiltersSchema = z
       ctx.addIssue({ code: "custom", path: ["range"], message: "A from or to date needs the custom date range." });
     }
     if (custom && !value.from && !value.to) ctx.addIssue({ code: "custom", path: ["from"], message: "Choose a from or to date for the custom range." });
-    if (value.from && value.to && value.from > value.to) ctx.addIssue({ code: "custom", path: ["to"], message: "The to date is before the from date." });
+    const rangeProblem = dateRangeProblem(value.from, value.to);
+    if (rangeProblem) ctx.addIssue({ code: "custom", path: ["to"], message: rangeProblem });
     if (value.before && value.after) ctx.addIssue({ code: "custom", path: ["after"], message: "A page link cannot go both older and newer." });
   });
 

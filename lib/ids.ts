@@ -6,3 +6,8 @@ export type IdPrefix = "usr" | "org" | "key" | "req" | "cus" | "prod" | "in" | "
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${randomBase62(20)}`;
 }
+
+/** Whether `value` has the shape of an id (demo data's `key_demo_acme_prod` included): a URL with anything else names nothing. */
+export function looksLikeId(prefix: IdPrefix, value: string): boolean {
+  return value.length <= 64 && value.startsWith(`${prefix}_`) && /^[A-Za-z0-9_]+$/.test(value);
+}

@@ -3,6 +3,7 @@ import { notFound, redirect } from "next/navigation";
 import { findMembershipBySlug, type MembershipDto } from "@/db/queries/organizations";
 import { can, deniedMessage, type Permission } from "@/lib/authz";
 import { currentUserId } from "@/lib/session";
+import { isSlug } from "@/lib/slug";
 
 export type OrgAccess = { ok: true; userId: string; membership: MembershipDto } | { ok: false; status: 401 | 403 | 404; message: string };
 
@@ -12,7 +13,7 @@ export type OrgAccess = { ok: true; userId: string; membership: MembershipDto } 
  */
 export async function orgAccess(userId: string | null, slug: string, permission?: Permission): Promise<OrgAccess> {
   if (!userId) return { ok: false, status: 401, message: "Your session has ended. Sign in again." };
-  const membership = await findMembershipBySlug(userId, slug);
+  const membership = isSlug(slug) ? await findMembershipBySlug(userId, slug) : null;
   // Another organization's slug is indistinguishable from one that does not exist.
   if (!membership) return { ok: false, status: 404, message: "Not found." };
   if (permission && !can(membership.role, permission)) return { ok: false, status: 403, message: deniedMessage(permission) };

@@ -1,6 +1,11 @@
 /** Top-level paths an organization slug may not take. */
 const RESERVED = new Set(["signin", "signup", "signout", "settings", "docs", "api", "v1", "_next", "new", "admin", "static"]);
 
+/** What slugify and uniqueSlug can produce: anything else in a URL names no organization. */
+export function isSlug(value: string): boolean {
+  return /^[a-z0-9][a-z0-9-]{0,62}$/.test(value);
+}
+
 export function slugify(name: string): string {
   const base = name
     .normalize("NFKD")

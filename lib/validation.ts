@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { boundedString, utf8Bytes } from "./input-rules";
 import { ENTERPRISE_RATE_LIMIT_RANGE } from "./plans";
 
 const graphemes = new Intl.Segmenter("en", { granularity: "grapheme" });
@@ -11,14 +12,30 @@ export function characterCount(value: string): number {
 }
 
 export const API_KEY_NAME_MAX = 100;
+/**
+ * 100 family or flag emoji (up to 28 UTF-8 bytes each) fit; 100 letters each under a stack of
+ * combining marks do not. The length in UTF-16 code units is checked first, before the graphemes
+ * are counted, so no input is ever segmented at length.
+ */
+export const API_KEY_NAME_MAX_BYTES = 3200;
+const API_KEY_NAME_MAX_CODE_UNITS = 1600;
 const CONTROL_CHARACTER = /\p{Cc}/u;
+const NO_CONTROL_CHARACTERS = "Remove control characters such as tabs or line breaks.";
 
-export const apiKeyNameSchema = z
-  .string({ error: "Enter a name for the key." })
+/** A person's, an organization's or a key's name: trimmed, one line, bounded. */
+function nameSchema(max: number, empty: string) {
+  return boundedString(max, `Use at most ${max} characters.`)
+    .trim()
+    .min(1, empty)
+    .refine((name) => !CONTROL_CHARACTER.test(name), NO_CONTROL_CHARACTERS);
+}
+
+export const apiKeyNameSchema = boundedString(API_KEY_NAME_MAX_CODE_UNITS, `Use at most ${API_KEY_NAME_MAX} characters.`)
   .trim()
   .min(1, "Enter a name for the key.")
   .refine((name) => characterCount(name) <= API_KEY_NAME_MAX, `Use at most ${API_KEY_NAME_MAX} characters.`)
-  .refine((name) => !CONTROL_CHARACTER.test(name), "Remove control characters such as tabs or line breaks.");
+  .refine((name) => utf8Bytes(name) <= API_KEY_NAME_MAX_BYTES, "This name is too long: use fewer emoji or accent marks.")
+  .refine((name) => !CONTROL_CHARACTER.test(name), NO_CONTROL_CHARACTERS);
 
 const GENERIC_NAMES = new Set(["test", "testing", "api key", "apikey", "api-key", "api_key", "key", "my key", "new key", "default", "api"]);
 
@@ -32,10 +49,11 @@ export function genericNameWarning(name: string): string | null {
   return null;
 }
 
-export const orgIdSchema = z.string().min(1).max(64);
+const idSchema = boundedString(64).min(1);
+export const orgIdSchema = idSchema;
 
 export const createApiKeyInput = z.object({ orgId: orgIdSchema, name: apiKeyNameSchema });
-export const revokeApiKeyInput = z.object({ orgId: orgIdSchema, keyId: z.string().min(1).max(64) });
+export const revokeApiKeyInput = z.object({ orgId: orgIdSchema, keyId: idSchema });
 
 export const planSchema = z.enum(["trial", "solo", "pro", "enterprise"], { error: "Choose one of the plans." });
 export const changePlanInput = z.object({ orgId: orgIdSchema, plan: planSchema });
@@ -48,15 +66,16 @@ export const rateLimitInput = z.object({
     .max(ENTERPRISE_RATE_LIMIT_RANGE.max, `Use at most ${ENTERPRISE_RATE_LIMIT_RANGE.max.toLocaleString("en-US")} requests per minute.`),
 });
 
-export const emailSchema = z.string().trim().toLowerCase().pipe(z.email("Enter a valid email address.")).pipe(z.string().max(254));
+export const emailSchema = boundedString(254).trim().toLowerCase().pipe(z.email("Enter a valid email address."));
+const passwordSchema = boundedString(200, "Use at most 200 characters.");
 export const signInInput = z.object({
   email: emailSchema,
-  password: z.string().min(1, "Enter your password.").max(200),
-  callbackUrl: z.string().optional(),
+  password: passwordSchema.min(1, "Enter your password."),
+  callbackUrl: boundedString(2048).optional(),
 });
 export const signUpInput = z.object({
-  name: z.string().trim().min(1, "Enter your name.").max(100, "Use at most 100 characters."),
+  name: nameSchema(100, "Enter your name."),
   email: emailSchema,
-  password: z.string().min(10, "Use at least 10 characters.").max(200, "Use at most 200 characters."),
-  organizationName: z.string().trim().min(1, "Name your organization.").max(100, "Use at most 100 characters."),
+  password: passwordSchema.min(10, "Use at least 10 characters."),
+  organizationName: nameSchema(100, "Name your organization."),
 });

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
-import { Amount, CalendarDate, Currency, ORDERED_ERROR, dateRange, ordered } from "./common";
+import { Amount, CalendarDate, Currency, checkDateRange, dateRange } from "./common";
 
-export const AnalyticsQuery = z.strictObject(dateRange).refine(ordered, ORDERED_ERROR);
+export const AnalyticsQuery = z.strictObject(dateRange).superRefine(checkDateRange);
 
 const CurrencyAmount = z
   .object({ currency: Currency, amount: Amount, invoice_count: z.number().int() })

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { DATE_MAX, DATE_MIN, MAX_RANGE_DAYS, boundedDate, boundedString, dateRangeProblem } from "@/lib/input-rules";
 import { CURRENCY_CODES } from "@/lib/money";
 
 export const Currency = z
@@ -20,15 +21,36 @@ export const TaxRate = z
 
 export const Timestamp = z.iso.datetime().openapi({ description: "ISO 8601 timestamp, UTC.", example: "2026-03-01T12:00:00.000Z" });
 
-export const CalendarDate = z.iso.date({ error: "Expected a date as YYYY-MM-DD." }).openapi({ description: "Calendar date, YYYY-MM-DD.", example: "2026-03-31" });
+export const CalendarDate = boundedDate("Expected a date as YYYY-MM-DD.").openapi({
+  description: `Calendar date, YYYY-MM-DD, from ${DATE_MIN} to ${DATE_MAX}.`,
+  example: "2026-03-31",
+});
 
-/** Trimmed, non-empty text of at most `max` characters. */
+/** Trimmed, non-empty text of at most `max` characters (UTF-16 code units), without NUL or unpaired surrogates. */
 export function text(max: number, example: string) {
-  return z.string().trim().min(1, { error: "Cannot be empty." }).max(max, { error: `At most ${max} characters.` }).openapi({ example });
+  return boundedString(max, `At most ${max} characters.`).trim().min(1, { error: "Cannot be empty." }).openapi({ example });
+}
+
+/** An object id as sent in a path, a body or a query: unknown ids are a 404, not a 400. */
+export function objectId(example: string) {
+  return boundedString(64, "Ids have at most 64 characters.").openapi({ example });
+}
+
+const MetadataKey = boundedString(40, "Metadata keys have at most 40 characters.").min(1, { error: "Metadata keys cannot be empty." });
+
+/**
+ * JSON.parse keeps "__proto__" as an own key, which zod's record then drops (assigning it would
+ * replace the object's prototype). Refused instead, so a stored object is never silently short.
+ */
+function refuseProtoKey(value: unknown, ctx: z.RefinementCtx): unknown {
+  if (value !== null && typeof value === "object" && Object.hasOwn(value, "__proto__")) {
+    ctx.addIssue({ code: "custom", path: ["__proto__"], message: "__proto__ cannot be a metadata key.", input: value });
+  }
+  return value;
 }
 
 export const Metadata = z
-  .record(z.string().min(1).max(40, { error: "Metadata keys have at most 40 characters." }), z.string().max(500, { error: "Metadata values have at most 500 characters." }))
+  .preprocess(refuseProtoKey, z.record(MetadataKey, boundedString(500, "Metadata values have at most 500 characters.")))
   .refine((value) => Object.keys(value).length <= 50, { error: "At most 50 metadata keys." })
   .openapi("Metadata", {
     description: "Your own key-value pairs (at most 50 keys of up to 40 characters, string values of up to 500 characters). Replaced as a whole on update.",
@@ -36,7 +58,7 @@ export const Metadata = z
   });
 
 export function idParams(example: string) {
-  return z.strictObject({ id: z.string().max(64).openapi({ param: { name: "id", in: "path" }, example }) });
+  return z.strictObject({ id: objectId(example).openapi({ param: { name: "id", in: "path" } }) });
 }
 
 /** `limit` and `starting_after`, spread into each list's query schema. */
@@ -49,7 +71,7 @@ export function pageQuery(example: string) {
       .max(100, { error: "limit is 1 to 100." })
       .default(10)
       .openapi({ description: "Page size, 1 to 100.", example: 25 }),
-    starting_after: z.string().max(64).optional().openapi({
+    starting_after: objectId(example).optional().openapi({
       description: "Cursor: the id of the last object of the previous page (its `next_cursor`). The page holds the objects created before it.",
       example,
     }),
@@ -77,14 +99,14 @@ export function deletedOf(object: string, example: string) {
 /** `true`/`false` in a query string. */
 export const QueryBoolean = z.enum(["true", "false"]).transform((value) => value === "true");
 
-/** `from` and `to` (inclusive) of a date filter, spread into a query schema; see `ordered`. */
+/** `from` and `to` (inclusive) of a date filter, spread into a query schema; see `checkDateRange`. */
 export const dateRange = {
   from: CalendarDate.optional().openapi({ description: "First day included (UTC).", example: "2026-01-01" }),
-  to: CalendarDate.optional().openapi({ description: "Last day included (UTC).", example: "2026-12-31" }),
+  to: CalendarDate.optional().openapi({ description: `Last day included (UTC); at most ${MAX_RANGE_DAYS} days after \`from\`.`, example: "2026-12-31" }),
 };
 
-export function ordered(range: { from?: string; to?: string }): boolean {
-  return !range.from || !range.to || range.from <= range.to;
+/** The superRefine of a query with `dateRange`: ordered, and no longer than MAX_RANGE_DAYS. */
+export function checkDateRange(range: { from?: string; to?: string }, ctx: z.RefinementCtx): void {
+  const problem = dateRangeProblem(range.from, range.to);
+  if (problem) ctx.addIssue({ code: "custom", path: ["to"], message: problem });
 }
-
-export const ORDERED_ERROR = { error: "from must not be after to.", path: ["to"] };

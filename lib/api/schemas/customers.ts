@@ -57,7 +57,7 @@ export const CustomerParams = idParams("cus_4fJ9kQ2mX7pL0aZ3bN8c");
 
 export const CustomerListQuery = z.strictObject({
   ...pageQuery("cus_4fJ9kQ2mX7pL0aZ3bN8c"),
-  search: z.string().trim().min(1).max(200).optional().openapi({ description: "Case-insensitive text found in the name or email.", example: "doe" }),
+  search: text(200, "doe").optional().openapi({ description: "Case-insensitive text found in the name or email.", example: "doe" }),
 });
 
 export type CustomerCreateInput = z.infer<typeof CustomerCreate>;

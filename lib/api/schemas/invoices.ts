@@ -1,12 +1,12 @@
 import { z } from "@hono/zod-openapi";
 import { Address } from "./customers";
-import { Amount, CalendarDate, Currency, ORDERED_ERROR, TaxRate, Timestamp, dateRange, deletedOf, idParams, listOf, ordered, pageQuery, text } from "./common";
+import { Amount, CalendarDate, Currency, TaxRate, Timestamp, checkDateRange, dateRange, deletedOf, idParams, listOf, objectId, pageQuery, text } from "./common";
 
 const INVOICE_STATUSES = ["draft", "open", "paid", "void"] as const;
 
 const LineInput = z
   .strictObject({
-    product: z.string().max(64).optional().openapi({
+    product: objectId("prod_8sD2nV5bQ1wE6rT9yU3i").optional().openapi({
       description: "A product of your catalog: its name, price and tax rate are the defaults of this line. Its currency must be the invoice's.",
       example: "prod_8sD2nV5bQ1wE6rT9yU3i",
     }),
@@ -38,11 +38,11 @@ const editable = {
 };
 
 export const InvoiceCreate = z
-  .strictObject({ customer: z.string().max(64).openapi({ example: "cus_4fJ9kQ2mX7pL0aZ3bN8c" }), lines: Lines, ...editable })
+  .strictObject({ customer: objectId("cus_4fJ9kQ2mX7pL0aZ3bN8c"), lines: Lines, ...editable })
   .openapi("InvoiceCreate");
 
 export const InvoiceUpdate = z
-  .strictObject({ customer: z.string().max(64).optional(), lines: Lines.optional().openapi({ description: "Replaces every line." }), ...editable })
+  .strictObject({ customer: objectId("cus_4fJ9kQ2mX7pL0aZ3bN8c").optional(), lines: Lines.optional().openapi({ description: "Replaces every line." }), ...editable })
   .openapi("InvoiceUpdate", { description: "Drafts only. Only the fields sent change; null clears an optional field." });
 
 const LineItem = z
@@ -96,10 +96,10 @@ export const InvoiceListQuery = z
   .strictObject({
     ...pageQuery("in_9xK3mB6nV1cZ8aS2dF5g"),
     status: z.enum([...INVOICE_STATUSES, "overdue"]).optional().openapi({ description: "overdue: open invoices past their due date." }),
-    customer: z.string().max(64).optional().openapi({ description: "Only this customer's invoices.", example: "cus_4fJ9kQ2mX7pL0aZ3bN8c" }),
+    customer: objectId("cus_4fJ9kQ2mX7pL0aZ3bN8c").optional().openapi({ description: "Only this customer's invoices." }),
     ...dateRange,
   })
-  .refine(ordered, ORDERED_ERROR);
+  .superRefine(checkDateRange);
 
 export type InvoiceCreateInput = z.infer<typeof InvoiceCreate>;
 export type InvoiceUpdateInput = z.infer<typeof InvoiceUpdate>;

@@ -1,17 +1,21 @@
 import { and, asc, eq, gte, lt, lte, sql, type SQL } from "drizzle-orm";
 import { getDb } from "@/db";
 import { customers, invoices } from "@/db/schema";
+import { dateRangeProblem } from "@/lib/input-rules";
 import { utcDay } from "@/lib/time";
 import type { AnalyticsDto } from "../schemas/analytics";
 import { invoiceDate } from "./invoice-rows";
+import { invalid } from "./refusals";
 
 const TOP_CUSTOMERS_PER_CURRENCY = 5;
 
-/** Without a range: the last twelve months, this one included. */
+/** Without a range: the last twelve months, this one included. A range ending today is bounded too. */
 export function resolveRange(query: { from?: string; to?: string }) {
   const to = query.to ?? utcDay(new Date());
   const end = new Date(`${to}T00:00:00Z`);
   const from = query.from ?? utcDay(new Date(Date.UTC(end.getUTCFullYear(), end.getUTCMonth() - 11, 1)));
+  const problem = dateRangeProblem(from, to);
+  if (problem) throw invalid(query.to ? "query.to" : "query.from", problem);
   return { from, to };
 }
 

@@ -2,6 +2,7 @@ import "server-only";
 import { notFound } from "next/navigation";
 import { cache } from "react";
 import { getApiKey } from "@/db/queries/api-keys";
+import { looksLikeId } from "@/lib/ids";
 import { requireOrgAccess } from "@/lib/org-access";
 
 /**
@@ -10,7 +11,7 @@ import { requireOrgAccess } from "@/lib/org-access";
  */
 export const findKey = cache(async (orgSlug: string, keyId: string) => {
   const { membership } = await requireOrgAccess(orgSlug, "keys.view");
-  const apiKey = await getApiKey(membership.orgId, keyId);
+  const apiKey = looksLikeId("key", keyId) ? await getApiKey(membership.orgId, keyId) : null;
   if (!apiKey) notFound();
   return { membership, apiKey };
 });

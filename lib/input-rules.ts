@@ -1,0 +1,60 @@
+import { z } from "zod";
+
+/**
+ * SPEC §11: every input is bounded and checked before any work. The rules every schema of the
+ * product builds on (dashboard forms and actions, the audit log's URL, the /v1 API), so a bound
+ * is written once and each caller gets the same answer.
+ */
+
+/**
+ * Why text cannot be stored as it is, or null. PostgreSQL refuses NUL in text; an unpaired UTF-16
+ * surrogate is not Unicode (jsonb refuses it, a text column would silently turn it into U+FFFD).
+ */
+export function unsafeTextReason(value: string): string | null {
+  if (value.includes("\u0000")) return "Remove the NUL character (\\u0000).";
+  if (!value.isWellFormed()) return "Send valid Unicode: this text has an unpaired surrogate.";
+  return null;
+}
+
+/**
+ * A string of at most `maxLength` UTF-16 code units (so at most 3 × maxLength UTF-8 bytes),
+ * without NUL or unpaired surrogates. The length check runs first and stops the parse, so no
+ * later check ever reads an oversized input.
+ */
+export function boundedString(maxLength: number, tooLong = `Use at most ${maxLength.toLocaleString("en-US")} characters.`) {
+  return z
+    .string()
+    .max(maxLength, { error: tooLong, abort: true })
+    .superRefine((value, ctx) => {
+      const reason = unsafeTextReason(value);
+      if (reason) ctx.addIssue({ code: "custom", message: reason });
+    });
+}
+
+export function utf8Bytes(value: string): number {
+  return new TextEncoder().encode(value).length;
+}
+
+/** Calendar dates the product accepts anywhere: a bounded range keeps every date loop short. */
+export const DATE_MIN = "2000-01-01";
+export const DATE_MAX = "2099-12-31";
+/** The longest date range a filter or report may span (inclusive days), about ten years. */
+export const MAX_RANGE_DAYS = 3660;
+
+const DAY_MS = 86_400_000;
+
+/** A YYYY-MM-DD between DATE_MIN and DATE_MAX. */
+export function boundedDate(invalid = "Use a date such as 2026-01-31.") {
+  return z.iso
+    .date({ error: invalid, abort: true })
+    .refine((day) => day >= DATE_MIN && day <= DATE_MAX, { error: `Use a date from ${DATE_MIN} to ${DATE_MAX}.` });
+}
+
+/** The problem with a from–to range (both days included), or null. */
+export function dateRangeProblem(from: string | undefined, to: string | undefined): string | null {
+  if (!from || !to) return null;
+  if (from > to) return "The to date is before the from date.";
+  const days = (Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS + 1;
+  if (days > MAX_RANGE_DAYS) return `A date range spans at most ${MAX_RANGE_DAYS.toLocaleString("en-US")} days (about ten years).`;
+  return null;
+}
