@@ -4,7 +4,7 @@ import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import type { ZodError } from "zod";
 import type { ApiEnv } from "./env";
-import { API_ERROR_CODES, ApiError } from "./errors";
+import { API_ERROR_CODES, ApiError, ERROR_DETAILS_MAX, ERROR_TEXT_MAX } from "./errors";
 import { newId } from "@/lib/ids";
 import { gateway } from "./gateway";
 import { registerRoutes } from "./routes";
@@ -23,11 +23,14 @@ function renderError(c: Context<ApiEnv>, error: ApiError): Response {
   return c.json(error.body(c.get("requestId") ?? "req_unknown"), error.status);
 }
 
+// zod names unknown keys in its messages, and a key can be as long as the body.
+const clip = (text: string) => (text.length > ERROR_TEXT_MAX ? `${text.slice(0, ERROR_TEXT_MAX - 1)}…` : text);
+
 /** zod issues as the spec's `details`: `[{ path: "lines.0.quantity", message: "…" }]`. */
 export function validationError(error: ZodError, target: string): ApiError {
-  const details = error.issues.map((issue) => ({
-    path: [target === "json" ? "" : target, ...issue.path.map(String)].filter(Boolean).join(".") || target,
-    message: issue.message,
+  const details = error.issues.slice(0, ERROR_DETAILS_MAX).map((issue) => ({
+    path: clip([target === "json" ? "" : target, ...issue.path.map(String)].filter(Boolean).join(".") || target),
+    message: clip(issue.message),
   }));
   return ApiError.of("validation_failed", "The request is not valid: see details.", { details });
 }

@@ -16,6 +16,10 @@ export const API_ERROR_CODES = {
   internal_error: 500,
 } as const satisfies Record<string, ContentfulStatusCode>;
 
+/** Bounds of an error body: a refusal never echoes an input at length. */
+export const ERROR_DETAILS_MAX = 100;
+export const ERROR_TEXT_MAX = 500;
+
 export type ApiErrorCode = keyof typeof API_ERROR_CODES | (string & {});
 
 export interface ApiErrorDetail {

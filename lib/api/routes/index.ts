@@ -45,6 +45,10 @@ Every error is \`{ "error": { "code", "message", "request_id" } }\`; validation 
 \`details: [{ "path", "message" }]\`. Match on \`code\`; \`message\` is for people. A path that is not part of
 the API answers \`404 route_not_found\`, once the key has passed the checks every \`/v1\` request passes.
 
+## CORS
+The API is for servers: it sends no CORS headers, so browsers refuse cross-origin calls. Never put a key in
+code that runs in a browser; call the API from your backend.
+
 ## Rate limits and quota
 Every response carries \`X-Request-Id\`. Authenticated responses carry \`X-RateLimit-Limit\`,
 \`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\` (Unix seconds) for the key's per-minute limit, and
@@ -72,7 +76,7 @@ function openApiConfig(): Parameters<OpenAPIHono<ApiEnv>["getOpenAPI31Document"]
   return {
     openapi: "3.1.0",
     info: { title: "Invoicing API", version: "1.0.0", description: description() },
-    servers: [{ url: "/" }],
+    servers: [{ url: "/", "x-internal": false } as { url: string }],
     security: [{ ApiKeyAuth: [] }],
     tags: [
       { name: "Customers", description: "The people and companies you bill." },

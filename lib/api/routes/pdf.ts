@@ -16,7 +16,7 @@ const generate = createRoute({
   responses: {
     200: {
       description: "The PDF document.",
-      headers: { ...ADMITTED, "Content-Disposition": { description: 'attachment; filename="INV-000123.pdf"', required: true, schema: { type: "string" } } },
+      headers: { ...ADMITTED, "Content-Disposition": { description: 'attachment; filename="INV-000123.pdf"', required: true, schema: { type: "string", maxLength: 128 } } },
       content: { "application/pdf": { schema: PdfDocument } },
     },
     ...refusals(["not_found"], { body: true }),

@@ -10,7 +10,11 @@ export const Amount = z
   .number({ error: "Expected an integer number of minor units." })
   .int({ error: "Expected an integer number of minor units (cents for USD), at most 9007199254740991." })
   .min(0, { error: "Amounts cannot be negative." })
-  .openapi({ description: "Integer amount in the currency's minor unit (cents for USD, yen for JPY), 0 to 2^53 − 1.", example: 1999 });
+  .max(Number.MAX_SAFE_INTEGER, { error: "Expected an integer number of minor units (cents for USD), at most 9007199254740991." })
+  .openapi({ description: "Integer amount in the currency's minor unit (cents for USD, yen for JPY), 0 to 2^53 − 1.", format: "int64", example: 1999 });
+
+/** A count in a response (invoices, units): never negative, within int32. */
+export const Count = z.number().int().min(0).max(2_147_483_647).openapi({ format: "int32" });
 
 export const TaxRate = z
   .number()
@@ -19,10 +23,11 @@ export const TaxRate = z
   .multipleOf(0.0001, { error: "Tax rates have at most four decimals." })
   .openapi({ description: "Percentage with at most four decimals: 19 for 19 %, 8.875 for 8.875 %.", example: 19 });
 
-export const Timestamp = z.iso.datetime().openapi({ description: "ISO 8601 timestamp, UTC.", example: "2026-03-01T12:00:00.000Z" });
+export const Timestamp = z.iso.datetime().max(24).openapi({ description: "ISO 8601 timestamp, UTC, to the millisecond.", example: "2026-03-01T12:00:00.000Z" });
 
 export const CalendarDate = boundedDate("Expected a date as YYYY-MM-DD.").openapi({
   description: `Calendar date, YYYY-MM-DD, from ${DATE_MIN} to ${DATE_MAX}.`,
+  maxLength: 10,
   example: "2026-03-31",
 });
 
@@ -61,6 +66,8 @@ export function idParams(example: string) {
   return z.strictObject({ id: objectId(example).openapi({ param: { name: "id", in: "path" } }) });
 }
 
+const PAGE_SIZE_MAX = 100;
+
 /** `limit` and `starting_after`, spread into each list's query schema. */
 export function pageQuery(example: string) {
   return {
@@ -68,9 +75,9 @@ export function pageQuery(example: string) {
       .number()
       .int()
       .min(1, { error: "limit is 1 to 100." })
-      .max(100, { error: "limit is 1 to 100." })
+      .max(PAGE_SIZE_MAX, { error: "limit is 1 to 100." })
       .default(10)
-      .openapi({ description: "Page size, 1 to 100.", example: 25 }),
+      .openapi({ description: "Page size, 1 to 100.", format: "int32", example: 25 }),
     starting_after: objectId(example).optional().openapi({
       description: "Cursor: the id of the last object of the previous page (its `next_cursor`). The page holds the objects created before it.",
       example,
@@ -83,16 +90,16 @@ export function listOf<T extends z.ZodType>(item: T, name: string) {
   return z
     .object({
       object: z.literal("list"),
-      data: z.array(item),
+      data: z.array(item).max(PAGE_SIZE_MAX),
       has_more: z.boolean().openapi({ description: "Whether another page follows." }),
-      next_cursor: z.string().nullable().openapi({ description: "Pass as `starting_after` to get the next page; null on the last page." }),
+      next_cursor: z.string().max(64).nullable().openapi({ description: "Pass as `starting_after` to get the next page; null on the last page." }),
     })
     .openapi(name, { description: "A page of objects, newest first (by creation time, then id)." });
 }
 
 export function deletedOf(object: string, example: string) {
   return z
-    .object({ id: z.string().openapi({ example }), object: z.literal(object), deleted: z.literal(true) })
+    .object({ id: objectId(example), object: z.literal(object), deleted: z.literal(true) })
     .openapi(`Deleted${object[0]!.toUpperCase()}${object.slice(1)}`);
 }
 

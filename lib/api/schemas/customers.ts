@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { Currency, Metadata, Timestamp, deletedOf, idParams, listOf, pageQuery, text } from "./common";
+import { Currency, Metadata, Timestamp, deletedOf, idParams, listOf, objectId, pageQuery, text } from "./common";
 
 const optionalLine = (max: number, example: string) => text(max, example).nullable().optional();
 
@@ -12,6 +12,7 @@ export const Address = z
     postal_code: optionalLine(20, "10115"),
     country: z
       .string()
+      .max(2, { error: "Use an ISO 3166-1 alpha-2 country code in capitals, such as DE.", abort: true })
       .regex(/^[A-Z]{2}$/, { error: "Use an ISO 3166-1 alpha-2 country code in capitals, such as DE." })
       .nullable()
       .optional()
@@ -19,14 +20,25 @@ export const Address = z
   })
   .openapi("Address", { description: "Billing address. Replaced as a whole on update." });
 
+const LIMITS = { name: 200, email: 254, phone: 40, taxId: 64 } as const;
+
 const fields = {
-  name: text(200, "Jane Doe GmbH"),
-  email: z.email({ error: "Not a valid email address." }).max(254).nullable().optional().openapi({ example: "billing@janedoe.example" }),
-  phone: text(40, "+49 30 1234567").nullable().optional(),
+  name: text(LIMITS.name, "Jane Doe GmbH"),
+  email: z.email({ error: "Not a valid email address." }).max(LIMITS.email).nullable().optional().openapi({ example: "billing@janedoe.example" }),
+  phone: text(LIMITS.phone, "+49 30 1234567").nullable().optional(),
   address: Address.nullable().optional(),
-  tax_id: text(64, "DE123456789").nullable().optional().openapi({ description: "VAT number or other tax id, printed on invoices." }),
+  tax_id: text(LIMITS.taxId, "DE123456789").nullable().optional().openapi({ description: "VAT number or other tax id, printed on invoices." }),
   currency: Currency.nullable().optional().openapi({ description: "Default currency of this customer's invoices." }),
   metadata: Metadata.optional(),
+};
+
+/** The customer's billing details as answered: by a customer, and frozen on a finalized invoice. */
+export const customerDetails = {
+  name: z.string().max(LIMITS.name),
+  email: z.string().max(LIMITS.email).nullable(),
+  phone: z.string().max(LIMITS.phone).nullable(),
+  address: Address.nullable(),
+  tax_id: z.string().max(LIMITS.taxId).nullable(),
 };
 
 export const CustomerCreate = z.strictObject(fields).openapi("CustomerCreate");
@@ -37,13 +49,9 @@ export const CustomerUpdate = z
 
 export const Customer = z
   .object({
-    id: z.string().openapi({ example: "cus_4fJ9kQ2mX7pL0aZ3bN8c" }),
+    id: objectId("cus_4fJ9kQ2mX7pL0aZ3bN8c"),
     object: z.literal("customer"),
-    name: z.string(),
-    email: z.string().nullable(),
-    phone: z.string().nullable(),
-    address: Address.nullable(),
-    tax_id: z.string().nullable(),
+    ...customerDetails,
     currency: Currency.nullable(),
     metadata: Metadata,
     created_at: Timestamp,

@@ -1,8 +1,11 @@
 import { z } from "@hono/zod-openapi";
-import { Address } from "./customers";
+import { customerDetails } from "./customers";
 import { Amount, CalendarDate, Currency, TaxRate, Timestamp, checkDateRange, dateRange, deletedOf, idParams, listOf, objectId, pageQuery, text } from "./common";
 
 const INVOICE_STATUSES = ["draft", "open", "paid", "void"] as const;
+const QUANTITY_MAX = 1_000_000;
+const LINES_MAX = 250;
+const LIMITS = { description: 500, notes: 2000 } as const;
 
 const LineInput = z
   .strictObject({
@@ -10,13 +13,13 @@ const LineInput = z
       description: "A product of your catalog: its name, price and tax rate are the defaults of this line. Its currency must be the invoice's.",
       example: "prod_8sD2nV5bQ1wE6rT9yU3i",
     }),
-    description: text(500, "Espresso beans 1 kg").optional().openapi({ description: "Required without a product." }),
+    description: text(LIMITS.description, "Espresso beans 1 kg").optional().openapi({ description: "Required without a product." }),
     quantity: z
       .number()
       .int({ error: "Quantities are whole numbers from 1 to 1,000,000." })
       .min(1, { error: "Quantities are whole numbers from 1 to 1,000,000." })
-      .max(1_000_000, { error: "Quantities are whole numbers from 1 to 1,000,000." })
-      .openapi({ example: 3 }),
+      .max(QUANTITY_MAX, { error: "Quantities are whole numbers from 1 to 1,000,000." })
+      .openapi({ format: "int32", example: 3 }),
     unit_amount: Amount.optional().openapi({ description: "Price of one unit in minor units; required without a product." }),
     tax_rate: TaxRate.optional().openapi({ description: "Percentage; defaults to the product's rate, or 0 without a product." }),
   })
@@ -28,11 +31,11 @@ const LineInput = z
   })
   .openapi("InvoiceLineInput", { description: "A catalog product (`product`) or free text (`description` and `unit_amount`)." });
 
-const Lines = z.array(LineInput).min(1, { error: "An invoice has at least one line." }).max(250, { error: "An invoice has at most 250 lines." });
+const Lines = z.array(LineInput).min(1, { error: "An invoice has at least one line." }).max(LINES_MAX, { error: `An invoice has at most ${LINES_MAX} lines.` });
 
 const editable = {
   currency: Currency.optional().openapi({ description: "Defaults to the customer's currency." }),
-  notes: text(2000, "Thank you for your business.").nullable().optional(),
+  notes: text(LIMITS.notes, "Thank you for your business.").nullable().optional(),
   issue_date: CalendarDate.nullable().optional().openapi({ description: "Defaults to the day of finalization (UTC)." }),
   due_date: CalendarDate.nullable().optional().openapi({ description: "On or after the issue date; defaults to 30 days after it." }),
 };
@@ -47,11 +50,11 @@ export const InvoiceUpdate = z
 
 const LineItem = z
   .object({
-    id: z.string().openapi({ example: "li_2bN7vC4xZ9mQ1wE5rT8y" }),
+    id: objectId("li_2bN7vC4xZ9mQ1wE5rT8y"),
     object: z.literal("line_item"),
-    product: z.string().nullable(),
-    description: z.string(),
-    quantity: z.number().int(),
+    product: objectId("prod_8sD2nV5bQ1wE6rT9yU3i").nullable(),
+    description: z.string().max(LIMITS.description),
+    quantity: z.number().int().min(1).max(QUANTITY_MAX).openapi({ format: "int32" }),
     unit_amount: Amount,
     tax_rate: TaxRate,
     amount: Amount.openapi({ description: "quantity × unit_amount." }),
@@ -60,24 +63,24 @@ const LineItem = z
   .openapi("LineItem");
 
 export const CustomerDetails = z
-  .object({ name: z.string(), email: z.string().nullable(), phone: z.string().nullable(), address: Address.nullable(), tax_id: z.string().nullable() })
+  .object(customerDetails)
   .openapi("CustomerDetails", { description: "The customer as billed: follows the customer while a draft, frozen at finalization." });
 
 export const Invoice = z
   .object({
-    id: z.string().openapi({ example: "in_9xK3mB6nV1cZ8aS2dF5g" }),
+    id: objectId("in_9xK3mB6nV1cZ8aS2dF5g"),
     object: z.literal("invoice"),
-    number: z.string().nullable().openapi({ description: "INV-000123: the organization's next number, given at finalization without gaps.", example: "INV-000123" }),
+    number: z.string().max(32).nullable().openapi({ description: "INV-000123: the organization's next number, given at finalization without gaps.", example: "INV-000123" }),
     status: z.enum(INVOICE_STATUSES).openapi({ description: "draft → open (finalize) → paid (pay) or void (void)." }),
     overdue: z.boolean().openapi({ description: "Open and past its due date (UTC)." }),
-    customer: z.string().openapi({ example: "cus_4fJ9kQ2mX7pL0aZ3bN8c" }),
+    customer: objectId("cus_4fJ9kQ2mX7pL0aZ3bN8c"),
     customer_details: CustomerDetails,
     currency: Currency,
-    lines: z.array(LineItem),
+    lines: z.array(LineItem).max(LINES_MAX),
     subtotal: Amount.openapi({ description: "Sum of the lines' amounts." }),
     tax: Amount.openapi({ description: "Sum of the lines' rounded taxes." }),
     total: Amount.openapi({ description: "subtotal + tax." }),
-    notes: z.string().nullable(),
+    notes: z.string().max(LIMITS.notes).nullable(),
     issue_date: CalendarDate.nullable(),
     due_date: CalendarDate.nullable(),
     finalized_at: Timestamp.nullable(),

@@ -5,4 +5,5 @@ export const PdfRequest = z
   .strictObject({ invoice: objectId("in_9xK3mB6nV1cZ8aS2dF5g").openapi({ description: "The invoice to render, in any status." }) })
   .openapi("PdfRequest");
 
-export const PdfDocument = z.string().openapi({ type: "string", format: "binary", description: "The invoice as a PDF document." });
+// An invoice has at most 250 lines of bounded text: its PDF stays far below this bound.
+export const PdfDocument = z.string().openapi({ type: "string", format: "binary", maxLength: 10 * 1024 * 1024, description: "The invoice as a PDF document (at most 10 MiB)." });

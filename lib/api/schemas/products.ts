@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { Amount, Currency, QueryBoolean, TaxRate, Timestamp, idParams, listOf, pageQuery, text } from "./common";
+import { Amount, Currency, QueryBoolean, TaxRate, Timestamp, idParams, listOf, objectId, pageQuery, text } from "./common";
 
 const StockQuantity = z
   .number()
@@ -7,13 +7,17 @@ const StockQuantity = z
   .min(0, { error: "Stock cannot be negative." })
   .max(1_000_000_000, { error: "Stock is at most 1,000,000,000." })
   .nullable()
-  .openapi({ description: "Units in stock; null when stock is not tracked. Finalizing an invoice takes its units out of stock, voiding it puts them back.", example: 120 });
+  .openapi({
+    format: "int32", description: "Units in stock; null when stock is not tracked. Finalizing an invoice takes its units out of stock, voiding it puts them back.", example: 120 });
+
+const LIMITS = { name: 200, description: 2000, sku: 64 } as const;
 
 const fields = {
-  name: text(200, "Espresso beans 1 kg"),
-  description: text(2000, "Single-origin, medium roast.").nullable().optional(),
+  name: text(LIMITS.name, "Espresso beans 1 kg"),
+  description: text(LIMITS.description, "Single-origin, medium roast.").nullable().optional(),
   sku: z
     .string()
+    .max(LIMITS.sku, { error: "SKUs are 1 to 64 letters, digits, dots, dashes, underscores or slashes.", abort: true })
     .regex(/^[A-Za-z0-9][A-Za-z0-9._\-/]{0,63}$/, { error: "SKUs are 1 to 64 letters, digits, dots, dashes, underscores or slashes." })
     .nullable()
     .optional()
@@ -41,11 +45,11 @@ export const ProductUpdate = z
 
 export const Product = z
   .object({
-    id: z.string().openapi({ example: "prod_8sD2nV5bQ1wE6rT9yU3i" }),
+    id: objectId("prod_8sD2nV5bQ1wE6rT9yU3i"),
     object: z.literal("product"),
-    name: z.string(),
-    description: z.string().nullable(),
-    sku: z.string().nullable(),
+    name: z.string().max(LIMITS.name),
+    description: z.string().max(LIMITS.description).nullable(),
+    sku: z.string().max(LIMITS.sku).nullable(),
     unit_amount: Amount,
     currency: Currency,
     tax_rate: TaxRate,

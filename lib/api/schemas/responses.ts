@@ -1,7 +1,8 @@
 import { z, type OpenAPIHono } from "@hono/zod-openapi";
 import type { ZodType } from "zod";
 import type { ApiEnv } from "../env";
-import type { API_ERROR_CODES } from "../errors";
+import { ENTERPRISE_RATE_LIMIT_RANGE, PLANS } from "@/lib/plans";
+import { ERROR_DETAILS_MAX, ERROR_TEXT_MAX, type API_ERROR_CODES } from "../errors";
 import { CONFLICTS, type ConflictCode } from "../services/refusals";
 
 type GatewayOrRequestCode = keyof typeof API_ERROR_CODES;
@@ -40,7 +41,20 @@ const HEADERS = {
 } as const;
 type HeaderName = keyof typeof HEADERS;
 
-const INTEGER_HEADERS: HeaderName[] = ["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "X-Quota-Limit", "X-Quota-Remaining", "Retry-After"];
+const LARGEST_QUOTA = Math.max(...Object.values(PLANS).map((plan) => plan.monthlyCalls ?? 0));
+const UNIX_SECONDS = { minimum: Date.UTC(2000, 0, 1) / 1000, maximum: Date.UTC(2100, 0, 1) / 1000 };
+
+/** Each header's schema, with the range its values can take. */
+const HEADER_SCHEMAS: Record<HeaderName, object> = {
+  "X-Request-Id": { type: "string", pattern: "^req_[A-Za-z0-9]+$", maxLength: 64 },
+  "X-RateLimit-Limit": { type: "integer", format: "int32", minimum: 1, maximum: ENTERPRISE_RATE_LIMIT_RANGE.max },
+  "X-RateLimit-Remaining": { type: "integer", format: "int32", minimum: 0, maximum: ENTERPRISE_RATE_LIMIT_RANGE.max },
+  "X-RateLimit-Reset": { type: "integer", format: "int64", ...UNIX_SECONDS },
+  "X-Quota-Limit": { type: "integer", format: "int32", minimum: 1, maximum: LARGEST_QUOTA },
+  "X-Quota-Remaining": { type: "integer", format: "int32", minimum: 0, maximum: LARGEST_QUOTA },
+  // At most until the next month begins.
+  "Retry-After": { type: "integer", format: "int32", minimum: 1, maximum: 31 * 86_400 },
+};
 const OPTIONAL_HEADERS: HeaderName[] = ["X-Quota-Limit", "X-Quota-Remaining"];
 
 const headerRefs = (names: HeaderName[]) => Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }]));
@@ -52,8 +66,8 @@ export const ADMITTED = headerRefs(["X-Request-Id", "X-RateLimit-Limit", "X-Rate
 
 const ErrorDetail = z
   .object({
-    path: z.string().openapi({ description: "Dotted path of the field: `lines.0.quantity`, `query.limit`.", example: "lines.0.quantity" }),
-    message: z.string().openapi({ example: "Quantities are whole numbers from 1 to 1,000,000." }),
+    path: z.string().max(ERROR_TEXT_MAX).openapi({ description: "Dotted path of the field: `lines.0.quantity`, `query.limit`.", example: "lines.0.quantity" }),
+    message: z.string().max(ERROR_TEXT_MAX).openapi({ example: "Quantities are whole numbers from 1 to 1,000,000." }),
   })
   .openapi("ErrorDetail");
 
@@ -61,9 +75,9 @@ function errorBody(codes: RefusalCode[]) {
   return z.object({
     error: z.object({
       code: z.enum(codes as [RefusalCode, ...RefusalCode[]]),
-      message: z.string().openapi({ description: "For people: what happened and what to do." }),
-      request_id: z.string().openapi({ example: "req_7Hq2LmN5pR8sT1vW4xY6" }),
-      details: z.array(ErrorDetail).optional().openapi({ description: "Validation errors only: one entry per problem." }),
+      message: z.string().max(ERROR_TEXT_MAX).openapi({ description: "For people: what happened and what to do." }),
+      request_id: z.string().regex(/^req_[A-Za-z0-9]+$/).max(64).openapi({ example: "req_7Hq2LmN5pR8sT1vW4xY6" }),
+      details: z.array(ErrorDetail).max(ERROR_DETAILS_MAX).optional().openapi({ description: `Validation errors only: one entry per problem (the first ${ERROR_DETAILS_MAX}).` }),
     }),
   });
 }
@@ -91,8 +105,7 @@ type SharedName = keyof typeof SHARED;
 export function registerSharedComponents(app: OpenAPIHono<ApiEnv>): void {
   const registry = app.openAPIRegistry;
   for (const [name, description] of Object.entries(HEADERS) as [HeaderName, string][]) {
-    const schema = INTEGER_HEADERS.includes(name) ? { type: "integer" as const } : { type: "string" as const };
-    registry.registerComponent("headers", name, { description, required: !OPTIONAL_HEADERS.includes(name), schema });
+    registry.registerComponent("headers", name, { description, required: !OPTIONAL_HEADERS.includes(name), schema: HEADER_SCHEMAS[name] });
   }
   for (const [name, { codes, headers }] of Object.entries(SHARED) as [SharedName, (typeof SHARED)[SharedName]][]) {
     registry.register(`${name}Body`, errorBody([...codes]));

@@ -3,11 +3,9 @@ import { getDb } from "@/db";
 import { customers, invoices } from "@/db/schema";
 import { dateRangeProblem } from "@/lib/input-rules";
 import { utcDay } from "@/lib/time";
-import type { AnalyticsDto } from "../schemas/analytics";
+import { TOP_CUSTOMERS_PER_CURRENCY, type AnalyticsDto } from "../schemas/analytics";
 import { invoiceDate } from "./invoice-rows";
 import { invalid } from "./refusals";
-
-const TOP_CUSTOMERS_PER_CURRENCY = 5;
 
 /** Without a range: the last twelve months, this one included. A range ending today is bounded too. */
 export function resolveRange(query: { from?: string; to?: string }) {
