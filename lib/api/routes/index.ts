@@ -1,5 +1,6 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { ApiEnv } from "../env";
+import { MAX_RANGE_DAYS } from "@/lib/input-rules";
 import { MAX_BODY_BYTES } from "../app";
 import { registerSharedComponents } from "../schemas/responses";
 import { analyticsRoutes } from "./analytics";
@@ -17,6 +18,9 @@ Send an API key of your organization in the \`X-API-Key\` header. Create keys in
 
 ## Conventions
 - JSON in and out. Request bodies are limited to ${MAX_BODY_BYTES / 1024 / 1024} MiB and refuse unknown fields.
+  Text may not contain NUL or unpaired surrogates, dates run from 2000-01-01 to 2099-12-31, and a date range spans at
+  most ${MAX_RANGE_DAYS.toLocaleString("en-US")} days; anything else is \`400 validation_failed\`. The request line and headers together are limited
+  to 16 KB by the HTTP server itself, which answers a larger head with a bare \`431\`.
 - Ids carry their type: \`cus_\` customers, \`prod_\` products, \`in_\` invoices, \`li_\` line items.
   An id of another organization answers \`404 not_found\`, exactly like an id that does not exist.
 - Timestamps are ISO 8601 in UTC; dates (issue and due dates, ranges) are \`YYYY-MM-DD\` UTC days.

@@ -1,0 +1,55 @@
+import { sql } from "drizzle-orm";
+import { getDb } from "@/db";
+import { rowsOf } from "@/db/partitions";
+
+/**
+ * What the fuzz suites measure around each case: the CPU the process spent on it (the server,
+ * its embedded database when it is PGlite, and the small client side of one request), and a
+ * fingerprint of an organization's data to prove that a refused call changed nothing.
+ */
+
+export const CPU_BUDGET_MS = 50;
+
+export async function withCpuTime<T>(run: () => Promise<T>): Promise<{ result: T; cpuMs: number }> {
+  const before = process.cpuUsage();
+  const result = await run();
+  const used = process.cpuUsage(before);
+  return { result, cpuMs: (used.user + used.system) / 1000 };
+}
+
+const TENANT_TABLES = ["customers", "products", "invoices", "invoice_line_items", "invoice_counters", "api_keys", "organizations", "activity_log", "memberships"] as const;
+
+/**
+ * One hash over every row the organization owns, leaving out what every authenticated call
+ * writes: the request log and its rollups, and a key's last use.
+ */
+export async function orgFingerprint(orgId: string): Promise<string> {
+  const parts = TENANT_TABLES.map((table) => {
+    const column = table === "organizations" ? "id" : "org_id";
+    return sql`(select md5(coalesce(string_agg((to_jsonb(t) - 'last_used_at')::text, '|' order by t::text), '')) from ${sql.identifier(table)} t where ${sql.identifier(column)} = ${orgId})`;
+  });
+  const [row] = rowsOf<{ fingerprint: string }>(await getDb().execute(sql`select concat_ws(',', ${sql.join(parts, sql`, `)}) as fingerprint`));
+  return row!.fingerprint;
+}
+
+/** Counts and extremes of a fuzz run, printed at its end. */
+export class FuzzTally {
+  cases = 0;
+  readonly statuses = new Map<number, number>();
+  slowest = { cpuMs: 0, label: "" };
+
+  add(status: number, cpuMs: number, label: string): void {
+    this.cases++;
+    this.statuses.set(status, (this.statuses.get(status) ?? 0) + 1);
+    if (cpuMs > this.slowest.cpuMs) this.slowest = { cpuMs, label };
+  }
+
+  get serverErrors(): number {
+    return [...this.statuses].filter(([status]) => status >= 500).reduce((sum, [, n]) => sum + n, 0);
+  }
+
+  summary(what: string): string {
+    const statuses = [...this.statuses].sort(([a], [b]) => a - b).map(([status, n]) => `${status}×${n}`).join(" ");
+    return `${what}: ${this.cases.toLocaleString("en-US")} cases, ${this.serverErrors} answered 5xx; statuses ${statuses}; most CPU for one case ${this.slowest.cpuMs.toFixed(1)} ms (${this.slowest.label})`;
+  }
+}
