@@ -35,21 +35,22 @@ export async function orgFingerprint(orgId: string): Promise<string> {
 /** Counts and extremes of a fuzz run, printed at its end. */
 export class FuzzTally {
   cases = 0;
-  readonly statuses = new Map<number, number>();
+  /** HTTP statuses, or "ok" and "refused" for actions. */
+  readonly statuses = new Map<number | string, number>();
   slowest = { cpuMs: 0, label: "" };
 
-  add(status: number, cpuMs: number, label: string): void {
+  add(status: number | string, cpuMs: number, label: string): void {
     this.cases++;
     this.statuses.set(status, (this.statuses.get(status) ?? 0) + 1);
     if (cpuMs > this.slowest.cpuMs) this.slowest = { cpuMs, label };
   }
 
   get serverErrors(): number {
-    return [...this.statuses].filter(([status]) => status >= 500).reduce((sum, [, n]) => sum + n, 0);
+    return [...this.statuses].filter(([status]) => typeof status === "number" && status >= 500).reduce((sum, [, n]) => sum + n, 0);
   }
 
   summary(what: string): string {
-    const statuses = [...this.statuses].sort(([a], [b]) => a - b).map(([status, n]) => `${status}×${n}`).join(" ");
-    return `${what}: ${this.cases.toLocaleString("en-US")} cases, ${this.serverErrors} answered 5xx; statuses ${statuses}; most CPU for one case ${this.slowest.cpuMs.toFixed(1)} ms (${this.slowest.label})`;
+    const outcomes = [...this.statuses].sort(([a], [b]) => String(a).localeCompare(String(b))).map(([status, n]) => `${status}×${n}`).join(" ");
+    return `${what}: ${this.cases.toLocaleString("en-US")} cases, ${this.serverErrors} answered 5xx; outcomes ${outcomes}; most CPU for one case ${this.slowest.cpuMs.toFixed(1)} ms (${this.slowest.label})`;
   }
 }

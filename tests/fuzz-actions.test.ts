@@ -1,0 +1,105 @@
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { createApiKeyAction, revokeApiKeyAction } from "@/app/[orgSlug]/settings/api/actions";
+import { changePlanAction, setRateLimitAction } from "@/app/[orgSlug]/settings/plan/actions";
+import type { ActionResult } from "@/lib/action-result";
+import { can, type Permission } from "@/lib/authz";
+import { changePlanInput, createApiKeyInput, rateLimitInput, revokeApiKeyInput } from "@/lib/validation";
+import { createTeam, createUser, insertKey } from "./helpers/factories";
+import { FUZZ_SEED, SchemaArbitraries, fuzzRuns, hostileValue } from "./helpers/fuzz-inputs";
+import { CPU_BUDGET_MS, FuzzTally, orgFingerprint, withCpuTime } from "./helpers/fuzz-probe";
+import { actAs } from "./helpers/session";
+
+// SPEC §11 and §1 for the dashboard: every server action is a public endpoint. Each is called
+// directly, as each role, an outsider and a signed-out visitor, with inputs generated from its own
+// zod schema and hostile ones. It answers with its typed result (never a throw), within the CPU
+// budget; what it refuses changes nothing, and what the role may not do it always refuses.
+
+type Action = (previous: null, form: Record<string, unknown>) => Promise<ActionResult<unknown>>;
+
+const ACTIONS: { name: string; action: Action; input: z.ZodType; permission: Permission }[] = [
+  { name: "createApiKeyAction", action: createApiKeyAction, input: createApiKeyInput, permission: "keys.create" },
+  { name: "revokeApiKeyAction", action: revokeApiKeyAction, input: revokeApiKeyInput, permission: "keys.revoke" },
+  { name: "changePlanAction", action: changePlanAction, input: changePlanInput, permission: "plan.manage" },
+  { name: "setRateLimitAction", action: setRateLimitAction, input: rateLimitInput, permission: "plan.manage" },
+];
+
+const ACTORS = ["owner", "admin", "member", "guest", "outsider", "signed out"] as const;
+type Actor = (typeof ACTORS)[number];
+
+const RUNS_PER_ACTION = fuzzRuns(250);
+const tally = new FuzzTally();
+let team: Awaited<ReturnType<typeof createTeam>>;
+let other: Awaited<ReturnType<typeof createTeam>>;
+let outsider: { id: string };
+const keyIds: string[] = [];
+
+beforeAll(async () => {
+  team = await createTeam("enterprise");
+  other = await createTeam("pro");
+  outsider = await createUser("Member of no organization");
+  for (const name of ["Production", "Staging", "Reporting"]) keyIds.push((await insertKey(team.org.id, { name })).id);
+  keyIds.push((await insertKey(other.org.id, { name: "Other org's key" })).id);
+});
+
+afterAll(() => {
+  console.log(tally.summary("Fuzz of the server actions"));
+});
+
+function userOf(actor: Actor): string | null {
+  if (actor === "signed out") return null;
+  if (actor === "outsider") return outsider.id;
+  return team.byRole[actor].id;
+}
+
+/** A form for the action: its schema's fields, with the ids a real form would send among them. */
+function formFor(input: z.ZodType): fc.Arbitrary<Record<string, unknown>> {
+  const schema = z.toJSONSchema(input, { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
+  const generated = new SchemaArbitraries({}).value(schema) as fc.Arbitrary<Record<string, unknown>>;
+  const orgId = fc.oneof({ arbitrary: fc.constant(team.org.id), weight: 6 }, { arbitrary: fc.constant(other.org.id), weight: 1 }, { arbitrary: hostileValue, weight: 1 });
+  const keyId = fc.oneof({ arbitrary: fc.constantFrom(...keyIds), weight: 4 }, { arbitrary: hostileValue, weight: 1 });
+  const asText = fc.boolean();
+  return fc.tuple(generated, orgId, keyId, asText).map(([fields, org, key, text]) => {
+    const form: Record<string, unknown> = fields !== null && typeof fields === "object" && !Array.isArray(fields) ? { ...fields } : {};
+    form.orgId = org;
+    if ("keyId" in form) form.keyId = key;
+    // A browser's form posts strings; a hand-made call to the action endpoint can send any value.
+    return text ? Object.fromEntries(Object.entries(form).map(([name, value]) => [name, typeof value === "string" ? value : JSON.stringify(value)])) : form;
+  });
+}
+
+function isTypedResult(result: unknown): boolean {
+  const parsed = z
+    .union([z.strictObject({ ok: z.literal(true), data: z.unknown() }), z.strictObject({ ok: z.literal(false), error: z.string().min(1), fieldErrors: z.record(z.string(), z.array(z.string())).optional() })])
+    .safeParse(result);
+  return parsed.success;
+}
+
+describe("every server action, called directly with generated input", () => {
+  for (const [index, { name, action, input, permission }] of ACTIONS.entries()) {
+    it(`${name}: answers every role with its typed result within ${CPU_BUDGET_MS} ms of CPU; a refusal changes nothing; only roles with ${permission} succeed`, async () => {
+      let state = `${await orgFingerprint(team.org.id)}/${await orgFingerprint(other.org.id)}`;
+      await fc.assert(
+        fc.asyncProperty(fc.constantFrom(...ACTORS), formFor(input), async (actor, form) => {
+          actAs(userOf(actor));
+          const attempt = () => withCpuTime(() => action(null, form));
+          const { result, cpuMs: firstCpuMs } = await attempt();
+          const where = `${name} as ${actor} with ${JSON.stringify(form).slice(0, 300)} → ${JSON.stringify(result).slice(0, 300)}`;
+          expect(isTypedResult(result), where).toBe(true);
+          let cpuMs = firstCpuMs;
+          // As in the API fuzz: over budget, twice more, and the least counts (a GC is not a slow path).
+          for (let retry = 0; retry < 2 && cpuMs >= CPU_BUDGET_MS; retry++) cpuMs = Math.min(cpuMs, (await attempt()).cpuMs);
+          tally.add(result.ok ? "ok" : "refused", cpuMs, `${name} as ${actor}`);
+          expect(cpuMs, where).toBeLessThan(CPU_BUDGET_MS);
+          const mayAct = actor !== "signed out" && actor !== "outsider" && can(actor, permission);
+          if (result.ok) expect(mayAct && form.orgId === team.org.id, `${where}: succeeded for a role or organization it must refuse`).toBe(true);
+          const after = `${await orgFingerprint(team.org.id)}/${await orgFingerprint(other.org.id)}`;
+          if (!result.ok) expect(after, `${where}: a refused action changed data`).toBe(state);
+          state = after;
+        }),
+        { numRuns: RUNS_PER_ACTION, seed: FUZZ_SEED + 100 + index, endOnFailure: true },
+      );
+    }, 300_000);
+  }
+});
