@@ -1,4 +1,18 @@
 /** Small measuring and printing helpers for bench/run.ts. */
+import type { AddressInfo } from "node:net";
+import { serve } from "@hono/node-server";
+import { createApiApp } from "@/lib/api/app";
+
+/** The real /v1 app on an ephemeral localhost port, in this process. */
+export async function startBenchApi(): Promise<{ base: string; close: () => Promise<void> }> {
+  const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
+    const started = serve({ fetch: createApiApp().fetch, port: 0, hostname: "127.0.0.1" }, () => resolve(started));
+  });
+  return {
+    base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
 
 /** Nearest-rank percentile of an ascending array (p from 0 to 100). */
 export function percentile(sorted: number[], p: number): number {

@@ -4,8 +4,6 @@
  * set). Prints figures and ratios; asserts nothing. Runs under `--conditions=react-server` so the
  * query modules' `import "server-only"` resolves to its empty export, as in the Next server.
  */
-import type { AddressInfo } from "node:net";
-import { serve } from "@hono/node-server";
 import { sql } from "drizzle-orm";
 import { closeDb, databaseKind, getDb } from "@/db";
 import { migrateDatabase } from "@/db/migrate";
@@ -15,12 +13,12 @@ import { listAuditLog } from "@/db/queries/audit-log";
 import { getKeyUsage } from "@/db/queries/key-usage";
 import { rebuildDailyRollups } from "@/db/rollups";
 import { customers, invoiceLineItems, invoices } from "@/db/schema";
-import { createApiApp } from "@/lib/api/app";
 import { newId } from "@/lib/ids";
 import { utcDay } from "@/lib/time";
 import { createOrg, insertKey } from "@/tests/helpers/factories";
 import { createBenchDatabase } from "./database";
-import { count, median, mib, ms, percentile, printLines, printTable, runLoad, timeRepeated, times, type LoadResult } from "./lib";
+import { count, median, mib, ms, percentile, printLines, printTable, runLoad, startBenchApi, timeRepeated, times, type LoadResult } from "./lib";
+import { benchWorstCases } from "./worst-cases";
 
 const HTTP_REQUESTS = 2_000;
 const HTTP_WARM_UP = 200;
@@ -59,10 +57,8 @@ function withBadChecksum(key: string): string {
 }
 
 async function benchGateway(orgId: string, keyValue: string): Promise<void> {
-  const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
-    const started = serve({ fetch: createApiApp().fetch, port: 0, hostname: "127.0.0.1" }, () => resolve(started));
-  });
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const api = await startBenchApi();
+  const base = api.base;
   const scenarios: { name: string; path: string; key?: string }[] = [
     { name: "GET /v1/invoices?limit=10, valid key (full gateway)", path: "/v1/invoices?limit=10", key: keyValue },
     { name: "GET /v1/invoices?limit=10, bad checksum (refused before DB)", path: "/v1/invoices?limit=10", key: withBadChecksum(keyValue) },
@@ -79,7 +75,7 @@ async function benchGateway(orgId: string, keyValue: string): Promise<void> {
       results.push(result);
     }
   } finally {
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await api.close();
   }
 
   const rps = (result: LoadResult) => (result.requests / result.elapsedMs) * 1000;
@@ -248,6 +244,7 @@ try {
   await benchAuditLog(org.id, now);
   await benchKeyUsage(org.id, key.id, now);
   printMemory(memoryBefore, memoryAfter);
+  await benchWorstCases();
   console.log(`\nTotal ${((performance.now() - startedAt) / 1000).toFixed(1)} s`);
 } finally {
   await closeDb();
