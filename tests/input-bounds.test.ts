@@ -143,3 +143,13 @@ describe("dashboard inputs", () => {
     expect(await orgAccess(team.owner.id, `${team.org.slug}\u0000`)).toMatchObject({ ok: false, status: 404 });
   });
 });
+
+describe("metadata at and past its bounds on /v1", () => {
+  it("refuses 51 metadata keys, and a body of 30,000 keys, without reading them one by one", async () => {
+    const keys = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, "v"]));
+    const error = await expectValidationFailure(await client.call("/v1/customers", { method: "POST", json: { name: "Many Keys", metadata: keys(51) } }), "metadata");
+    expect(error.details).toEqual([{ path: "metadata", message: "At most 50 metadata keys." }]);
+    await expectValidationFailure(await client.call("/v1/customers", { method: "POST", json: { name: "Many Keys", metadata: keys(30_000) } }), "metadata");
+    expect((await client.call("/v1/customers", { method: "POST", json: { name: "Fifty Keys", metadata: keys(50) } })).status).toBe(201);
+  });
+});

@@ -43,21 +43,27 @@ export function objectId(example: string) {
 
 const MetadataKey = boundedString(40, "Metadata keys have at most 40 characters.").min(1, { error: "Metadata keys cannot be empty." });
 
+const METADATA_KEYS_MAX = 50;
+
 /**
- * JSON.parse keeps "__proto__" as an own key, which zod's record then drops (assigning it would
- * replace the object's prototype). Refused instead, so a stored object is never silently short.
+ * Before the record parses each key: more than 50 keys are refused without reading them (a 1 MiB
+ * body holds tens of thousands), and "__proto__", which JSON.parse keeps as an own key but zod's
+ * record drops (assigning it would replace the object's prototype), is refused rather than lost.
  */
-function refuseProtoKey(value: unknown, ctx: z.RefinementCtx): unknown {
-  if (value !== null && typeof value === "object" && Object.hasOwn(value, "__proto__")) {
-    ctx.addIssue({ code: "custom", path: ["__proto__"], message: "__proto__ cannot be a metadata key.", input: value });
+function checkMetadataKeys(value: unknown, ctx: z.RefinementCtx): unknown {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return value;
+  if (Object.keys(value).length > METADATA_KEYS_MAX) {
+    ctx.addIssue({ code: "custom", message: `At most ${METADATA_KEYS_MAX} metadata keys.`, input: value });
+    return {};
   }
+  if (Object.hasOwn(value, "__proto__")) ctx.addIssue({ code: "custom", path: ["__proto__"], message: "__proto__ cannot be a metadata key.", input: value });
   return value;
 }
 
 export const Metadata = z
-  .preprocess(refuseProtoKey, z.record(MetadataKey, boundedString(500, "Metadata values have at most 500 characters.")))
-  .refine((value) => Object.keys(value).length <= 50, { error: "At most 50 metadata keys." })
+  .preprocess(checkMetadataKeys, z.record(MetadataKey, boundedString(500, "Metadata values have at most 500 characters.")))
   .openapi("Metadata", {
+    maxProperties: METADATA_KEYS_MAX,
     description: "Your own key-value pairs (at most 50 keys of up to 40 characters, string values of up to 500 characters). Replaced as a whole on update.",
     example: { crm_id: "A-1042" },
   });
