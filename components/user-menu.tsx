@@ -25,12 +25,14 @@ function initials(name: string): string {
 
 export function UserMenu({ name, email }: { name: string; email: string }) {
   const [pending, startTransition] = useTransition();
+  const shown = initials(name) || "?";
   return (
     <DropdownMenu>
       <DropdownMenuTrigger asChild>
-        <Button variant="ghost" size="icon" className="rounded-full" aria-label={`Account menu for ${name}`}>
+        {/* The accessible name starts with the initials the button shows (WCAG 2.5.3, label in name). */}
+        <Button variant="ghost" size="icon" className="rounded-full" aria-label={`${shown}: Account menu for ${name}`}>
           <Avatar className="size-8">
-            <AvatarFallback>{initials(name) || "?"}</AvatarFallback>
+            <AvatarFallback>{shown}</AvatarFallback>
           </Avatar>
         </Button>
       </DropdownMenuTrigger>

@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import { expect, screenshot, storageStateOf, test, USERS } from "./fixtures";
 import { SignInPage } from "./pages/sign-in-page";
 import { SignUpPage } from "./pages/sign-up-page";
@@ -76,6 +77,13 @@ test.describe("signed in", () => {
     expect(response?.status()).toBe(404);
     await expect(page.getByRole("heading", { name: "Page not found" })).toBeVisible();
     await screenshot(page, "not-found");
+  });
+
+  test("the account menu's accessible name contains the initials it shows", async ({ page }) => {
+    await page.goto("/globex/settings/api");
+    await expect(page.getByRole("button", { name: /^AK: Account menu for Alex Kim$/ })).toBeVisible();
+    const { violations } = await new AxeBuilder({ page }).include('button[aria-label*="Account menu"]').withRules(["label-content-name-mismatch"]).analyze();
+    expect(violations).toEqual([]);
   });
 
   test("signs out", async ({ browser }) => {
