@@ -13,6 +13,18 @@ test.describe("signed out", () => {
     await expect(page.getByRole("heading", { name: "Plan", exact: true })).toBeVisible();
   });
 
+  test("is sent back to the page asked for on whichever host it came in on", async ({ browser, baseURL }) => {
+    // Next's own address for itself is localhost:PORT (server.ts); the way back must not depend on it.
+    const context = await browser.newContext({ baseURL: baseURL!.replace("localhost", "127.0.0.1") });
+    const page = await context.newPage();
+    await page.goto("/acme/settings/plan?from=bookmark");
+    await expect(page).toHaveURL(/^http:\/\/127\.0\.0\.1:\d+\/signin\?callbackUrl=%2Facme%2Fsettings%2Fplan%3Ffrom%3Dbookmark$/);
+    await new SignInPage(page).signIn(USERS.member.email);
+    await expect(page).toHaveURL(/^http:\/\/127\.0\.0\.1:\d+\/acme\/settings\/plan\?from=bookmark$/);
+    await expect(page.getByRole("heading", { name: "Plan", exact: true })).toBeVisible();
+    await context.close();
+  });
+
   test("a wrong password gets an error that does not say whether the email exists", async ({ page }) => {
     const signIn = new SignInPage(page);
     await signIn.goto();

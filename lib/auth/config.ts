@@ -1,4 +1,5 @@
 import type { NextAuthConfig } from "next-auth";
+import { NextResponse } from "next/server";
 
 export const PUBLIC_PATHS = ["/signin", "/signup", "/docs"];
 
@@ -18,7 +19,15 @@ export const authConfig = {
   providers: [],
   callbacks: {
     authorized({ auth, request }) {
-      return isPublic(request.nextUrl.pathname) || Boolean(auth?.user?.id);
+      const { pathname, search } = request.nextUrl;
+      if (isPublic(pathname) || auth?.user?.id) return true;
+      // next-auth's own redirect would name the page by Next's internal origin, which server.ts
+      // fixes to localhost:PORT, so the sign-in page of any other host refused it as foreign and
+      // sent the user to "/". A path is right on whichever host the request came in on.
+      const signIn = request.nextUrl.clone();
+      signIn.pathname = "/signin";
+      signIn.search = new URLSearchParams({ callbackUrl: `${pathname}${search}` }).toString();
+      return NextResponse.redirect(signIn);
     },
     jwt({ token, user }) {
       const sub = user?.id ?? token.sub;
