@@ -172,16 +172,19 @@ export const monthlyUsage = pgTable(
   (t) => [primaryKey({ columns: [t.orgId, t.month] })],
 );
 
-export const loginAttempts = pgTable(
-  "login_attempts",
-  {
-    id: bigserial("id", { mode: "number" }).primaryKey(),
-    /** "email:<address>" or "ip:<address>". */
-    subject: text("subject").notNull(),
-    createdAt: createdAt(),
-  },
-  (t) => [index("login_attempts_subject_time_idx").on(t.subject, t.createdAt)],
-);
+/**
+ * Sign-in and sign-up throttling: one fixed window per subject ("signin-email:<address>",
+ * "signin-ip:<address>", "signup-ip:<address>"). An attempt is counted in `attempts` before any
+ * work, under the row lock of one upsert, so concurrent attempts cannot pass the limit.
+ */
+export const authThrottle = pgTable("auth_throttle", {
+  subject: text("subject").primaryKey(),
+  windowStart: timestamp("window_start", { withTimezone: true, mode: "date" }).notNull(),
+  /** Attempts counted in this window: those still being checked plus the failed ones. */
+  attempts: integer("attempts").notNull(),
+  /** Attempts known to have failed, which a success of the same subject forgets. */
+  failures: integer("failures").notNull().default(0),
+});
 
 export type Plan = (typeof planEnum.enumValues)[number];
 export type Role = (typeof roleEnum.enumValues)[number];
