@@ -186,6 +186,26 @@ export const authThrottle = pgTable("auth_throttle", {
   failures: integer("failures").notNull().default(0),
 });
 
+/**
+ * Dashboard sessions. The session cookie (a JWT) names one of these rows; every server-side read
+ * of the signed-in user checks the row, so deleting it ends the session at once.
+ */
+export const sessions = pgTable(
+  "sessions",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+    /** Updated at most once an hour; the session ends after SESSION_IDLE_SECONDS without use. */
+    lastSeenAt: timestamp("last_seen_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    userAgent: text("user_agent"),
+    ip: text("ip"),
+  },
+  (t) => [index("sessions_user_idx").on(t.userId)],
+);
+
 export type Plan = (typeof planEnum.enumValues)[number];
 export type Role = (typeof roleEnum.enumValues)[number];
 
