@@ -172,15 +172,38 @@ export const monthlyUsage = pgTable(
   (t) => [primaryKey({ columns: [t.orgId, t.month] })],
 );
 
-export const loginAttempts = pgTable(
-  "login_attempts",
+/**
+ * Sign-in and sign-up throttling: one fixed window per subject ("signin-email:<address>",
+ * "signin-ip:<address>", "signup-ip:<address>"). An attempt is counted in `attempts` before any
+ * work, under the row lock of one upsert, so concurrent attempts cannot pass the limit.
+ */
+export const authThrottle = pgTable("auth_throttle", {
+  subject: text("subject").primaryKey(),
+  windowStart: timestamp("window_start", { withTimezone: true, mode: "date" }).notNull(),
+  /** Attempts counted in this window: those still being checked plus the failed ones. */
+  attempts: integer("attempts").notNull(),
+  /** Attempts known to have failed, which a success of the same subject forgets. */
+  failures: integer("failures").notNull().default(0),
+});
+
+/**
+ * Dashboard sessions. The session cookie (a JWT) names one of these rows; every server-side read
+ * of the signed-in user checks the row, so deleting it ends the session at once.
+ */
+export const sessions = pgTable(
+  "sessions",
   {
-    id: bigserial("id", { mode: "number" }).primaryKey(),
-    /** "email:<address>" or "ip:<address>". */
-    subject: text("subject").notNull(),
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     createdAt: createdAt(),
+    /** Updated at most once an hour; the session ends after SESSION_IDLE_SECONDS without use. */
+    lastSeenAt: timestamp("last_seen_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    userAgent: text("user_agent"),
+    ip: text("ip"),
   },
-  (t) => [index("login_attempts_subject_time_idx").on(t.subject, t.createdAt)],
+  (t) => [index("sessions_user_idx").on(t.userId)],
 );
 
 export type Plan = (typeof planEnum.enumValues)[number];

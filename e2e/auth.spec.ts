@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import { expect, screenshot, storageStateOf, test, USERS } from "./fixtures";
 import { SignInPage } from "./pages/sign-in-page";
 import { SignUpPage } from "./pages/sign-up-page";
@@ -10,6 +11,18 @@ test.describe("signed out", () => {
     await new SignInPage(page).signIn(USERS.member.email);
     await expect(page).toHaveURL(/\/acme\/settings\/plan$/);
     await expect(page.getByRole("heading", { name: "Plan", exact: true })).toBeVisible();
+  });
+
+  test("is sent back to the page asked for on whichever host it came in on", async ({ browser, baseURL }) => {
+    // Next's own address for itself is localhost:PORT (server.ts); the way back must not depend on it.
+    const context = await browser.newContext({ baseURL: baseURL!.replace("localhost", "127.0.0.1") });
+    const page = await context.newPage();
+    await page.goto("/acme/settings/plan?from=bookmark");
+    await expect(page).toHaveURL(/^http:\/\/127\.0\.0\.1:\d+\/signin\?callbackUrl=%2Facme%2Fsettings%2Fplan%3Ffrom%3Dbookmark$/);
+    await new SignInPage(page).signIn(USERS.member.email);
+    await expect(page).toHaveURL(/^http:\/\/127\.0\.0\.1:\d+\/acme\/settings\/plan\?from=bookmark$/);
+    await expect(page.getByRole("heading", { name: "Plan", exact: true })).toBeVisible();
+    await context.close();
   });
 
   test("a wrong password gets an error that does not say whether the email exists", async ({ page }) => {
@@ -78,18 +91,75 @@ test.describe("signed in", () => {
     await screenshot(page, "not-found");
   });
 
-  test("signs out", async ({ browser }) => {
+  test("a return address that leaves the site after normalisation goes to the start page", async ({ page }) => {
+    for (const callbackUrl of ["/.//evil.example/x", "/./\\evil.example/x", "//evil.example/x"]) {
+      const response = await page.request.get(`/signin?callbackUrl=${encodeURIComponent(callbackUrl)}`, { maxRedirects: 0 });
+      expect(response.status()).toBe(307);
+      expect(response.headers().location).toBe("/");
+    }
+  });
+
+  test("the account menu's accessible name contains the initials it shows", async ({ page }) => {
+    await page.goto("/globex/settings/api");
+    await expect(page.getByRole("button", { name: /^AK: Account menu for Alex Kim$/ })).toBeVisible();
+    const { violations } = await new AxeBuilder({ page }).include('button[aria-label*="Account menu"]').withRules(["label-content-name-mismatch"]).analyze();
+    expect(violations).toEqual([]);
+  });
+
+  test("signs out, and a saved copy of that session's cookies no longer signs anyone in", async ({ browser }) => {
     // A session of its own, so signing out does not end the shared one.
     const context = await browser.newContext({ storageState: undefined });
     const page = await context.newPage();
     await page.goto("/signin");
     await new SignInPage(page).signIn(USERS.multi.email);
     await expect(page.getByRole("heading", { name: "API keys" })).toBeVisible();
+    const saved = await context.storageState();
     await page.getByRole("button", { name: /Account menu/ }).click();
-    await page.getByRole("menuitem", { name: "Sign out" }).click();
+    await page.getByRole("menuitem", { name: "Sign out", exact: true }).click();
     await expect(page).toHaveURL(/\/signin/);
     await page.goto("/acme/settings/api");
     await expect(page).toHaveURL(/\/signin\?callbackUrl=/);
     await context.close();
+
+    const replay = await browser.newContext({ storageState: saved });
+    const replayed = await replay.newPage();
+    await replayed.goto("/globex/settings/api");
+    await expect(replayed).toHaveURL(/\/signin/);
+    await expect(replayed.getByRole("button", { name: "Sign in" })).toBeVisible();
+    await replay.close();
+  });
+
+  test("sign out everywhere, after confirming, ends the user's sessions in every browser", async ({ browser }) => {
+    // A user of its own: signing the demo users out everywhere would end the shared sessions.
+    const account = { name: "Evan Everywhere", email: `everywhere-${Date.now()}@example.test`, password: "a-long-enough-password", organization: "Everywhere Ltd" };
+    const laptop = await browser.newContext({ storageState: undefined });
+    const laptopPage = await laptop.newPage();
+    await new SignUpPage(laptopPage).goto();
+    await new SignUpPage(laptopPage).signUp(account);
+    await expect(laptopPage.getByRole("heading", { name: "API keys", exact: true })).toBeVisible();
+
+    const phone = await browser.newContext({ storageState: undefined });
+    const phonePage = await phone.newPage();
+    await new SignInPage(phonePage).goto();
+    await new SignInPage(phonePage).signIn(account.email, account.password);
+    await expect(phonePage.getByRole("heading", { name: "API keys", exact: true })).toBeVisible();
+
+    await laptopPage.getByRole("button", { name: /Account menu/ }).click();
+    await laptopPage.getByRole("menuitem", { name: "Sign out everywhere…" }).click();
+    const confirm = laptopPage.getByRole("alertdialog", { name: "Sign out everywhere?" });
+    await expect(confirm).toContainText(`This ends every session of ${account.email}`);
+    await screenshot(laptopPage, "sign-out-everywhere");
+    await confirm.getByRole("button", { name: "Cancel" }).click();
+    await phonePage.reload();
+    await expect(phonePage.getByRole("heading", { name: "API keys", exact: true })).toBeVisible();
+
+    await laptopPage.getByRole("button", { name: /Account menu/ }).click();
+    await laptopPage.getByRole("menuitem", { name: "Sign out everywhere…" }).click();
+    await laptopPage.getByRole("alertdialog").getByRole("button", { name: "Sign out everywhere" }).click();
+    await expect(laptopPage).toHaveURL(/\/signin/);
+    await phonePage.reload();
+    await expect(phonePage).toHaveURL(/\/signin/);
+    await laptop.close();
+    await phone.close();
   });
 });

@@ -7,7 +7,7 @@ import { activityLog, type Role } from "@/db/schema";
 import type { ActionResult } from "@/lib/action-result";
 import { can, deniedMessage, type Permission } from "@/lib/authz";
 import { UserFacingError } from "@/lib/errors";
-import { currentUserId } from "@/lib/session";
+import { currentSession, currentUserId, type SignedInSession } from "@/lib/session";
 
 export type { ActionResult };
 
@@ -69,16 +69,28 @@ export function orgAction<S extends z.ZodType<{ orgId: string }>, T>(
   };
 }
 
+/** zod parse → run → typed result: the steps every wrapper ends with. */
+async function parseAndRun<S extends z.ZodType, T>(input: S, form: FormData | Record<string, unknown>, run: (data: z.output<S>) => Promise<T>): Promise<ActionResult<T>> {
+  const parsed = input.safeParse(formToObject(form));
+  if (!parsed.success) return { ok: false, error: "Check the highlighted fields.", fieldErrors: fieldErrorsOf(parsed.error) };
+  try {
+    return { ok: true, data: await run(parsed.data) };
+  } catch (error) {
+    if (error instanceof UserFacingError) return { ok: false, error: error.message, fieldErrors: error.fieldErrors };
+    throw error;
+  }
+}
+
 /** Actions without a session (sign-in, sign-up): zod parse and the same typed result. */
 export function publicAction<S extends z.ZodType, T>(input: S, run: (data: z.output<S>) => Promise<T>) {
+  return async (_prev: ActionResult<T> | null, form: FormData | Record<string, unknown>): Promise<ActionResult<T>> => parseAndRun(input, form, run);
+}
+
+/** Actions of the signed-in user outside any organization ("sign out everywhere"): session → zod parse → run. */
+export function userAction<S extends z.ZodType, T>(input: S, run: (data: z.output<S>, session: SignedInSession) => Promise<T>) {
   return async (_prev: ActionResult<T> | null, form: FormData | Record<string, unknown>): Promise<ActionResult<T>> => {
-    const parsed = input.safeParse(formToObject(form));
-    if (!parsed.success) return { ok: false, error: "Check the highlighted fields.", fieldErrors: fieldErrorsOf(parsed.error) };
-    try {
-      return { ok: true, data: await run(parsed.data) };
-    } catch (error) {
-      if (error instanceof UserFacingError) return { ok: false, error: error.message, fieldErrors: error.fieldErrors };
-      throw error;
-    }
+    const session = await currentSession();
+    if (!session) return { ok: false, error: "Your session has ended. Sign in again." };
+    return parseAndRun(input, form, (data) => run(data, session));
   };
 }

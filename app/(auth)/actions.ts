@@ -1,45 +1,63 @@
 "use server";
 
-import { AuthError } from "next-auth";
+import { CredentialsSignin } from "next-auth";
+import { headers } from "next/headers";
 import { z } from "zod";
-import { createUserWithOrganization, EmailTakenError } from "@/db/queries/users";
-import { publicAction } from "@/lib/action";
+import { endAllSessions, endSession } from "@/db/queries/sessions";
+import { publicAction, userAction } from "@/lib/action";
 import { signIn, signOut } from "@/lib/auth";
+import { clientOf } from "@/lib/auth/client";
+import { TooManyAttemptsForEmail, TooManyAttemptsFromAddress } from "@/lib/auth/credentials";
+import { signUp } from "@/lib/auth/sign-up";
 import { UserFacingError } from "@/lib/errors";
 import { safeCallbackPath } from "@/lib/safe-redirect";
+import { currentSession } from "@/lib/session";
 import { signInInput, signUpInput } from "@/lib/validation";
 
-async function signInOrExplain(email: string, password: string, redirectTo: string): Promise<never> {
+/** What a refused sign-in tells the user; right after sign-up, that the account exists all the same. */
+function refusalMessage(error: CredentialsSignin, { afterSignUp }: { afterSignUp: boolean }): string {
+  if (error instanceof TooManyAttemptsFromAddress) {
+    return afterSignUp
+      ? "Your account was created, but sign-in from your network is paused after too many failed attempts. Sign in again in 15 minutes."
+      : "Too many failed sign-in attempts from your network. Try again in 15 minutes.";
+  }
+  if (error instanceof TooManyAttemptsForEmail) {
+    return afterSignUp
+      ? "Your account was created, but sign-in for this email is paused after too many failed attempts. Sign in again in 15 minutes."
+      : "Too many failed sign-in attempts for this account. Try again in 15 minutes.";
+  }
+  // The same message whether or not the email has an account.
+  return afterSignUp ? "Your account was created. Sign in with your email and password." : "That email and password do not match an account.";
+}
+
+async function signInOrExplain(email: string, password: string, redirectTo: string, context: { afterSignUp: boolean }): Promise<never> {
   try {
     await signIn("credentials", { email, password, redirectTo });
   } catch (error) {
-    if (error instanceof AuthError) {
-      const code = (error as AuthError & { code?: string }).code;
-      if (code === "too_many_attempts") {
-        throw new UserFacingError("Too many failed sign-in attempts for this account. Try again in 15 minutes.");
-      }
-      // The same message whether or not the email has an account.
-      throw new UserFacingError("That email and password do not match an account.");
-    }
-    throw error; // the redirect that signs the user in
+    if (error instanceof CredentialsSignin) throw new UserFacingError(refusalMessage(error, context));
+    throw error; // the redirect that signs the user in, or a real failure with its cause
   }
   throw new Error("signIn returned without redirecting");
 }
 
 export const signInAction = publicAction(signInInput, async ({ email, password, callbackUrl }) =>
-  signInOrExplain(email, password, safeCallbackPath(callbackUrl)),
+  signInOrExplain(email, password, safeCallbackPath(callbackUrl), { afterSignUp: false }),
 );
 
 export const signUpAction = publicAction(signUpInput, async (input) => {
-  try {
-    const { orgSlug } = await createUserWithOrganization(input);
-    return await signInOrExplain(input.email, input.password, `/${orgSlug}/settings/api`);
-  } catch (error) {
-    if (error instanceof EmailTakenError) throw new UserFacingError(error.message, { email: [error.message] });
-    throw error;
-  }
+  const { orgSlug } = await signUp(input, clientOf(await headers()).ip);
+  return signInOrExplain(input.email, input.password, `/${orgSlug}/settings/api`, { afterSignUp: true });
 });
 
+/** Ends this session on the server before its cookie goes, so a copy of the cookie is refused too. */
 export const signOutAction = publicAction(z.object({}), async () => {
+  const session = await currentSession();
+  if (session) await endSession(session.sessionId);
+  await signOut({ redirectTo: "/signin" });
+});
+
+/** Ends every session of the user, on every device, this one included. */
+export const signOutEverywhereAction = userAction(z.object({}), async (_input, { userId }) => {
+  await endAllSessions(userId);
   await signOut({ redirectTo: "/signin" });
 });

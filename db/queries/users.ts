@@ -1,10 +1,11 @@
 import "server-only";
-import { and, eq, gte, inArray, lt, sql } from "drizzle-orm";
-import { getDb } from "@/db";
-import { activityLog, loginAttempts, memberships, organizations, users } from "@/db/schema";
+import { eq, sql } from "drizzle-orm";
+import { getDb, type Tx } from "@/db";
+import { activityLog, memberships, organizations, users } from "@/db/schema";
 import { hashPassword, verifyAgainstNothing, verifyPassword } from "@/lib/auth/password";
+import { UserFacingError } from "@/lib/errors";
 import { newId } from "@/lib/ids";
-import { uniqueSlug } from "@/lib/slug";
+import { slugify, uniqueSlug } from "@/lib/slug";
 
 export interface UserDto {
   id: string;
@@ -28,9 +29,25 @@ export async function checkPassword(email: string, password: string): Promise<Us
   return { id: row.id, name: row.name, email: row.email };
 }
 
-export class EmailTakenError extends Error {
+/** Shown on the sign-up form's email field. */
+export class EmailTakenError extends UserFacingError {
   constructor() {
-    super("An account with this email already exists. Sign in instead.");
+    const message = "An account with this email already exists. Sign in instead.";
+    super(message, { email: [message] });
+  }
+}
+
+/**
+ * The unique email decides, not a look beforehand: of concurrent sign-ups with one email, one
+ * inserts and the others meet the constraint.
+ */
+async function insertUser(tx: Tx, user: typeof users.$inferInsert): Promise<void> {
+  try {
+    await tx.insert(users).values(user);
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string; constraint_name?: string; constraint?: string } }).cause;
+    if (cause?.code === "23505" && (cause.constraint_name ?? cause.constraint) === "users_email_unique") throw new EmailTakenError();
+    throw error;
   }
 }
 
@@ -43,10 +60,11 @@ export async function createUserWithOrganization(input: {
 }): Promise<{ user: UserDto; orgSlug: string }> {
   const passwordHash = await hashPassword(input.password);
   return getDb().transaction(async (tx) => {
-    const [existing] = await tx.select({ id: users.id }).from(users).where(eq(users.email, input.email));
-    if (existing) throw new EmailTakenError();
     const user = { id: newId("usr"), name: input.name, email: input.email };
-    await tx.insert(users).values({ ...user, passwordHash });
+    await insertUser(tx, { ...user, passwordHash });
+    // Sign-ups naming the same organization choose its slug in turn; otherwise both would pick
+    // the same free one and the second insert would fail on the unique slug.
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`organization-slug:${slugify(input.organizationName)}`}))`);
     const slug = await uniqueSlug(input.organizationName, async (candidate) => {
       const [taken] = await tx.select({ id: organizations.id }).from(organizations).where(eq(organizations.slug, candidate));
       return Boolean(taken);
@@ -57,26 +75,4 @@ export async function createUserWithOrganization(input: {
     await tx.insert(activityLog).values({ orgId, actorUserId: user.id, action: "organization.created", targetId: orgId, metadata: { name: input.organizationName } });
     return { user, orgSlug: slug };
   });
-}
-
-const THROTTLE_WINDOW_MS = 15 * 60 * 1000;
-
-export async function recentSignInFailures(subjects: string[]): Promise<Record<string, number>> {
-  const since = new Date(Date.now() - THROTTLE_WINDOW_MS);
-  const rows = await getDb()
-    .select({ subject: loginAttempts.subject, failures: sql<number>`count(*)::int` })
-    .from(loginAttempts)
-    .where(and(inArray(loginAttempts.subject, subjects), gte(loginAttempts.createdAt, since)))
-    .groupBy(loginAttempts.subject);
-  return Object.fromEntries(rows.map((row) => [row.subject, row.failures]));
-}
-
-/** Records a failure, and forgets failures too old to count so the table stays small. */
-export async function recordSignInFailure(subjects: string[]): Promise<void> {
-  await getDb().insert(loginAttempts).values(subjects.map((subject) => ({ subject })));
-  await getDb().delete(loginAttempts).where(lt(loginAttempts.createdAt, new Date(Date.now() - THROTTLE_WINDOW_MS)));
-}
-
-export async function clearSignInFailures(subject: string): Promise<void> {
-  await getDb().delete(loginAttempts).where(eq(loginAttempts.subject, subject));
 }

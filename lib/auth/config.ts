@@ -1,6 +1,26 @@
 import type { NextAuthConfig } from "next-auth";
+import { NextResponse } from "next/server";
 
 export const PUBLIC_PATHS = ["/signin", "/signup", "/docs"];
+
+/** A session ends after 14 days without use; the cookie's own expiry slides the same way. */
+export const SESSION_IDLE_SECONDS = 60 * 60 * 24 * 14;
+
+declare module "next-auth" {
+  interface Session {
+    /** The row in `sessions` this cookie stands for; checked on every server-side read. */
+    sessionId?: string;
+  }
+  interface User {
+    sessionId?: string;
+  }
+}
+
+declare module "@auth/core/jwt" {
+  interface JWT {
+    sid?: string;
+  }
+}
 
 function isPublic(pathname: string): boolean {
   return pathname.startsWith("/api/auth") || PUBLIC_PATHS.some((p) => pathname === p || pathname.startsWith(`${p}/`));
@@ -8,24 +28,33 @@ function isPublic(pathname: string): boolean {
 
 /**
  * The part of the next-auth configuration that needs no database, shared by proxy.ts and the
- * full configuration. The session is a JWT that holds the user id and nothing else: roles are
- * read from the database on every request.
+ * full configuration. The session is a JWT that holds the user id and the id of a server-side
+ * session row (lib/session.ts checks the row), nothing else: roles are read from the database on
+ * every request.
  */
 export const authConfig = {
   trustHost: true,
-  session: { strategy: "jwt", maxAge: 60 * 60 * 24 * 14 },
+  session: { strategy: "jwt", maxAge: SESSION_IDLE_SECONDS },
   pages: { signIn: "/signin" },
   providers: [],
   callbacks: {
     authorized({ auth, request }) {
-      return isPublic(request.nextUrl.pathname) || Boolean(auth?.user?.id);
+      const { pathname, search } = request.nextUrl;
+      if (isPublic(pathname) || (auth?.user?.id && auth.sessionId)) return true;
+      // next-auth's own redirect would name the page by Next's internal origin, which server.ts
+      // fixes to localhost:PORT, so the sign-in page of any other host refused it as foreign and
+      // sent the user to "/". A path is right on whichever host the request came in on.
+      const signIn = request.nextUrl.clone();
+      signIn.pathname = "/signin";
+      signIn.search = new URLSearchParams({ callbackUrl: `${pathname}${search}` }).toString();
+      return NextResponse.redirect(signIn);
     },
     jwt({ token, user }) {
-      const sub = user?.id ?? token.sub;
-      return { sub, iat: token.iat, exp: token.exp, jti: token.jti };
+      const { sub, sid } = user ? { sub: user.id, sid: user.sessionId } : token;
+      return { sub, sid, iat: token.iat, exp: token.exp, jti: token.jti };
     },
     session({ session, token }) {
-      return { expires: session.expires, user: { id: token.sub ?? "" } } as typeof session;
+      return { expires: session.expires, user: { id: token.sub ?? "" }, sessionId: token.sid } as typeof session;
     },
   },
 } satisfies NextAuthConfig;

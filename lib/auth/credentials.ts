@@ -1,32 +1,49 @@
 import { CredentialsSignin } from "next-auth";
-import { checkPassword, clearSignInFailures, recentSignInFailures, recordSignInFailure } from "@/db/queries/users";
+import { attemptFailed, attemptSucceeded, countAttempt, type CountedAttempt, type ThrottleLimit } from "@/db/queries/auth-throttle";
+import { checkPassword } from "@/db/queries/users";
 import { signInInput } from "@/lib/validation";
 
-/** Failures within 15 minutes after which sign-in is refused for a while. */
+/** Failed sign-ins counted within a 15-minute window, after which sign-in is refused until it ends. */
 export const MAX_FAILURES_PER_EMAIL = 5;
 export const MAX_FAILURES_PER_IP = 30;
+export const SIGN_IN_WINDOW_SECONDS = 15 * 60;
 
-export class TooManyAttempts extends CredentialsSignin {
-  code = "too_many_attempts";
+/** The email has failed too often: refused even with the right password, from any address. */
+export class TooManyAttemptsForEmail extends CredentialsSignin {
+  code = "too_many_attempts_email";
+}
+
+/** The client address has failed too often, across emails. */
+export class TooManyAttemptsFromAddress extends CredentialsSignin {
+  code = "too_many_attempts_ip";
 }
 
 /**
  * The Credentials provider's check: the user's id for a right email and password, null for a
- * wrong one (the same answer whether or not the email exists), and TooManyAttempts once the
- * email or the client address has failed too often, even with the right password.
+ * wrong one (the same answer whether or not the email exists), and a TooManyAttempts… refusal
+ * once the email or the client address has failed too often, even with the right password.
+ *
+ * The attempt is counted for the address and the email before the password is checked, in one
+ * statement per subject that refuses once the window is full, so however many attempts run at
+ * once, at most MAX_FAILURES_PER_EMAIL passwords per email (and MAX_FAILURES_PER_IP per address)
+ * are checked and fail in a window. A success gives its own count back and, for the email,
+ * forgets the failures counted before it began (not those of attempts running alongside it).
  */
 export async function authorizeCredentials(credentials: unknown, clientIp: string): Promise<{ id: string } | null> {
   const parsed = signInInput.safeParse(credentials);
   if (!parsed.success) return null;
   const { email, password } = parsed.data;
-  const [byEmail, byIp] = [`email:${email}`, `ip:${clientIp}`];
-  const failures = await recentSignInFailures([byEmail, byIp]);
-  if ((failures[byEmail] ?? 0) >= MAX_FAILURES_PER_EMAIL || (failures[byIp] ?? 0) >= MAX_FAILURES_PER_IP) throw new TooManyAttempts();
+  const byIp: ThrottleLimit = { subject: `signin-ip:${clientIp}`, limit: MAX_FAILURES_PER_IP, windowSeconds: SIGN_IN_WINDOW_SECONDS };
+  const byEmail: ThrottleLimit = { subject: `signin-email:${email}`, limit: MAX_FAILURES_PER_EMAIL, windowSeconds: SIGN_IN_WINDOW_SECONDS };
+  const attempt = await countAttempt([byIp, byEmail]);
+  if ("refusedBy" in attempt) throw attempt.refusedBy === byIp ? new TooManyAttemptsFromAddress() : new TooManyAttemptsForEmail();
+  const [ipAttempt, emailAttempt] = attempt.counted as [CountedAttempt, CountedAttempt];
   const user = await checkPassword(email, password);
   if (!user) {
-    await recordSignInFailure([byEmail, byIp]);
+    await attemptFailed(emailAttempt);
     return null;
   }
-  await clearSignInFailures(byEmail);
+  await attemptSucceeded(emailAttempt, { forgetFailures: true });
+  await attemptSucceeded(ipAttempt, { forgetFailures: false });
   return { id: user.id };
 }

@@ -1,19 +1,27 @@
 import NextAuth from "next-auth";
 import Credentials from "next-auth/providers/credentials";
+import { createSession, endSession } from "@/db/queries/sessions";
+import { clientOf } from "./client";
 import { authorizeCredentials } from "./credentials";
 import { authConfig } from "./config";
-
-/** server.ts sets X-Forwarded-For from the socket unless TRUST_PROXY says a proxy of ours does. */
-function clientIp(request: Request): string {
-  return request.headers.get("x-forwarded-for")?.split(",")[0]?.trim() || "unknown";
-}
 
 export const { handlers, auth, signIn, signOut } = NextAuth({
   ...authConfig,
   providers: [
     Credentials({
       credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
-      authorize: (credentials, request) => authorizeCredentials(credentials, clientIp(request)),
+      async authorize(credentials, request) {
+        const client = clientOf(request.headers);
+        const user = await authorizeCredentials(credentials, client.ip);
+        return user && { id: user.id, sessionId: await createSession(user.id, client) };
+      },
     }),
   ],
+  events: {
+    // The dashboard's sign-out actions end the session row themselves, before the cookie goes
+    // (next-auth only logs an error here); this covers next-auth's own /api/auth/signout.
+    async signOut(message) {
+      if ("token" in message && message.token?.sid) await endSession(message.token.sid);
+    },
+  },
 });

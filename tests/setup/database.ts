@@ -4,7 +4,10 @@ import { afterAll, beforeAll, vi } from "vitest";
 import { testSession } from "../helpers/session";
 
 // Identity comes from next-auth's cookie in the app; tests say who is acting with actAs().
-vi.mock("@/lib/session", () => ({ currentUserId: async () => testSession.userId }));
+vi.mock("@/lib/session", () => ({
+  currentUserId: async () => testSession.userId,
+  currentSession: async () => (testSession.userId ? { userId: testSession.userId, sessionId: "ses_test" } : null),
+}));
 vi.mock("next/cache", () => ({ revalidatePath: () => {}, revalidateTag: () => {} }));
 
 const serverUrl = process.env.DATABASE_URL;
