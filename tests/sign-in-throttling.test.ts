@@ -4,6 +4,7 @@ import { getDb } from "@/db";
 import { authThrottle, users } from "@/db/schema";
 import { authorizeCredentials, MAX_FAILURES_PER_EMAIL, MAX_FAILURES_PER_IP, TooManyAttemptsForEmail, TooManyAttemptsFromAddress } from "@/lib/auth/credentials";
 import { hashPassword } from "@/lib/auth/password";
+import { longestEventLoopGap } from "./helpers/event-loop";
 import { createUser } from "./helpers/factories";
 
 const PASSWORD = "the-right-password";
@@ -33,6 +34,19 @@ async function attempt(email: string, password: string, ip: string): Promise<Out
 const count = (outcomes: Outcome[], outcome: Outcome) => outcomes.filter((o) => o === outcome).length;
 
 describe("sign-in", () => {
+  it("checks passwords without holding the event loop (SPEC §11: 50 ms), right, wrong or for an unknown email", async () => {
+    const user = await userWithPassword();
+    const { result, longestGapMs } = await longestEventLoopGap(() =>
+      Promise.all([
+        authorizeCredentials({ email: user.email, password: PASSWORD }, freshIp()),
+        authorizeCredentials({ email: user.email, password: "wrong-password" }, freshIp()),
+        authorizeCredentials({ email: "nobody@example.test", password: "wrong-password" }, freshIp()),
+      ]),
+    );
+    expect(result).toEqual([{ id: user.id }, null, null]);
+    expect(longestGapMs).toBeLessThan(50);
+  });
+
   it("lets the right password in and answers a wrong one, or an unknown email, the same way", async () => {
     const user = await userWithPassword();
     expect(await authorizeCredentials({ email: user.email, password: PASSWORD }, freshIp())).toEqual({ id: user.id });
