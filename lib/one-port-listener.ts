@@ -1,8 +1,19 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
+import type { TLSSocket } from "node:tls";
 import { getRequestListener } from "@hono/node-server";
+
+/** Browsers keep to HTTPS for two years once they have seen this over HTTPS (RFC 6797). */
+export const STRICT_TRANSPORT_SECURITY = "max-age=63072000; includeSubDomains";
 
 export function isApiPath(url: string | undefined): boolean {
   return url === "/v1" || url?.startsWith("/v1/") === true || url?.startsWith("/v1?") === true;
+}
+
+/** Over TLS here, or (behind a proxy of our own) over TLS to that proxy. */
+function servedOverHttps(req: IncomingMessage, trustProxy: boolean): boolean {
+  if ((req.socket as TLSSocket).encrypted) return true;
+  const forwardedProto = req.headers["x-forwarded-proto"];
+  return trustProxy && typeof forwardedProto === "string" && forwardedProto.split(",")[0]!.trim().toLowerCase() === "https";
 }
 
 /**
@@ -25,6 +36,7 @@ export function createOnePortListener(options: {
       req.headers["x-forwarded-for"] = req.socket.remoteAddress ?? "";
       delete req.headers["x-real-ip"];
     }
+    if (servedOverHttps(req, trustProxy)) res.setHeader("Strict-Transport-Security", STRICT_TRANSPORT_SECURITY);
     if (isApiPath(req.url)) void handleApi(req, res);
     else void handleNext(req, res);
   };

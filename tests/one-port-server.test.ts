@@ -2,7 +2,7 @@ import { createServer, request, type IncomingHttpHeaders, type RequestListener, 
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiApp, MAX_BODY_BYTES } from "@/lib/api/app";
-import { createOnePortListener, isApiPath } from "@/lib/one-port-listener";
+import { createOnePortListener, isApiPath, STRICT_TRANSPORT_SECURITY } from "@/lib/one-port-listener";
 import { OpenApiContract, type Exchange } from "./helpers/api-contract";
 import { createOrg, insertKey } from "./helpers/factories";
 
@@ -150,6 +150,21 @@ describe("/v1 through the one-port listener", () => {
     expect(errorCode(exchange)).toBe("api_key_missing");
   });
 
+  it("sends nosniff and no-store with every /v1 answer, errors and the OpenAPI document included", async () => {
+    await send("GET", "/v1/openapi.json", { key: false });
+    await send("GET", "/v1/no-such-path");
+    expect(apiExchanges().length).toBeGreaterThan(15);
+    for (const { method, path, status, headers } of apiExchanges()) {
+      expect({ method, path, status, nosniff: headers.get("x-content-type-options"), cache: headers.get("cache-control") }).toEqual({
+        method,
+        path,
+        status,
+        nosniff: "nosniff",
+        cache: "no-store",
+      });
+    }
+  });
+
   it("got no 5xx and only answers the served OpenAPI document describes, each error in the documented shape", async () => {
     const contract = new OpenApiContract(json(await send("GET", "/v1/openapi.json", { key: false })));
     expect(apiExchanges().filter((exchange) => exchange.status >= 500)).toEqual([]);
@@ -166,5 +181,28 @@ describe("/v1 through the one-port listener", () => {
     expect((await send("GET", "/v1beta", { key: false })).body.toString()).toBe("Next");
     expect((await send("GET", "/signin?next=/v1/x", { key: false })).body.toString()).toBe("Next");
     expect(reachedNext).toEqual(["GET /v1beta", "GET /signin?next=/v1/x"]);
+  });
+});
+
+describe("Strict-Transport-Security", () => {
+  let trusting: { server: Server; port: number };
+  beforeAll(async () => {
+    trusting = await listen(true);
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => trusting.server.close(resolve));
+  });
+
+  it("is sent behind a trusted proxy that forwards HTTPS, to /v1 and to Next", async () => {
+    for (const path of ["/v1/openapi.json", "/signin"]) {
+      const exchange = await send("GET", path, { key: false, port: trusting.port, headers: { "X-Forwarded-Proto": "https" } });
+      expect(exchange.headers.get("strict-transport-security"), path).toBe(STRICT_TRANSPORT_SECURITY);
+    }
+  });
+
+  it("is not sent over plain HTTP, nor when an untrusted client claims HTTPS", async () => {
+    expect((await send("GET", "/signin", { key: false, port: trusting.port, headers: { "X-Forwarded-Proto": "http" } })).headers.has("strict-transport-security")).toBe(false);
+    expect((await send("GET", "/signin", { key: false, port: trusting.port })).headers.has("strict-transport-security")).toBe(false);
+    expect((await send("GET", "/signin", { key: false, headers: { "X-Forwarded-Proto": "https" } })).headers.has("strict-transport-security")).toBe(false);
   });
 });

@@ -54,6 +54,9 @@ export function createApiApp(options: { clock?: () => number } = {}): OpenAPIHon
     const requestId = newId("req");
     c.set("requestId", requestId);
     c.header("X-Request-Id", requestId);
+    // Every answer, errors included, is data for one caller: never sniffed as another type, never stored.
+    c.header("X-Content-Type-Options", "nosniff");
+    c.header("Cache-Control", "no-store");
     await next();
   });
   // The OpenAPI document is public; every other /v1 request passes the gateway.
