@@ -1,14 +1,14 @@
 import { createServer } from "node:http";
-import { getRequestListener } from "@hono/node-server";
 import next from "next";
 import { closeDb, getDb } from "@/db";
 import { migrateDatabase } from "@/db/migrate";
 import { scheduleRequestLogMaintenance } from "@/db/partitions";
 import { isEmpty, seedDatabase } from "@/db/seed";
 import { createApiApp } from "@/lib/api/app";
+import { createOnePortListener } from "@/lib/one-port-listener";
 import { ensureAuthSecret } from "@/lib/runtime-config";
 
-// One port: /v1 goes straight to the API, everything else to Next.
+// One port: /v1 goes straight to the API, everything else to Next (lib/one-port-listener.ts).
 const dev = process.argv.includes("--dev");
 const port = Number(process.env.PORT ?? 3000);
 const hostname = process.env.HOSTNAME_BIND ?? "0.0.0.0";
@@ -25,18 +25,9 @@ const app = next({ dev, hostname: "localhost", port });
 const handleNext = app.getRequestHandler();
 await app.prepare();
 
-const handleApi = getRequestListener(createApiApp().fetch, { overrideGlobalObjects: false });
-const trustProxy = process.env.TRUST_PROXY === "true";
-const server = createServer((req, res) => {
-  // The client address the app sees (sign-in throttling, the audit log): the socket's, unless a
-  // proxy of our own sets X-Forwarded-For. A client's own header would let it pick any address.
-  if (!trustProxy) {
-    req.headers["x-forwarded-for"] = req.socket.remoteAddress ?? "";
-    delete req.headers["x-real-ip"];
-  }
-  if (req.url === "/v1" || req.url?.startsWith("/v1/") || req.url?.startsWith("/v1?")) void handleApi(req, res);
-  else void handleNext(req, res);
-});
+const server = createServer(
+  createOnePortListener({ handleNext, apiFetch: createApiApp().fetch, trustProxy: process.env.TRUST_PROXY === "true" }),
+);
 
 server.listen(port, hostname, () => {
   console.log(`Invoicing service ready on http://localhost:${port} (${process.env.DATABASE_URL ? "PostgreSQL" : "embedded PGlite"})`);

@@ -1,4 +1,5 @@
 import type { Metadata, Viewport } from "next";
+import { connection } from "next/server";
 import { Toaster } from "@/components/ui/sonner";
 import { TooltipProvider } from "@/components/ui/tooltip";
 import "./globals.css";
@@ -10,7 +11,10 @@ export const metadata: Metadata = {
 
 export const viewport: Viewport = { width: "device-width", initialScale: 1 };
 
-export default function RootLayout({ children }: { children: React.ReactNode }) {
+export default async function RootLayout({ children }: { children: React.ReactNode }) {
+  // Rendered per request, never prerendered: Next.js puts the request's CSP nonce (proxy.ts) on
+  // its scripts only while rendering, and a prerendered page's scripts would carry none.
+  await connection();
   return (
     <html lang="en">
       <body className="min-h-dvh bg-background text-foreground antialiased">

@@ -12,7 +12,8 @@ const CONFIGURATION = {
   showDeveloperTools: "never",
 };
 
-const PAGE = `<!doctype html>
+// The scripts carry the nonce of the CSP that proxy.ts sets for this request.
+const page = (nonce: string) => `<!doctype html>
 <html lang="en">
   <head>
     <meta charset="utf-8" />
@@ -22,13 +23,13 @@ const PAGE = `<!doctype html>
   <body>
     <noscript>The reference needs JavaScript. The OpenAPI document itself is at <a href="/v1/openapi.json">/v1/openapi.json</a>.</noscript>
     <div id="reference"></div>
-    <script src="/docs/scalar.js"></script>
-    <script>Scalar.createApiReference("#reference", ${JSON.stringify(CONFIGURATION)});</script>
+    <script nonce="${nonce}" src="/docs/scalar.js"></script>
+    <script nonce="${nonce}">Scalar.createApiReference("#reference", ${JSON.stringify(CONFIGURATION)});</script>
   </body>
 </html>`;
 
-export const dynamic = "force-static";
-
-export function GET(): Response {
-  return new Response(PAGE, { headers: { "Content-Type": "text/html; charset=utf-8" } });
+export function GET(request: Request): Response {
+  const nonce = request.headers.get("x-nonce");
+  if (!nonce) throw new Error("No CSP nonce on the request to /docs: proxy.ts must run for it.");
+  return new Response(page(nonce), { headers: { "Content-Type": "text/html; charset=utf-8" } });
 }

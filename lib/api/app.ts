@@ -1,8 +1,8 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import type { ZodError } from "zod";
+import { bodyLimit } from "./body-limit";
 import type { ApiEnv } from "./env";
 import { API_ERROR_CODES, ApiError, ERROR_DETAILS_MAX, ERROR_TEXT_MAX } from "./errors";
 import { newId } from "@/lib/ids";
@@ -57,17 +57,17 @@ export function createApiApp(options: { clock?: () => number } = {}): OpenAPIHon
     const requestId = newId("req");
     c.set("requestId", requestId);
     c.header("X-Request-Id", requestId);
+    // Every answer, errors included, is data for one caller: never sniffed as another type, never stored.
+    c.header("X-Content-Type-Options", "nosniff");
+    c.header("Cache-Control", "no-store");
     await next();
   });
   // The OpenAPI document is public; every other /v1 request passes the gateway.
   app.use("/v1/*", (c, next) => (c.req.path === "/v1/openapi.json" ? next() : gatewayMiddleware(c, next)));
   app.use(
     "/v1/*",
-    bodyLimit({
-      maxSize: MAX_BODY_BYTES,
-      onError: () => {
-        throw ApiError.of("payload_too_large", `Request bodies are limited to ${MAX_BODY_BYTES / 1024} KiB.`);
-      },
+    bodyLimit(MAX_BODY_BYTES, () => {
+      throw ApiError.of("payload_too_large", `Request bodies are limited to ${MAX_BODY_BYTES / 1024} KiB.`);
     }),
   );
 

@@ -1,0 +1,52 @@
+import type { MiddlewareHandler } from "hono";
+import type { ApiEnv } from "./env";
+
+/** The body, or null once it has passed `maxBytes`; the rest is left unread for the server to discard. */
+async function readAtMost(stream: ReadableStream<Uint8Array>, maxBytes: number): Promise<Uint8Array<ArrayBuffer> | null> {
+  const reader = stream.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for (let read = await reader.read(); !read.done; read = await reader.read()) {
+      size += read.value.byteLength;
+      if (size > maxBytes) return null;
+      chunks.push(read.value);
+    }
+  } finally {
+    reader.releaseLock();
+  }
+  const body = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    body.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return body;
+}
+
+/**
+ * Refuses a body over `maxBytes` before a handler reads it: at once when Content-Length says so,
+ * otherwise (chunked, or no length at all) by reading at most `maxBytes` and handing the handlers
+ * a request with those bytes.
+ *
+ * Hono's own bodyLimit rebuilds the request as `new Request(c.req.raw, …)`. Under @hono/node-server
+ * with the global Request left alone (lib/one-port-listener.ts must: Next.js shares the process), c.req.raw is
+ * node-server's lightweight request, which the global Request cannot copy, so every DELETE or POST
+ * without a Content-Length (and every chunked body) became a 500. This rebuilds the request from its
+ * URL, method, headers and signal, which any Request has.
+ */
+export function bodyLimit(maxBytes: number, refuse: () => never): MiddlewareHandler<ApiEnv> {
+  return async (c, next) => {
+    const request = c.req.raw;
+    if (!request.body) return next();
+    const declared = request.headers.get("content-length");
+    if (declared !== null && !request.headers.has("transfer-encoding")) {
+      if (Number(declared) > maxBytes) refuse();
+      return next();
+    }
+    const body = await readAtMost(request.body, maxBytes);
+    if (!body) refuse();
+    c.req.raw = new Request(request.url, { method: request.method, headers: request.headers, body, signal: request.signal });
+    return next();
+  };
+}
