@@ -31,8 +31,11 @@ export function OrgSwitcher({ current, organizations }: { current: OrgOption; or
   return (
     <DropdownMenu>
       <DropdownMenuTrigger asChild>
-        <Button variant="ghost" className="gap-2 px-2" aria-label={`Organization: ${current.name}. Switch organization`}>
-          <span className="flex size-6 items-center justify-center rounded-md bg-secondary text-xs font-semibold">{current.name.slice(0, 1).toUpperCase()}</span>
+        {/* The name holds the visible text in order (name, then plan), as speech-input users say it. */}
+        <Button variant="ghost" className="gap-2 px-2" aria-label={`Organization: ${current.name} ${PLANS[current.plan].label}. Switch organization`}>
+          <span aria-hidden className="flex size-6 items-center justify-center rounded-md bg-secondary text-xs font-semibold">
+            {current.name.slice(0, 1).toUpperCase()}
+          </span>
           <span className="max-w-[10rem] truncate font-medium">{current.name}</span>
           <Badge variant="secondary" className="hidden sm:inline-flex">
             {PLANS[current.plan].label}
