@@ -31,12 +31,14 @@ export function OrgSwitcher({ current, organizations }: { current: OrgOption; or
   return (
     <DropdownMenu>
       <DropdownMenuTrigger asChild>
-        {/* The name holds the visible text in order (name, then plan), as speech-input users say it. */}
-        <Button variant="ghost" className="gap-2 px-2" aria-label={`Organization: ${current.name} ${PLANS[current.plan].label}. Switch organization`}>
+        {/* Named by its visible text (organization, plan) after a prefix for screen readers, so the
+            name holds what is on screen, as speech-input users say it; it announces as a menu button. */}
+        <Button variant="ghost" className="gap-2 px-2">
           <span aria-hidden className="flex size-6 items-center justify-center rounded-md bg-secondary text-xs font-semibold">
             {current.name.slice(0, 1).toUpperCase()}
           </span>
-          <span className="max-w-[10rem] truncate font-medium">{current.name}</span>
+          <span className="sr-only">Organization: </span>
+          <span className="max-w-[10rem] truncate font-medium">{current.name}</span>{" "}
           <Badge variant="secondary" className="hidden sm:inline-flex">
             {PLANS[current.plan].label}
           </Badge>

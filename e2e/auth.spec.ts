@@ -76,7 +76,7 @@ test.describe("signed in", () => {
     await expect(menu.getByRole("menuitem", { name: /Solo Studio/ })).toBeVisible();
     await menu.getByRole("menuitem", { name: /Solo Studio/ }).click();
     await expect(page).toHaveURL(/\/solo-studio\/settings\/api$/);
-    await expect(page.getByRole("button", { name: "Organization: Solo Studio Solo. Switch organization" })).toBeVisible();
+    await expect(page.getByRole("button", { name: "Organization: Solo Studio Solo", exact: true })).toBeVisible();
     await expect(page.getByText("Your plan has no API access")).toBeVisible();
     await page.getByRole("button", { name: /Organization:/ }).click();
     await page.getByRole("menu").getByRole("menuitem", { name: /Globex/ }).click();
