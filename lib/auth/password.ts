@@ -6,7 +6,7 @@ import { hash, verify } from "@node-rs/bcrypt";
 const COST = 11;
 
 export function hashPassword(password: string): Promise<string> {
-  return hash(password, { cost: COST });
+  return hash(password, COST);
 }
 
 export function verifyPassword(password: string, stored: string): Promise<boolean> {
