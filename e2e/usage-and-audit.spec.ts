@@ -7,9 +7,9 @@ test.describe("as a member", () => {
   test.use({ storageState: storageStateOf("member") });
 
   test("opens a key's details and sees its 30-day stats", async ({ page }) => {
-    await new ApiKeysPage(page).goto();
-    await page.getByRole("link", { name: "Production billing server" }).click();
-    await expect(page).toHaveURL(/\/acme\/settings\/api\/keys\/key_demo_acme_prod$/);
+    const keys = new ApiKeysPage(page);
+    await keys.goto();
+    await keys.openKey("Production billing server", "key_demo_acme_prod");
     await expect(page.getByRole("heading", { name: "Production billing server" })).toBeVisible();
 
     // 1. Total requests

@@ -21,6 +21,19 @@ export class ApiKeysPage {
     return this.table.getByRole("row").filter({ has: this.page.getByRole("link", { name, exact: true }) });
   }
 
+  /**
+   * Opens a key's page from its name in the list. In full e2e runs a first click is sometimes
+   * swallowed by Next's client router (no navigation request goes out while it re-prefetches the
+   * settings links; never seen when the file runs alone): a person clicks again, and so does this.
+   */
+  async openKey(name: string, keyId: string) {
+    const link = this.row(name).getByRole("link", { name, exact: true });
+    await expect(async () => {
+      if (!this.page.url().endsWith(`/keys/${keyId}`)) await link.click();
+      await expect(this.page).toHaveURL(new RegExp(`/keys/${keyId}$`), { timeout: 5_000 });
+    }).toPass({ timeout: 20_000 });
+  }
+
   async showStatus(label: "Active" | "Revoked" | "All keys") {
     await this.page.getByRole("combobox", { name: "Filter by status" }).click();
     await this.page.getByRole("option", { name: label, exact: true }).click();
