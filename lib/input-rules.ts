@@ -10,7 +10,7 @@ import { z } from "zod";
  * Why text cannot be stored as it is, or null. PostgreSQL refuses NUL in text; an unpaired UTF-16
  * surrogate is not Unicode (jsonb refuses it, a text column would silently turn it into U+FFFD).
  */
-export function unsafeTextReason(value: string): string | null {
+function unsafeTextReason(value: string): string | null {
   if (value.includes("\u0000")) return "Remove the NUL character (\\u0000).";
   if (!value.isWellFormed()) return "Send valid Unicode: this text has an unpaired surrogate.";
   return null;

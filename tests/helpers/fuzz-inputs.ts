@@ -44,7 +44,7 @@ export const HOSTILE_STRINGS = [
   "\u202e\u0000\r\n",
 ] as const;
 
-export const HOSTILE_NUMBERS = [0, -0, -1, 0.5, 1.5, 2 ** 31, 2 ** 53, -(2 ** 53), 2 ** 53 - 1, 1e308, -1e308, Number.MIN_VALUE] as const;
+const HOSTILE_NUMBERS = [0, -0, -1, 0.5, 1.5, 2 ** 31, 2 ** 53, -(2 ** 53), 2 ** 53 - 1, 1e308, -1e308, Number.MIN_VALUE] as const;
 
 /** Objects JSON.parse makes but no literal can: an own __proto__ key. */
 const PROTO_OBJECTS = [JSON.parse('{"__proto__": {"polluted": true}}'), JSON.parse('{"__proto__": "x", "crm": "1"}')] as unknown[];
