@@ -3,7 +3,7 @@ import Link from "next/link";
 import { CopyButton } from "@/components/copy-button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 
-export function curlExample(baseUrl: string): string {
+function curlExample(baseUrl: string): string {
   return `curl ${baseUrl}/v1/invoices \\\n  -H "X-API-Key: $INVOICING_API_KEY"`;
 }
 

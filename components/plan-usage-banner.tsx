@@ -4,7 +4,7 @@ import type { OrgUsageDto } from "@/db/queries/api-keys";
 import { Badge } from "@/components/ui/badge";
 import { Card, CardContent } from "@/components/ui/card";
 import { Progress } from "@/components/ui/progress";
-import { PLANS, plansWithApiAccess } from "@/lib/plans";
+import { PLANS, plansWith } from "@/lib/plans";
 
 const number = new Intl.NumberFormat("en-US");
 
@@ -18,7 +18,7 @@ export function PlanUsageBanner({ usage, orgSlug }: { usage: OrgUsageDto; orgSlu
           <div>
             <p className="font-medium">Your plan has no API access</p>
             <p className="text-sm text-muted-foreground">
-              The {plan.label} plan is for the dashboard only; existing keys are refused by the API. API access comes with {plansWithApiAccess().map((p) => p.label).join(", ")}.
+              The {plan.label} plan is for the dashboard only; existing keys are refused by the API. API access comes with {plansWith("apiAccess")}.
             </p>
           </div>
           <Link href={`/${orgSlug}/settings/plan`} className="inline-flex items-center gap-1 text-sm font-medium text-primary hover:underline">

@@ -6,13 +6,13 @@ import { Tooltip, TooltipContent, TooltipTrigger } from "@/components/ui/tooltip
 import { cn } from "@/lib/utils";
 
 /** "2026-11-23 14:05:09 UTC": identical on the server and in every browser. */
-export function formatExactUtc(date: Date): string {
+function formatExactUtc(date: Date): string {
   const iso = date.toISOString();
   return `${iso.slice(0, 10)} ${iso.slice(11, 19)} UTC`;
 }
 
 /** "3 hours ago", "in 2 days", or "just now" within a minute either way. */
-export function formatRelative(date: Date, now: number): string {
+function formatRelative(date: Date, now: number): string {
   if (Math.abs(now - date.getTime()) < 60_000) return "just now";
   return formatDistanceStrict(date, now, { addSuffix: true });
 }

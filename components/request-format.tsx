@@ -27,11 +27,11 @@ export function MethodLabel({ method, className }: { method: string; className?:
 }
 
 /** "2026-11-23 14:05:12" in UTC: the same on the server and in every viewer's browser. */
-export function formatUtcTime(iso: string): string {
+function formatUtcTime(iso: string): string {
   return `${iso.slice(0, 10)} ${iso.slice(11, 19)}`;
 }
 
-export function formatDuration(ms: number): string {
+function formatDuration(ms: number): string {
   return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`;
 }
 

@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { PLAN_VALUES, ROLE_VALUES } from "./enums";
 import {
   bigserial,
   bigint,
@@ -20,8 +21,8 @@ import {
 
 const createdAt = () => timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow();
 
-export const planEnum = pgEnum("plan", ["trial", "solo", "pro", "enterprise"]);
-export const roleEnum = pgEnum("role", ["owner", "admin", "member", "guest"]);
+export const planEnum = pgEnum("plan", PLAN_VALUES);
+export const roleEnum = pgEnum("role", ROLE_VALUES);
 
 export const users = pgTable("users", {
   id: text("id").primaryKey(),
@@ -35,6 +36,7 @@ export const organizations = pgTable("organizations", {
   id: text("id").primaryKey(),
   name: text("name").notNull(),
   slug: text("slug").notNull().unique(),
+  // A new organization starts on the trial plan.
   plan: planEnum("plan").notNull().default("trial"),
   /** Enterprise only: requests per minute per key; null means the default of 60. */
   rateLimitPerMinute: integer("rate_limit_per_minute"),
@@ -186,6 +188,9 @@ export const authThrottle = pgTable("auth_throttle", {
   failures: integer("failures").notNull().default(0),
 });
 
+/** A session ends after 14 days without use; the cookie's own expiry slides the same way. */
+export const SESSION_IDLE_SECONDS = 60 * 60 * 24 * 14;
+
 /**
  * Dashboard sessions. The session cookie (a JWT) names one of these rows; every server-side read
  * of the signed-in user checks the row, so deleting it ends the session at once.
@@ -206,8 +211,6 @@ export const sessions = pgTable(
   (t) => [index("sessions_user_idx").on(t.userId)],
 );
 
-export type Plan = (typeof planEnum.enumValues)[number];
-export type Role = (typeof roleEnum.enumValues)[number];
 
 // ── Invoicing (/v1) ────────────────────────────────────────────────────────────────────────────
 // Every table is keyed by (org_id, id) and references others by (org_id, …): the database itself

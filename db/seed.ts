@@ -1,10 +1,11 @@
 import { and, eq, gte, inArray, ne, notInArray, sql } from "drizzle-orm";
-import { apiKeyHint, generateApiKey, hashApiKey } from "@/lib/api-key-format";
+import { mintApiKey } from "@/lib/api-key-format";
 import { hashPassword } from "@/lib/auth/password";
 import type { Db } from "./index";
 import { ensureRequestLogPartitions } from "./partitions";
 import { rebuildDailyRollups } from "./rollups";
-import { apiKeys, memberships, monthlyUsage, organizations, requestLog, users, type Plan, type Role } from "./schema";
+import type { Plan, Role } from "./enums";
+import { apiKeys, memberships, monthlyUsage, organizations, requestLog, users } from "./schema";
 
 export const DEMO_PASSWORD = "demo-password";
 
@@ -192,13 +193,13 @@ export async function seedDatabase(db: Db, now = new Date()): Promise<void> {
     await db.insert(apiKeys).values(
       missing.map((key) => {
         // Demo keys get real random values that nobody is shown: create your own to call the API.
-        const value = generateApiKey();
+        const { hash, hint } = mintApiKey();
         return {
           id: key.id,
           orgId: key.orgId,
           name: key.name,
-          keyHash: hashApiKey(value),
-          hint: apiKeyHint(value),
+          keyHash: hash,
+          hint,
           createdBy: key.createdBy,
           createdAt: new Date(now.getTime() - key.createdDaysAgo * DAY),
           revokedAt: key.revokedDaysAgo === undefined ? null : new Date(now.getTime() - key.revokedDaysAgo * DAY),

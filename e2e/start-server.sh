@@ -12,4 +12,4 @@ if [ -z "${DATABASE_URL:-}" ]; then
 fi
 npx next build
 npx tsx scripts/db-seed.ts
-exec npx tsx server.ts
+exec node --conditions=react-server --import tsx server.ts

@@ -3,7 +3,8 @@ import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { getDb, type Tx } from "@/db";
 import { findMembership } from "@/db/queries/organizations";
-import { activityLog, type Role } from "@/db/schema";
+import { activityLog } from "@/db/schema";
+import type { Role } from "@/db/enums";
 import type { ActionResult } from "@/lib/action-result";
 import { can, deniedMessage, type Permission } from "@/lib/authz";
 import { UserFacingError } from "@/lib/errors";
@@ -21,7 +22,7 @@ export interface ActionContext {
   record: (action: string, targetId: string | null, metadata?: Record<string, unknown>) => Promise<void>;
 }
 
-export function formToObject(form: FormData | Record<string, unknown>): Record<string, unknown> {
+function formToObject(form: FormData | Record<string, unknown>): Record<string, unknown> {
   return form instanceof FormData ? Object.fromEntries(form) : form;
 }
 

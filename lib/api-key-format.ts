@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { crc32 } from "node:zlib";
-import { BASE62_ALPHABET, encodeBase62, randomBase62 } from "./base62";
+import { BASE62_ALPHABET, encodeBase62, randomBase62 } from "@/db/base62";
 
 export const API_KEY_PREFIX = "ik_";
 const RANDOM_LENGTH = 26;
@@ -40,4 +40,17 @@ export function hashApiKey(value: string): string {
 export function apiKeyHint(value: string): string {
   const body = value.slice(API_KEY_PREFIX.length);
   return `${API_KEY_PREFIX}${body.slice(0, 4)}…${body.slice(-4)}`;
+}
+
+export interface MintedApiKey {
+  /** Shown once to its creator, never stored. */
+  value: string;
+  hash: string;
+  hint: string;
+}
+
+/** A new key with what is stored of it: the one way a key comes into being. */
+export function mintApiKey(): MintedApiKey {
+  const value = generateApiKey();
+  return { value, hash: hashApiKey(value), hint: apiKeyHint(value) };
 }

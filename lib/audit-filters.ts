@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { RANGE_PRESET_MS, type AuditCursor, type AuditLogFilters, type RangePreset } from "@/db/request-log";
 import { boundedDate, boundedString, dateRangeProblem } from "./input-rules";
 
 /**
@@ -6,17 +7,8 @@ import { boundedDate, boundedString, dateRangeProblem } from "./input-rules";
  * link, its export and its pages always select the same rows.
  */
 
-export const RANGE_PRESETS = { "24h": "Last 24 hours", "7d": "Last 7 days", "30d": "Last 30 days" } as const;
-export type RangePreset = keyof typeof RANGE_PRESETS;
-
-const PRESET_MS: Record<RangePreset, number> = { "24h": 24 * 3600_000, "7d": 7 * 24 * 3600_000, "30d": 30 * 24 * 3600_000 };
-const DAY_MS = 24 * 3600_000;
-
-/** Position of a row in newest-first order: its time to the microsecond (as stored) and its id. */
-export interface AuditCursor {
-  at: string;
-  id: number;
-}
+export const RANGE_PRESETS = { "24h": "Last 24 hours", "7d": "Last 7 days", "30d": "Last 30 days" } as const satisfies Record<RangePreset, string>;
+const RANGES = [...(Object.keys(RANGE_PRESET_MS) as RangePreset[]), "custom"] as const;
 
 const CURSOR = /^((\d{4}-\d\d-\d\d)T([01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{6}Z)_(\d{1,15})$/;
 const cursorDay = boundedDate();
@@ -38,9 +30,9 @@ const cursorParam = z
 
 const dayParam = boundedDate();
 
-export const auditFiltersSchema = z
+const auditFiltersSchema = z
   .object({
-    range: z.enum(["24h", "7d", "30d", "custom"], "Choose a date range: 24h, 7d, 30d or custom.").optional(),
+    range: z.enum(RANGES, `Choose a date range: ${RANGES.slice(0, -1).join(", ")} or custom.`).optional(),
     from: dayParam.optional(),
     to: dayParam.optional(),
     endpoint: boundedString(300, "That endpoint is too long.").trim().min(1).optional(),
@@ -69,11 +61,13 @@ export const auditFiltersSchema = z
     if (value.before && value.after) ctx.addIssue({ code: "custom", path: ["after"], message: "A page link cannot go both older and newer." });
   });
 
-export type AuditFilters = z.output<typeof auditFiltersSchema>;
-export type AuditFilterParam = keyof z.input<typeof auditFiltersSchema>;
+/** What the URL selects; a type error here means the queries cannot take what the URL holds. */
+type FitsTheQueries<T extends AuditLogFilters> = T;
+export type AuditFilters = FitsTheQueries<z.output<typeof auditFiltersSchema>>;
+type AuditFilterParam = keyof z.input<typeof auditFiltersSchema>;
 
 /** The parameters that choose rows; the cursors only choose a page of them. */
-export const FILTER_PARAMS = ["range", "from", "to", "endpoint", "status", "key", "method"] as const satisfies readonly AuditFilterParam[];
+const FILTER_PARAMS = ["range", "from", "to", "endpoint", "status", "key", "method"] as const satisfies readonly AuditFilterParam[];
 
 type SearchParamsInput = URLSearchParams | Record<string, string | string[] | undefined>;
 
@@ -107,40 +101,4 @@ export function auditSearchParams(filters: AuditFilters, cursor?: { before?: Aud
 
 export function hasFilters(filters: AuditFilters): boolean {
   return FILTER_PARAMS.some((name) => Boolean(filters[name]));
-}
-
-/** The time window the filters select: `from` included, `to` excluded, either may be open. */
-export function timeWindow(filters: AuditFilters, now: Date): { from?: Date; to?: Date } {
-  if (filters.range === "custom") {
-    return {
-      from: filters.from ? new Date(`${filters.from}T00:00:00.000Z`) : undefined,
-      // The to date is a whole UTC day, included.
-      to: filters.to ? new Date(new Date(`${filters.to}T00:00:00.000Z`).getTime() + DAY_MS) : undefined,
-    };
-  }
-  return filters.range ? { from: new Date(now.getTime() - PRESET_MS[filters.range]) } : {};
-}
-
-export const STATUS_CLASSES = ["2xx", "3xx", "4xx", "5xx"] as const;
-export type StatusClass = (typeof STATUS_CLASSES)[number];
-
-/** "4xx" for 404; null for codes outside the four classes a response can have. */
-export function statusClassOf(status: number): StatusClass | null {
-  const name = `${Math.floor(status / 100)}xx`;
-  return (STATUS_CLASSES as readonly string[]).includes(name) ? (name as StatusClass) : null;
-}
-
-/** Status codes the filter accepts, both ends included: `404` → 404–404, `4xx` → 400–499. */
-export function statusBounds(status: string): { min: number; max: number } {
-  if (status.endsWith("xx")) {
-    const min = Number(status[0]) * 100;
-    return { min, max: min + 99 };
-  }
-  return { min: Number(status), max: Number(status) };
-}
-
-/** "GET /v1/invoices/{id}" → method "GET", route "/v1/invoices/{id}". */
-export function splitEndpoint(endpoint: string): { method: string; route: string } {
-  const space = endpoint.indexOf(" ");
-  return space < 0 ? { method: "", route: endpoint } : { method: endpoint.slice(0, space), route: endpoint.slice(space + 1) };
 }

@@ -1,6 +1,6 @@
-import type { Role } from "@/db/schema";
+import { ROLE_VALUES, type Role } from "@/db/enums";
 
-export const ROLES: Role[] = ["owner", "admin", "member", "guest"];
+export const ROLES: readonly Role[] = ROLE_VALUES;
 
 /** SPEC §1, cell by cell: the one place that says who may do what. */
 const PERMISSIONS = {

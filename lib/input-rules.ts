@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { utcDayStart } from "@/db/time";
 
 /**
  * SPEC §11: every input is bounded and checked before any work. The rules every schema of the
@@ -54,7 +55,7 @@ export function boundedDate(invalid = "Use a date such as 2026-01-31.") {
 export function dateRangeProblem(from: string | undefined, to: string | undefined): string | null {
   if (!from || !to) return null;
   if (from > to) return "The to date is before the from date.";
-  const days = (Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS + 1;
+  const days = (utcDayStart(to).getTime() - utcDayStart(from).getTime()) / DAY_MS + 1;
   if (days > MAX_RANGE_DAYS) return `A date range spans at most ${MAX_RANGE_DAYS.toLocaleString("en-US")} days (about ten years).`;
   return null;
 }

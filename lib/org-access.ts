@@ -1,5 +1,6 @@
 import "server-only";
 import { notFound, redirect } from "next/navigation";
+import { cache } from "react";
 import { findMembershipBySlug, type MembershipDto } from "@/db/queries/organizations";
 import { can, deniedMessage, type Permission } from "@/lib/authz";
 import { currentUserId } from "@/lib/session";
@@ -7,13 +8,17 @@ import { isSlug } from "@/lib/slug";
 
 export type OrgAccess = { ok: true; userId: string; membership: MembershipDto } | { ok: false; status: 401 | 403 | 404; message: string };
 
+// The layout, the page and its loaders all ask; the database answers once per request.
+const membershipOf = cache(async (userId: string, slug: string) => (isSlug(slug) ? findMembershipBySlug(userId, slug) : null));
+
 /**
- * Whether this user may act in the organization of the URL, decided from their membership row in
- * the database on this request. Without a permission: any member.
+ * Whether the signed-in user may act in the organization of the URL, decided from their
+ * membership row in the database on this request. Without a permission: any member.
  */
-export async function orgAccess(userId: string | null, slug: string, permission?: Permission): Promise<OrgAccess> {
+export async function orgAccess(slug: string, permission?: Permission): Promise<OrgAccess> {
+  const userId = await currentUserId();
   if (!userId) return { ok: false, status: 401, message: "Your session has ended. Sign in again." };
-  const membership = isSlug(slug) ? await findMembershipBySlug(userId, slug) : null;
+  const membership = await membershipOf(userId, slug);
   // Another organization's slug is indistinguishable from one that does not exist.
   if (!membership) return { ok: false, status: 404, message: "Not found." };
   if (permission && !can(membership.role, permission)) return { ok: false, status: 403, message: deniedMessage(permission) };
@@ -25,7 +30,7 @@ export async function orgAccess(userId: string | null, slug: string, permission?
  * otherwise a page they may not see does not exist for them (404), as on GitHub.
  */
 export async function requireOrgAccess(slug: string, permission?: Permission): Promise<{ userId: string; membership: MembershipDto }> {
-  const access = await orgAccess(await currentUserId(), slug, permission);
+  const access = await orgAccess(slug, permission);
   if (access.ok) return access;
   if (access.status === 401) redirect("/signin");
   notFound();

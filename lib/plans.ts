@@ -1,4 +1,4 @@
-import type { Plan } from "@/db/schema";
+import { PLAN_VALUES, type Plan } from "@/db/enums";
 
 export interface PlanLimits {
   label: string;
@@ -7,6 +7,8 @@ export interface PlanLimits {
   /** null: unlimited; 0: no API access. */
   monthlyCalls: number | null;
   apiAccess: boolean;
+  /** Whether an owner may set the per-key rate limit; otherwise the default applies. */
+  customRateLimit: boolean;
   description: string;
 }
 
@@ -14,19 +16,23 @@ export const DEFAULT_RATE_LIMIT_PER_MINUTE = 60;
 export const ENTERPRISE_RATE_LIMIT_RANGE = { min: 1, max: 100_000 } as const;
 
 export const PLANS: Record<Plan, PlanLimits> = {
-  trial: { label: "Trial", maxActiveKeys: 2, monthlyCalls: 50, apiAccess: true, description: "Try the API: 50 calls a month, for testing only." },
-  solo: { label: "Solo", maxActiveKeys: 0, monthlyCalls: 0, apiAccess: false, description: "The dashboard only, without API access." },
-  pro: { label: "Pro", maxActiveKeys: 10, monthlyCalls: 10_000, apiAccess: true, description: "For production integrations: 10,000 calls a month." },
-  enterprise: { label: "Enterprise", maxActiveKeys: null, monthlyCalls: null, apiAccess: true, description: "Unlimited keys and calls, with a custom rate limit per key." },
+  trial: { label: "Trial", maxActiveKeys: 2, monthlyCalls: 50, apiAccess: true, customRateLimit: false, description: "Try the API: 50 calls a month, for testing only." },
+  solo: { label: "Solo", maxActiveKeys: 0, monthlyCalls: 0, apiAccess: false, customRateLimit: false, description: "The dashboard only, without API access." },
+  pro: { label: "Pro", maxActiveKeys: 10, monthlyCalls: 10_000, apiAccess: true, customRateLimit: false, description: "For production integrations: 10,000 calls a month." },
+  enterprise: { label: "Enterprise", maxActiveKeys: null, monthlyCalls: null, apiAccess: true, customRateLimit: true, description: "Unlimited keys and calls, with a custom rate limit per key." },
 };
 
-export const PLAN_ORDER: Plan[] = ["trial", "solo", "pro", "enterprise"];
+/** The plans in the order the plan page lists them: the database enum's order. */
+export const PLAN_ORDER: readonly Plan[] = PLAN_VALUES;
 
 /** The per-key limit in requests per minute that applies to an organization. */
 export function rateLimitFor(plan: Plan, customLimit: number | null): number {
-  return plan === "enterprise" ? (customLimit ?? DEFAULT_RATE_LIMIT_PER_MINUTE) : DEFAULT_RATE_LIMIT_PER_MINUTE;
+  return PLANS[plan].customRateLimit ? (customLimit ?? DEFAULT_RATE_LIMIT_PER_MINUTE) : DEFAULT_RATE_LIMIT_PER_MINUTE;
 }
 
-export function plansWithApiAccess(): PlanLimits[] {
-  return PLAN_ORDER.map((plan) => PLANS[plan]).filter((limits) => limits.apiAccess);
+/** The labels of the plans that have `feature`, joined for a sentence: "Trial, Pro, Enterprise". */
+export function plansWith(feature: "apiAccess" | "customRateLimit"): string {
+  return PLAN_ORDER.filter((plan) => PLANS[plan][feature])
+    .map((plan) => PLANS[plan].label)
+    .join(", ");
 }

@@ -31,15 +31,10 @@ export async function currentUserId(): Promise<string | null> {
   return (await currentSession())?.userId ?? null;
 }
 
-export async function requireUserId(): Promise<string> {
-  const userId = await currentUserId();
-  if (!userId) redirect("/signin");
-  return userId;
-}
-
 /** The organization a signed-in user lands in: the one used last, else the first. */
 export async function landingMembership(): Promise<MembershipDto | null> {
-  const userId = await requireUserId();
+  const userId = await currentUserId();
+  if (!userId) redirect("/signin");
   const memberships = await listMemberships(userId);
   const last = (await cookies()).get(LAST_ORG_COOKIE)?.value;
   return memberships.find((m) => m.orgSlug === last) ?? memberships[0] ?? null;

@@ -6,7 +6,7 @@ export function isSlug(value: string): boolean {
   return /^[a-z0-9][a-z0-9-]{0,62}$/.test(value);
 }
 
-export function slugify(name: string): string {
+function slugify(name: string): string {
   const base = name
     .normalize("NFKD")
     .replace(/[\u0300-\u036f]/g, "")
@@ -18,11 +18,11 @@ export function slugify(name: string): string {
   return base || "org";
 }
 
-/** The slug of `name`, suffixed with -2, -3… until `isTaken` says no. */
-export async function uniqueSlug(name: string, isTaken: (slug: string) => Promise<boolean>): Promise<string> {
+/** The slugs `name` may take, in order of preference: its slug, then suffixed -2, -3… */
+export function* slugCandidates(name: string): Generator<string> {
   const base = slugify(name);
   for (let n = 1; ; n++) {
     const candidate = n === 1 ? base : `${base}-${n}`;
-    if (!RESERVED.has(candidate) && !(await isTaken(candidate))) return candidate;
+    if (!RESERVED.has(candidate)) yield candidate;
   }
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { boundedString, utf8Bytes } from "./input-rules";
+import { PLAN_VALUES } from "@/db/enums";
 import { ENTERPRISE_RATE_LIMIT_RANGE } from "./plans";
 
 const graphemes = new Intl.Segmenter("en", { granularity: "grapheme" });
@@ -17,7 +18,7 @@ export const API_KEY_NAME_MAX = 100;
  * combining marks do not. The length in UTF-16 code units is checked first, before the graphemes
  * are counted, so no input is ever segmented at length.
  */
-export const API_KEY_NAME_MAX_BYTES = 3200;
+const API_KEY_NAME_MAX_BYTES = 3200;
 const API_KEY_NAME_MAX_CODE_UNITS = 1600;
 const CONTROL_CHARACTER = /\p{Cc}/u;
 const NO_CONTROL_CHARACTERS = "Remove control characters such as tabs or line breaks.";
@@ -30,7 +31,7 @@ function nameSchema(max: number, empty: string) {
     .refine((name) => !CONTROL_CHARACTER.test(name), NO_CONTROL_CHARACTERS);
 }
 
-export const apiKeyNameSchema = boundedString(API_KEY_NAME_MAX_CODE_UNITS, `Use at most ${API_KEY_NAME_MAX} characters.`)
+const apiKeyNameSchema = boundedString(API_KEY_NAME_MAX_CODE_UNITS, `Use at most ${API_KEY_NAME_MAX} characters.`)
   .trim()
   .min(1, "Enter a name for the key.")
   .refine((name) => characterCount(name) <= API_KEY_NAME_MAX, `Use at most ${API_KEY_NAME_MAX} characters.`)
@@ -50,12 +51,12 @@ export function genericNameWarning(name: string): string | null {
 }
 
 const idSchema = boundedString(64).min(1);
-export const orgIdSchema = idSchema;
+const orgIdSchema = idSchema;
 
 export const createApiKeyInput = z.object({ orgId: orgIdSchema, name: apiKeyNameSchema });
 export const revokeApiKeyInput = z.object({ orgId: orgIdSchema, keyId: idSchema });
 
-export const planSchema = z.enum(["trial", "solo", "pro", "enterprise"], { error: "Choose one of the plans." });
+const planSchema = z.enum(PLAN_VALUES, { error: "Choose one of the plans." });
 export const changePlanInput = z.object({ orgId: orgIdSchema, plan: planSchema });
 export const rateLimitInput = z.object({
   orgId: orgIdSchema,
@@ -66,7 +67,7 @@ export const rateLimitInput = z.object({
     .max(ENTERPRISE_RATE_LIMIT_RANGE.max, `Use at most ${ENTERPRISE_RATE_LIMIT_RANGE.max.toLocaleString("en-US")} requests per minute.`),
 });
 
-export const emailSchema = boundedString(254).trim().toLowerCase().pipe(z.email("Enter a valid email address."));
+const emailSchema = boundedString(254).trim().toLowerCase().pipe(z.email("Enter a valid email address."));
 const passwordSchema = boundedString(200, "Use at most 200 characters.");
 export const signInInput = z.object({
   email: emailSchema,

@@ -7,12 +7,12 @@ import { GET as exportRoute } from "@/app/[orgSlug]/settings/api/audit/export/ro
 import { loadAuditLog } from "@/app/[orgSlug]/settings/api/audit/load-audit-log";
 import { getDb } from "@/db";
 import { auditLogBatches, getAuditFilterOptions, listAuditLog, type AuditLogRowDto } from "@/db/queries/audit-log";
-import type { RequestLogEntry } from "@/lib/api/gateway-store";
+import type { RequestLogEntry } from "@/db/queries/gateway";
 import { auditSearchParams, encodeCursor, parseAuditFilters, type AuditFilters } from "@/lib/audit-filters";
-import { utcDay } from "@/lib/time";
+import { utcDay } from "@/db/time";
 import { addMember, createOrg, createTeam, insertKey } from "./helpers/factories";
 import { logRequest } from "./helpers/request-log";
-import { actAs } from "./helpers/session";
+import { actAs, readAs } from "./helpers/session";
 
 const HOUR = 3600_000;
 const DAY = 24 * HOUR;
@@ -240,7 +240,7 @@ describe("audit log pagination", () => {
 
 describe("audit log CSV export", () => {
   async function exportAs(userId: string | null, params: Record<string, string>, slug = team.org.slug) {
-    return exportAuditCsv(userId, slug, new URLSearchParams(withKeyIds(params)), now);
+    return readAs(userId, () => exportAuditCsv(slug, new URLSearchParams(withKeyIds(params)), now));
   }
 
   /** A row as the CSV should carry it, formula-looking text made inert. */
@@ -303,18 +303,18 @@ describe("audit log CSV export", () => {
 
 describe("who may read the audit log", () => {
   it.each(["owner", "admin", "member"] as const)("shows the rows to an %s", async (role) => {
-    const view = await loadAuditLog(team.byRole[role].id, team.org.slug, { status: "4xx" });
+    const view = await readAs(team.byRole[role].id, () => loadAuditLog(team.org.slug, { status: "4xx" }));
     expect(view.kind).toBe("ok");
     if (view.kind !== "ok") return;
     expect(view.page.rows.map((row) => row.requestId)).toEqual(expected((r) => r.status >= 400 && r.status < 500));
     expect(view.keys.map((key) => key.name).sort()).toEqual(["Legacy CSV importer", "Production billing server"]);
-    expect((await exportAuditCsv(team.byRole[role].id, team.org.slug, new URLSearchParams())).status).toBe(200);
+    expect((await readAs(team.byRole[role].id, () => exportAuditCsv(team.org.slug, new URLSearchParams()))).status).toBe(200);
   });
 
   it("refuses a guest the page's rows and the export, with the reason", async () => {
-    const view = await loadAuditLog(team.guest.id, team.org.slug, {});
+    const view = await readAs(team.guest.id, () => loadAuditLog(team.org.slug, {}));
     expect(view).toEqual({ kind: "refused", status: 403, message: "Guests cannot view or export the audit log." });
-    const response = await exportAuditCsv(team.guest.id, team.org.slug, new URLSearchParams());
+    const response = await readAs(team.guest.id, () => exportAuditCsv(team.org.slug, new URLSearchParams()));
     expect(response.status).toBe(403);
     const body = await response.text();
     expect(body).toBe("Guests cannot view or export the audit log.");
@@ -334,17 +334,17 @@ describe("who may read the audit log", () => {
   });
 
   it("answers another organization's slug with not found, for the page and the export", async () => {
-    expect(await loadAuditLog(foreign.ownerId, team.org.slug, {})).toMatchObject({ kind: "refused", status: 404 });
-    const response = await exportAuditCsv(foreign.ownerId, team.org.slug, new URLSearchParams());
+    expect(await readAs(foreign.ownerId, () => loadAuditLog(team.org.slug, {}))).toMatchObject({ kind: "refused", status: 404 });
+    const response = await readAs(foreign.ownerId, () => exportAuditCsv(team.org.slug, new URLSearchParams()));
     expect(response.status).toBe(404);
     expect(await response.text()).toBe("Not found.");
     // And their own log has only their rows, whatever key id they put in the URL.
-    const own = await loadAuditLog(foreign.ownerId, foreign.slug, { key: prodKey });
+    const own = await readAs(foreign.ownerId, () => loadAuditLog(foreign.slug, { key: prodKey }));
     expect(own.kind === "ok" && own.page.rows).toEqual([]);
   });
 
   it("tells the page what is wrong with a hand-edited URL", async () => {
-    expect(await loadAuditLog(team.member.id, team.org.slug, { range: "custom", from: "2026-02-01", to: "2026-01-01" })).toMatchObject({
+    expect(await readAs(team.member.id, () => loadAuditLog(team.org.slug, { range: "custom", from: "2026-02-01", to: "2026-01-01" }))).toMatchObject({
       kind: "invalid",
       message: "The to date is before the from date.",
     });

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { getDb } from "@/db";
 import { migrateDatabase } from "@/db/migrate";
 import { ensureRequestLogPartitions, maintainRequestLog, REQUEST_LOG_RETENTION_MONTHS, rowsOf } from "@/db/partitions";
-import { checkPassword } from "@/db/queries/users";
+import { checkPassword } from "@/lib/auth/credentials";
 import { apiKeys, memberships, organizations, requestDailyRollup, requestLog, users } from "@/db/schema";
 import { DEMO_PASSWORD, DEMO_USERS, seedDatabase } from "@/db/seed";
 

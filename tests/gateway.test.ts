@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { getDb } from "@/db";
 import { apiKeys, monthlyUsage, requestLog } from "@/db/schema";
 import { generateApiKey, hashApiKey } from "@/lib/api-key-format";
-import { utcMonthStart } from "@/lib/time";
+import { utcMonthStart } from "@/db/time";
 import { createOrg, insertKey } from "./helpers/factories";
 import { contractApi, itMatchesTheDocument } from "./helpers/api-contract";
 

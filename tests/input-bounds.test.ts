@@ -7,7 +7,7 @@ import { listApiKeys } from "@/db/queries/api-keys";
 import { orgAccess } from "@/lib/org-access";
 import { apiClient, contractApi, errorOf, itMatchesTheDocument, type ApiClient } from "./helpers/api-contract";
 import { createTeam, form } from "./helpers/factories";
-import { actAs } from "./helpers/session";
+import { actAs, readAs } from "./helpers/session";
 
 // SPEC §11: every input is bounded and checked before work; anything else is 400
 // validation_failed (a field error in the dashboard), never a 500 and never a long computation.
@@ -128,19 +128,19 @@ describe("dashboard inputs", () => {
 
   it("answers the year 0000 in the audit log's URL with a message, and its CSV with 400", async () => {
     const team = await createTeam("pro");
-    expect(await loadAuditLog(team.owner.id, team.org.slug, { range: "custom", from: "0000-01-01" })).toMatchObject({
+    expect(await readAs(team.owner.id, () => loadAuditLog(team.org.slug, { range: "custom", from: "0000-01-01" }))).toMatchObject({
       kind: "invalid",
       message: "Use a date from 2000-01-01 to 2099-12-31.",
     });
-    const response = await exportAuditCsv(team.owner.id, team.org.slug, new URLSearchParams({ range: "custom", from: "0000-01-01" }));
+    const response = await readAs(team.owner.id, () => exportAuditCsv(team.org.slug, new URLSearchParams({ range: "custom", from: "0000-01-01" })));
     expect(response.status).toBe(400);
-    expect(await loadAuditLog(team.owner.id, team.org.slug, { before: "0000-01-01T00:00:00.000000Z_1" })).toMatchObject({ kind: "invalid" });
-    expect(await loadAuditLog(team.owner.id, team.org.slug, { key: "key_\u0000" })).toMatchObject({ kind: "invalid" });
+    expect(await readAs(team.owner.id, () => loadAuditLog(team.org.slug, { before: "0000-01-01T00:00:00.000000Z_1" }))).toMatchObject({ kind: "invalid" });
+    expect(await readAs(team.owner.id, () => loadAuditLog(team.org.slug, { key: "key_\u0000" }))).toMatchObject({ kind: "invalid" });
   });
 
   it("treats an organization slug with a NUL as one that does not exist", async () => {
     const team = await createTeam("pro");
-    expect(await orgAccess(team.owner.id, `${team.org.slug}\u0000`)).toMatchObject({ ok: false, status: 404 });
+    expect(await readAs(team.owner.id, () => orgAccess(`${team.org.slug}\u0000`))).toMatchObject({ ok: false, status: 404 });
   });
 });
 

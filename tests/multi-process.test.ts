@@ -20,7 +20,7 @@ async function freePort(): Promise<number> {
 
 async function startApiProcess(): Promise<{ child: ChildProcess; base: string }> {
   const port = await freePort();
-  const child = spawn(process.execPath, ["--import", "tsx", "api-server.ts"], {
+  const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "api-server.ts"], {
     cwd: path.resolve(import.meta.dirname, ".."),
     env: { ...process.env, API_PORT: String(port), HOSTNAME_BIND: "127.0.0.1", NODE_ENV: "production" },
     stdio: ["ignore", "pipe", "pipe"],
@@ -94,7 +94,7 @@ describe("npm run start:api", () => {
   it("refuses to start without DATABASE_URL, saying why", async () => {
     const env = { ...process.env };
     delete env.DATABASE_URL;
-    const child = spawn(process.execPath, ["--import", "tsx", "api-server.ts"], { cwd: path.resolve(import.meta.dirname, ".."), env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "api-server.ts"], { cwd: path.resolve(import.meta.dirname, ".."), env, stdio: ["ignore", "pipe", "pipe"] });
     let stderr = "";
     child.stderr!.on("data", (chunk) => (stderr += chunk));
     const [code] = await once(child, "exit");

@@ -2,8 +2,9 @@ import "server-only";
 import { and, count, desc, eq, gte, isNull, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { getDb, type DbOrTx } from "@/db";
-import { apiKeys, monthlyUsage, organizations, requestDailyRollup, users, type Plan } from "@/db/schema";
-import { utcDay, utcMonthStart } from "@/lib/time";
+import { apiKeys, monthlyUsage, organizations, requestDailyRollup, users } from "@/db/schema";
+import type { Plan } from "@/db/enums";
+import { utcDay, utcMonthStart } from "@/db/time";
 
 export type ApiKeyStatus = "active" | "revoked";
 
@@ -102,13 +103,6 @@ export async function getOrgUsage(orgId: string, now = new Date()): Promise<OrgU
     .where(eq(organizations.id, orgId));
   if (!org) throw new Error(`Organization ${orgId} not found`);
   return { plan: org.plan, rateLimitPerMinute: org.rateLimitPerMinute, activeKeys: await countActiveKeys(db, orgId), callsThisMonth: org.calls ?? 0 };
-}
-
-/** Locks the organization row so concurrent creations cannot both pass the plan's maximum. */
-export async function lockOrganization(tx: DbOrTx, orgId: string): Promise<{ plan: Plan }> {
-  const [org] = await tx.select({ plan: organizations.plan }).from(organizations).where(eq(organizations.id, orgId)).for("update");
-  if (!org) throw new Error(`Organization ${orgId} not found`);
-  return org;
 }
 
 export async function insertApiKey(

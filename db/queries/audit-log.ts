@@ -2,7 +2,7 @@ import "server-only";
 import { and, asc, desc, eq, gte, lt, sql, type SQL } from "drizzle-orm";
 import { getDb } from "@/db";
 import { apiKeys, requestDailyRollup, requestLog } from "@/db/schema";
-import { splitEndpoint, statusBounds, timeWindow, type AuditCursor, type AuditFilters } from "@/lib/audit-filters";
+import { splitEndpoint, statusBounds, timeWindow, type AuditCursor, type AuditLogFilters } from "@/db/request-log";
 
 export interface AuditLogRowDto {
   id: number;
@@ -30,14 +30,14 @@ export interface AuditLogPageDto {
   newer: AuditCursor | null;
 }
 
-export const AUDIT_PAGE_SIZE = 50;
+const AUDIT_PAGE_SIZE = 50;
 const EXPORT_BATCH_SIZE = 1000;
 
 // Carried as text with microseconds: a JS Date would round the stored time to milliseconds and
 // make the next page skip or repeat rows written within the same millisecond.
 const cursorAt = sql<string>`to_char(${requestLog.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 
-function filterConditions(orgId: string, filters: AuditFilters, now: Date): SQL[] {
+function filterConditions(orgId: string, filters: AuditLogFilters, now: Date): SQL[] {
   const conditions: SQL[] = [eq(requestLog.orgId, orgId)];
   const window = timeWindow(filters, now);
   if (window.from) conditions.push(gte(requestLog.createdAt, window.from));
@@ -70,7 +70,7 @@ interface Slice {
 }
 
 /** Up to `limit` rows next to the cursor, newest first whichever way it walks. */
-async function fetchSlice(orgId: string, filters: AuditFilters, now: Date, slice: Slice) {
+async function fetchSlice(orgId: string, filters: AuditLogFilters, now: Date, slice: Slice) {
   const conditions = filterConditions(orgId, filters, now);
   if (slice.cursor) conditions.push(beyond(slice.cursor, slice.direction));
   const order = slice.direction === "older" ? [desc(requestLog.createdAt), desc(requestLog.id)] : [asc(requestLog.createdAt), asc(requestLog.id)];
@@ -110,7 +110,7 @@ function cursorOf(row: SliceRow): AuditCursor {
   return { at: row.cursorAt, id: row.id };
 }
 
-async function existsBeyond(orgId: string, filters: AuditFilters, now: Date, cursor: AuditCursor, direction: "older" | "newer"): Promise<boolean> {
+async function existsBeyond(orgId: string, filters: AuditLogFilters, now: Date, cursor: AuditCursor, direction: "older" | "newer"): Promise<boolean> {
   const [row] = await getDb()
     .select({ id: requestLog.id })
     .from(requestLog)
@@ -123,7 +123,7 @@ async function existsBeyond(orgId: string, filters: AuditFilters, now: Date, cur
  * One page of the organization's requests matching the filters, newest first, by keyset:
  * `filters.before` walks to older rows, `filters.after` to newer ones; page 1000 costs what page 1 does.
  */
-export async function listAuditLog(orgId: string, filters: AuditFilters, options: { now?: Date; pageSize?: number } = {}): Promise<AuditLogPageDto> {
+export async function listAuditLog(orgId: string, filters: AuditLogFilters, options: { now?: Date; pageSize?: number } = {}): Promise<AuditLogPageDto> {
   const now = options.now ?? new Date();
   const pageSize = options.pageSize ?? AUDIT_PAGE_SIZE;
   const direction = filters.after ? "newer" : "older";
@@ -155,7 +155,7 @@ export async function listAuditLog(orgId: string, filters: AuditFilters, options
  * Every row matching the filters (cursors ignored), newest first, in batches read by keyset:
  * the export holds one batch in memory however long the log is.
  */
-export async function* auditLogBatches(orgId: string, filters: AuditFilters, options: { now?: Date; batchSize?: number } = {}): AsyncGenerator<AuditLogRowDto[]> {
+export async function* auditLogBatches(orgId: string, filters: AuditLogFilters, options: { now?: Date; batchSize?: number } = {}): AsyncGenerator<AuditLogRowDto[]> {
   const now = options.now ?? new Date();
   const limit = options.batchSize ?? EXPORT_BATCH_SIZE;
   const matching = { ...filters, before: undefined, after: undefined };

@@ -3,8 +3,8 @@ import { and, desc, eq, gte, lte } from "drizzle-orm";
 import { getDb } from "@/db";
 import { windowStartDay } from "@/db/queries/api-keys";
 import { requestDailyRollup, requestLog } from "@/db/schema";
-import { splitEndpoint, statusClassOf, type StatusClass } from "@/lib/audit-filters";
-import { utcDay } from "@/lib/time";
+import { splitEndpoint, statusClassOf, type StatusClass } from "@/db/request-log";
+import { utcDay, utcDayStart } from "@/db/time";
 
 export type DailyUsageDto = { day: string; total: number } & Record<StatusClass, number>;
 
@@ -74,7 +74,7 @@ export async function getKeyUsage(orgId: string, keyId: string, now = new Date()
     .where(and(eq(requestDailyRollup.orgId, orgId), eq(requestDailyRollup.apiKeyId, keyId), gte(requestDailyRollup.day, from), lte(requestDailyRollup.day, to)));
 
   const daily = new Map<string, DailyUsageDto>();
-  for (let at = new Date(`${from}T00:00:00.000Z`).getTime(); utcDay(new Date(at)) <= to; at += DAY_MS) {
+  for (let at = utcDayStart(from).getTime(); utcDay(new Date(at)) <= to; at += DAY_MS) {
     const day = utcDay(new Date(at));
     daily.set(day, { day, total: 0, ...noRequests() });
   }
@@ -109,7 +109,7 @@ export async function getKeyUsage(orgId: string, keyId: string, now = new Date()
 
 /** The key's latest calls within the 30-day window, from the request log itself, newest first. */
 export async function listRecentCalls(orgId: string, keyId: string, options: { now?: Date; limit?: number } = {}): Promise<RecentCallDto[]> {
-  const windowStart = new Date(`${windowStartDay(options.now)}T00:00:00Z`);
+  const windowStart = utcDayStart(windowStartDay(options.now));
   const rows = await getDb()
     .select({
       id: requestLog.id,

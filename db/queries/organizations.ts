@@ -1,7 +1,8 @@
 import "server-only";
 import { and, asc, eq } from "drizzle-orm";
-import { getDb } from "@/db";
-import { memberships, organizations, users, type Plan, type Role } from "@/db/schema";
+import { getDb, type DbOrTx } from "@/db";
+import { memberships, organizations, users } from "@/db/schema";
+import type { Plan, Role } from "@/db/enums";
 
 export interface MembershipDto {
   orgId: string;
@@ -62,4 +63,22 @@ export async function getPlanChange(orgId: string): Promise<PlanChangeDto | null
     .leftJoin(users, eq(users.id, organizations.planChangedBy))
     .where(eq(organizations.id, orgId));
   return row?.at ? { at: row.at.toISOString(), byName: row.byName } : null;
+}
+
+/**
+ * Locks the organization row for the rest of the transaction and returns its plan: concurrent
+ * key creations cannot both pass the plan's maximum, nor a plan change slip between them.
+ */
+export async function lockOrganization(tx: DbOrTx, orgId: string): Promise<{ plan: Plan }> {
+  const [org] = await tx.select({ plan: organizations.plan }).from(organizations).where(eq(organizations.id, orgId)).for("update");
+  if (!org) throw new Error(`Organization ${orgId} not found`);
+  return org;
+}
+
+export async function setPlan(tx: DbOrTx, orgId: string, plan: Plan, changedBy: string): Promise<void> {
+  await tx.update(organizations).set({ plan, planChangedAt: new Date(), planChangedBy: changedBy }).where(eq(organizations.id, orgId));
+}
+
+export async function setRateLimit(tx: DbOrTx, orgId: string, rateLimitPerMinute: number | null): Promise<void> {
+  await tx.update(organizations).set({ rateLimitPerMinute }).where(eq(organizations.id, orgId));
 }

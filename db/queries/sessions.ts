@@ -2,9 +2,8 @@ import "server-only";
 import { and, eq, lt, sql } from "drizzle-orm";
 import { getDb } from "@/db";
 import { rowsOf } from "@/db/partitions";
-import { sessions } from "@/db/schema";
-import { SESSION_IDLE_SECONDS } from "@/lib/auth/config";
-import { newId } from "@/lib/ids";
+import { SESSION_IDLE_SECONDS, sessions } from "@/db/schema";
+import { newId } from "@/db/ids";
 
 const USER_AGENT_MAX = 512;
 

@@ -2,10 +2,7 @@ import "server-only";
 import { eq, sql } from "drizzle-orm";
 import { getDb, type Tx } from "@/db";
 import { activityLog, memberships, organizations, users } from "@/db/schema";
-import { hashPassword, verifyAgainstNothing, verifyPassword } from "@/lib/auth/password";
-import { UserFacingError } from "@/lib/errors";
-import { newId } from "@/lib/ids";
-import { slugify, uniqueSlug } from "@/lib/slug";
+import { newId } from "@/db/ids";
 
 export interface UserDto {
   id: string;
@@ -21,19 +18,17 @@ export async function getUser(userId: string): Promise<UserDto | null> {
   return row ?? null;
 }
 
-/** The user whose password matches, or null; the hash never leaves this function. */
-export async function checkPassword(email: string, password: string): Promise<UserDto | null> {
+/** The one read of a password hash: for the sign-in check of lib/auth/credentials.ts, which keeps it. */
+export async function findUserWithPasswordHash(email: string): Promise<{ user: UserDto; passwordHash: string } | null> {
   const [row] = await getDb().select().from(users).where(eq(users.email, email.toLowerCase()));
-  if (!row) return verifyAgainstNothing(password).then(() => null);
-  if (!(await verifyPassword(password, row.passwordHash))) return null;
-  return { id: row.id, name: row.name, email: row.email };
+  return row ? { user: { id: row.id, name: row.name, email: row.email }, passwordHash: row.passwordHash } : null;
 }
 
-/** Shown on the sign-up form's email field. */
-export class EmailTakenError extends UserFacingError {
+/** The email already has an account. */
+export class EmailTakenError extends Error {
   constructor() {
-    const message = "An account with this email already exists. Sign in instead.";
-    super(message, { email: [message] });
+    super("An account with this email already exists.");
+    this.name = "EmailTakenError";
   }
 }
 
@@ -51,26 +46,36 @@ async function insertUser(tx: Tx, user: typeof users.$inferInsert): Promise<void
   }
 }
 
-/** Sign-up: the user and a new trial organization they own, in one transaction. */
+/**
+ * Sign-up: the user and a new trial organization they own, in one transaction. The organization
+ * takes the first of `slugCandidates` (lib/slug.ts decides which slugs may be) no organization has.
+ */
 export async function createUserWithOrganization(input: {
   name: string;
   email: string;
-  password: string;
+  passwordHash: string;
   organizationName: string;
+  slugCandidates: Iterable<string>;
 }): Promise<{ user: UserDto; orgSlug: string }> {
-  const passwordHash = await hashPassword(input.password);
   return getDb().transaction(async (tx) => {
     const user = { id: newId("usr"), name: input.name, email: input.email };
-    await insertUser(tx, { ...user, passwordHash });
-    // Sign-ups naming the same organization choose its slug in turn; otherwise both would pick
-    // the same free one and the second insert would fail on the unique slug.
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`organization-slug:${slugify(input.organizationName)}`}))`);
-    const slug = await uniqueSlug(input.organizationName, async (candidate) => {
+    await insertUser(tx, { ...user, passwordHash: input.passwordHash });
+    let slug: string | undefined;
+    let locked = false;
+    for (const candidate of input.slugCandidates) {
+      // Sign-ups naming the same organization choose its slug in turn; otherwise both would pick
+      // the same free one and the second insert would fail on the unique slug.
+      if (!locked) await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`organization-slug:${candidate}`}))`);
+      locked = true;
       const [taken] = await tx.select({ id: organizations.id }).from(organizations).where(eq(organizations.slug, candidate));
-      return Boolean(taken);
-    });
+      if (!taken) {
+        slug = candidate;
+        break;
+      }
+    }
+    if (slug === undefined) throw new Error(`Every slug candidate for "${input.organizationName}" is taken`);
     const orgId = newId("org");
-    await tx.insert(organizations).values({ id: orgId, name: input.organizationName, slug, plan: "trial" });
+    await tx.insert(organizations).values({ id: orgId, name: input.organizationName, slug });
     await tx.insert(memberships).values({ orgId, userId: user.id, role: "owner" });
     await tx.insert(activityLog).values({ orgId, actorUserId: user.id, action: "organization.created", targetId: orgId, metadata: { name: input.organizationName } });
     return { user, orgSlug: slug };

@@ -2,14 +2,12 @@ import { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ZodError } from "zod";
-import { bodyLimit } from "./body-limit";
+import { bodyLimit, MAX_BODY_BYTES } from "./body-limit";
 import type { ApiEnv } from "./env";
 import { API_ERROR_CODES, ApiError, ERROR_DETAILS_MAX, ERROR_TEXT_MAX } from "./errors";
-import { newId } from "@/lib/ids";
+import { newId } from "@/db/ids";
 import { gateway } from "./gateway";
 import { registerRoutes } from "./routes";
-
-export const MAX_BODY_BYTES = 1024 * 1024;
 
 // What Hono and @hono/zod-openapi throw for a body they cannot read, as the API's error codes.
 const HTTP_EXCEPTION_CODES: Partial<Record<number, keyof typeof API_ERROR_CODES>> = {
@@ -27,7 +25,7 @@ function renderError(c: Context<ApiEnv>, error: ApiError): Response {
 const clip = (text: string) => (text.length > ERROR_TEXT_MAX ? `${text.slice(0, ERROR_TEXT_MAX - 1)}…` : text);
 
 /** zod issues as the spec's `details`: `[{ path: "lines.0.quantity", message: "…" }]`. */
-export function validationError(error: ZodError, target: string): ApiError {
+function validationError(error: ZodError, target: string): ApiError {
   const details = error.issues.slice(0, ERROR_DETAILS_MAX).map((issue) => ({
     path: clip([target === "json" ? "" : target, ...issue.path.map(String)].filter(Boolean).join(".") || target),
     message: clip(issue.message),

@@ -1,6 +1,9 @@
 import type { MiddlewareHandler } from "hono";
 import type { ApiEnv } from "./env";
 
+/** The largest request body /v1 accepts; the API description states it. */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
 /** The body, or null once it has passed `maxBytes`; the rest is left unread for the server to discard. */
 async function readAtMost(stream: ReadableStream<Uint8Array>, maxBytes: number): Promise<Uint8Array<ArrayBuffer> | null> {
   const reader = stream.getReader();

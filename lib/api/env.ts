@@ -1,5 +1,5 @@
 import type { HttpBindings } from "@hono/node-server";
-import type { Plan } from "@/db/schema";
+import type { Plan } from "@/db/enums";
 
 export interface ApiCaller {
   keyId: string;

@@ -1,11 +1,11 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { routePath } from "hono/route";
-import { apiKeyHint, hashApiKey, parseApiKey } from "@/lib/api-key-format";
+import { API_KEY_LENGTH, API_KEY_PREFIX, apiKeyHint, hashApiKey, parseApiKey } from "@/lib/api-key-format";
 import { PLANS, rateLimitFor } from "@/lib/plans";
-import { nextUtcMonth, utcMonthStart } from "@/lib/time";
+import { nextUtcMonth, utcMonthStart } from "@/db/time";
 import type { ApiEnv } from "./env";
 import { ApiError } from "./errors";
-import { countInRateWindow, countMonthlyCall, findKeyByHash, monthlyCount, pruneRateWindows, writeRequestLog, type KeyRecord } from "./gateway-store";
+import { countInRateWindow, countMonthlyCall, findKeyByHash, monthlyCount, pruneRateWindows, writeRequestLog, type KeyRecord } from "@/db/queries/gateway";
 
 const WINDOW_MS = 60_000;
 
@@ -81,7 +81,7 @@ export function gateway(renderError: (c: Context<ApiEnv>, error: ApiError) => Re
     const presented = c.req.header("x-api-key")?.trim();
     if (!presented) return renderError(c, ApiError.of("api_key_missing", "Send your API key in the X-API-Key header."));
     const format = parseApiKey(presented);
-    if (!format.ok) return renderError(c, ApiError.of("api_key_invalid", "This is not a valid API key. Keys start with ik_ and have 35 characters."));
+    if (!format.ok) return renderError(c, ApiError.of("api_key_invalid", `This is not a valid API key. Keys start with ${API_KEY_PREFIX} and have ${API_KEY_LENGTH} characters.`));
     const key = await findKeyByHash(hashApiKey(presented));
     if (!key) return renderError(c, ApiError.of("api_key_invalid", `No API key matches ${apiKeyHint(presented)}.`));
 

@@ -1,10 +1,9 @@
 import type { NextAuthConfig } from "next-auth";
 import { NextResponse } from "next/server";
+import { SESSION_IDLE_SECONDS } from "@/db/schema";
 
-export const PUBLIC_PATHS = ["/signin", "/signup", "/docs"];
+const PUBLIC_PATHS = ["/signin", "/signup", "/docs"];
 
-/** A session ends after 14 days without use; the cookie's own expiry slides the same way. */
-export const SESSION_IDLE_SECONDS = 60 * 60 * 24 * 14;
 
 declare module "next-auth" {
   interface Session {

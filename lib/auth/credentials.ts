@@ -1,6 +1,7 @@
 import { CredentialsSignin } from "next-auth";
 import { attemptFailed, attemptSucceeded, countAttempt, type CountedAttempt, type ThrottleLimit } from "@/db/queries/auth-throttle";
-import { checkPassword } from "@/db/queries/users";
+import { findUserWithPasswordHash, type UserDto } from "@/db/queries/users";
+import { verifyAgainstNothing, verifyPassword } from "@/lib/auth/password";
 import { signInInput } from "@/lib/validation";
 
 /** Failed sign-ins counted within a 15-minute window, after which sign-in is refused until it ends. */
@@ -16,6 +17,13 @@ export class TooManyAttemptsForEmail extends CredentialsSignin {
 /** The client address has failed too often, across emails. */
 export class TooManyAttemptsFromAddress extends CredentialsSignin {
   code = "too_many_attempts_ip";
+}
+
+/** The user whose password matches, or null; the hash never leaves this function. */
+export async function checkPassword(email: string, password: string): Promise<UserDto | null> {
+  const found = await findUserWithPasswordHash(email);
+  if (!found) return verifyAgainstNothing(password).then(() => null);
+  return (await verifyPassword(password, found.passwordHash)) ? found.user : null;
 }
 
 /**

@@ -1,11 +1,13 @@
 import "server-only";
 import { countAttempt } from "@/db/queries/auth-throttle";
-import { createUserWithOrganization } from "@/db/queries/users";
+import { createUserWithOrganization, EmailTakenError } from "@/db/queries/users";
+import { hashPassword } from "@/lib/auth/password";
 import { UserFacingError } from "@/lib/errors";
+import { slugCandidates } from "@/lib/slug";
 
 /** Sign-ups counted per client address and hour, successful or not, before any work. */
 export const MAX_SIGN_UPS_PER_IP = 10;
-export const SIGN_UP_WINDOW_SECONDS = 60 * 60;
+const SIGN_UP_WINDOW_SECONDS = 60 * 60;
 
 export class TooManySignUps extends UserFacingError {
   constructor() {
@@ -13,14 +15,35 @@ export class TooManySignUps extends UserFacingError {
   }
 }
 
+/** Shown on the sign-up form's email field. */
+class EmailTaken extends UserFacingError {
+  constructor() {
+    const message = "An account with this email already exists. Sign in instead.";
+    super(message, { email: [message] });
+  }
+}
+
+export interface SignUpInput {
+  name: string;
+  email: string;
+  password: string;
+  organizationName: string;
+}
+
 /**
  * Sign-up: the account and its trial organization, unless this address has used up its
  * sign-ups for the hour (which also bounds how fast sign-up can be used to test which emails
- * have accounts). Throws EmailTakenError for an email that has one.
+ * have accounts). Throws EmailTaken for an email that has one.
  */
-export async function signUp(input: Parameters<typeof createUserWithOrganization>[0], clientIp: string): Promise<{ orgSlug: string }> {
+export async function signUp({ password, ...input }: SignUpInput, clientIp: string): Promise<{ orgSlug: string }> {
   const attempt = await countAttempt([{ subject: `signup-ip:${clientIp}`, limit: MAX_SIGN_UPS_PER_IP, windowSeconds: SIGN_UP_WINDOW_SECONDS }]);
   if ("refusedBy" in attempt) throw new TooManySignUps();
-  const { orgSlug } = await createUserWithOrganization(input);
-  return { orgSlug };
+  const passwordHash = await hashPassword(password);
+  try {
+    const { orgSlug } = await createUserWithOrganization({ ...input, passwordHash, slugCandidates: slugCandidates(input.organizationName) });
+    return { orgSlug };
+  } catch (error) {
+    if (error instanceof EmailTakenError) throw new EmailTaken();
+    throw error;
+  }
 }

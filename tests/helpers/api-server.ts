@@ -26,6 +26,9 @@ export function startApiServer(options: { clock?: () => number } = {}) {
         api.base = `http://127.0.0.1:${info.port}`;
         resolve();
       });
+      // On a loaded machine, fetch's pool can reuse a connection just as the server's 5 s idle
+      // timer closes it (ECONNRESET); a test's pauses (fingerprints, retries) must not count as idling.
+      (server as import("node:http").Server).keepAliveTimeout = 60_000;
     });
   });
   afterAll(async () => {

@@ -1,7 +1,8 @@
 import { getDb } from "@/db";
-import { apiKeys, memberships, organizations, users, type Plan, type Role } from "@/db/schema";
-import { apiKeyHint, generateApiKey, hashApiKey } from "@/lib/api-key-format";
-import { newId } from "@/lib/ids";
+import { apiKeys, memberships, organizations, users } from "@/db/schema";
+import type { Plan, Role } from "@/db/enums";
+import { mintApiKey } from "@/lib/api-key-format";
+import { newId } from "@/db/ids";
 
 export async function createOrg(plan: Plan = "pro", overrides: { rateLimitPerMinute?: number | null } = {}) {
   const id = newId("org");
@@ -35,7 +36,7 @@ export async function createTeam(plan: Plan = "pro") {
 
 /** A key row written directly (bypassing the action), returning its value for API calls. */
 export async function insertKey(orgId: string, options: { name?: string; revoked?: boolean; createdBy?: string } = {}) {
-  const value = generateApiKey();
+  const { value, hash, hint } = mintApiKey();
   const id = newId("key");
   await getDb()
     .insert(apiKeys)
@@ -43,8 +44,8 @@ export async function insertKey(orgId: string, options: { name?: string; revoked
       id,
       orgId,
       name: options.name ?? "Integration",
-      keyHash: hashApiKey(value),
-      hint: apiKeyHint(value),
+      keyHash: hash,
+      hint,
       createdBy: options.createdBy ?? null,
       revokedAt: options.revoked ? new Date() : null,
     });

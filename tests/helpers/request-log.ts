@@ -1,5 +1,5 @@
-import { writeRequestLog, type RequestLogEntry } from "@/lib/api/gateway-store";
-import { newId } from "@/lib/ids";
+import { writeRequestLog, type RequestLogEntry } from "@/db/queries/gateway";
+import { newId } from "@/db/ids";
 
 /**
  * Logs a request the way the gateway does (audit row and daily rollup together), filling in

@@ -4,3 +4,9 @@ export const testSession: { userId: string | null } = { userId: null };
 export function actAs(userId: string | null): void {
   testSession.userId = userId;
 }
+
+/** Runs `read` with `userId` signed in: for loaders that read the session themselves. */
+export function readAs<T>(userId: string | null, read: () => Promise<T>): Promise<T> {
+  actAs(userId);
+  return read();
+}

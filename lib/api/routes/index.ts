@@ -1,7 +1,7 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { ApiEnv } from "../env";
 import { MAX_RANGE_DAYS } from "@/lib/input-rules";
-import { MAX_BODY_BYTES } from "../app";
+import { MAX_BODY_BYTES } from "../body-limit";
 import { registerSharedComponents } from "../schemas/responses";
 import { analyticsRoutes } from "./analytics";
 import { customerRoutes } from "./customers";
@@ -9,8 +9,7 @@ import { invoiceRoutes } from "./invoices";
 import { pdfRoutes } from "./pdf";
 import { productRoutes } from "./products";
 
-// A function: app.ts imports this module before its own MAX_BODY_BYTES is initialized.
-const description = () => `
+const DESCRIPTION = `
 Invoices, customers, products, analytics and PDFs of your organization.
 
 ## Authentication
@@ -79,7 +78,7 @@ export function registerRoutes(app: OpenAPIHono<ApiEnv>): void {
 function openApiConfig(): Parameters<OpenAPIHono<ApiEnv>["getOpenAPI31Document"]>[0] {
   return {
     openapi: "3.1.0",
-    info: { title: "Invoicing API", version: "1.0.0", description: description() },
+    info: { title: "Invoicing API", version: "1.0.0", description: DESCRIPTION },
     servers: [{ url: "/", "x-internal": false } as { url: string }],
     security: [{ ApiKeyAuth: [] }],
     tags: [

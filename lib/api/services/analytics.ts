@@ -2,7 +2,7 @@ import { and, asc, eq, gte, lt, lte, sql, type SQL } from "drizzle-orm";
 import { getDb } from "@/db";
 import { customers, invoices } from "@/db/schema";
 import { dateRangeProblem } from "@/lib/input-rules";
-import { utcDay } from "@/lib/time";
+import { utcDay, utcDayStart } from "@/db/time";
 import { TOP_CUSTOMERS_PER_CURRENCY, type AnalyticsDto } from "../schemas/analytics";
 import { invoiceDate } from "./invoice-rows";
 import { invalid } from "./refusals";
@@ -10,7 +10,7 @@ import { invalid } from "./refusals";
 /** Without a range: the last twelve months, this one included. A range ending today is bounded too. */
 export function resolveRange(query: { from?: string; to?: string }) {
   const to = query.to ?? utcDay(new Date());
-  const end = new Date(`${to}T00:00:00Z`);
+  const end = utcDayStart(to);
   const from = query.from ?? utcDay(new Date(Date.UTC(end.getUTCFullYear(), end.getUTCMonth() - 11, 1)));
   const problem = dateRangeProblem(from, to);
   if (problem) throw invalid(query.to ? "query.to" : "query.from", problem);
@@ -19,7 +19,7 @@ export function resolveRange(query: { from?: string; to?: string }) {
 
 function monthsBetween(from: string, to: string): string[] {
   const months: string[] = [];
-  for (let month = new Date(`${from.slice(0, 7)}-01T00:00:00Z`); utcDay(month) <= to; month.setUTCMonth(month.getUTCMonth() + 1)) {
+  for (let month = utcDayStart(`${from.slice(0, 7)}-01`); utcDay(month) <= to; month.setUTCMonth(month.getUTCMonth() + 1)) {
     months.push(utcDay(month).slice(0, 7));
   }
   return months;
@@ -67,8 +67,8 @@ export async function analytics(orgId: string, range: { from: string; to: string
   const paidInRange = and(
     org,
     eq(invoices.status, "paid"),
-    gte(invoices.paidAt, new Date(`${range.from}T00:00:00Z`)),
-    lt(invoices.paidAt, new Date(new Date(`${range.to}T00:00:00Z`).getTime() + 86_400_000)),
+    gte(invoices.paidAt, utcDayStart(range.from)),
+    lt(invoices.paidAt, new Date(utcDayStart(range.to).getTime() + 86_400_000)),
   );
   const datedInRange = and(org, sql`${invoiceDate} between ${range.from} and ${range.to}`);
   const openInRange = and(datedInRange, eq(invoices.status, "open"));

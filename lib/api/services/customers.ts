@@ -1,7 +1,7 @@
 import { and, count, eq, ilike, inArray, isNull, or } from "drizzle-orm";
 import { getDb, type DbOrTx } from "@/db";
 import { customers, invoices } from "@/db/schema";
-import { newId } from "@/lib/ids";
+import { newId } from "@/db/ids";
 import type { CustomerCreateInput, CustomerDto, CustomerUpdateInput } from "../schemas/customers";
 import { after, newestFirst, page, type Keyset } from "./pagination";
 import { sent } from "./patch";

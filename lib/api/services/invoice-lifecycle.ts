@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { getDb, type Tx } from "@/db";
 import { invoiceCounters, invoiceLineItems, invoices, products, type InvoiceStatus } from "@/db/schema";
-import { utcDay } from "@/lib/time";
+import { utcDay, utcDayStart } from "@/db/time";
 import type { InvoiceDto } from "../schemas/invoices";
 import { detailsOf, invoiceRow } from "./invoice-rows";
 import { getInvoice, lockDraft } from "./invoices";
@@ -10,7 +10,7 @@ import { conflict, invalid, notFound } from "./refusals";
 const PAYMENT_TERMS_DAYS = 30;
 
 function addDays(day: string, days: number): string {
-  const date = new Date(`${day}T00:00:00Z`);
+  const date = utcDayStart(day);
   date.setUTCDate(date.getUTCDate() + days);
   return utcDay(date);
 }

@@ -1,7 +1,7 @@
 import { and, eq, inArray } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { invoiceLineItems, products } from "@/db/schema";
-import { newId } from "@/lib/ids";
+import { newId } from "@/db/ids";
 import { invoiceTotals, isSafeAmount, lineAmounts, percentToPpm, ppmToPercent } from "@/lib/money";
 import type { LineInputValue } from "../schemas/invoices";
 import { conflict, invalid, notFound } from "./refusals";

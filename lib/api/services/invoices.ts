@@ -1,8 +1,8 @@
 import { and, asc, eq, lt, sql } from "drizzle-orm";
 import { getDb, type DbOrTx, type Tx } from "@/db";
 import { invoiceLineItems, invoices } from "@/db/schema";
-import { newId } from "@/lib/ids";
-import { utcDay } from "@/lib/time";
+import { newId } from "@/db/ids";
+import { utcDay } from "@/db/time";
 import type { InvoiceCreateInput, InvoiceDto, InvoiceListFilter, InvoiceUpdateInput } from "../schemas/invoices";
 import { lockCustomers } from "./customers";
 import { asInputs, priceLines, type PricedInvoice } from "./invoice-lines";

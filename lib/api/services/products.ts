@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { getDb } from "@/db";
 import { products } from "@/db/schema";
-import { newId } from "@/lib/ids";
+import { newId } from "@/db/ids";
 import { percentToPpm, ppmToPercent } from "@/lib/money";
 import type { ProductCreateInput, ProductDto, ProductUpdateInput } from "../schemas/products";
 import { after, newestFirst, page, type Keyset } from "./pagination";

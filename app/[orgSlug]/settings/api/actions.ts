@@ -1,26 +1,26 @@
 "use server";
 
-import { countActiveKeys, getApiKey, insertApiKey, lockOrganization, markApiKeyRevoked, type ApiKeyDto } from "@/db/queries/api-keys";
+import { countActiveKeys, getApiKey, insertApiKey, markApiKeyRevoked, type ApiKeyDto } from "@/db/queries/api-keys";
+import { lockOrganization } from "@/db/queries/organizations";
 import { orgAction } from "@/lib/action";
-import { apiKeyHint, generateApiKey, hashApiKey } from "@/lib/api-key-format";
+import { mintApiKey } from "@/lib/api-key-format";
 import { UserFacingError } from "@/lib/errors";
-import { newId } from "@/lib/ids";
-import { PLANS, plansWithApiAccess } from "@/lib/plans";
+import { newId } from "@/db/ids";
+import { PLANS, plansWith } from "@/lib/plans";
 import { createApiKeyInput, revokeApiKeyInput } from "@/lib/validation";
 
 export const createApiKeyAction = orgAction(createApiKeyInput, "keys.create", async ({ name }, ctx): Promise<{ key: ApiKeyDto; value: string }> => {
   const { plan } = await lockOrganization(ctx.tx, ctx.orgId);
   const limits = PLANS[plan];
   if (!limits.apiAccess) {
-    const options = plansWithApiAccess().map((p) => p.label).join(", ");
-    throw new UserFacingError(`Your ${limits.label} plan has no API access, so it cannot have API keys. Switch to ${options} to create one.`);
+    throw new UserFacingError(`Your ${limits.label} plan has no API access, so it cannot have API keys. Switch to ${plansWith("apiAccess")} to create one.`);
   }
   if (limits.maxActiveKeys !== null && (await countActiveKeys(ctx.tx, ctx.orgId)) >= limits.maxActiveKeys) {
     throw new UserFacingError(`Your ${limits.label} plan allows ${limits.maxActiveKeys} active API keys. Revoke a key you no longer use, or change the plan.`);
   }
-  const value = generateApiKey();
+  const { value, hash, hint } = mintApiKey();
   const id = newId("key");
-  await insertApiKey(ctx.tx, { id, orgId: ctx.orgId, name, keyHash: hashApiKey(value), hint: apiKeyHint(value), createdBy: ctx.userId });
+  await insertApiKey(ctx.tx, { id, orgId: ctx.orgId, name, keyHash: hash, hint, createdBy: ctx.userId });
   await ctx.record("api_key.created", id, { name });
   const key = await getApiKey(ctx.orgId, id, ctx.tx);
   // The only place the value ever leaves the server: the one-time display of the creation dialog.

@@ -4,7 +4,7 @@ import { Check, Minus } from "lucide-react";
 import { useState, useTransition } from "react";
 import { toast } from "sonner";
 import type { PlanChangeDto } from "@/db/queries/organizations";
-import type { Plan } from "@/db/schema";
+import type { Plan } from "@/db/enums";
 import { FormAlert } from "@/components/form-alert";
 import { RelativeTime } from "@/components/relative-time";
 import { useActionForm } from "@/components/use-action-form";
@@ -40,7 +40,7 @@ function planFeatures(plan: PlanLimits & { id: Plan }): { text: string; included
   return [
     { text: limitText(plan.maxActiveKeys, "active API keys"), included: true },
     { text: `${limitText(plan.monthlyCalls, "API calls")} a month`, included: true },
-    { text: plan.id === "enterprise" ? "Custom rate limit per key" : `${DEFAULT_RATE_LIMIT_PER_MINUTE} requests per minute per key`, included: true },
+    { text: plan.customRateLimit ? "Custom rate limit per key" : `${DEFAULT_RATE_LIMIT_PER_MINUTE} requests per minute per key`, included: true },
   ];
 }
 
@@ -163,7 +163,7 @@ export function PlanClient({
           </AlertDialogFooter>
         </AlertDialogContent>
       </AlertDialog>
-      {current === "enterprise" ? <RateLimitCard orgId={orgId} canManage={canManage} effective={rateLimitPerMinute} custom={customRateLimit} /> : null}
+      {plans.find((plan) => plan.id === current)?.customRateLimit ? <RateLimitCard orgId={orgId} canManage={canManage} effective={rateLimitPerMinute} custom={customRateLimit} /> : null}
     </div>
   );
 }

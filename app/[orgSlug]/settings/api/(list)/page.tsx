@@ -6,6 +6,7 @@ import { PlanUsageBanner } from "@/components/plan-usage-banner";
 import { can } from "@/lib/authz";
 import { publicBaseUrl } from "@/lib/base-url";
 import { requireOrgAccess } from "@/lib/org-access";
+import { PLANS } from "@/lib/plans";
 import { ApiKeysClient } from "./api-keys-client";
 import { CreateKeyDialog } from "./create-key-dialog";
 
@@ -16,12 +17,13 @@ export default async function ApiKeysPage({ params }: { params: Promise<{ orgSlu
   const { membership } = await requireOrgAccess(orgSlug, "keys.view");
   const [keys, usage, baseUrl] = await Promise.all([listApiKeys(membership.orgId), getOrgUsage(membership.orgId), publicBaseUrl()]);
   const canCreate = can(membership.role, "keys.create");
+  const { apiAccess } = PLANS[usage.plan];
   return (
     <div className="space-y-6">
       <PageHeader
         title="API keys"
         description="Keys authenticate your servers' calls to the Invoicing API. Treat them like passwords: keep them in environment variables, never in client-side code."
-        actions={canCreate && usage.plan !== "solo" ? <CreateKeyDialog orgId={membership.orgId} /> : null}
+        actions={canCreate && apiAccess ? <CreateKeyDialog orgId={membership.orgId} /> : null}
       />
       <PlanUsageBanner usage={usage} orgSlug={orgSlug} />
       <ApiKeysClient
@@ -30,7 +32,7 @@ export default async function ApiKeysPage({ params }: { params: Promise<{ orgSlu
         keys={keys}
         canCreate={canCreate}
         canRevoke={can(membership.role, "keys.revoke")}
-        noApiAccess={usage.plan === "solo"}
+        noApiAccess={!apiAccess}
       />
       <ApiQuickstart baseUrl={baseUrl} />
     </div>

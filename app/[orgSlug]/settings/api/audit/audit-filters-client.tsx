@@ -8,7 +8,8 @@ import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Select, SelectContent, SelectGroup, SelectItem, SelectLabel, SelectSeparator, SelectTrigger, SelectValue } from "@/components/ui/select";
-import { auditSearchParams, filtersError, hasFilters, parseAuditFilters, RANGE_PRESETS, STATUS_CLASSES, type AuditFilters } from "@/lib/audit-filters";
+import { STATUS_CLASSES } from "@/db/request-log";
+import { auditSearchParams, filtersError, hasFilters, parseAuditFilters, RANGE_PRESETS, type AuditFilters } from "@/lib/audit-filters";
 import { cn } from "@/lib/utils";
 import type { AuditKeyOptionDto } from "./load-audit-log";
 

@@ -5,8 +5,8 @@ import { filtersError, parseAuditFilters, type AuditFilters } from "@/lib/audit-
 import { orgAccess, type OrgAccess } from "@/lib/org-access";
 
 /** Who may read an organization's audit log: the page and the CSV export ask before reading a row. */
-export function auditAccess(userId: string | null, slug: string): Promise<OrgAccess> {
-  return orgAccess(userId, slug, "audit.view");
+export function auditAccess(slug: string): Promise<OrgAccess> {
+  return orgAccess(slug, "audit.view");
 }
 
 export interface AuditKeyOptionDto {
@@ -22,8 +22,8 @@ export type AuditLogView =
   | { kind: "ok"; filters: AuditFilters; page: AuditLogPageDto; options: AuditFilterOptionsDto; keys: AuditKeyOptionDto[] };
 
 /** Everything the audit log page shows for this URL, or why it shows nothing. */
-export async function loadAuditLog(userId: string | null, slug: string, searchParams: Record<string, string | string[] | undefined>): Promise<AuditLogView> {
-  const access = await auditAccess(userId, slug);
+export async function loadAuditLog(slug: string, searchParams: Record<string, string | string[] | undefined>): Promise<AuditLogView> {
+  const access = await auditAccess(slug);
   if (!access.ok) return { kind: "refused", status: access.status, message: access.message };
   const { orgId } = access.membership;
   const filters = parseAuditFilters(searchParams);

@@ -1,7 +1,7 @@
 import { ChevronLeft, ChevronRight, Download, SearchX, ShieldAlert } from "lucide-react";
 import type { Metadata } from "next";
 import Link from "next/link";
-import { notFound } from "next/navigation";
+import { notFound, redirect } from "next/navigation";
 import type { AuditLogPageDto, AuditLogRowDto } from "@/db/queries/audit-log";
 import { EmptyState } from "@/components/empty-state";
 import { FormAlert } from "@/components/form-alert";
@@ -14,7 +14,6 @@ import { Card } from "@/components/ui/card";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { auditSearchParams, hasFilters, type AuditFilters } from "@/lib/audit-filters";
 import { publicBaseUrl } from "@/lib/base-url";
-import { requireUserId } from "@/lib/session";
 import { AuditFiltersClient } from "./audit-filters-client";
 import { loadAuditLog } from "./load-audit-log";
 
@@ -30,10 +29,11 @@ export default async function AuditLogPage({
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const { orgSlug } = await params;
-  const view = await loadAuditLog(await requireUserId(), orgSlug, await searchParams);
+  const view = await loadAuditLog(orgSlug, await searchParams);
   const base = `/${orgSlug}/settings/api/audit`;
 
   if (view.kind === "refused") {
+    if (view.status === 401) redirect("/signin");
     if (view.status !== 403) notFound();
     return (
       <div className="space-y-6">

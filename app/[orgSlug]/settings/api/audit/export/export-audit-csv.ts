@@ -2,7 +2,7 @@ import "server-only";
 import { stringify } from "csv-stringify/sync";
 import { auditLogBatches, type AuditLogRowDto } from "@/db/queries/audit-log";
 import { filtersError, parseAuditFilters } from "@/lib/audit-filters";
-import { utcDay } from "@/lib/time";
+import { utcDay } from "@/db/time";
 import { auditAccess } from "../load-audit-log";
 
 const COLUMNS: { header: string; value: (row: AuditLogRowDto) => string | number | null }[] = [
@@ -21,7 +21,7 @@ const COLUMNS: { header: string; value: (row: AuditLogRowDto) => string | number
   { header: "user_agent", value: (row) => row.userAgent },
 ];
 
-export const AUDIT_CSV_HEADERS = COLUMNS.map((column) => column.header);
+const AUDIT_CSV_HEADERS = COLUMNS.map((column) => column.header);
 
 // Callers choose paths and user agents: a value starting with = + - @ gets a leading ' so a
 // spreadsheet shows it as text instead of running it as a formula.
@@ -33,11 +33,10 @@ function refusal(status: number, message: string): Response {
 
 /**
  * The audit log as CSV: every row matching the URL's filters, streamed one keyset batch at a
- * time, so there is no row cap. The route hands over the session's user; the role is read from
- * the database here.
+ * time, so there is no row cap. The role is read from the database here.
  */
-export async function exportAuditCsv(userId: string | null, slug: string, searchParams: URLSearchParams, now = new Date()): Promise<Response> {
-  const access = await auditAccess(userId, slug);
+export async function exportAuditCsv(slug: string, searchParams: URLSearchParams, now = new Date()): Promise<Response> {
+  const access = await auditAccess(slug);
   if (!access.ok) return refusal(access.status, access.message);
   const { membership } = access;
   const filters = parseAuditFilters(searchParams);

@@ -1,10 +1,9 @@
 import type { NextRequest } from "next/server";
-import { currentUserId } from "@/lib/session";
 import { exportAuditCsv } from "./export-audit-csv";
 
 export const dynamic = "force-dynamic";
 
 export async function GET(request: NextRequest, { params }: { params: Promise<{ orgSlug: string }> }) {
   const { orgSlug } = await params;
-  return exportAuditCsv(await currentUserId(), orgSlug, request.nextUrl.searchParams);
+  return exportAuditCsv(orgSlug, request.nextUrl.searchParams);
 }

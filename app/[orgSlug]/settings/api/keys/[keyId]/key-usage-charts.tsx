@@ -2,14 +2,15 @@
 
 import { Bar, BarChart, CartesianGrid, Cell, ResponsiveContainer, Tooltip, XAxis, YAxis, type TooltipContentProps } from "recharts";
 import type { DailyUsageDto, StatusCountDto } from "@/db/queries/key-usage";
-import { STATUS_CLASSES, statusClassOf, type StatusClass } from "@/lib/audit-filters";
+import { STATUS_CLASSES, statusClassOf, type StatusClass } from "@/db/request-log";
+import { utcDayStart } from "@/db/time";
 
 /** One colour per status class, the same in both charts and their legends. */
-export const CLASS_COLOURS: Record<StatusClass, string> = { "2xx": "#10b981", "3xx": "#0ea5e9", "4xx": "#f59e0b", "5xx": "#f43f5e" };
+const CLASS_COLOURS: Record<StatusClass, string> = { "2xx": "#10b981", "3xx": "#0ea5e9", "4xx": "#f59e0b", "5xx": "#f43f5e" };
 
 const number = new Intl.NumberFormat("en-US");
-const shortDay = (day: string) => new Date(`${day}T00:00:00Z`).toLocaleDateString("en-US", { month: "short", day: "numeric", timeZone: "UTC" });
-const longDay = (day: string) => new Date(`${day}T00:00:00Z`).toLocaleDateString("en-US", { weekday: "short", month: "short", day: "numeric", timeZone: "UTC" });
+const shortDay = (day: string) => utcDayStart(day).toLocaleDateString("en-US", { month: "short", day: "numeric", timeZone: "UTC" });
+const longDay = (day: string) => utcDayStart(day).toLocaleDateString("en-US", { weekday: "short", month: "short", day: "numeric", timeZone: "UTC" });
 
 function TooltipBox({ title, children }: { title: string; children: React.ReactNode }) {
   return (

@@ -2,7 +2,7 @@ import { ArrowLeft, ArrowRight } from "lucide-react";
 import type { Metadata } from "next";
 import Link from "next/link";
 import type { ApiKeyDto } from "@/db/queries/api-keys";
-import type { Plan } from "@/db/schema";
+import type { Plan } from "@/db/enums";
 import { getKeyUsage, listRecentCalls, type KeyUsageDto, type RecentCallDto } from "@/db/queries/key-usage";
 import { StatusBadge } from "@/components/key-status-badge";
 import { NoRequests } from "@/components/no-requests";

@@ -1,8 +1,9 @@
+import "server-only";
 import { sql } from "drizzle-orm";
 import { getDb } from "@/db";
 import { rowsOf } from "@/db/partitions";
-import type { Plan } from "@/db/schema";
-import { utcDay } from "@/lib/time";
+import type { Plan } from "@/db/enums";
+import { utcDay } from "@/db/time";
 
 export interface KeyRecord {
   keyId: string;

@@ -12,3 +12,8 @@ export function utcMonthStart(date: Date): string {
 export function nextUtcMonth(date: Date): Date {
   return new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1));
 }
+
+/** The first instant of the UTC day "YYYY-MM-DD". */
+export function utcDayStart(day: string): Date {
+  return new Date(`${day}T00:00:00Z`);
+}
