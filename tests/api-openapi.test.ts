@@ -2,8 +2,7 @@ import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/db";
 import { requestLog } from "@/db/schema";
-import { API_ERROR_CODES } from "@/lib/api/errors";
-import { CONFLICTS } from "@/lib/api/services/refusals";
+import { API_ERRORS } from "@/lib/api/errors";
 import { apiClient, contractApi, errorOf, itMatchesTheDocument, OpenApiContract, servedContract, type Exchange } from "./helpers/api-contract";
 import { createOrg, insertKey } from "./helpers/factories";
 
@@ -86,7 +85,7 @@ describe("the OpenAPI document at /v1/openapi.json", () => {
       return value;
     });
     // An unknown path has no route to describe it: the description names its code instead.
-    const expected = [...Object.keys(CONFLICTS), ...Object.keys(API_ERROR_CODES).filter((code) => code !== "route_not_found")];
+    const expected = Object.keys(API_ERRORS).filter((code) => code !== "route_not_found");
     expect([...codes].sort()).toEqual(expect.arrayContaining(expected.sort()));
     expect(doc.info.description).toContain("`404 route_not_found`");
   });

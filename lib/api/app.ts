@@ -4,17 +4,18 @@ import { HTTPException } from "hono/http-exception";
 import type { ZodError } from "zod";
 import { bodyLimit, MAX_BODY_BYTES } from "./body-limit";
 import type { ApiEnv } from "./env";
-import { API_ERROR_CODES, ApiError, ERROR_DETAILS_MAX, ERROR_TEXT_MAX } from "./errors";
+import { ApiError, ERROR_DETAILS_MAX, ERROR_TEXT_MAX, type ApiErrorCode, type ApiErrorCodeWithStatus, type ApiErrorStatus } from "./errors";
 import { newId } from "@/db/ids";
 import { gateway } from "./gateway";
 import { registerRoutes } from "./routes";
 
-// What Hono and @hono/zod-openapi throw for a body they cannot read, as the API's error codes.
-const HTTP_EXCEPTION_CODES: Partial<Record<number, keyof typeof API_ERROR_CODES>> = {
+// What Hono and @hono/zod-openapi throw for a body they cannot read, as the API's error codes of
+// the status Hono chose, so the answer keeps the status the document gives the code.
+const HTTP_EXCEPTION_CODES: Partial<Record<number, ApiErrorCode>> = {
   400: "invalid_json",
   413: "payload_too_large",
   415: "unsupported_media_type",
-};
+} satisfies { [S in ApiErrorStatus]?: ApiErrorCodeWithStatus<S> };
 
 function renderError(c: Context<ApiEnv>, error: ApiError): Response {
   for (const [name, value] of Object.entries(error.headers ?? {})) c.header(name, value);

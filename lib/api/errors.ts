@@ -1,26 +1,49 @@
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 
-export const API_ERROR_CODES = {
-  api_key_missing: 401,
-  api_key_invalid: 401,
-  api_key_revoked: 401,
-  plan_no_api_access: 403,
-  rate_limited: 429,
-  monthly_quota_exceeded: 429,
-  validation_failed: 400,
-  invalid_json: 400,
-  not_found: 404,
-  route_not_found: 404,
-  payload_too_large: 413,
-  unsupported_media_type: 415,
-  internal_error: 500,
-} as const satisfies Record<string, ContentfulStatusCode>;
+/**
+ * Every error code of the API with its status and the sentence the OpenAPI document gives it.
+ * The one place a code is declared: ApiError, the error bodies' `code` enum and each route's
+ * documented refusals all read it, so a code cannot be thrown with a status the document denies.
+ */
+export const API_ERRORS = {
+  // The gateway's refusals, in the order it checks them.
+  api_key_missing: { status: 401, description: "No X-API-Key header." },
+  api_key_invalid: { status: 401, description: "The key is malformed (prefix, length or checksum) or unknown." },
+  api_key_revoked: { status: 401, description: "The key was revoked in the dashboard." },
+  plan_no_api_access: { status: 403, description: "The organization's plan (Solo) has no API access." },
+  rate_limited: { status: 429, description: "The key's per-minute rate limit is used up; retry after Retry-After seconds." },
+  monthly_quota_exceeded: {
+    status: 429,
+    description: "The organization's monthly call quota is used up; it resets at the start of the next UTC month (Retry-After).",
+  },
+  // The request itself.
+  validation_failed: {
+    status: 400,
+    description: "The path, query or body does not match the schema, or contradicts the data it refers to; `details` lists each problem.",
+  },
+  invalid_json: { status: 400, description: "The body is not valid JSON." },
+  not_found: { status: 404, description: "No object with this id in your organization (ids of other organizations are unknown too)." },
+  route_not_found: { status: 404, description: "No such route." },
+  payload_too_large: { status: 413, description: "The body is over the size limit given in the API description." },
+  unsupported_media_type: { status: 415, description: "The body is not sent as application/json." },
+  // A rule of the data refused the request: each code names the rule.
+  invoice_not_draft: { status: 409, description: "The invoice is no longer a draft: only drafts can be edited, finalized or deleted." },
+  invoice_not_open: { status: 409, description: "The invoice is not open: only open invoices can be marked paid or voided." },
+  insufficient_stock: { status: 409, description: "Finalizing would take a stocked product below zero units; nothing was changed." },
+  customer_has_open_invoices: { status: 409, description: "The customer has open invoices: mark them paid or void them first." },
+  product_archived: { status: 409, description: "The product is archived and cannot be added to invoices." },
+  sku_taken: { status: 409, description: "Another product of the organization already has this SKU." },
+  // A fault of ours, never of the request.
+  internal_error: { status: 500, description: "Our fault; contact support with the request id." },
+} as const satisfies Record<string, { status: ContentfulStatusCode; description: string }>;
+
+export type ApiErrorCode = keyof typeof API_ERRORS;
+export type ApiErrorStatus = (typeof API_ERRORS)[ApiErrorCode]["status"];
+export type ApiErrorCodeWithStatus<S extends ApiErrorStatus> = { [C in ApiErrorCode]: (typeof API_ERRORS)[C]["status"] extends S ? C : never }[ApiErrorCode];
 
 /** Bounds of an error body: a refusal never echoes an input at length. */
 export const ERROR_DETAILS_MAX = 100;
 export const ERROR_TEXT_MAX = 500;
-
-export type ApiErrorCode = keyof typeof API_ERROR_CODES | (string & {});
 
 export interface ApiErrorDetail {
   path: string;
@@ -29,8 +52,10 @@ export interface ApiErrorDetail {
 
 /** Every refusal of the API: one type, rendered in one place (lib/api/app.ts). */
 export class ApiError extends Error {
-  constructor(
-    readonly status: ContentfulStatusCode,
+  readonly status: ApiErrorStatus;
+
+  // Private so that the status always comes from the table: build one with ApiError.of.
+  private constructor(
     readonly code: ApiErrorCode,
     message: string,
     readonly details?: ApiErrorDetail[],
@@ -38,10 +63,11 @@ export class ApiError extends Error {
   ) {
     super(message);
     this.name = "ApiError";
+    this.status = API_ERRORS[code].status;
   }
 
-  static of(code: keyof typeof API_ERROR_CODES, message: string, options: { details?: ApiErrorDetail[]; headers?: Record<string, string> } = {}) {
-    return new ApiError(API_ERROR_CODES[code], code, message, options.details, options.headers);
+  static of(code: ApiErrorCode, message: string, options: { details?: ApiErrorDetail[]; headers?: Record<string, string> } = {}) {
+    return new ApiError(code, message, options.details, options.headers);
   }
 
   /** A failure on our side: the cause goes to the server log, never to the client. */

@@ -1,7 +1,7 @@
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { expect, it } from "vitest";
-import { API_ERROR_CODES } from "@/lib/api/errors";
+import { API_ERRORS, type ApiErrorCode } from "@/lib/api/errors";
 import { startApiServer } from "./api-server";
 import { createOrg, insertKey } from "./factories";
 
@@ -73,7 +73,7 @@ export class OpenApiContract {
     if (!template || !operation) {
       // The description documents the answers for a path outside the API: the gateway's, then 404.
       const code = /"code":"([a-z_]+)"/.exec(exchange.body.toString("utf8"))?.[1];
-      if (code && OUTSIDE_THE_API.includes(code) && API_ERROR_CODES[code as keyof typeof API_ERROR_CODES] === exchange.status) return [];
+      if (code && OUTSIDE_THE_API.includes(code) && API_ERRORS[code as ApiErrorCode].status === exchange.status) return [];
       return [`${where}: no such operation in the document`];
     }
     const responseRef = (operation.responses as Json)[String(exchange.status)] as Json | undefined;

@@ -1,7 +1,8 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { ApiEnv } from "../env";
 import { DeletedInvoice, Invoice, InvoiceCreate, InvoiceList, InvoiceListQuery, InvoiceParams, InvoiceUpdate } from "../schemas/invoices";
-import { jsonBody, ok, refusals, type RefusalCode } from "../schemas/responses";
+import type { ApiErrorCode } from "../errors";
+import { jsonBody, ok, refusals } from "../schemas/responses";
 import { finalizeInvoice, payInvoice, voidInvoice } from "../services/invoice-lifecycle";
 import { createInvoice, deleteInvoice, getInvoice, listInvoices, updateInvoice } from "../services/invoices";
 
@@ -63,7 +64,7 @@ const remove = createRoute({
   responses: { 200: ok(DeletedInvoice, "The draft was deleted."), ...refusals(["validation_failed", "not_found", "invoice_not_draft"]) },
 });
 
-function transition(action: string, operationId: string, summary: string, description: string, codes: RefusalCode[]) {
+function transition(action: string, operationId: string, summary: string, description: string, codes: ApiErrorCode[]) {
   return createRoute({
     method: "post",
     path: `/v1/invoices/{id}/${action}`,

@@ -2,31 +2,7 @@ import { z, type OpenAPIHono } from "@hono/zod-openapi";
 import type { ZodType } from "zod";
 import type { ApiEnv } from "../env";
 import { ENTERPRISE_RATE_LIMIT_RANGE, PLANS } from "@/lib/plans";
-import { ERROR_DETAILS_MAX, ERROR_TEXT_MAX, type API_ERROR_CODES } from "../errors";
-import { CONFLICTS, type ConflictCode } from "../services/refusals";
-
-type GatewayOrRequestCode = keyof typeof API_ERROR_CODES;
-export type RefusalCode = GatewayOrRequestCode | ConflictCode;
-
-const REQUEST_REFUSALS = {
-  api_key_missing: [401, "No X-API-Key header."],
-  api_key_invalid: [401, "The key is malformed (prefix, length or checksum) or unknown."],
-  api_key_revoked: [401, "The key was revoked in the dashboard."],
-  plan_no_api_access: [403, "The organization's plan (Solo) has no API access."],
-  rate_limited: [429, "The key's per-minute rate limit is used up; retry after Retry-After seconds."],
-  monthly_quota_exceeded: [429, "The organization's monthly call quota is used up; it resets at the start of the next UTC month (Retry-After)."],
-  validation_failed: [400, "The path, query or body does not match the schema, or contradicts the data it refers to; `details` lists each problem."],
-  invalid_json: [400, "The body is not valid JSON."],
-  not_found: [404, "No object with this id in your organization (ids of other organizations are unknown too)."],
-  route_not_found: [404, "No such route."],
-  payload_too_large: [413, "The body is over the size limit given in the API description."],
-  unsupported_media_type: [415, "The body is not sent as application/json."],
-  internal_error: [500, "Our fault; contact support with the request id."],
-} as const satisfies Record<GatewayOrRequestCode, readonly [number, string]>;
-
-function refusal(code: RefusalCode): readonly [number, string] {
-  return code in CONFLICTS ? [409, CONFLICTS[code as ConflictCode]] : REQUEST_REFUSALS[code as GatewayOrRequestCode];
-}
+import { API_ERRORS, ERROR_DETAILS_MAX, ERROR_TEXT_MAX, type ApiErrorCode, type ApiErrorCodeWithStatus, type ApiErrorStatus } from "../errors";
 
 // ── Headers ────────────────────────────────────────────────────────────────────────────────────
 
@@ -71,10 +47,10 @@ const ErrorDetail = z
   })
   .openapi("ErrorDetail");
 
-function errorBody(codes: RefusalCode[]) {
+function errorBody(codes: ApiErrorCode[]) {
   return z.object({
     error: z.object({
-      code: z.enum(codes as [RefusalCode, ...RefusalCode[]]),
+      code: z.enum(codes as [ApiErrorCode, ...ApiErrorCode[]]),
       message: z.string().max(ERROR_TEXT_MAX).openapi({ description: "For people: what happened and what to do." }),
       request_id: z.string().regex(/^req_[A-Za-z0-9]+$/).max(64).openapi({ example: "req_7Hq2LmN5pR8sT1vW4xY6" }),
       details: z.array(ErrorDetail).max(ERROR_DETAILS_MAX).optional().openapi({ description: `Validation errors only: one entry per problem (the first ${ERROR_DETAILS_MAX}).` }),
@@ -82,23 +58,25 @@ function errorBody(codes: RefusalCode[]) {
   });
 }
 
-function describe(codes: RefusalCode[]): string {
-  return codes.map((code) => `\`${code}\`: ${refusal(code)[1]}`).join("\n\n");
+function describe(codes: ApiErrorCode[]): string {
+  return codes.map((code) => `\`${code}\`: ${API_ERRORS[code].description}`).join("\n\n");
 }
+
+// A shared response stands under one status, so the codes it lists must all have that status.
+type SharedResponse = { [S in ApiErrorStatus]: { codes: readonly [ApiErrorCodeWithStatus<S>, ...ApiErrorCodeWithStatus<S>[]]; headers: object } }[ApiErrorStatus];
 
 /** Shared responses of every route: the gateway's refusals and our own failures. */
 const SHARED = {
-  Unauthorized: { status: 401, codes: ["api_key_missing", "api_key_invalid", "api_key_revoked"], headers: headerRefs(["X-Request-Id"]) },
-  Forbidden: { status: 403, codes: ["plan_no_api_access"], headers: headerRefs(["X-Request-Id"]) },
+  Unauthorized: { codes: ["api_key_missing", "api_key_invalid", "api_key_revoked"], headers: headerRefs(["X-Request-Id"]) },
+  Forbidden: { codes: ["plan_no_api_access"], headers: headerRefs(["X-Request-Id"]) },
   TooManyRequests: {
-    status: 429,
     codes: ["rate_limited", "monthly_quota_exceeded"],
     headers: headerRefs(["X-Request-Id", "Retry-After", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "X-Quota-Limit", "X-Quota-Remaining"]),
   },
-  InternalError: { status: 500, codes: ["internal_error"], headers: headerRefs(["X-Request-Id"]) },
-  PayloadTooLarge: { status: 413, codes: ["payload_too_large"], headers: ADMITTED },
-  UnsupportedMediaType: { status: 415, codes: ["unsupported_media_type"], headers: ADMITTED },
-} as const satisfies Record<string, { status: number; codes: RefusalCode[]; headers: object }>;
+  InternalError: { codes: ["internal_error"], headers: headerRefs(["X-Request-Id"]) },
+  PayloadTooLarge: { codes: ["payload_too_large"], headers: ADMITTED },
+  UnsupportedMediaType: { codes: ["unsupported_media_type"], headers: ADMITTED },
+} as const satisfies Record<string, SharedResponse>;
 
 type SharedName = keyof typeof SHARED;
 
@@ -119,7 +97,11 @@ export function registerSharedComponents(app: OpenAPIHono<ApiEnv>): void {
 
 // ── Per-route responses ────────────────────────────────────────────────────────────────────────
 
-const sharedRef = (name: SharedName) => ({ $ref: `#/components/responses/${name}` });
+/** A shared response under its status: `{ 401: { $ref: "#/components/responses/Unauthorized" } }`. */
+function shared<N extends SharedName>(name: N) {
+  const status = API_ERRORS[SHARED[name].codes[0]].status;
+  return { [status]: { $ref: `#/components/responses/${name}` } } as Record<(typeof API_ERRORS)[(typeof SHARED)[N]["codes"][0]]["status"], { $ref: string }>;
+}
 
 export function ok<T extends ZodType>(schema: T, description: string) {
   return { description, headers: ADMITTED, content: { "application/json": { schema } } };
@@ -129,22 +111,22 @@ export function ok<T extends ZodType>(schema: T, description: string) {
  * The error responses of a route: the codes it can answer with, grouped by status, plus the
  * shared gateway responses. `body` adds the refusals of routes that read a JSON body.
  */
-export function refusals(codes: RefusalCode[], options: { body?: boolean } = {}) {
-  const own: RefusalCode[] = options.body ? [...codes, "validation_failed", "invalid_json"] : codes;
-  const byStatus = new Map<number, RefusalCode[]>();
+export function refusals(codes: ApiErrorCode[], options: { body?: boolean } = {}) {
+  const own: ApiErrorCode[] = options.body ? [...codes, "validation_failed", "invalid_json"] : codes;
+  const byStatus = new Map<number, ApiErrorCode[]>();
   for (const code of new Set(own)) {
-    const [status] = refusal(code);
+    const { status } = API_ERRORS[code];
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
   return {
     ...Object.fromEntries(
       [...byStatus].map(([status, group]) => [status, { description: describe(group), headers: ADMITTED, content: { "application/json": { schema: errorBody(group) } } }]),
     ),
-    401: sharedRef("Unauthorized"),
-    403: sharedRef("Forbidden"),
-    429: sharedRef("TooManyRequests"),
-    500: sharedRef("InternalError"),
-    ...(options.body ? { 413: sharedRef("PayloadTooLarge"), 415: sharedRef("UnsupportedMediaType") } : {}),
+    ...shared("Unauthorized"),
+    ...shared("Forbidden"),
+    ...shared("TooManyRequests"),
+    ...shared("InternalError"),
+    ...(options.body ? { ...shared("PayloadTooLarge"), ...shared("UnsupportedMediaType") } : {}),
   };
 }
 

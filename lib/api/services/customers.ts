@@ -2,10 +2,11 @@ import { and, count, eq, ilike, inArray, isNull, or } from "drizzle-orm";
 import { getDb, type DbOrTx } from "@/db";
 import { customers, invoices } from "@/db/schema";
 import { newId } from "@/db/ids";
+import { ApiError } from "../errors";
 import type { CustomerCreateInput, CustomerDto, CustomerUpdateInput } from "../schemas/customers";
 import { after, newestFirst, page, type Keyset } from "./pagination";
 import { sent } from "./patch";
-import { conflict, notFound } from "./refusals";
+import { notFound } from "./refusals";
 
 type CustomerRow = typeof customers.$inferSelect;
 
@@ -112,7 +113,7 @@ export async function deleteCustomer(orgId: string, id: string): Promise<{ id: s
     const of = and(eq(invoices.orgId, orgId), eq(invoices.customerId, id));
     const [open] = await tx.select({ n: count() }).from(invoices).where(and(of, eq(invoices.status, "open")));
     if (open!.n > 0) {
-      throw conflict("customer_has_open_invoices", `Customer ${id} has ${open!.n} open invoice${open!.n === 1 ? "" : "s"}: mark them paid or void them before deleting the customer.`);
+      throw ApiError.of("customer_has_open_invoices", `Customer ${id} has ${open!.n} open invoice${open!.n === 1 ? "" : "s"}: mark them paid or void them before deleting the customer.`);
     }
     await tx.delete(invoices).where(and(of, eq(invoices.status, "draft")));
     await tx.update(customers).set({ deletedAt: new Date(), updatedAt: new Date() }).where(live(orgId, id));

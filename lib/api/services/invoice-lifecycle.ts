@@ -2,10 +2,11 @@ import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { getDb, type Tx } from "@/db";
 import { invoiceCounters, invoiceLineItems, invoices, products, type InvoiceStatus } from "@/db/schema";
 import { utcDay, utcDayStart } from "@/db/time";
+import { ApiError } from "../errors";
 import type { InvoiceDto } from "../schemas/invoices";
 import { detailsOf, invoiceRow } from "./invoice-rows";
 import { getInvoice, lockDraft } from "./invoices";
-import { conflict, invalid, notFound } from "./refusals";
+import { invalid, notFound } from "./refusals";
 
 const PAYMENT_TERMS_DAYS = 30;
 
@@ -45,7 +46,7 @@ async function moveStock(tx: Tx, orgId: string, invoiceId: string, sign: 1 | -1)
   await lockProducts(tx, orgId, invoiceId);
   for (const { productId, name, stock, units } of await unitsByProduct(tx, orgId, invoiceId)) {
     if (sign < 0 && stock! < units) {
-      throw conflict("insufficient_stock", `Not enough stock of ${name} (${productId}): ${stock} in stock, ${units} on invoice ${invoiceId}.`);
+      throw ApiError.of("insufficient_stock", `Not enough stock of ${name} (${productId}): ${stock} in stock, ${units} on invoice ${invoiceId}.`);
     }
     await tx
       .update(products)
@@ -102,7 +103,7 @@ async function closeOpen(tx: Tx, orgId: string, id: string, to: Extract<InvoiceS
   if (row) return;
   const current = await invoiceRow(tx, orgId, id);
   if (!current) throw notFound(id);
-  throw conflict("invoice_not_open", `Invoice ${id} is ${current.status}: only open invoices can be ${verb}.`);
+  throw ApiError.of("invoice_not_open", `Invoice ${id} is ${current.status}: only open invoices can be ${verb}.`);
 }
 
 export async function payInvoice(orgId: string, id: string): Promise<InvoiceDto> {

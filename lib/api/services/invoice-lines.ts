@@ -3,8 +3,9 @@ import type { DbOrTx } from "@/db";
 import { invoiceLineItems, products } from "@/db/schema";
 import { newId } from "@/db/ids";
 import { invoiceTotals, isSafeAmount, lineAmounts, percentToPpm, ppmToPercent } from "@/lib/money";
+import { ApiError } from "../errors";
 import type { LineInputValue } from "../schemas/invoices";
-import { conflict, invalid, notFound } from "./refusals";
+import { invalid, notFound } from "./refusals";
 
 type LineRow = typeof invoiceLineItems.$inferSelect;
 
@@ -34,7 +35,7 @@ export async function priceLines(db: DbOrTx, orgId: string, currency: string, in
     const path = `lines.${position}`;
     const product = input.product ? catalog.find((row) => row.id === input.product) : undefined;
     if (input.product && !product) throw notFound(input.product, `${path}.product`);
-    if (product && !product.active) throw conflict("product_archived", `Product ${product.id} (${product.name}) is archived and cannot be added to invoices.`);
+    if (product && !product.active) throw ApiError.of("product_archived", `Product ${product.id} (${product.name}) is archived and cannot be added to invoices.`);
     if (product && product.currency !== currency) {
       throw invalid(`${path}.product`, `Product ${product.id} is priced in ${product.currency}; this invoice is in ${currency}.`);
     }

@@ -3,13 +3,14 @@ import { getDb, type DbOrTx, type Tx } from "@/db";
 import { invoiceLineItems, invoices } from "@/db/schema";
 import { newId } from "@/db/ids";
 import { utcDay } from "@/db/time";
+import { ApiError } from "../errors";
 import type { InvoiceCreateInput, InvoiceDto, InvoiceListFilter, InvoiceUpdateInput } from "../schemas/invoices";
 import { lockCustomers } from "./customers";
 import { asInputs, priceLines, type PricedInvoice } from "./invoice-lines";
 import { invoiceDate, invoiceRow, withLines, type InvoiceRow } from "./invoice-rows";
 import { after, newestFirst, page, type Keyset } from "./pagination";
 import { sent } from "./patch";
-import { conflict, invalid, notFound } from "./refusals";
+import { invalid, notFound } from "./refusals";
 
 const KEYS: Keyset = { table: invoices, orgId: invoices.orgId, id: invoices.id, createdAt: invoices.createdAt };
 
@@ -96,7 +97,7 @@ export async function lockDraft(tx: Tx, orgId: string, id: string, verb: string,
       .where(and(eq(invoices.orgId, orgId), eq(invoices.id, id)))
       .for("update");
     if (!row) throw notFound(id);
-    if (row.status !== "draft") throw conflict("invoice_not_draft", `Invoice ${id} is ${row.status}: only drafts can be ${verb}.`);
+    if (row.status !== "draft") throw ApiError.of("invoice_not_draft", `Invoice ${id} is ${row.status}: only drafts can be ${verb}.`);
     if (row.customerId === seen.customerId) return { invoice: row, customers: locked };
   }
 }
@@ -135,7 +136,7 @@ export async function deleteInvoice(orgId: string, id: string): Promise<{ id: st
   if (!deleted) {
     const row = await invoiceRow(getDb(), orgId, id);
     if (!row) throw notFound(id);
-    throw conflict("invoice_not_draft", `Invoice ${id} is ${row.status}: only drafts can be deleted; void an open invoice instead.`);
+    throw ApiError.of("invoice_not_draft", `Invoice ${id} is ${row.status}: only drafts can be deleted; void an open invoice instead.`);
   }
   return { id, object: "invoice", deleted: true };
 }

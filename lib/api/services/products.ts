@@ -3,10 +3,11 @@ import { getDb } from "@/db";
 import { products } from "@/db/schema";
 import { newId } from "@/db/ids";
 import { percentToPpm, ppmToPercent } from "@/lib/money";
+import { ApiError } from "../errors";
 import type { ProductCreateInput, ProductDto, ProductUpdateInput } from "../schemas/products";
 import { after, newestFirst, page, type Keyset } from "./pagination";
 import { sent } from "./patch";
-import { conflict, notFound } from "./refusals";
+import { notFound } from "./refusals";
 
 type ProductRow = typeof products.$inferSelect;
 
@@ -50,7 +51,7 @@ async function uniqueSku<T>(sku: string | null | undefined, write: () => Promise
     return await write();
   } catch (error) {
     const cause = (error as { cause?: { code?: string } }).cause;
-    if (cause?.code === "23505") throw conflict("sku_taken", `Another product already has the SKU ${sku}.`);
+    if (cause?.code === "23505") throw ApiError.of("sku_taken", `Another product already has the SKU ${sku}.`);
     throw error;
   }
 }
