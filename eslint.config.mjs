@@ -2,10 +2,34 @@ import { defineConfig, globalIgnores } from "eslint/config";
 import nextVitals from "eslint-config-next/core-web-vitals";
 import nextTs from "eslint-config-next/typescript";
 
+/**
+ * Imports point one way, app → components → lib → db: a layer may import the ones after it,
+ * never one before it. Each entry names the layers a folder may not reach, by alias or by path.
+ */
+const layer = (files, forbidden, ignores = []) => ({
+  files,
+  ignores,
+  rules: {
+    "no-restricted-imports": [
+      "error",
+      {
+        patterns: forbidden.map((name) => ({
+          group: [`@/${name}`, `@/${name}/**`, `**/../${name}`, `**/../${name}/**`],
+          message: `Imports point app → components → lib → db; this layer may not import from ${name}/.`,
+        })),
+      },
+    ],
+  },
+});
+
 export default defineConfig([
   ...nextVitals,
   ...nextTs,
   globalIgnores([".next/**", "data/**", "test-results/**", "playwright-report/**", "next-env.d.ts", "db/migrations/**"]),
+  layer(["components/**"], ["app"]),
+  layer(["lib/**"], ["app", "components"]),
+  // db/seed.ts is a script at the top, like server.ts: it mints keys and hashes passwords with lib/.
+  layer(["db/**"], ["app", "components", "lib"], ["db/seed.ts"]),
   {
     rules: {
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
