@@ -1,15 +1,14 @@
 "use client";
 
 import { LogOut, MonitorSmartphone } from "lucide-react";
-import { useState, useTransition } from "react";
+import { useState } from "react";
 import { signOutAction, signOutEverywhereAction } from "@/app/(auth)/actions";
-import { FormAlert } from "@/components/form-alert";
+import { ConfirmFooter } from "@/components/confirm-footer";
+import { useConfirmAction } from "@/components/use-confirm-action";
 import {
   AlertDialog,
-  AlertDialogCancel,
   AlertDialogContent,
   AlertDialogDescription,
-  AlertDialogFooter,
   AlertDialogHeader,
   AlertDialogTitle,
 } from "@/components/ui/alert-dialog";
@@ -34,17 +33,12 @@ function initials(name: string): string {
 }
 
 export function UserMenu({ name, email }: { name: string; email: string }) {
-  const [pending, startTransition] = useTransition();
   const [confirmOpen, setConfirmOpen] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  // On success both actions redirect to /signin; a result means they did not sign anything out.
+  const signOut = useConfirmAction(signOutAction);
+  const signOutEverywhere = useConfirmAction(signOutEverywhereAction);
+  const pending = signOut.pending || signOutEverywhere.pending;
   const shown = initials(name) || "?";
-
-  const signOutEverywhere = () =>
-    startTransition(async () => {
-      // On success the action redirects to /signin; a result means it did not sign anything out.
-      const result = await signOutEverywhereAction(null, {});
-      if (!result.ok) setError(result.error);
-    });
 
   return (
     <>
@@ -63,7 +57,7 @@ export function UserMenu({ name, email }: { name: string; email: string }) {
             <div className="truncate text-xs font-normal text-muted-foreground">{email}</div>
           </DropdownMenuLabel>
           <DropdownMenuSeparator />
-          <DropdownMenuItem disabled={pending} onSelect={() => startTransition(() => void signOutAction(null, {}))}>
+          <DropdownMenuItem disabled={pending} onSelect={() => signOut.run({})}>
             <LogOut className="size-4" aria-hidden />
             Sign out
           </DropdownMenuItem>
@@ -77,7 +71,7 @@ export function UserMenu({ name, email }: { name: string; email: string }) {
         open={confirmOpen}
         onOpenChange={(next) => {
           setConfirmOpen(next);
-          setError(null);
+          signOutEverywhere.clearError();
         }}
       >
         <AlertDialogContent>
@@ -88,13 +82,13 @@ export function UserMenu({ name, email }: { name: string; email: string }) {
               will need your password to sign in again.
             </AlertDialogDescription>
           </AlertDialogHeader>
-          {error ? <FormAlert>{error}</FormAlert> : null}
-          <AlertDialogFooter>
-            <AlertDialogCancel disabled={pending}>Cancel</AlertDialogCancel>
-            <Button variant="destructive" onClick={signOutEverywhere} disabled={pending}>
-              {pending ? "Signing out…" : "Sign out everywhere"}
-            </Button>
-          </AlertDialogFooter>
+          <ConfirmFooter
+            label="Sign out everywhere"
+            pendingLabel="Signing out…"
+            pending={pending}
+            error={signOutEverywhere.error}
+            onConfirm={() => signOutEverywhere.run({})}
+          />
         </AlertDialogContent>
       </AlertDialog>
     </>
