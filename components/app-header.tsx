@@ -4,6 +4,7 @@ import type { MembershipDto } from "@/db/queries/organizations";
 import { Logo } from "@/components/logo";
 import { OrgSwitcher } from "@/components/org-switcher";
 import { UserMenu } from "@/components/user-menu";
+import { signOutAction, signOutEverywhereAction } from "@/lib/auth/sign-out-actions";
 
 export function AppHeader({ current, organizations, user }: { current: MembershipDto; organizations: MembershipDto[]; user: { name: string; email: string } }) {
   return (
@@ -22,7 +23,7 @@ export function AppHeader({ current, organizations, user }: { current: Membershi
             <BookOpen className="size-4" aria-hidden />
             API docs
           </Link>
-          <UserMenu name={user.name} email={user.email} />
+          <UserMenu name={user.name} email={user.email} signOutAction={signOutAction} signOutEverywhereAction={signOutEverywhereAction} />
         </div>
       </div>
     </header>

@@ -2,9 +2,8 @@
 
 import { LogOut, MonitorSmartphone } from "lucide-react";
 import { useState } from "react";
-import { signOutAction, signOutEverywhereAction } from "@/app/(auth)/actions";
 import { ConfirmFooter } from "@/components/confirm-footer";
-import { useConfirmAction } from "@/components/use-confirm-action";
+import { useConfirmAction, type ConfirmAction } from "@/components/use-confirm-action";
 import {
   AlertDialog,
   AlertDialogContent,
@@ -32,9 +31,21 @@ function initials(name: string): string {
     .join("");
 }
 
-export function UserMenu({ name, email }: { name: string; email: string }) {
+/** Server actions that take no input; on success they redirect to /signin, so a result is a refusal. */
+type SignOutAction = ConfirmAction<Record<string, never>, unknown>;
+
+export function UserMenu({
+  name,
+  email,
+  signOutAction,
+  signOutEverywhereAction,
+}: {
+  name: string;
+  email: string;
+  signOutAction: SignOutAction;
+  signOutEverywhereAction: SignOutAction;
+}) {
   const [confirmOpen, setConfirmOpen] = useState(false);
-  // On success both actions redirect to /signin; a result means they did not sign anything out.
   const signOut = useConfirmAction(signOutAction);
   const signOutEverywhere = useConfirmAction(signOutEverywhereAction);
   const pending = signOut.pending || signOutEverywhere.pending;

@@ -14,7 +14,8 @@ vi.hoisted(() => {
 vi.mock("next/headers", async () => (await import("./helpers/next-request")).nextHeadersModule);
 vi.unmock("@/lib/session");
 
-const { signInAction, signOutAction, signOutEverywhereAction } = await import("@/app/(auth)/actions");
+const { signInAction } = await import("@/app/(auth)/actions");
+const { signOutAction, signOutEverywhereAction } = await import("@/lib/auth/sign-out-actions");
 const { currentSession } = await import("@/lib/session");
 
 const PASSWORD = "the-right-password";

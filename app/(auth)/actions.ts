@@ -2,16 +2,13 @@
 
 import { CredentialsSignin } from "next-auth";
 import { headers } from "next/headers";
-import { z } from "zod";
-import { endAllSessions, endSession } from "@/db/queries/sessions";
-import { publicAction, userAction } from "@/lib/action";
-import { signIn, signOut } from "@/lib/auth";
+import { publicAction } from "@/lib/action";
+import { signIn } from "@/lib/auth";
 import { clientOf } from "@/lib/auth/client";
 import { TooManyAttemptsForEmail, TooManyAttemptsFromAddress } from "@/lib/auth/credentials";
 import { signUp } from "@/lib/auth/sign-up";
 import { UserFacingError } from "@/lib/errors";
 import { safeCallbackPath } from "@/lib/safe-redirect";
-import { currentSession } from "@/lib/session";
 import { signInInput, signUpInput } from "@/lib/validation";
 
 /** What a refused sign-in tells the user; right after sign-up, that the account exists all the same. */
@@ -47,17 +44,4 @@ export const signInAction = publicAction(signInInput, async ({ email, password, 
 export const signUpAction = publicAction(signUpInput, async (input) => {
   const { orgSlug } = await signUp(input, clientOf(await headers()).ip);
   return signInOrExplain(input.email, input.password, `/${orgSlug}/settings/api`, { afterSignUp: true });
-});
-
-/** Ends this session on the server before its cookie goes, so a copy of the cookie is refused too. */
-export const signOutAction = publicAction(z.object({}), async () => {
-  const session = await currentSession();
-  if (session) await endSession(session.sessionId);
-  await signOut({ redirectTo: "/signin" });
-});
-
-/** Ends every session of the user, on every device, this one included. */
-export const signOutEverywhereAction = userAction(z.object({}), async (_input, { userId }) => {
-  await endAllSessions(userId);
-  await signOut({ redirectTo: "/signin" });
 });
