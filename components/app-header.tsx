@@ -3,9 +3,20 @@ import Link from "next/link";
 import type { MembershipDto } from "@/db/queries/organizations";
 import { Logo } from "@/components/logo";
 import { OrgSwitcher } from "@/components/org-switcher";
-import { UserMenu } from "@/components/user-menu";
+import { UserMenu, type SignOutAction } from "@/components/user-menu";
 
-export function AppHeader({ current, organizations, user }: { current: MembershipDto; organizations: MembershipDto[]; user: { name: string; email: string } }) {
+/** The account menu's actions come from the route (app/(auth)/actions.ts): components do not import app/. */
+export function AppHeader({
+  current,
+  organizations,
+  user,
+  signOut,
+}: {
+  current: MembershipDto;
+  organizations: MembershipDto[];
+  user: { name: string; email: string };
+  signOut: { here: SignOutAction; everywhere: SignOutAction };
+}) {
   return (
     <header className="sticky top-0 z-30 border-b bg-background/90 backdrop-blur">
       <div className="mx-auto flex h-14 w-full max-w-7xl items-center gap-3 px-4 sm:px-6">
@@ -22,7 +33,7 @@ export function AppHeader({ current, organizations, user }: { current: Membershi
             <BookOpen className="size-4" aria-hidden />
             API docs
           </Link>
-          <UserMenu name={user.name} email={user.email} />
+          <UserMenu name={user.name} email={user.email} signOutAction={signOut.here} signOutEverywhereAction={signOut.everywhere} />
         </div>
       </div>
     </header>

@@ -1,15 +1,13 @@
 "use client";
 
 import { LogOut, MonitorSmartphone } from "lucide-react";
-import { useState, useTransition } from "react";
-import { signOutAction, signOutEverywhereAction } from "@/app/(auth)/actions";
-import { FormAlert } from "@/components/form-alert";
+import { useState } from "react";
+import { ConfirmFooter } from "@/components/confirm-footer";
+import { useConfirmAction, type ConfirmAction } from "@/components/use-confirm-action";
 import {
   AlertDialog,
-  AlertDialogCancel,
   AlertDialogContent,
   AlertDialogDescription,
-  AlertDialogFooter,
   AlertDialogHeader,
   AlertDialogTitle,
 } from "@/components/ui/alert-dialog";
@@ -33,18 +31,25 @@ function initials(name: string): string {
     .join("");
 }
 
-export function UserMenu({ name, email }: { name: string; email: string }) {
-  const [pending, startTransition] = useTransition();
-  const [confirmOpen, setConfirmOpen] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const shown = initials(name) || "?";
+/** Server actions that take no input; on success they redirect to /signin, so a result is a refusal. */
+export type SignOutAction = ConfirmAction<Record<string, never>, unknown>;
 
-  const signOutEverywhere = () =>
-    startTransition(async () => {
-      // On success the action redirects to /signin; a result means it did not sign anything out.
-      const result = await signOutEverywhereAction(null, {});
-      if (!result.ok) setError(result.error);
-    });
+export function UserMenu({
+  name,
+  email,
+  signOutAction,
+  signOutEverywhereAction,
+}: {
+  name: string;
+  email: string;
+  signOutAction: SignOutAction;
+  signOutEverywhereAction: SignOutAction;
+}) {
+  const [confirmOpen, setConfirmOpen] = useState(false);
+  const signOut = useConfirmAction(signOutAction);
+  const signOutEverywhere = useConfirmAction(signOutEverywhereAction);
+  const pending = signOut.pending || signOutEverywhere.pending;
+  const shown = initials(name) || "?";
 
   return (
     <>
@@ -63,7 +68,7 @@ export function UserMenu({ name, email }: { name: string; email: string }) {
             <div className="truncate text-xs font-normal text-muted-foreground">{email}</div>
           </DropdownMenuLabel>
           <DropdownMenuSeparator />
-          <DropdownMenuItem disabled={pending} onSelect={() => startTransition(() => void signOutAction(null, {}))}>
+          <DropdownMenuItem disabled={pending} onSelect={() => signOut.run({})}>
             <LogOut className="size-4" aria-hidden />
             Sign out
           </DropdownMenuItem>
@@ -77,7 +82,7 @@ export function UserMenu({ name, email }: { name: string; email: string }) {
         open={confirmOpen}
         onOpenChange={(next) => {
           setConfirmOpen(next);
-          setError(null);
+          signOutEverywhere.clearError();
         }}
       >
         <AlertDialogContent>
@@ -88,13 +93,13 @@ export function UserMenu({ name, email }: { name: string; email: string }) {
               will need your password to sign in again.
             </AlertDialogDescription>
           </AlertDialogHeader>
-          {error ? <FormAlert>{error}</FormAlert> : null}
-          <AlertDialogFooter>
-            <AlertDialogCancel disabled={pending}>Cancel</AlertDialogCancel>
-            <Button variant="destructive" onClick={signOutEverywhere} disabled={pending}>
-              {pending ? "Signing out…" : "Sign out everywhere"}
-            </Button>
-          </AlertDialogFooter>
+          <ConfirmFooter
+            label="Sign out everywhere"
+            pendingLabel="Signing out…"
+            pending={pending}
+            error={signOutEverywhere.error}
+            onConfirm={() => signOutEverywhere.run({})}
+          />
         </AlertDialogContent>
       </AlertDialog>
     </>

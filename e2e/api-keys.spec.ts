@@ -14,16 +14,12 @@ test.describe.serial("a key's life: an admin creates it, the owner revokes it", 
     await keys.goto();
     await screenshot(page, "api-keys");
 
-    await page.getByRole("button", { name: "Create API key" }).click();
-    const form = page.getByRole("dialog", { name: "Create API key" });
+    const form = await keys.openCreateDialog();
     await form.getByLabel("Name").fill("test");
     await expect(form.getByRole("status").filter({ hasText: /purpose|where/i })).toBeVisible();
     await expect(form.getByText("4/100")).toBeVisible();
     await screenshot(page, "create-key-dialog");
-    await form.getByLabel("Name").fill(name);
-    await form.getByRole("button", { name: "Create key" }).click();
-
-    const shown = page.getByRole("dialog", { name: "Save your API key" });
+    const shown = await keys.create(name, form);
     const field = shown.getByLabel("API key");
     await expect(field).toHaveValue(KEY_FORMAT);
     await expect(field).toHaveAttribute("readonly", "");

@@ -1,6 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page, Response } from "@playwright/test";
 import { expect, screenshot, storageStateOf, test } from "./fixtures";
+import { ApiKeysPage } from "./pages/api-keys-page";
 import { SignInPage } from "./pages/sign-in-page";
 
 // SPEC §11: every page is served with a nonce-based CSP that refuses framing, and the other
@@ -115,8 +116,7 @@ test.describe("signed in as the owner", () => {
   test("the keys page is interactive under the CSP: the creation dialog opens", async ({ page }) => {
     const violations = await watchForCspViolations(page);
     await visit(page, "/acme/settings/api", "API keys · Invoicing");
-    await page.getByRole("button", { name: "Create API key" }).click();
-    await expect(page.getByRole("dialog", { name: "Create API key" })).toBeVisible();
+    await expect(await new ApiKeysPage(page).openCreateDialog()).toBeVisible();
     await screenshot(page, "csp-create-key-dialog");
     expect(await violations()).toEqual([]);
   });

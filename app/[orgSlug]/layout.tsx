@@ -1,5 +1,6 @@
 import { listMemberships } from "@/db/queries/organizations";
 import { getUser } from "@/db/queries/users";
+import { signOutAction, signOutEverywhereAction } from "@/app/(auth)/actions";
 import { AppHeader } from "@/components/app-header";
 import { requireOrgAccess } from "@/lib/org-access";
 
@@ -15,6 +16,7 @@ export default async function OrganizationLayout({ children, params }: { childre
         current={membership}
         organizations={memberships}
         user={{ name: user?.name ?? "", email: user?.email ?? "" }}
+        signOut={{ here: signOutAction, everywhere: signOutEverywhereAction }}
       />
       <div className="flex-1">{children}</div>
     </div>

@@ -39,10 +39,18 @@ export class ApiKeysPage {
     await this.page.getByRole("option", { name: label, exact: true }).click();
   }
 
-  /** Opens the creation dialog, names the key and submits; returns the dialog. */
-  async create(name: string): Promise<Locator> {
+  /** Opens the creation dialog; returns it. */
+  async openCreateDialog(): Promise<Locator> {
     await this.page.getByRole("button", { name: "Create API key" }).click();
-    const dialog = this.page.getByRole("dialog", { name: "Create API key" });
+    return this.page.getByRole("dialog", { name: "Create API key" });
+  }
+
+  /**
+   * Names the key in the creation dialog and submits; returns the dialog that shows the key's value.
+   * Opens the dialog first unless the caller already has (`form`, from openCreateDialog).
+   */
+  async create(name: string, form?: Locator): Promise<Locator> {
+    const dialog = form ?? (await this.openCreateDialog());
     await dialog.getByLabel("Name").fill(name);
     await dialog.getByRole("button", { name: "Create key" }).click();
     return this.page.getByRole("dialog", { name: "Save your API key" });

@@ -1,17 +1,15 @@
 "use client";
 
 import { formatDistanceToNowStrict } from "date-fns";
-import { useRouter } from "next/navigation";
-import { useState, useTransition } from "react";
+import { useState } from "react";
 import { toast } from "sonner";
 import type { ApiKeyDto } from "@/db/queries/api-keys";
-import { FormAlert } from "@/components/form-alert";
+import { ConfirmFooter } from "@/components/confirm-footer";
+import { useConfirmAction } from "@/components/use-confirm-action";
 import {
   AlertDialog,
-  AlertDialogCancel,
   AlertDialogContent,
   AlertDialogDescription,
-  AlertDialogFooter,
   AlertDialogHeader,
   AlertDialogTitle,
   AlertDialogTrigger,
@@ -20,30 +18,21 @@ import { Button } from "@/components/ui/button";
 import { revokeApiKeyAction } from "./actions";
 
 export function RevokeKeyDialog({ orgId, apiKey, size = "sm" }: { orgId: string; apiKey: Pick<ApiKeyDto, "id" | "name" | "hint" | "lastUsedAt">; size?: "sm" | "default" }) {
-  const router = useRouter();
   const [open, setOpen] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [pending, startTransition] = useTransition();
-  const lastUsage = apiKey.lastUsedAt ? `Last used ${formatDistanceToNowStrict(new Date(apiKey.lastUsedAt), { addSuffix: true })}` : "Never used";
-
-  const revoke = () =>
-    startTransition(async () => {
-      const result = await revokeApiKeyAction(null, { orgId, keyId: apiKey.id });
-      if (!result.ok) {
-        setError(result.error);
-        return;
-      }
+  const revoke = useConfirmAction(revokeApiKeyAction, {
+    onSuccess: (revoked) => {
       setOpen(false);
-      toast.success(`Revoked “${result.data.name}”`, { description: "Requests with this key now get 401 api_key_revoked." });
-      router.refresh();
-    });
+      toast.success(`Revoked “${revoked.name}”`, { description: "Requests with this key now get 401 api_key_revoked." });
+    },
+  });
+  const lastUsage = apiKey.lastUsedAt ? `Last used ${formatDistanceToNowStrict(new Date(apiKey.lastUsedAt), { addSuffix: true })}` : "Never used";
 
   return (
     <AlertDialog
       open={open}
       onOpenChange={(next) => {
         setOpen(next);
-        setError(null);
+        revoke.clearError();
       }}
     >
       <AlertDialogTrigger asChild>
@@ -66,13 +55,13 @@ export function RevokeKeyDialog({ orgId, apiKey, size = "sm" }: { orgId: string;
             </div>
           </AlertDialogDescription>
         </AlertDialogHeader>
-        {error ? <FormAlert>{error}</FormAlert> : null}
-        <AlertDialogFooter>
-          <AlertDialogCancel disabled={pending}>Cancel</AlertDialogCancel>
-          <Button variant="destructive" onClick={revoke} disabled={pending}>
-            {pending ? "Revoking…" : "Revoke key"}
-          </Button>
-        </AlertDialogFooter>
+        <ConfirmFooter
+          label="Revoke key"
+          pendingLabel="Revoking…"
+          pending={revoke.pending}
+          error={revoke.error}
+          onConfirm={() => revoke.run({ orgId, keyId: apiKey.id })}
+        />
       </AlertDialogContent>
     </AlertDialog>
   );

@@ -1,19 +1,19 @@
 "use client";
 
 import { Check, Minus } from "lucide-react";
-import { useState, useTransition } from "react";
+import { useState } from "react";
 import { toast } from "sonner";
 import type { PlanChangeDto } from "@/db/queries/organizations";
 import type { Plan } from "@/db/enums";
+import { ConfirmFooter } from "@/components/confirm-footer";
 import { FormAlert } from "@/components/form-alert";
 import { RelativeTime } from "@/components/relative-time";
 import { useActionForm } from "@/components/use-action-form";
+import { useConfirmAction } from "@/components/use-confirm-action";
 import {
   AlertDialog,
-  AlertDialogCancel,
   AlertDialogContent,
   AlertDialogDescription,
-  AlertDialogFooter,
   AlertDialogHeader,
   AlertDialogTitle,
 } from "@/components/ui/alert-dialog";
@@ -23,7 +23,7 @@ import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle }
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import type { PlanLimits } from "@/lib/plans";
-import { DEFAULT_RATE_LIMIT_PER_MINUTE, ENTERPRISE_RATE_LIMIT_RANGE } from "@/lib/plans";
+import { DEFAULT_RATE_LIMIT_PER_MINUTE, ENTERPRISE_RATE_LIMIT_RANGE, PLANS } from "@/lib/plans";
 import { cn } from "@/lib/utils";
 import { changePlanAction, setRateLimitAction } from "./actions";
 
@@ -82,18 +82,12 @@ export function PlanClient({
   plans: (PlanLimits & { id: Plan })[];
   lastChange: PlanChangeDto | null;
 }) {
-  const [pending, startTransition] = useTransition();
-  const [error, setError] = useState<string | null>(null);
   const [confirming, setConfirming] = useState<(PlanLimits & { id: Plan }) | null>(null);
-
-  const switchTo = (plan: PlanLimits & { id: Plan }) =>
-    startTransition(async () => {
-      setError(null);
-      const result = await changePlanAction(null, { orgId, plan: plan.id });
-      setConfirming(null);
-      if (result.ok) toast.success(`Switched to ${plan.label}`, { description: "The new limits apply from the next API request." });
-      else setError(result.error);
-    });
+  // Either answer closes the dialog: a refusal shows above the plans.
+  const { pending, error, run } = useConfirmAction(changePlanAction, {
+    onSettled: () => setConfirming(null),
+    onSuccess: (data) => toast.success(`Switched to ${PLANS[data.plan].label}`, { description: "The new limits apply from the next API request." }),
+  });
 
   return (
     <div className="space-y-6">
@@ -155,12 +149,13 @@ export function PlanClient({
               </div>
             </AlertDialogDescription>
           </AlertDialogHeader>
-          <AlertDialogFooter>
-            <AlertDialogCancel disabled={pending}>Cancel</AlertDialogCancel>
-            <Button onClick={() => confirming && switchTo(confirming)} disabled={pending} variant={confirming && !confirming.apiAccess ? "destructive" : "default"}>
-              {pending ? "Switching…" : `Switch to ${confirming?.label}`}
-            </Button>
-          </AlertDialogFooter>
+          <ConfirmFooter
+            label={`Switch to ${confirming?.label}`}
+            pendingLabel="Switching…"
+            pending={pending}
+            onConfirm={() => confirming && run({ orgId, plan: confirming.id })}
+            variant={confirming && !confirming.apiAccess ? "destructive" : "default"}
+          />
         </AlertDialogContent>
       </AlertDialog>
       {plans.find((plan) => plan.id === current)?.customRateLimit ? <RateLimitCard orgId={orgId} canManage={canManage} effective={rateLimitPerMinute} custom={customRateLimit} /> : null}

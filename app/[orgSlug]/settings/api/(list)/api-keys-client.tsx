@@ -16,7 +16,7 @@ import { useMemo, useState } from "react";
 import type { ApiKeyDto } from "@/db/queries/api-keys";
 import { EmptyState } from "@/components/empty-state";
 import { RelativeTime } from "@/components/relative-time";
-import { StatusBadge } from "@/components/key-status-badge";
+import { KeyStatusBadge } from "@/components/key-status-badge";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
@@ -89,7 +89,7 @@ export function ApiKeysClient({
           header: "Requests, 30 d",
           cell: (info) => <span className="tabular-nums">{number.format(info.getValue())}</span>,
         }),
-        helper.accessor("status", { header: "Status", cell: (info) => <StatusBadge status={info.getValue()} /> }),
+        helper.accessor("status", { header: "Status", cell: (info) => <KeyStatusBadge status={info.getValue()} /> }),
         helper.display({
           id: "actions",
           header: () => <span className="sr-only">Actions</span>,

@@ -4,7 +4,7 @@ import Link from "next/link";
 import type { ApiKeyDto } from "@/db/queries/api-keys";
 import type { Plan } from "@/db/enums";
 import { getKeyUsage, listRecentCalls, type KeyUsageDto, type RecentCallDto } from "@/db/queries/key-usage";
-import { StatusBadge } from "@/components/key-status-badge";
+import { KeyStatusBadge } from "@/components/key-status-badge";
 import { NoRequests } from "@/components/no-requests";
 import { PageHeader } from "@/components/page-header";
 import { RelativeTime } from "@/components/relative-time";
@@ -83,7 +83,7 @@ function noRequestsAdvice(apiKey: ApiKeyDto, plan: Plan): string {
 function KeyFacts({ apiKey }: { apiKey: ApiKeyDto }) {
   const facts: { label: string; value: React.ReactNode }[] = [
     { label: "Key", value: <code className="rounded bg-muted px-1.5 py-0.5 font-mono text-xs">{apiKey.hint}</code> },
-    { label: "Status", value: <StatusBadge status={apiKey.status} /> },
+    { label: "Status", value: <KeyStatusBadge status={apiKey.status} /> },
     {
       label: "Created",
       value: (

@@ -1,0 +1,26 @@
+"use client";
+
+import { useState, useTransition } from "react";
+import type { ActionResult } from "@/lib/action-result";
+
+/** A server action called with plain values rather than a form, as a confirm dialog's button calls it. */
+export type ConfirmAction<I, T> = (prev: null, input: I) => Promise<ActionResult<T>>;
+
+/**
+ * The action behind a confirm dialog's button: `run` calls it in a transition (`pending` until it
+ * answers), `onSettled` follows either answer, a refusal's message stays in `error` and a success
+ * goes to `onSuccess` (close the dialog, say what happened). Dashboard actions revalidate the
+ * organization's pages themselves (lib/action.ts), so nothing here refreshes the router.
+ */
+export function useConfirmAction<I, T>(action: ConfirmAction<I, T>, { onSuccess, onSettled }: { onSuccess?: (data: T) => void; onSettled?: () => void } = {}) {
+  const [pending, startTransition] = useTransition();
+  const [error, setError] = useState<string | null>(null);
+  const run = (input: I) =>
+    startTransition(async () => {
+      const result = await action(null, input);
+      onSettled?.();
+      setError(result.ok ? null : result.error);
+      if (result.ok) onSuccess?.(result.data);
+    });
+  return { pending, error, run, clearError: () => setError(null) };
+}
