@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { DbOrTx } from "./index";
+import { IDEMPOTENCY_WINDOW_HOURS } from "./schema";
 
 /**
  * The request log keeps the current UTC month and the 12 before it; older monthly partitions are
@@ -60,6 +61,8 @@ export async function maintainRequestLog(db: DbOrTx, now = new Date()): Promise<
     for (const name of dropped) await tx.execute(sql.raw(`drop table "${name}"`));
     await tx.execute(sql`delete from request_log_default where created_at < ${keepFrom.toISOString()}`);
     await tx.execute(sql`delete from request_daily_rollup where day < ${keepFrom.toISOString().slice(0, 10)}`);
+    // Idempotency keys past their window answer as new already; this only frees the space.
+    await tx.execute(sql`delete from idempotency_keys where created_at < ${now.toISOString()}::timestamptz - ${IDEMPOTENCY_WINDOW_HOURS}::int * interval '1 hour'`);
     return { dropped };
   });
 }

@@ -5,6 +5,7 @@ import {
   bigint,
   boolean,
   check,
+  customType,
   date,
   foreignKey,
   index,
@@ -159,6 +160,36 @@ export const rateLimitWindows = pgTable(
     count: integer("count").notNull(),
   },
   (t) => [primaryKey({ columns: [t.orgId, t.apiKeyId, t.windowStart] })],
+);
+
+/** How long an Idempotency-Key and its response are kept (SPEC §11: Stripe's 24 hours). */
+export const IDEMPOTENCY_WINDOW_HOURS = 24;
+
+/** Raw bytes: a stored response is replayed exactly as it was sent, JSON or PDF. */
+const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({ dataType: () => "bytea" });
+
+/**
+ * POST requests sent with an Idempotency-Key (SPEC §11), per organization and key, for 24 hours:
+ * the request's hash, and once it has finished, the response to replay. A row without a response
+ * is a request still running.
+ */
+export const idempotencyKeys = pgTable(
+  "idempotency_keys",
+  {
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    key: text("key").notNull(),
+    apiKeyId: text("api_key_id").notNull(),
+    /** SHA-256 of the method, the path with its query, and the body. */
+    requestHash: text("request_hash").notNull(),
+    createdAt: createdAt(),
+    responseStatus: smallint("response_status"),
+    /** The headers that describe the body: Content-Type, Content-Disposition. */
+    responseHeaders: jsonb("response_headers").$type<Record<string, string>>(),
+    responseBody: bytea("response_body"),
+  },
+  (t) => [primaryKey({ columns: [t.orgId, t.key] }), index("idempotency_keys_created_idx").on(t.createdAt)],
 );
 
 /** Calls counted against the monthly quota, per organization and UTC month (first day). */

@@ -25,6 +25,8 @@ interface FuzzCase {
   query: [string, string][];
   body: { kind: "json"; value: unknown } | { kind: "raw"; text: string } | { kind: "none" };
   contentType: string | null;
+  /** Header parameters of the operation (Idempotency-Key on POST). */
+  headers: [string, string][];
 }
 
 const RUNS_PER_OPERATION = fuzzRuns(150);
@@ -104,7 +106,17 @@ function caseFor(operation: Operation): fc.Arbitrary<FuzzCase> {
     { arbitrary: fc.constantFrom("application/json; charset=utf-8", "text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "application/json; charset=latin1"), weight: 1 },
     { arbitrary: fc.constant(null), weight: 1 },
   );
-  return fc.record({ id, query, body, contentType });
+  // Values fetch can send: printable ASCII of any length (spaces and over-long included), UUIDs, Latin-1.
+  const headerValue = fc.oneof(
+    { arbitrary: fc.uuid(), weight: 3 },
+    { arbitrary: fc.string({ unit: "grapheme-ascii", maxLength: 300 }), weight: 3 },
+    { arbitrary: fc.constantFrom("", " ", "clé", "k".repeat(256), "__proto__"), weight: 1 },
+  );
+  const headerParameters = operation.parameters.filter((parameter) => parameter.in === "header");
+  const headers: fc.Arbitrary<[string, string][]> = fc
+    .subarray(headerParameters)
+    .chain((chosen) => fc.tuple(...chosen.map((parameter) => headerValue.map((value): [string, string] => [parameter.name, value]))));
+  return fc.record({ id, query, body, contentType, headers });
 }
 
 function urlOf(operation: Operation, fuzz: FuzzCase): string {
@@ -145,7 +157,7 @@ describe("every /v1 operation under generated input", () => {
           const url = urlOf(operation, fuzz);
           // fetch cannot send a body with GET; the server ignores one anyway.
           const text = operation.method === "GET" ? undefined : bodyText(fuzz.body);
-          const headers: Record<string, string> = fuzz.contentType && text !== undefined ? { "Content-Type": fuzz.contentType } : {};
+          const headers: Record<string, string> = { ...Object.fromEntries(fuzz.headers), ...(fuzz.contentType && text !== undefined ? { "Content-Type": fuzz.contentType } : {}) };
           const attempt = () =>
             withCpuTime(async () => {
               const response = await send(url, { method: operation.method, headers, body: text });

@@ -7,6 +7,7 @@ import type { ApiEnv } from "./env";
 import { ApiError, ERROR_DETAILS_MAX, ERROR_TEXT_MAX, type ApiErrorCode, type ApiErrorCodeWithStatus, type ApiErrorStatus } from "./errors";
 import { newId } from "@/db/ids";
 import { gateway } from "./gateway";
+import { idempotency } from "./idempotency";
 import { registerRoutes } from "./routes";
 
 // What Hono and @hono/zod-openapi throw for a body they cannot read, as the API's error codes of
@@ -69,6 +70,7 @@ export function createApiApp(options: { clock?: () => number } = {}): OpenAPIHon
       throw ApiError.of("payload_too_large", `Request bodies are limited to ${MAX_BODY_BYTES / 1024} KiB.`);
     }),
   );
+  app.use("/v1/*", idempotency());
 
   registerRoutes(app);
   return app;

@@ -33,6 +33,9 @@ export const API_ERRORS = {
   customer_has_open_invoices: { status: 409, description: "The customer has open invoices: mark them paid or void them first." },
   product_archived: { status: 409, description: "The product is archived and cannot be added to invoices." },
   sku_taken: { status: 409, description: "Another product of the organization already has this SKU." },
+  // Idempotency-Key (SPEC §11).
+  idempotency_key_reused: { status: 409, description: "The Idempotency-Key was sent with another request (method, path or body) in the last 24 hours." },
+  idempotency_key_in_use: { status: 409, description: "A request with this Idempotency-Key is still running; retry once it has finished." },
   // A fault of ours, never of the request.
   internal_error: { status: 500, description: "Our fault; contact support with the request id." },
 } as const satisfies Record<string, { status: ContentfulStatusCode; description: string }>;

@@ -1,5 +1,6 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { ApiEnv } from "../env";
+import { IdempotencyHeaders } from "../schemas/common";
 import { Customer, CustomerCreate, CustomerList, CustomerListQuery, CustomerParams, CustomerUpdate, DeletedCustomer } from "../schemas/customers";
 import { jsonBody, ok, refusals } from "../schemas/responses";
 import { createCustomer, deleteCustomer, getCustomer, listCustomers, updateCustomer } from "../services/customers";
@@ -23,8 +24,8 @@ const create = createRoute({
   tags,
   operationId: "createCustomer",
   summary: "Create a customer",
-  request: { body: jsonBody(CustomerCreate) },
-  responses: { 201: ok(Customer, "The new customer."), ...refusals([], { body: true }) },
+  request: { body: jsonBody(CustomerCreate), headers: IdempotencyHeaders },
+  responses: { 201: ok(Customer, "The new customer."), ...refusals([], { body: true, idempotent: true }) },
 });
 
 const retrieve = createRoute({

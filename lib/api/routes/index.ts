@@ -38,6 +38,14 @@ customer details frozen, stock taken) → \`paid\` or \`void\` (stock given back
 deleted. \`overdue\` is an open invoice past its due date. Each refused transition is a \`409\` whose code names
 the rule: \`invoice_not_draft\`, \`invoice_not_open\`, \`insufficient_stock\`, \`customer_has_open_invoices\`.
 
+## Retries
+Every \`POST\` accepts an \`Idempotency-Key\` header (1–255 visible ASCII characters; a UUID is a good choice).
+For 24 hours, a request with the same key, method, path and body gets the first response again, with
+\`Idempotent-Replayed: true\`, and changes nothing: retry a timed-out or failed call with the same key and
+you never create a second invoice. The same key with another request is \`409 idempotency_key_reused\`;
+while the first request is still running, \`409 idempotency_key_in_use\`. A failure of ours (5xx) frees the
+key so that the retry runs again. Keys are per organization.
+
 ## Pagination
 Lists return \`{ "object": "list", "data": [...], "has_more": true, "next_cursor": "cus_…" }\`, newest first.
 Pass \`next_cursor\` as \`starting_after\` for the next page, and \`limit\` (1–100, default 10) for its size.

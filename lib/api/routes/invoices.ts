@@ -1,5 +1,6 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { ApiEnv } from "../env";
+import { IdempotencyHeaders } from "../schemas/common";
 import { DeletedInvoice, Invoice, InvoiceCreate, InvoiceList, InvoiceListQuery, InvoiceParams, InvoiceUpdate } from "../schemas/invoices";
 import type { ApiErrorCode } from "../errors";
 import { jsonBody, ok, refusals } from "../schemas/responses";
@@ -28,8 +29,8 @@ const create = createRoute({
   summary: "Create a draft invoice",
   description:
     "Creates a draft. Each line is a catalog product (its name, price and tax rate are defaults the line may override) or free text. The server computes every amount; see the rounding rule in the API description.",
-  request: { body: jsonBody(InvoiceCreate) },
-  responses: { 201: ok(Invoice, "The new draft."), ...refusals(["not_found", "product_archived"], { body: true }) },
+  request: { body: jsonBody(InvoiceCreate), headers: IdempotencyHeaders },
+  responses: { 201: ok(Invoice, "The new draft."), ...refusals(["not_found", "product_archived"], { body: true, idempotent: true }) },
 });
 
 const retrieve = createRoute({
@@ -72,8 +73,8 @@ function transition(action: string, operationId: string, summary: string, descri
     operationId,
     summary,
     description,
-    request: { params: InvoiceParams },
-    responses: { 200: ok(Invoice, "The invoice in its new status."), ...refusals(["validation_failed", "not_found", ...codes]) },
+    request: { params: InvoiceParams, headers: IdempotencyHeaders },
+    responses: { 200: ok(Invoice, "The invoice in its new status."), ...refusals(["validation_failed", "not_found", ...codes], { idempotent: true }) },
   });
 }
 

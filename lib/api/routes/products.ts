@@ -1,5 +1,6 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { ApiEnv } from "../env";
+import { IdempotencyHeaders } from "../schemas/common";
 import { Product, ProductCreate, ProductList, ProductListQuery, ProductParams, ProductUpdate } from "../schemas/products";
 import { jsonBody, ok, refusals } from "../schemas/responses";
 import { archiveProduct, createProduct, getProduct, listProducts, updateProduct } from "../services/products";
@@ -24,8 +25,8 @@ const create = createRoute({
   operationId: "createProduct",
   summary: "Create a product",
   description: "Omit `stock_quantity` (or send null) for products without stock, such as services.",
-  request: { body: jsonBody(ProductCreate) },
-  responses: { 201: ok(Product, "The new product."), ...refusals(["sku_taken"], { body: true }) },
+  request: { body: jsonBody(ProductCreate), headers: IdempotencyHeaders },
+  responses: { 201: ok(Product, "The new product."), ...refusals(["sku_taken"], { body: true, idempotent: true }) },
 });
 
 const retrieve = createRoute({
@@ -56,8 +57,8 @@ const archive = createRoute({
   operationId: "archiveProduct",
   summary: "Archive a product",
   description: "Products are never deleted, so the invoices that sell them stay whole: an archived product cannot be added to invoices and can be restored with `active: true`.",
-  request: { params: ProductParams },
-  responses: { 200: ok(Product, "The archived product."), ...refusals(["validation_failed", "not_found"]) },
+  request: { params: ProductParams, headers: IdempotencyHeaders },
+  responses: { 200: ok(Product, "The archived product."), ...refusals(["validation_failed", "not_found"], { idempotent: true }) },
 });
 
 export function productRoutes(app: OpenAPIHono<ApiEnv>): void {

@@ -68,6 +68,22 @@ export const Metadata = z
     example: { crm_id: "A-1042" },
   });
 
+const IDEMPOTENCY_KEY_RULE = { max: 255, message: "Idempotency-Key is 1 to 255 visible ASCII characters, such as a UUID." };
+
+/** The header of a POST that may be retried safely (SPEC §11); the gateway's idempotency step reads it with this schema. */
+export const IdempotencyHeaders = z.object({
+  "idempotency-key": z
+    .string()
+    .max(IDEMPOTENCY_KEY_RULE.max, { error: IDEMPOTENCY_KEY_RULE.message, abort: true })
+    .regex(/^[!-~]+$/, IDEMPOTENCY_KEY_RULE.message)
+    .optional()
+    .openapi({
+      description:
+        "Makes the request safe to retry: within 24 hours, a request with the same key and the same method, path and body gets the first response again (with `Idempotent-Replayed: true`) and changes nothing; the same key with another request is `409 idempotency_key_reused`; while the first is still running, `409 idempotency_key_in_use`. A failure of ours (5xx) frees the key.",
+      example: "5c1a7d2e-9b0f-4e5a-8f51-3a2b7c9d1e04",
+    }),
+});
+
 export function idParams(example: string) {
   return z.strictObject({ id: objectId(example).openapi({ param: { name: "id", in: "path" } }) });
 }

@@ -109,10 +109,15 @@ export function ok<T extends ZodType>(schema: T, description: string) {
 
 /**
  * The error responses of a route: the codes it can answer with, grouped by status, plus the
- * shared gateway responses. `body` adds the refusals of routes that read a JSON body.
+ * shared gateway responses. `body` adds the refusals of routes that read a JSON body, `idempotent`
+ * those of an Idempotency-Key (every POST).
  */
-export function refusals(codes: ApiErrorCode[], options: { body?: boolean } = {}) {
-  const own: ApiErrorCode[] = options.body ? [...codes, "validation_failed", "invalid_json"] : codes;
+export function refusals(codes: ApiErrorCode[], options: { body?: boolean; idempotent?: boolean } = {}) {
+  const own: ApiErrorCode[] = [
+    ...codes,
+    ...(options.body ? (["validation_failed", "invalid_json"] as const) : []),
+    ...(options.idempotent ? (["validation_failed", "idempotency_key_reused", "idempotency_key_in_use"] as const) : []),
+  ];
   const byStatus = new Map<number, ApiErrorCode[]>();
   for (const code of new Set(own)) {
     const { status } = API_ERRORS[code];

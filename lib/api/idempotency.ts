@@ -1,0 +1,61 @@
+import { createHash } from "node:crypto";
+import type { MiddlewareHandler } from "hono";
+import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey, type IdempotentRequest } from "@/db/queries/idempotency";
+import type { ApiEnv } from "./env";
+import { ApiError } from "./errors";
+import { IdempotencyHeaders } from "./schemas/common";
+
+/** The response headers a replay repeats: those that describe the body. */
+const REPLAYED_HEADERS = ["content-type", "content-disposition"];
+
+function requestHash(method: string, url: string, body: ArrayBuffer): string {
+  const { pathname, search } = new URL(url);
+  return createHash("sha256").update(`${method} ${pathname}${search}\n`).update(new Uint8Array(body)).digest("hex");
+}
+
+/**
+ * `Idempotency-Key` on POST (SPEC §11, Stripe's semantics): after the gateway has admitted the
+ * request, so a replay is counted and logged like any call. The response is stored as soon as the
+ * handler has answered, before the request's log row is written: a client that retries after any
+ * later failure gets the first answer instead of a second invoice.
+ */
+export function idempotency(): MiddlewareHandler<ApiEnv> {
+  return async (c, next) => {
+    const header = c.req.header("idempotency-key");
+    if (c.req.method !== "POST" || header === undefined) return next();
+    const parsed = IdempotencyHeaders.shape["idempotency-key"].safeParse(header);
+    if (!parsed.success) {
+      const message = parsed.error.issues[0]?.message ?? "Idempotency-Key is not valid.";
+      throw ApiError.of("validation_failed", "The request is not valid: see details.", { details: [{ path: "header.idempotency-key", message }] });
+    }
+
+    const { orgId, keyId } = c.get("caller");
+    const request: IdempotentRequest = { orgId, key: header, apiKeyId: keyId, requestHash: requestHash(c.req.method, c.req.url, await c.req.arrayBuffer()) };
+    const claim = await claimIdempotencyKey(request);
+    if (claim.kind === "reused") {
+      throw ApiError.of("idempotency_key_reused", "This Idempotency-Key was used with a different request in the last 24 hours. Use a new key for a new request.");
+    }
+    if (claim.kind === "in_use") {
+      throw ApiError.of("idempotency_key_in_use", "A request with this Idempotency-Key is still running. Retry once it has finished.");
+    }
+    if (claim.kind === "replay") {
+      const { status, headers, body } = claim.response;
+      return c.body(body as Uint8Array<ArrayBuffer>, status as 200, { ...headers, "Idempotent-Replayed": "true" });
+    }
+
+    try {
+      await next();
+    } catch (error) {
+      await releaseIdempotencyKey(request);
+      throw error;
+    }
+    if (c.res.status >= 500) {
+      // Nothing of ours committed that a retry should not redo: give the key back.
+      await releaseIdempotencyKey(request);
+      return;
+    }
+    const headers = Object.fromEntries(REPLAYED_HEADERS.flatMap((name) => (c.res.headers.has(name) ? [[name, c.res.headers.get(name)!]] : [])));
+    const body = new Uint8Array(await c.res.clone().arrayBuffer());
+    await completeIdempotencyKey(request, { status: c.res.status, headers, body });
+  };
+}
