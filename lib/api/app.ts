@@ -1,10 +1,9 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
-import type { ZodError } from "zod";
 import { bodyLimit, MAX_BODY_BYTES } from "./body-limit";
 import type { ApiEnv } from "./env";
-import { ApiError, ERROR_DETAILS_MAX, ERROR_TEXT_MAX, type ApiErrorCode, type ApiErrorCodeWithStatus, type ApiErrorStatus } from "./errors";
+import { ApiError, validationError, type ApiErrorCode, type ApiErrorCodeWithStatus, type ApiErrorStatus } from "./errors";
 import { newId } from "@/db/ids";
 import { gateway } from "./gateway";
 import { idempotency } from "./idempotency";
@@ -21,18 +20,6 @@ const HTTP_EXCEPTION_CODES: Partial<Record<number, ApiErrorCode>> = {
 function renderError(c: Context<ApiEnv>, error: ApiError): Response {
   for (const [name, value] of Object.entries(error.headers ?? {})) c.header(name, value);
   return c.json(error.body(c.get("requestId") ?? "req_unknown"), error.status);
-}
-
-// zod names unknown keys in its messages, and a key can be as long as the body.
-const clip = (text: string) => (text.length > ERROR_TEXT_MAX ? `${text.slice(0, ERROR_TEXT_MAX - 1)}…` : text);
-
-/** zod issues as the spec's `details`: `[{ path: "lines.0.quantity", message: "…" }]`. */
-function validationError(error: ZodError, target: string): ApiError {
-  const details = error.issues.slice(0, ERROR_DETAILS_MAX).map((issue) => ({
-    path: clip([target === "json" ? "" : target, ...issue.path.map(String)].filter(Boolean).join(".") || target),
-    message: clip(issue.message),
-  }));
-  return ApiError.of("validation_failed", "The request is not valid: see details.", { details });
 }
 
 /** The /v1 API: one Hono app, its routes and OpenAPI document from the same zod schemas. */

@@ -1,4 +1,5 @@
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import type { ZodError } from "zod";
 
 /**
  * Every error code of the API with its status and the sentence the OpenAPI document gives it.
@@ -81,4 +82,16 @@ export class ApiError extends Error {
   body(requestId: string) {
     return { error: { code: this.code, message: this.message, request_id: requestId, ...(this.details ? { details: this.details } : {}) } };
   }
+}
+
+// zod names unknown keys in its messages, and a key can be as long as the body.
+const clip = (text: string) => (text.length > ERROR_TEXT_MAX ? `${text.slice(0, ERROR_TEXT_MAX - 1)}…` : text);
+
+/** zod issues as the spec's `details`: `[{ path: "lines.0.quantity", message: "…" }]`. */
+export function validationError(error: ZodError, target: string): ApiError {
+  const details = error.issues.slice(0, ERROR_DETAILS_MAX).map((issue) => ({
+    path: clip([target === "json" ? "" : target, ...issue.path.map(String)].filter(Boolean).join(".") || target),
+    message: clip(issue.message),
+  }));
+  return ApiError.of("validation_failed", "The request is not valid: see details.", { details });
 }

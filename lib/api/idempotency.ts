@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import type { MiddlewareHandler } from "hono";
 import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey, type IdempotentRequest } from "@/db/queries/idempotency";
 import type { ApiEnv } from "./env";
-import { ApiError } from "./errors";
+import { ApiError, validationError } from "./errors";
 import { IdempotencyHeaders } from "./schemas/common";
 
 /** The response headers a replay repeats: those that describe the body. */
@@ -23,11 +23,9 @@ export function idempotency(): MiddlewareHandler<ApiEnv> {
   return async (c, next) => {
     const header = c.req.header("idempotency-key");
     if (c.req.method !== "POST" || header === undefined) return next();
-    const parsed = IdempotencyHeaders.shape["idempotency-key"].safeParse(header);
-    if (!parsed.success) {
-      const message = parsed.error.issues[0]?.message ?? "Idempotency-Key is not valid.";
-      throw ApiError.of("validation_failed", "The request is not valid: see details.", { details: [{ path: "header.idempotency-key", message }] });
-    }
+    // The route's own header check comes after this step, so the same schema refuses here first.
+    const parsed = IdempotencyHeaders.safeParse({ "idempotency-key": header });
+    if (!parsed.success) throw validationError(parsed.error, "header");
 
     const { orgId, keyId } = c.get("caller");
     const request: IdempotentRequest = { orgId, key: header, apiKeyId: keyId, requestHash: requestHash(c.req.method, c.req.url, await c.req.arrayBuffer()) };

@@ -4,7 +4,6 @@ import { SESSION_IDLE_SECONDS } from "@/db/schema";
 
 const PUBLIC_PATHS = ["/signin", "/signup", "/docs"];
 
-
 declare module "next-auth" {
   interface Session {
     /** The row in `sessions` this cookie stands for; checked on every server-side read. */
