@@ -79,6 +79,17 @@ export function postgresClient(): postgres.Sql | undefined {
   return handle().sql;
 }
 
+/**
+ * Runs one statement of the request path as a prepared statement: postgres.js names it by its
+ * text and each connection parses and plans it once. PGlite runs in this process, where there is
+ * no round trip to save.
+ */
+export async function queryPrepared<T>(text: string, params: (string | number | boolean | null)[]): Promise<T[]> {
+  const current = handle();
+  if (current.sql) return (await current.sql.unsafe(text, params, { prepare: true })) as unknown as T[];
+  return (await current.pglite!.query<T>(text, params)).rows;
+}
+
 export async function closeDb(): Promise<void> {
   const g = globalThis as GlobalWithHandle;
   const current = g[HANDLE];

@@ -192,7 +192,13 @@ export const idempotencyKeys = pgTable(
   (t) => [primaryKey({ columns: [t.orgId, t.key] }), index("idempotency_keys_created_idx").on(t.createdAt)],
 );
 
-/** Calls counted against the monthly quota, per organization and UTC month (first day). */
+/**
+ * Calls counted against the monthly quota, per organization and UTC month (first day), spread
+ * over up to QUOTA_SHARDS rows so concurrent requests of one organization do not queue on one row
+ * lock. Each shard accepts calls while `count < cap`, and the caps of a month sum to the quota, so
+ * the total stays exact (db/queries/monthly-usage.ts). Shard -1 holds calls beyond the quota
+ * carried over from a plan change; its cap is 0. Plans without a quota write no rows.
+ */
 export const monthlyUsage = pgTable(
   "monthly_usage",
   {
@@ -200,9 +206,11 @@ export const monthlyUsage = pgTable(
       .notNull()
       .references(() => organizations.id, { onDelete: "cascade" }),
     month: date("month", { mode: "string" }).notNull(),
+    shard: smallint("shard").notNull().default(0),
     count: integer("count").notNull(),
+    cap: integer("cap").notNull().default(0),
   },
-  (t) => [primaryKey({ columns: [t.orgId, t.month] })],
+  (t) => [primaryKey({ columns: [t.orgId, t.month, t.shard] })],
 );
 
 /**

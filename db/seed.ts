@@ -1,11 +1,13 @@
-import { and, eq, gte, inArray, ne, notInArray, sql } from "drizzle-orm";
+import { eq, inArray, ne } from "drizzle-orm";
 import { mintApiKey } from "@/lib/api-key-format";
 import { hashPassword } from "@/lib/auth/password";
+import { PLANS } from "@/lib/plans";
 import type { Db } from "./index";
 import { ensureRequestLogPartitions } from "./partitions";
 import { rebuildDailyRollups } from "./rollups";
+import { spreadMonthlyUsage } from "./monthly-usage";
 import type { Plan, Role } from "./enums";
-import { apiKeys, memberships, monthlyUsage, organizations, requestLog, users } from "./schema";
+import { apiKeys, memberships, organizations, requestLog, users } from "./schema";
 
 export const DEMO_PASSWORD = "demo-password";
 
@@ -167,17 +169,7 @@ async function seedTraffic(db: Db, now: Date): Promise<void> {
   }
   await rebuildDailyRollups(db, ORGS.map((org) => org.id));
   // The month's quota counts what passed authentication and rate limiting (SPEC §2).
-  const month = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
-  for (const org of ORGS) {
-    const [usage] = await db
-      .select({ count: sql<number>`count(*)::int` })
-      .from(requestLog)
-      .where(and(eq(requestLog.orgId, org.id), gte(requestLog.createdAt, month), notInArray(requestLog.status, [401, 403, 429])));
-    await db
-      .insert(monthlyUsage)
-      .values({ orgId: org.id, month: month.toISOString().slice(0, 10), count: usage?.count ?? 0 })
-      .onConflictDoNothing();
-  }
+  for (const org of ORGS) await spreadMonthlyUsage(db, org.id, PLANS[org.plan].monthlyCalls, now);
 }
 
 /** Demo organizations, users, keys and 30 days of traffic. Safe to run again: it adds only what is missing. */

@@ -1,10 +1,13 @@
-import { and, count, eq, sql } from "drizzle-orm";
+import { and, count, eq, sql, sum } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { getDb } from "@/db";
 import { apiKeys, monthlyUsage, requestLog } from "@/db/schema";
 import { generateApiKey, hashApiKey } from "@/lib/api-key-format";
+import { callsThisMonth } from "@/db/monthly-usage";
 import { utcMonthStart } from "@/db/time";
-import { createOrg, insertKey } from "./helpers/factories";
+import { changePlanAction } from "@/app/[orgSlug]/settings/plan/actions";
+import { addMember, createOrg, form, insertKey } from "./helpers/factories";
+import { actAs } from "./helpers/session";
 import { contractApi, itMatchesTheDocument } from "./helpers/api-contract";
 
 // The gateway's clock, so a test can step to the moment X-RateLimit-Reset names.
@@ -21,6 +24,15 @@ async function errorOf(response: Response) {
 function withTypo(key: string, index: number): string {
   const at = index < 0 ? key.length + index : index;
   return key.slice(0, at) + (key[at] === "a" ? "b" : "a") + key.slice(at + 1);
+}
+
+/** The month's calls counted toward the quota, over all its shards. */
+async function countedThisMonth(orgId: string): Promise<number> {
+  const [row] = await getDb()
+    .select({ n: sum(monthlyUsage.count).mapWith(Number) })
+    .from(monthlyUsage)
+    .where(and(eq(monthlyUsage.orgId, orgId), eq(monthlyUsage.month, utcMonthStart(new Date()))));
+  return row?.n ?? 0;
 }
 
 async function logRows(orgId: string) {
@@ -171,8 +183,9 @@ describe("rate limit and quota under concurrency", () => {
     expect(retryAfter).toBeLessThanOrEqual(60);
     expect(sample.headers.get("x-ratelimit-remaining")).toBe("0");
     expect(await logRows(org.id)).toHaveLength(200);
-    const [usage] = await getDb().select().from(monthlyUsage).where(eq(monthlyUsage.orgId, org.id));
-    expect(usage!.count).toBe(60); // refused requests do not count against the month
+    // Refused requests do not count against the month; an unlimited plan writes no counter for it.
+    expect(await callsThisMonth(getDb(), org.id)).toBe(60);
+    expect(await countedThisMonth(org.id)).toBe(0);
 
     const reset = Number(sample.headers.get("x-ratelimit-reset"));
     frozenAt = reset * 1000 - 1;
@@ -209,11 +222,44 @@ describe("rate limit and quota under concurrency", () => {
     expect(Math.abs(retryAfter - (nextMonth - Date.now()) / 1000)).toBeLessThan(5);
     expect(refused[0]!.headers.get("x-quota-remaining")).toBe("0");
     expect(await logRows(org.id)).toHaveLength(100);
-    const [usage] = await getDb()
-      .select({ count: monthlyUsage.count })
-      .from(monthlyUsage)
-      .where(and(eq(monthlyUsage.orgId, org.id), eq(monthlyUsage.month, utcMonthStart(new Date()))));
-    expect(usage!.count).toBe(50);
+    expect(await countedThisMonth(org.id)).toBe(50);
+  });
+
+  it("carries the month's calls into a new plan's quota, exactly", async () => {
+    const org = await createOrg("enterprise");
+    const owner = await addMember(org.id, "owner");
+    const keys = [await insertKey(org.id), await insertKey(org.id)];
+    // 30 calls on Enterprise, which counts them in its log only; 2 refused ones that do not count.
+    await Promise.all(Array.from({ length: 30 }, (_, i) => api.request(PATH, { key: keys[i % 2]!.value })));
+    const revoked = await insertKey(org.id, { revoked: true });
+    await Promise.all([api.request(PATH, { key: revoked.value }), api.request(PATH, { key: revoked.value })]);
+    actAs(owner.id);
+    expect((await changePlanAction(null, form({ orgId: org.id, plan: "trial" }))).ok).toBe(true);
+    expect(await callsThisMonth(getDb(), org.id)).toBe(30);
+
+    const responses = await Promise.all(Array.from({ length: 40 }, (_, i) => api.request(PATH, { key: keys[i % 2]!.value })));
+    expect(responses.filter((r) => r.status !== 429)).toHaveLength(20);
+    expect(await countedThisMonth(org.id)).toBe(50);
+  });
+
+  it("keeps calls beyond a smaller quota after a downgrade, and accepts none until next month", async () => {
+    const org = await createOrg("pro");
+    const owner = await addMember(org.id, "owner");
+    const { value } = await insertKey(org.id);
+    const calls = await Promise.all(Array.from({ length: 55 }, () => api.request(PATH, { key: value })));
+    expect(calls.every((r) => r.status === 200)).toBe(true);
+    actAs(owner.id);
+    expect((await changePlanAction(null, form({ orgId: org.id, plan: "trial" }))).ok).toBe(true);
+    expect(await countedThisMonth(org.id)).toBe(55);
+    const refused = await api.request(PATH, { key: value });
+    expect(refused.status).toBe(429);
+    expect((await errorOf(refused)).code).toBe("monthly_quota_exceeded");
+    expect(refused.headers.get("x-quota-remaining")).toBe("0");
+    // Back on Pro, the same 55 calls count toward its 10,000.
+    expect((await changePlanAction(null, form({ orgId: org.id, plan: "pro" }))).ok).toBe(true);
+    const accepted = await api.request(PATH, { key: value });
+    expect(accepted.status).toBe(200);
+    expect(accepted.headers.get("x-quota-remaining")).toBe(String(10_000 - 56));
   });
 
   it("writes one audit row per response received", async () => {

@@ -75,6 +75,18 @@ describe.skipIf(!process.env.DATABASE_URL)("two API processes on one PostgreSQL"
     expect(responses.filter((r) => r.status !== 429)).toHaveLength(60);
   });
 
+  it("share one monthly quota: a trial organization's 100 calls split across both get exactly 50 through", async () => {
+    const org = await createOrg("trial");
+    const keys = [await insertKey(org.id), await insertKey(org.id)];
+    const responses = await Promise.all(
+      Array.from({ length: 100 }, (_, i) => fetch(`${processes[i % 2]!.base}/v1/invoices`, { headers: { "X-API-Key": keys[Math.floor(i / 2) % 2]!.value } })),
+    );
+    const refused = responses.filter((r) => r.status === 429);
+    expect(responses.length - refused.length).toBe(50);
+    const codes = new Set(await Promise.all(refused.map(async (r) => ((await r.json()) as { error: { code: string } }).error.code)));
+    expect(codes).toEqual(new Set(["monthly_quota_exceeded"]));
+  });
+
   it("honour a revocation made through one on the next request to the other", async () => {
     const org = await createOrg("pro");
     const owner = await addMember(org.id, "owner");

@@ -2,9 +2,10 @@ import "server-only";
 import { and, count, desc, eq, gte, isNull, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { getDb, type DbOrTx } from "@/db";
-import { apiKeys, monthlyUsage, organizations, requestDailyRollup, users } from "@/db/schema";
+import { apiKeys, organizations, requestDailyRollup, users } from "@/db/schema";
 import type { Plan } from "@/db/enums";
-import { utcDay, utcMonthStart } from "@/db/time";
+import { utcDay } from "@/db/time";
+import { callsThisMonth } from "@/db/monthly-usage";
 
 export type ApiKeyStatus = "active" | "revoked";
 
@@ -97,12 +98,12 @@ export interface OrgUsageDto {
 export async function getOrgUsage(orgId: string, now = new Date()): Promise<OrgUsageDto> {
   const db = getDb();
   const [org] = await db
-    .select({ plan: organizations.plan, rateLimitPerMinute: organizations.rateLimitPerMinute, calls: monthlyUsage.count })
+    .select({ plan: organizations.plan, rateLimitPerMinute: organizations.rateLimitPerMinute })
     .from(organizations)
-    .leftJoin(monthlyUsage, and(eq(monthlyUsage.orgId, organizations.id), eq(monthlyUsage.month, utcMonthStart(now))))
     .where(eq(organizations.id, orgId));
   if (!org) throw new Error(`Organization ${orgId} not found`);
-  return { plan: org.plan, rateLimitPerMinute: org.rateLimitPerMinute, activeKeys: await countActiveKeys(db, orgId), callsThisMonth: org.calls ?? 0 };
+  const [activeKeys, calls] = await Promise.all([countActiveKeys(db, orgId), callsThisMonth(db, orgId, now)]);
+  return { plan: org.plan, rateLimitPerMinute: org.rateLimitPerMinute, activeKeys, callsThisMonth: calls };
 }
 
 export async function insertApiKey(

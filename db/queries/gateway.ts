@@ -1,73 +1,160 @@
 import "server-only";
 import { sql } from "drizzle-orm";
-import { getDb } from "@/db";
-import { rowsOf } from "@/db/partitions";
+import { getDb, queryPrepared } from "@/db";
+import { countOnFreeShard, shardCapSql, shardCountSql } from "@/db/monthly-usage";
 import type { Plan } from "@/db/enums";
-import { utcDay } from "@/db/time";
+import { utcDay, utcMonthStart } from "@/db/time";
 
-export interface KeyRecord {
+/** What the gateway's admission statement needs to know of a plan (lib/plans.ts is the source). */
+export interface PlanRule {
+  plan: Plan;
+  apiAccess: boolean;
+  /** Whether the organization's own per-key limit applies instead of `rateLimit`. */
+  customRateLimit: boolean;
+  rateLimit: number;
+  /** Calls a month; null: unlimited. */
+  quota: number | null;
+}
+
+/** What one admission found and counted. */
+export interface Admission {
   keyId: string;
   orgId: string;
   revoked: boolean;
   plan: Plan;
-  rateLimitPerMinute: number | null;
+  rateLimit: number;
+  /** This request's place in its key's minute, or null when it was not counted (revoked, no access). */
+  rateCount: number | null;
+  quota: number | null;
+  /** The month's calls, this one included when it was counted. */
+  quotaUsed: number;
+  quotaCounted: boolean;
+}
+
+interface AdmissionRow {
+  key_id: string;
+  org_id: string;
+  revoked: boolean;
+  plan: Plan;
+  rate_limit: number;
+  rate_count: number | null;
+  quota: number | null;
+  quota_used: number;
+  quota_counted: boolean;
+}
+
+function sqlLiteral(value: string | number | boolean | null): string {
+  if (value === null) return "null::int";
+  if (typeof value === "string") {
+    if (!/^[a-z_]+$/.test(value)) throw new Error(`Unexpected plan name ${value}`);
+    return `'${value}'`;
+  }
+  if (typeof value === "number" && !Number.isSafeInteger(value)) throw new Error(`Unexpected plan figure ${value}`);
+  return String(value);
 }
 
 /**
- * One indexed lookup per request, no cache: a revocation committed by any process is seen by
- * the very next request in every process.
+ * The gateway's one statement before the handler, in SPEC §4's order: the key by its hash, its
+ * organization's plan, then (unless the key is revoked or the plan has no API access) this
+ * request counted in the key's minute, then (unless that minute is full) counted in the month on
+ * a shard drawn at random, when the plan has a quota and the month still has room.
+ *
+ * $1 key hash, $2 minute start, $3 month, $4 a random number in [0, 1) that draws the shard.
  */
-export async function findKeyByHash(keyHash: string): Promise<KeyRecord | null> {
-  const rows = rowsOf<{ key_id: string; org_id: string; revoked: boolean; plan: Plan; rate_limit_per_minute: number | null }>(
-    await getDb().execute(sql`
-      select k.id as key_id, k.org_id, k.revoked_at is not null as revoked, o.plan, o.rate_limit_per_minute
-      from api_keys k join organizations o on o.id = k.org_id
-      where k.key_hash = ${keyHash}`),
-  );
-  const row = rows[0];
-  return row ? { keyId: row.key_id, orgId: row.org_id, revoked: row.revoked, plan: row.plan, rateLimitPerMinute: row.rate_limit_per_minute } : null;
-}
-
-/**
- * Fixed one-minute window: counts this request in the key's current window and returns the
- * count including it. The row lock of the upsert makes the count exact across processes.
- */
-export async function countInRateWindow(key: Pick<KeyRecord, "orgId" | "keyId">, windowStart: Date): Promise<number> {
-  const rows = rowsOf<{ count: number }>(
-    await getDb().execute(sql`
-      insert into rate_limit_windows (org_id, api_key_id, window_start, count) values (${key.orgId}, ${key.keyId}, ${windowStart.toISOString()}, 1)
+function admissionStatement(rules: PlanRule[]): string {
+  const values = rules
+    .map((rule) => `(${[rule.plan, rule.apiAccess, rule.customRateLimit, rule.rateLimit, rule.quota].map(sqlLiteral).join(", ")})`)
+    .join(", ");
+  return `
+    with rules (plan, api_access, custom_rate_limit, rate_limit, quota) as (values ${values}),
+    found as (
+      select k.id as key_id, k.org_id, k.revoked_at is not null as revoked, o.plan, r.api_access, r.quota,
+             case when r.custom_rate_limit then coalesce(o.rate_limit_per_minute, r.rate_limit) else r.rate_limit end as rate_limit,
+             floor($4::float8 * ${shardCountSql("r.quota")})::int as shard,
+             -- Without a quota the only write is a one-minute counter: its commit need not wait
+             -- for the disk. A crash of PostgreSQL could forget the last few counts of a minute.
+             case when r.quota is null then set_config('synchronous_commit', 'off', true) end as commit_mode
+      from api_keys k
+      join organizations o on o.id = k.org_id
+      join rules r on r.plan = o.plan::text
+      where k.key_hash = $1
+    ), rate as (
+      insert into rate_limit_windows (org_id, api_key_id, window_start, count)
+      select org_id, key_id, $2::timestamptz, 1 from found where not revoked and api_access
       on conflict (org_id, api_key_id, window_start) do update set count = rate_limit_windows.count + 1
-      returning count`),
-  );
-  return Number(rows[0]!.count);
+      returning count
+    ), month as (
+      select coalesce(sum(u.count), 0)::int as used, coalesce(sum(u.count) filter (where u.shard = f.shard), 0)::int as in_shard
+      from found f join monthly_usage u on u.org_id = f.org_id and u.month = $3::date
+      where f.quota is not null
+    ), counted as (
+      insert into monthly_usage (org_id, month, shard, count, cap)
+      select f.org_id, $3::date, f.shard, 1, ${shardCapSql("f.quota", "f.shard")}
+      from found f, rate r, month m
+      where f.quota > 0 and r.count <= f.rate_limit and m.used < f.quota
+      on conflict (org_id, month, shard) do update set count = monthly_usage.count + 1, cap = excluded.cap
+      where monthly_usage.count < excluded.cap
+      returning count
+    )
+    select f.key_id, f.org_id, f.revoked, f.plan, f.rate_limit, r.count as rate_count, f.quota,
+           case when c.count is null then m.used else m.used - m.in_shard + c.count end as quota_used,
+           c.count is not null as quota_counted
+    from found f
+    left join rate r on true
+    left join month m on true
+    left join counted c on true`;
 }
+
+/**
+ * The gateway's admission, with the plan rules built into its statement. No cache: a revocation
+ * committed by any process is seen by the very next request in every process.
+ */
+export function admissionFor(rules: PlanRule[]): (keyHash: string, at: Date) => Promise<Admission | null> {
+  const statement = admissionStatement(rules);
+  return async (keyHash, at) => {
+    const windowStart = new Date(Math.floor(at.getTime() / RATE_WINDOW_MS) * RATE_WINDOW_MS);
+    const month = utcMonthStart(at);
+    const [row] = await queryPrepared<AdmissionRow>(statement, [keyHash, windowStart.toISOString(), month, Math.random()]);
+    if (!row) return null;
+    const admission: Admission = {
+      keyId: row.key_id,
+      orgId: row.org_id,
+      revoked: row.revoked,
+      plan: row.plan,
+      rateLimit: row.rate_limit,
+      rateCount: row.rate_count,
+      quota: row.quota,
+      quotaUsed: row.quota_used ?? 0,
+      quotaCounted: row.quota_counted,
+    };
+    // The drawn shard was full while the month still had room: count on another one.
+    const drawnShardFull = admission.quota !== null && admission.quota > 0 && !admission.quotaCounted && admission.quotaUsed < admission.quota;
+    if (drawnShardFull && admission.rateCount !== null && admission.rateCount <= admission.rateLimit) {
+      const retried = await countOnFreeShard(admission.orgId, month, admission.quota!);
+      admission.quotaCounted = retried.counted;
+      admission.quotaUsed = retried.used;
+    }
+    return admission;
+  };
+}
+
+export type KeyOwner = Pick<Admission, "keyId" | "orgId" | "revoked">;
+
+/** The key's organization without counting anything: the audit row of a request whose admission failed. */
+export async function findKeyOwner(keyHash: string): Promise<KeyOwner | null> {
+  const [row] = await queryPrepared<{ key_id: string; org_id: string; revoked: boolean }>(
+    "select id as key_id, org_id, revoked_at is not null as revoked from api_keys where key_hash = $1",
+    [keyHash],
+  );
+  return row ? { keyId: row.key_id, orgId: row.org_id, revoked: row.revoked } : null;
+}
+
+/** The rate limit's fixed window. */
+export const RATE_WINDOW_MS = 60_000;
 
 /** Drops windows that ended more than a few minutes ago; they decide nothing any more. */
 export async function pruneRateWindows(before: Date): Promise<void> {
   await getDb().execute(sql`delete from rate_limit_windows where window_start < ${before.toISOString()}`);
-}
-
-/**
- * Counts a call against the organization's month when it is under `limit` (null: unlimited).
- * Returns the month's count including this call, or null when the quota was already used up.
- */
-export async function countMonthlyCall(orgId: string, month: string, limit: number | null): Promise<number | null> {
-  const rows = rowsOf<{ count: number }>(
-    await getDb().execute(
-      limit === null
-        ? sql`insert into monthly_usage (org_id, month, count) values (${orgId}, ${month}, 1)
-              on conflict (org_id, month) do update set count = monthly_usage.count + 1 returning count`
-        : sql`insert into monthly_usage (org_id, month, count) values (${orgId}, ${month}, 1)
-              on conflict (org_id, month) do update set count = monthly_usage.count + 1
-              where monthly_usage.count < ${limit} returning count`,
-    ),
-  );
-  return rows[0] ? Number(rows[0].count) : null;
-}
-
-export async function monthlyCount(orgId: string, month: string): Promise<number> {
-  const rows = rowsOf<{ count: number }>(await getDb().execute(sql`select count from monthly_usage where org_id = ${orgId} and month = ${month}`));
-  return rows[0] ? Number(rows[0].count) : 0;
 }
 
 export interface RequestLogEntry {
@@ -90,19 +177,23 @@ export interface RequestLogEntry {
  * The request's audit row, its daily rollup and the key's last-used time (at most once a
  * minute), in one statement: they are written together or not at all.
  */
+const WRITE_REQUEST_LOG = `
+  with logged as (
+    insert into request_log (org_id, api_key_id, request_id, method, path, endpoint, status, duration_ms, ip, user_agent, created_at)
+    values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::timestamptz)
+  ), rolled as (
+    insert into request_daily_rollup (org_id, api_key_id, day, endpoint, status, count)
+    values ($1, $2, $12::date, $6, $7, 1)
+    on conflict (org_id, api_key_id, day, endpoint, status) do update set count = request_daily_rollup.count + 1
+  )
+  update api_keys set last_used_at = $11::timestamptz
+  where $13::boolean and org_id = $1 and id = $2
+    and (last_used_at is null or last_used_at < $11::timestamptz - interval '1 minute')`;
+
 export async function writeRequestLog(entry: RequestLogEntry): Promise<void> {
   const at = entry.at.toISOString();
-  await getDb().execute(sql`
-    with logged as (
-      insert into request_log (org_id, api_key_id, request_id, method, path, endpoint, status, duration_ms, ip, user_agent, created_at)
-      values (${entry.orgId}, ${entry.apiKeyId}, ${entry.requestId}, ${entry.method}, ${entry.path}, ${entry.endpoint}, ${entry.status},
-              ${entry.durationMs}, ${entry.ip}, ${entry.userAgent}, ${at})
-    ), rolled as (
-      insert into request_daily_rollup (org_id, api_key_id, day, endpoint, status, count)
-      values (${entry.orgId}, ${entry.apiKeyId}, ${utcDay(entry.at)}, ${entry.endpoint}, ${entry.status}, 1)
-      on conflict (org_id, api_key_id, day, endpoint, status) do update set count = request_daily_rollup.count + 1
-    )
-    update api_keys set last_used_at = ${at}
-    where ${entry.touchesKey} and org_id = ${entry.orgId} and id = ${entry.apiKeyId}
-      and (last_used_at is null or last_used_at < ${at}::timestamptz - interval '1 minute')`);
+  await queryPrepared(WRITE_REQUEST_LOG, [
+    entry.orgId, entry.apiKeyId, entry.requestId, entry.method, entry.path, entry.endpoint, entry.status,
+    entry.durationMs, entry.ip, entry.userAgent, at, utcDay(entry.at), entry.touchesKey,
+  ]);
 }

@@ -1,13 +1,12 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { routePath } from "hono/route";
 import { API_KEY_LENGTH, API_KEY_PREFIX, apiKeyHint, hashApiKey, parseApiKey } from "@/lib/api-key-format";
-import { PLANS, rateLimitFor } from "@/lib/plans";
-import { nextUtcMonth, utcMonthStart } from "@/db/time";
+import { DEFAULT_RATE_LIMIT_PER_MINUTE, PLANS } from "@/lib/plans";
+import { PLAN_VALUES } from "@/db/enums";
+import { nextUtcMonth } from "@/db/time";
 import type { ApiEnv } from "./env";
 import { ApiError } from "./errors";
-import { countInRateWindow, countMonthlyCall, findKeyByHash, monthlyCount, pruneRateWindows, writeRequestLog, type KeyRecord } from "@/db/queries/gateway";
-
-const WINDOW_MS = 60_000;
+import { admissionFor, findKeyOwner, pruneRateWindows, RATE_WINDOW_MS, writeRequestLog, type Admission, type KeyOwner } from "@/db/queries/gateway";
 
 function clientIp(c: Context<ApiEnv>): string | null {
   if (process.env.TRUST_PROXY === "true") {
@@ -24,42 +23,49 @@ function endpointOf(c: Context<ApiEnv>): string {
   return `${c.req.method} ${path}`;
 }
 
-/** Checks the key, plan, rate limit and quota in the order of SPEC §4, or throws the refusal. */
-async function admit(c: Context<ApiEnv>, key: KeyRecord, now: number): Promise<void> {
-  if (key.revoked) throw ApiError.of("api_key_revoked", "This API key has been revoked. Create a new key in the dashboard.");
-  const plan = PLANS[key.plan];
+// The plan table, built into the admission statement: the rules below decide with what it returns.
+const admitRequest = admissionFor(
+  PLAN_VALUES.map((plan) => ({
+    plan,
+    apiAccess: PLANS[plan].apiAccess,
+    customRateLimit: PLANS[plan].customRateLimit,
+    rateLimit: DEFAULT_RATE_LIMIT_PER_MINUTE,
+    quota: PLANS[plan].monthlyCalls,
+  })),
+);
+
+/**
+ * SPEC §4's refusals, in its order, from what the admission statement found and counted: it counts
+ * a request in its key's minute only when the key is active on a plan with API access, and in the
+ * month only when that minute still had room. Sets the rate-limit and quota headers.
+ */
+function decide(c: Context<ApiEnv>, admission: Admission, now: number): void {
+  if (admission.revoked) throw ApiError.of("api_key_revoked", "This API key has been revoked. Create a new key in the dashboard.");
+  const plan = PLANS[admission.plan];
   if (!plan.apiAccess) {
     throw ApiError.of("plan_no_api_access", `The ${plan.label} plan has no API access. An owner can change the plan in the dashboard.`);
   }
 
-  const limit = rateLimitFor(key.plan, key.rateLimitPerMinute);
-  const windowStart = Math.floor(now / WINDOW_MS) * WINDOW_MS;
-  const used = await countInRateWindow(key, new Date(windowStart));
-  const resetSeconds = Math.ceil((windowStart + WINDOW_MS) / 1000);
-  c.header("X-RateLimit-Limit", String(limit));
-  c.header("X-RateLimit-Remaining", String(Math.max(0, limit - used)));
+  const { rateLimit, rateCount, quota, quotaUsed } = admission;
+  const used = rateCount ?? 0;
+  const windowStart = Math.floor(now / RATE_WINDOW_MS) * RATE_WINDOW_MS;
+  const resetSeconds = Math.ceil((windowStart + RATE_WINDOW_MS) / 1000);
+  c.header("X-RateLimit-Limit", String(rateLimit));
+  c.header("X-RateLimit-Remaining", String(Math.max(0, rateLimit - used)));
   c.header("X-RateLimit-Reset", String(resetSeconds));
-  const month = utcMonthStart(new Date(now));
-  const quota = plan.monthlyCalls;
-  const setQuotaHeaders = (count: number) => {
-    if (quota === null) return;
+  // A rate-limited client still learns where its month stands.
+  if (quota !== null) {
     c.header("X-Quota-Limit", String(quota));
-    c.header("X-Quota-Remaining", String(Math.max(0, quota - count)));
-  };
-  if (used > limit) {
-    // Not counted against the quota, but the client still learns where it stands.
-    if (quota !== null) setQuotaHeaders(await monthlyCount(key.orgId, month));
+    c.header("X-Quota-Remaining", String(Math.max(0, quota - quotaUsed)));
+  }
+  if (used > rateLimit) {
     const retryAfter = Math.max(1, resetSeconds - Math.floor(now / 1000));
-    throw ApiError.of("rate_limited", `Rate limit of ${limit} requests per minute exceeded for this key. Retry in ${retryAfter} s.`, {
+    throw ApiError.of("rate_limited", `Rate limit of ${rateLimit} requests per minute exceeded for this key. Retry in ${retryAfter} s.`, {
       headers: { "Retry-After": String(retryAfter) },
     });
   }
-  if (used === 1 && Math.random() < 0.05) void pruneRateWindows(new Date(now - 5 * WINDOW_MS)).catch((error) => console.error("Pruning rate-limit windows failed", error));
-
-  const counted = await countMonthlyCall(key.orgId, month, quota);
-  if (quota === null) return;
-  setQuotaHeaders(counted ?? (await monthlyCount(key.orgId, month)));
-  if (counted === null) {
+  if (used === 1 && Math.random() < 0.05) void pruneRateWindows(new Date(now - 5 * RATE_WINDOW_MS)).catch((error) => console.error("Pruning rate-limit windows failed", error));
+  if (quota !== null && !admission.quotaCounted) {
     const retryAfter = Math.ceil((nextUtcMonth(new Date(now)).getTime() - now) / 1000);
     throw ApiError.of("monthly_quota_exceeded", `The ${plan.label} plan's ${quota.toLocaleString("en-US")} API calls for this month are used up. The quota resets at the start of next month (UTC).`, {
       headers: { "Retry-After": String(retryAfter) },
@@ -82,19 +88,33 @@ export function gateway(renderError: (c: Context<ApiEnv>, error: ApiError) => Re
     if (!presented) return renderError(c, ApiError.of("api_key_missing", "Send your API key in the X-API-Key header."));
     const format = parseApiKey(presented);
     if (!format.ok) return renderError(c, ApiError.of("api_key_invalid", `This is not a valid API key. Keys start with ${API_KEY_PREFIX} and have ${API_KEY_LENGTH} characters.`));
-    const key = await findKeyByHash(hashApiKey(presented));
-    if (!key) return renderError(c, ApiError.of("api_key_invalid", `No API key matches ${apiKeyHint(presented)}.`));
-
+    const keyHash = hashApiKey(presented);
+    const failed = (error: unknown) => {
+      // A failure of the gateway's own checks (the database, say) answers with the request id; the
+      // cause goes to the server log.
+      console.error(`Gateway failure in ${c.req.method} ${c.req.path} (${requestId})`, error);
+      return renderError(c, ApiError.internal());
+    };
+    let key: KeyOwner | null;
     try {
-      await admit(c, key, now);
-      c.set("caller", { keyId: key.keyId, orgId: key.orgId, plan: key.plan });
-      await next();
+      const admission = await admitRequest(keyHash, new Date(now));
+      key = admission;
+      if (admission) {
+        try {
+          decide(c, admission, now);
+          c.set("caller", { keyId: admission.keyId, orgId: admission.orgId, plan: admission.plan });
+          await next();
+        } catch (error) {
+          c.res = error instanceof ApiError ? renderError(c, error) : failed(error);
+        }
+      }
     } catch (error) {
-      // A failure of the gateway's own checks (the database, say) still answers with the request
-      // id and gets its audit row; the cause goes to the server log.
-      if (!(error instanceof ApiError)) console.error(`Gateway failure in ${c.req.method} ${c.req.path} (${requestId})`, error);
-      c.res = renderError(c, error instanceof ApiError ? error : ApiError.internal());
+      c.res = failed(error);
+      // The request still gets its audit row when its key can be read without the counters.
+      key = await findKeyOwner(keyHash).catch(() => null);
+      if (!key) return c.res;
     }
+    if (!key) return renderError(c, ApiError.of("api_key_invalid", `No API key matches ${apiKeyHint(presented)}.`));
     await writeRequestLog({
       orgId: key.orgId,
       apiKeyId: key.keyId,

@@ -1,5 +1,6 @@
 "use server";
 
+import { spreadMonthlyUsage } from "@/db/monthly-usage";
 import { lockOrganization, setPlan, setRateLimit } from "@/db/queries/organizations";
 import { orgAction } from "@/lib/action";
 import { UserFacingError } from "@/lib/errors";
@@ -11,6 +12,8 @@ export const changePlanAction = orgAction(changePlanInput, "plan.manage", async 
   if (current.plan === plan) throw new UserFacingError(`You are already on the ${PLANS[plan].label} plan.`);
   // A downgrade keeps every key (SPEC §2): the new plan's limits apply from the next request.
   await setPlan(ctx.tx, ctx.orgId, plan, ctx.userId);
+  // The month's calls so far count toward the new plan's quota.
+  await spreadMonthlyUsage(ctx.tx, ctx.orgId, PLANS[plan].monthlyCalls);
   await ctx.record("plan.changed", ctx.orgId, { from: current.plan, to: plan });
   return { plan };
 });
