@@ -18,6 +18,7 @@ import { utcDay } from "@/db/time";
 import { createOrg, insertKey } from "@/tests/helpers/factories";
 import { createBenchDatabase } from "./database";
 import { count, median, mib, ms, percentile, printLines, printTable, runLoad, startBenchApi, timeRepeated, times, type LoadResult } from "./lib";
+import { benchGatewayRatio } from "./gateway-ratio";
 import { benchWorstCases } from "./worst-cases";
 
 const HTTP_REQUESTS = 2_000;
@@ -221,6 +222,16 @@ try {
   await migrateDatabase();
   console.log(`Benchmarks on ${database.label} (${databaseKind()}), Node ${process.version}`);
 
+  await benchGatewayRatio();
+  if (!process.argv.includes("--gateway-ratio-only")) await benchInProcess();
+  console.log(`\nTotal ${((performance.now() - startedAt) / 1000).toFixed(1)} s`);
+} finally {
+  await closeDb();
+  await database.drop();
+}
+
+/** The sections that run the gateway and the queries inside this process. */
+async function benchInProcess(): Promise<void> {
   const org = await createOrg("enterprise", { rateLimitPerMinute: 100_000 });
   const key = await insertKey(org.id, { name: "Bench" }); // the value lives only in this process
   await seedInvoices(org.id);
@@ -245,8 +256,4 @@ try {
   await benchKeyUsage(org.id, key.id, now);
   printMemory(memoryBefore, memoryAfter);
   await benchWorstCases();
-  console.log(`\nTotal ${((performance.now() - startedAt) / 1000).toFixed(1)} s`);
-} finally {
-  await closeDb();
-  await database.drop();
 }

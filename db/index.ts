@@ -84,7 +84,17 @@ export function postgresClient(): postgres.Sql | undefined {
  * text and each connection parses and plans it once. PGlite runs in this process, where there is
  * no round trip to save.
  */
-export async function queryPrepared<T>(text: string, params: (string | number | boolean | null)[]): Promise<T[]> {
+type Parameter = string | number | boolean | null;
+
+/** A PostgreSQL array literal, for a parameter cast to an array type (`$1::text[]`). */
+function arrayLiteral(values: Parameter[]): string {
+  const element = (value: Parameter) => (value === null ? "NULL" : `"${String(value).replace(/[\\"]/g, (c) => `\\${c}`)}"`);
+  return `{${values.map(element).join(",")}}`;
+}
+
+export async function queryPrepared<T>(text: string, values: (Parameter | Parameter[])[]): Promise<T[]> {
+  // Neither driver sends a JS array as an array parameter whatever its type: they go as literals.
+  const params = values.map((value) => (Array.isArray(value) ? arrayLiteral(value) : value));
   const current = handle();
   if (current.sql) return (await current.sql.unsafe(text, params, { prepare: true })) as unknown as T[];
   return (await current.pglite!.query<T>(text, params)).rows;

@@ -150,6 +150,36 @@ describe("an accepted request", () => {
     }
   });
 
+  it("answers 500 with the request id when its audit row cannot be written, and says why in the server log", async () => {
+    const org = await createOrg("pro");
+    const { value } = await insertKey(org.id);
+    // A real fault: the rollup table is gone, so the batch holding this request's row fails whole.
+    await getDb().execute(sql`alter table request_daily_rollup rename to request_daily_rollup_away`);
+    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      const response = await api.request(PATH, { key: value });
+      expect(response.status).toBe(500);
+      const error = await errorOf(response);
+      expect(error).toEqual({ code: "internal_error", message: expect.not.stringContaining("rollup"), request_id: response.headers.get("x-request-id") });
+      const [context, cause] = errors.mock.calls.find(([message]) => String(message).includes(error.request_id))!;
+      expect(context).toContain(error.request_id);
+      expect(cause).toMatchObject({ message: expect.stringContaining("request-log rows failed"), cause: expect.objectContaining({ message: expect.stringContaining("request_daily_rollup") }) });
+      expect(await logRows(org.id)).toHaveLength(0);
+    } finally {
+      errors.mockRestore();
+      await getDb().execute(sql`alter table request_daily_rollup_away rename to request_daily_rollup`);
+    }
+  });
+
+  it("logs paths and user agents exactly, whatever characters they hold", async () => {
+    const org = await createOrg("pro");
+    const { value } = await insertKey(org.id);
+    const userAgent = 'probe "quoted" \\back\\slash, {braces} NULL';
+    await api.request(`${PATH}?note=%22a%5Cb%2C%7Bc%7D%22&x=NULL`, { key: value, headers: { "User-Agent": userAgent } });
+    const [row] = await logRows(org.id);
+    expect(row).toMatchObject({ path: `${PATH}?note=%22a%5Cb%2C%7Bc%7D%22&x=NULL`, userAgent });
+  });
+
   it("logs an unknown route under its organization with a 404", async () => {
     const org = await createOrg("pro");
     const { value } = await insertKey(org.id);

@@ -2,8 +2,11 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import net from "node:net";
 import path from "node:path";
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { revokeApiKeyAction } from "@/app/[orgSlug]/settings/api/actions";
+import { getDb } from "@/db";
+import { requestLog } from "@/db/schema";
 import { addMember, createOrg, form, insertKey } from "./helpers/factories";
 import { actAs } from "./helpers/session";
 import { startApiServer } from "./helpers/api-server";
@@ -85,6 +88,32 @@ describe.skipIf(!process.env.DATABASE_URL)("two API processes on one PostgreSQL"
     expect(responses.length - refused.length).toBe(50);
     const codes = new Set(await Promise.all(refused.map(async (r) => ((await r.json()) as { error: { code: string } }).error.code)));
     expect(codes).toEqual(new Set(["monthly_quota_exceeded"]));
+  });
+
+  it("lose no audit row of a response that reached its client when one is killed mid-load (SIGKILL)", async () => {
+    const victim = await startApiProcess();
+    const org = await createOrg("enterprise", { rateLimitPerMinute: 100_000 });
+    const { value } = await insertKey(org.id);
+    const received: string[] = [];
+    let killed = false;
+    const client = async () => {
+      while (!killed) {
+        try {
+          const response = await fetch(`${victim.base}/v1/invoices`, { headers: { "X-API-Key": value } });
+          received.push(response.headers.get("x-request-id")!);
+          await response.arrayBuffer();
+        } catch {
+          return; // the connection died with the process
+        }
+      }
+    };
+    const clients = Array.from({ length: 20 }, client);
+    while (received.length < 400) await new Promise((resolve) => setTimeout(resolve, 2));
+    victim.child.kill("SIGKILL");
+    killed = true;
+    await Promise.all(clients);
+    const logged = new Set((await getDb().select({ requestId: requestLog.requestId }).from(requestLog).where(eq(requestLog.orgId, org.id))).map((row) => row.requestId));
+    expect(received.filter((id) => !logged.has(id))).toEqual([]);
   });
 
   it("honour a revocation made through one on the next request to the other", async () => {

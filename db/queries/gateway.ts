@@ -3,7 +3,7 @@ import { sql } from "drizzle-orm";
 import { getDb, queryPrepared } from "@/db";
 import { countOnFreeShard, shardCapSql, shardCountSql } from "@/db/monthly-usage";
 import type { Plan } from "@/db/enums";
-import { utcDay, utcMonthStart } from "@/db/time";
+import { utcMonthStart } from "@/db/time";
 
 /** What the gateway's admission statement needs to know of a plan (lib/plans.ts is the source). */
 export interface PlanRule {
@@ -61,7 +61,7 @@ function sqlLiteral(value: string | number | boolean | null): string {
  *
  * $1 key hash, $2 minute start, $3 month, $4 a random number in [0, 1) that draws the shard.
  */
-function admissionStatement(rules: PlanRule[]): string {
+export function admissionStatement(rules: PlanRule[]): string {
   const values = rules
     .map((rule) => `(${[rule.plan, rule.apiAccess, rule.customRateLimit, rule.rateLimit, rule.quota].map(sqlLiteral).join(", ")})`)
     .join(", ");
@@ -173,27 +173,98 @@ export interface RequestLogEntry {
   touchesKey: boolean;
 }
 
-/**
- * The request's audit row, its daily rollup and the key's last-used time (at most once a
- * minute), in one statement: they are written together or not at all.
- */
-const WRITE_REQUEST_LOG = `
-  with logged as (
+// The rows of a batch as parallel arrays, unnested into one insert: one statement and one commit
+// for every request that finished while the previous batch was being written.
+/** $1 org, $2 key, $3 request id, $4 method, $5 path, $6 endpoint, $7 status, $8 ms, $9 IP, $10 user agent, $11 time, $12 touches the key: one array each. */
+export const WRITE_REQUEST_LOG = `
+  with batch as (
+    select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int2[], $8::int4[], $9::text[], $10::text[], $11::timestamptz[], $12::bool[])
+      as r(org_id, api_key_id, request_id, method, path, endpoint, status, duration_ms, ip, user_agent, created_at, touches_key)
+  ), logged as (
     insert into request_log (org_id, api_key_id, request_id, method, path, endpoint, status, duration_ms, ip, user_agent, created_at)
-    values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::timestamptz)
+    select org_id, api_key_id, request_id, method, path, endpoint, status, duration_ms, ip, user_agent, created_at from batch
   ), rolled as (
+    -- In key order, so batches of several processes lock shared rows in one order.
     insert into request_daily_rollup (org_id, api_key_id, day, endpoint, status, count)
-    values ($1, $2, $12::date, $6, $7, 1)
-    on conflict (org_id, api_key_id, day, endpoint, status) do update set count = request_daily_rollup.count + 1
+    select org_id, api_key_id, (created_at at time zone 'UTC')::date, endpoint, status, count(*) from batch
+    group by 1, 2, 3, 4, 5 order by 1, 2, 3, 4, 5
+    on conflict (org_id, api_key_id, day, endpoint, status) do update set count = request_daily_rollup.count + excluded.count
+  ), used as (
+    select org_id, api_key_id, max(created_at) as at from batch where touches_key group by 1, 2
+  ), touched as (
+    -- The key's last use, at most once a minute.
+    select k.org_id, k.id, u.at from api_keys k join used u on u.org_id = k.org_id and u.api_key_id = k.id
+    where k.last_used_at is null or k.last_used_at < u.at - interval '1 minute'
+    order by k.org_id, k.id for update of k
   )
-  update api_keys set last_used_at = $11::timestamptz
-  where $13::boolean and org_id = $1 and id = $2
-    and (last_used_at is null or last_used_at < $11::timestamptz - interval '1 minute')`;
+  update api_keys k set last_used_at = t.at from touched t where k.org_id = t.org_id and k.id = t.id`;
 
-export async function writeRequestLog(entry: RequestLogEntry): Promise<void> {
-  const at = entry.at.toISOString();
-  await queryPrepared(WRITE_REQUEST_LOG, [
-    entry.orgId, entry.apiKeyId, entry.requestId, entry.method, entry.path, entry.endpoint, entry.status,
-    entry.durationMs, entry.ip, entry.userAgent, at, utcDay(entry.at), entry.touchesKey,
-  ]);
+/** How many rows one batch carries at most. */
+const MAX_BATCH_ROWS = 500;
+/** Batches being written at once by this process; the rest wait and grow. */
+const MAX_BATCHES_IN_FLIGHT = 2;
+// PostgreSQL's deadlock and serialization failures: the batch rolled back whole and may run again.
+const RETRYABLE = new Set(["40P01", "40001"]);
+
+interface Waiting {
+  entry: RequestLogEntry;
+  done: (error?: unknown) => void;
+}
+
+/**
+ * Group commit for the request log: each request's row, daily rollup and key last-used time are
+ * written with those of the other requests that finished meanwhile, in one statement. A request
+ * waits for its batch's commit, so a response that reached its client has its row; a failed batch
+ * fails each of its requests.
+ */
+class RequestLogWriter {
+  private queue: Waiting[] = [];
+  private inFlight = 0;
+
+  write(entry: RequestLogEntry): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ entry, done: (error) => (error === undefined ? resolve() : reject(error)) });
+      this.pump();
+    });
+  }
+
+  private pump(): void {
+    while (this.inFlight < MAX_BATCHES_IN_FLIGHT && this.queue.length > 0) {
+      const batch = this.queue.splice(0, MAX_BATCH_ROWS);
+      this.inFlight++;
+      void this.flush(batch).finally(() => {
+        this.inFlight--;
+        this.pump();
+      });
+    }
+  }
+
+  private async flush(batch: Waiting[]): Promise<void> {
+    const rows = batch.map(({ entry }) => entry);
+    const column = <T>(pick: (entry: RequestLogEntry) => T) => rows.map(pick);
+    const params = [
+      column((e) => e.orgId), column((e) => e.apiKeyId), column((e) => e.requestId), column((e) => e.method), column((e) => e.path),
+      column((e) => e.endpoint), column((e) => e.status), column((e) => e.durationMs), column((e) => e.ip), column((e) => e.userAgent),
+      column((e) => e.at.toISOString()), column((e) => e.touchesKey),
+    ];
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await queryPrepared(WRITE_REQUEST_LOG, params);
+        for (const waiting of batch) waiting.done();
+        return;
+      } catch (error) {
+        if (attempt < 3 && RETRYABLE.has((error as { code?: string }).code ?? "")) continue;
+        const failure = new Error(`Writing a batch of ${rows.length} request-log rows failed`, { cause: error });
+        for (const waiting of batch) waiting.done(failure);
+        return;
+      }
+    }
+  }
+}
+
+const writer = new RequestLogWriter();
+
+/** The request's audit row, its daily rollup and the key's last use; resolves once they are committed. */
+export function writeRequestLog(entry: RequestLogEntry): Promise<void> {
+  return writer.write(entry);
 }

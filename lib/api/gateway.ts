@@ -6,7 +6,7 @@ import { PLAN_VALUES } from "@/db/enums";
 import { nextUtcMonth } from "@/db/time";
 import type { ApiEnv } from "./env";
 import { ApiError } from "./errors";
-import { admissionFor, findKeyOwner, pruneRateWindows, RATE_WINDOW_MS, writeRequestLog, type Admission, type KeyOwner } from "@/db/queries/gateway";
+import { admissionFor, findKeyOwner, pruneRateWindows, RATE_WINDOW_MS, writeRequestLog, type Admission, type KeyOwner, type PlanRule } from "@/db/queries/gateway";
 
 function clientIp(c: Context<ApiEnv>): string | null {
   if (process.env.TRUST_PROXY === "true") {
@@ -23,16 +23,15 @@ function endpointOf(c: Context<ApiEnv>): string {
   return `${c.req.method} ${path}`;
 }
 
-// The plan table, built into the admission statement: the rules below decide with what it returns.
-const admitRequest = admissionFor(
-  PLAN_VALUES.map((plan) => ({
+/** The plan table, built into the admission statement: `decide` below refuses with what it returns. */
+export const PLAN_RULES: PlanRule[] = PLAN_VALUES.map((plan) => ({
     plan,
     apiAccess: PLANS[plan].apiAccess,
     customRateLimit: PLANS[plan].customRateLimit,
     rateLimit: DEFAULT_RATE_LIMIT_PER_MINUTE,
     quota: PLANS[plan].monthlyCalls,
-  })),
-);
+}));
+const admitRequest = admissionFor(PLAN_RULES);
 
 /**
  * SPEC §4's refusals, in its order, from what the admission statement found and counted: it counts
@@ -115,19 +114,25 @@ export function gateway(renderError: (c: Context<ApiEnv>, error: ApiError) => Re
       if (!key) return c.res;
     }
     if (!key) return renderError(c, ApiError.of("api_key_invalid", `No API key matches ${apiKeyHint(presented)}.`));
-    await writeRequestLog({
-      orgId: key.orgId,
-      apiKeyId: key.keyId,
-      requestId,
-      method: c.req.method,
-      path: new URL(c.req.url).pathname + new URL(c.req.url).search,
-      endpoint: endpointOf(c),
-      status: c.res.status,
-      durationMs: Math.round(performance.now() - started),
-      ip: clientIp(c),
-      userAgent: c.req.header("user-agent")?.slice(0, 512) ?? null,
-      at: new Date(now),
-      touchesKey: !key.revoked,
-    });
+    const url = new URL(c.req.url);
+    try {
+      await writeRequestLog({
+        orgId: key.orgId,
+        apiKeyId: key.keyId,
+        requestId,
+        method: c.req.method,
+        path: url.pathname + url.search,
+        endpoint: endpointOf(c),
+        status: c.res.status,
+        durationMs: Math.round(performance.now() - started),
+        ip: clientIp(c),
+        userAgent: c.req.header("user-agent")?.slice(0, 512) ?? null,
+        at: new Date(now),
+        touchesKey: !key.revoked,
+      });
+    } catch (error) {
+      // No response leaves without its audit row (SPEC §4): this one is replaced by the failure.
+      c.res = failed(error);
+    }
   };
 }

@@ -1,0 +1,220 @@
+/**
+ * The gateway against its yardsticks on PostgreSQL, in separate processes, side by side:
+ * - the real API server (`api-server.ts`: full gateway, log, handler);
+ * - a bare Hono route running the handler's same query (bench/bare-handler-server.ts);
+ * - pgbench replaying the gateway's own statements, prepared, as the database's ceiling.
+ * Rounds interleave the two servers so drift on a shared machine hits both alike. Also counts
+ * PostgreSQL transactions and WAL syncs per admitted request from pg_stat_database and pg_stat_wal.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { once } from "node:events";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import autocannon from "autocannon";
+import postgres from "postgres";
+import { getDb } from "@/db";
+import { admissionStatement, RATE_WINDOW_MS, WRITE_REQUEST_LOG } from "@/db/queries/gateway";
+import { products } from "@/db/schema";
+import { newId } from "@/db/ids";
+import { utcMonthStart } from "@/db/time";
+import { hashApiKey } from "@/lib/api-key-format";
+import { PLAN_RULES } from "@/lib/api/gateway";
+import { createOrg, insertKey } from "@/tests/helpers/factories";
+import { count, median, ms, printTable } from "./lib";
+
+const CONNECTIONS = 50;
+const ROUND_SECONDS = 6;
+const WARM_UP_SECONDS = 2;
+const ROUNDS = 3;
+const KEYS = 10;
+const PATH = "/v1/products?limit=10";
+
+interface Round {
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  statuses: Record<string, number>;
+}
+
+async function freePort(): Promise<number> {
+  const server = net.createServer().listen(0, "127.0.0.1");
+  await once(server, "listening");
+  const { port } = server.address() as net.AddressInfo;
+  server.close();
+  return port;
+}
+
+/** A server script of this repository in its own Node process, as `npm run start:api` runs it. */
+async function startServer(script: string, env: Record<string, string>): Promise<{ base: string; stop: () => Promise<void> }> {
+  const port = await freePort();
+  const child: ChildProcess = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", script], {
+    cwd: path.resolve(import.meta.dirname, ".."),
+    env: { ...process.env, ...env, API_PORT: String(port), HOSTNAME_BIND: "127.0.0.1", NODE_ENV: "production" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stderr!.on("data", (chunk) => (output += chunk));
+  await new Promise<void>((resolve, reject) => {
+    child.stdout!.on("data", (chunk: Buffer) => {
+      output += chunk;
+      if (output.includes("ready")) resolve();
+    });
+    child.once("exit", (code) => reject(new Error(`${script} exited with ${code}: ${output}`)));
+  });
+  return {
+    base: `http://127.0.0.1:${port}`,
+    stop: async () => {
+      child.kill("SIGTERM");
+      if (child.exitCode === null) await once(child, "exit");
+    },
+  };
+}
+
+async function load(base: string, keys: string[], seconds: number): Promise<Round> {
+  const result = await autocannon({
+    url: base,
+    connections: CONNECTIONS,
+    duration: seconds,
+    // Each connection cycles through the keys, as several clients of one organization would.
+    requests: keys.map((key) => ({ method: "GET", path: PATH, headers: { "x-api-key": key } })),
+  });
+  const statuses: Record<string, number> = {};
+  for (const [code, n] of Object.entries(result.statusCodeStats ?? {})) statuses[code] = (n as { count: number }).count;
+  return { requestsPerSecond: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, statuses };
+}
+
+interface ServerCounters {
+  transactions: number;
+  walSyncs: number;
+}
+
+async function serverCounters(admin: postgres.Sql, database: string): Promise<ServerCounters> {
+  const [row] = await admin<{ transactions: string; wal_syncs: string }[]>`
+    select (select xact_commit + xact_rollback from pg_stat_database where datname = ${database}) as transactions,
+           (select wal_sync from pg_stat_wal) as wal_syncs`;
+  return { transactions: Number(row!.transactions), walSyncs: Number(row!.wal_syncs) };
+}
+
+/** One round against a fresh server process, with the transactions and WAL syncs its requests caused. */
+async function measuredRound(
+  server: { base: string; stop: () => Promise<void> },
+  admin: postgres.Sql,
+  database: string,
+  keys: string[],
+  idleCost: ServerCounters,
+): Promise<Round & { perRequest: ServerCounters }> {
+  await load(server.base, keys, WARM_UP_SECONDS);
+  // A backend reports its counters when it exits: stop the server to read them whole.
+  const before = await serverCounters(admin, database);
+  const round = await load(server.base, keys, ROUND_SECONDS);
+  await server.stop();
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  const after = await serverCounters(admin, database);
+  const admitted = Object.entries(round.statuses).reduce((sum, [code, n]) => sum + (code === "200" ? n : 0), 0);
+  return {
+    ...round,
+    perRequest: {
+      transactions: (after.transactions - before.transactions - idleCost.transactions) / admitted,
+      walSyncs: (after.walSyncs - before.walSyncs - idleCost.walSyncs) / admitted,
+    },
+  };
+}
+
+/** The pgbench script: the gateway's statements for one request with this key, handler query included. */
+function pgbenchScript(orgId: string, keyValue: string, keyId: string): string {
+  const now = new Date();
+  const windowStart = new Date(Math.floor(now.getTime() / RATE_WINDOW_MS) * RATE_WINDOW_MS).toISOString();
+  const quote = (value: string) => `'${value.replace(/'/g, "''")}'`;
+  const admission = [quote(hashApiKey(keyValue)), quote(windowStart), quote(utcMonthStart(now)), "random()"];
+  // The log write as a batch of one row: what it costs a request when no other finishes meanwhile.
+  const log = [orgId, keyId, "req_bench", "GET", PATH, "GET /v1/products", "200", "3", "127.0.0.1", "pgbench", now.toISOString(), "true"].map((value) => quote(`{"${value}"}`));
+  const bind = (statement: string, values: string[]) => statement.replace(/\$(\d+)/g, (_, n: string) => values[Number(n) - 1]!);
+  const handler = `select * from products where org_id = ${quote(orgId)} order by created_at desc, id desc limit 11`;
+  return [
+    bind(admissionStatement(PLAN_RULES), admission),
+    handler,
+    bind(WRITE_REQUEST_LOG, log),
+  ]
+    .map((statement) => `${statement.replace(/--[^\n]*/g, "").trim().replace(/\s+/g, " ")};\n`)
+    .join("");
+}
+
+/** pgbench with one script per key, drawn at random for each transaction, as the load spreads over the keys. */
+async function pgbenchCeiling(url: string, scripts: string[]): Promise<number> {
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), "gateway-pgbench-"));
+  const files = scripts.map((script, i) => {
+    const file = path.join(folder, `key-${i}.sql`);
+    fs.writeFileSync(file, script);
+    return ["-f", `${file}@1`];
+  });
+  const { host, port, username, pathname } = new URL(url);
+  const child = spawn(
+    "pgbench",
+    ["-n", "-M", "prepared", "-c", String(CONNECTIONS), "-j", "2", "-T", String(ROUND_SECONDS), ...files.flat(), "-h", host.split(":")[0]!, "-p", port || "5432", "-U", username, pathname.slice(1)],
+    { stdio: ["ignore", "pipe", "pipe"] },
+  );
+  let output = "";
+  child.stdout!.on("data", (chunk) => (output += chunk));
+  child.stderr!.on("data", (chunk) => (output += chunk));
+  const [code] = (await once(child, "exit")) as [number];
+  const tps = /tps = ([\d.]+)/.exec(output);
+  if (code !== 0 || !tps) throw new Error(`pgbench failed (${code}): ${output}`);
+  return Number(tps[1]);
+}
+
+export async function benchGatewayRatio(): Promise<void> {
+  const url = process.env.DATABASE_URL;
+  if (!url) {
+    console.log("\n## Gateway ratio: skipped (set DATABASE_URL: it measures separate processes on PostgreSQL)");
+    return;
+  }
+  const database = new URL(url).pathname.slice(1);
+  const org = await createOrg("enterprise", { rateLimitPerMinute: 100_000 });
+  const keys = await Promise.all(Array.from({ length: KEYS }, (_, i) => insertKey(org.id, { name: `Ratio ${i}` })));
+  await getDb()
+    .insert(products)
+    .values(Array.from({ length: 25 }, (_, i) => ({ orgId: org.id, id: newId("prod"), name: `Bench product ${i}`, unitAmount: 1_000 + i, currency: "USD" })));
+  const values = keys.map((key) => key.value);
+
+  const admin = postgres(url, { max: 1, onnotice: () => {} });
+  try {
+    // What a server costs the database just to start and stop (migration check, maintenance).
+    const idleBefore = await serverCounters(admin, database);
+    await (await startServer("api-server.ts", {})).stop();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const idleAfter = await serverCounters(admin, database);
+    const idleCost = { transactions: idleAfter.transactions - idleBefore.transactions, walSyncs: idleAfter.walSyncs - idleBefore.walSyncs };
+
+    const gateway: (Round & { perRequest: ServerCounters })[] = [];
+    const bare: (Round & { perRequest: ServerCounters })[] = [];
+    const ceiling: number[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      gateway.push(await measuredRound(await startServer("api-server.ts", {}), admin, database, values, idleCost));
+      // The bare server opens its connections for the handler only: nothing to discount.
+      const bareServer = await startServer("bench/bare-handler-server.ts", { BENCH_ORG_ID: org.id });
+      bare.push(await measuredRound(bareServer, admin, database, values, { transactions: 0, walSyncs: 0 }));
+      ceiling.push(await pgbenchCeiling(url, keys.map((key) => pgbenchScript(org.id, key.value, key.id))));
+    }
+
+    const fmt = (n: number) => count(Math.round(n));
+    printTable(`## Gateway ratio: GET ${PATH}, ${CONNECTIONS} connections, ${KEYS} keys of an Enterprise organization, ${ROUNDS} rounds of ${ROUND_SECONDS} s`, [
+      ["round", "gateway req/s", "p50", "p99", "bare req/s", "p50", "p99", "pgbench tps", "gateway ÷ bare", "gateway ÷ pgbench", "added p99", "gateway tx / request", "WAL syncs / request"],
+      ...gateway.map((g, i) => {
+        const b = bare[i]!;
+        return [
+          String(i + 1), fmt(g.requestsPerSecond), ms(g.p50), ms(g.p99), fmt(b.requestsPerSecond), ms(b.p50), ms(b.p99), fmt(ceiling[i]!),
+          (g.requestsPerSecond / b.requestsPerSecond).toFixed(2), (g.requestsPerSecond / ceiling[i]!).toFixed(2), ms(g.p99 - b.p99),
+          // The transactions the gateway adds to the handler's own.
+          (g.perRequest.transactions - b.perRequest.transactions).toFixed(2), g.perRequest.walSyncs.toFixed(2),
+        ];
+      }),
+    ]);
+    const ratios = gateway.map((g, i) => g.requestsPerSecond / bare[i]!.requestsPerSecond);
+    const statuses = gateway.map((g) => Object.entries(g.statuses).map(([code, n]) => `${code}×${n}`).join(" ")).join("; ");
+    console.log(`median gateway ÷ bare ${median(ratios).toFixed(2)} (goal ≥ 0.6); gateway statuses: ${statuses}`);
+  } finally {
+    await admin.end();
+  }
+}
