@@ -6,10 +6,9 @@
  * Rounds interleave the two servers so drift on a shared machine hits both alike. Also counts
  * PostgreSQL transactions and WAL syncs per admitted request from pg_stat_database and pg_stat_wal.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn } from "node:child_process";
 import { once } from "node:events";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
@@ -22,6 +21,7 @@ import { utcMonthStart } from "@/db/time";
 import { hashApiKey } from "@/lib/api-key-format";
 import { PLAN_RULES } from "@/lib/api/gateway";
 import { createOrg, insertKey } from "@/tests/helpers/factories";
+import { startServerProcess } from "@/tests/helpers/server-process";
 import { count, median, ms, printTable } from "./lib";
 
 const CONNECTIONS = 50;
@@ -36,40 +36,6 @@ interface Round {
   p50: number;
   p99: number;
   statuses: Record<string, number>;
-}
-
-async function freePort(): Promise<number> {
-  const server = net.createServer().listen(0, "127.0.0.1");
-  await once(server, "listening");
-  const { port } = server.address() as net.AddressInfo;
-  server.close();
-  return port;
-}
-
-/** A server script of this repository in its own Node process, as `npm run start:api` runs it. */
-async function startServer(script: string, env: Record<string, string>): Promise<{ base: string; stop: () => Promise<void> }> {
-  const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", script], {
-    cwd: path.resolve(import.meta.dirname, ".."),
-    env: { ...process.env, ...env, API_PORT: String(port), HOSTNAME_BIND: "127.0.0.1", NODE_ENV: "production" },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  child.stderr!.on("data", (chunk) => (output += chunk));
-  await new Promise<void>((resolve, reject) => {
-    child.stdout!.on("data", (chunk: Buffer) => {
-      output += chunk;
-      if (output.includes("ready")) resolve();
-    });
-    child.once("exit", (code) => reject(new Error(`${script} exited with ${code}: ${output}`)));
-  });
-  return {
-    base: `http://127.0.0.1:${port}`,
-    stop: async () => {
-      child.kill("SIGTERM");
-      if (child.exitCode === null) await once(child, "exit");
-    },
-  };
 }
 
 async function load(base: string, keys: string[], seconds: number): Promise<Round> {
@@ -182,7 +148,7 @@ export async function benchGatewayRatio(): Promise<void> {
   try {
     // What a server costs the database just to start and stop (migration check, maintenance).
     const idleBefore = await serverCounters(admin, database);
-    await (await startServer("api-server.ts", {})).stop();
+    await (await startServerProcess("api-server.ts", {})).stop();
     await new Promise((resolve) => setTimeout(resolve, 300));
     const idleAfter = await serverCounters(admin, database);
     const idleCost = { transactions: idleAfter.transactions - idleBefore.transactions, walSyncs: idleAfter.walSyncs - idleBefore.walSyncs };
@@ -191,9 +157,9 @@ export async function benchGatewayRatio(): Promise<void> {
     const bare: (Round & { perRequest: ServerCounters })[] = [];
     const ceiling: number[] = [];
     for (let round = 0; round < ROUNDS; round++) {
-      gateway.push(await measuredRound(await startServer("api-server.ts", {}), admin, database, values, idleCost));
+      gateway.push(await measuredRound(await startServerProcess("api-server.ts", {}), admin, database, values, idleCost));
       // The bare server opens its connections for the handler only: nothing to discount.
-      const bareServer = await startServer("bench/bare-handler-server.ts", { BENCH_ORG_ID: org.id });
+      const bareServer = await startServerProcess("bench/bare-handler-server.ts", { BENCH_ORG_ID: org.id });
       bare.push(await measuredRound(bareServer, admin, database, values, { transactions: 0, walSyncs: 0 }));
       ceiling.push(await pgbenchCeiling(url, keys.map((key) => pgbenchScript(org.id, key.value, key.id))));
     }

@@ -1,6 +1,5 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn } from "node:child_process";
 import { once } from "node:events";
-import net from "node:net";
 import path from "node:path";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -10,35 +9,9 @@ import { requestLog } from "@/db/schema";
 import { addMember, createOrg, form, insertKey } from "./helpers/factories";
 import { actAs } from "./helpers/session";
 import { startApiServer } from "./helpers/api-server";
+import { startServerProcess, type ServerProcess } from "./helpers/server-process";
 
 const inProcess = startApiServer();
-
-async function freePort(): Promise<number> {
-  const server = net.createServer().listen(0, "127.0.0.1");
-  await once(server, "listening");
-  const { port } = server.address() as net.AddressInfo;
-  server.close();
-  return port;
-}
-
-async function startApiProcess(): Promise<{ child: ChildProcess; base: string }> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "api-server.ts"], {
-    cwd: path.resolve(import.meta.dirname, ".."),
-    env: { ...process.env, API_PORT: String(port), HOSTNAME_BIND: "127.0.0.1", NODE_ENV: "production" },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  child.stderr!.on("data", (chunk) => (output += chunk));
-  await new Promise<void>((resolve, reject) => {
-    child.stdout!.on("data", (chunk: Buffer) => {
-      output += chunk;
-      if (output.includes("ready")) resolve();
-    });
-    child.once("exit", (code) => reject(new Error(`API process exited with ${code}: ${output}`)));
-  });
-  return { child, base: `http://127.0.0.1:${port}` };
-}
 
 describe("a revocation in the dashboard", () => {
   it("is refused on the very next API request", async () => {
@@ -56,10 +29,10 @@ describe("a revocation in the dashboard", () => {
 
 // Several API processes share one PostgreSQL; PGlite has a single owning process by design.
 describe.skipIf(!process.env.DATABASE_URL)("two API processes on one PostgreSQL", () => {
-  const processes: { child: ChildProcess; base: string }[] = [];
+  const processes: ServerProcess[] = [];
 
   beforeAll(async () => {
-    processes.push(...(await Promise.all([startApiProcess(), startApiProcess()])));
+    processes.push(...(await Promise.all([startServerProcess(), startServerProcess()])));
   }, 60_000);
 
   afterAll(() => {
@@ -91,7 +64,7 @@ describe.skipIf(!process.env.DATABASE_URL)("two API processes on one PostgreSQL"
   });
 
   it("lose no audit row of a response that reached its client when one is killed mid-load (SIGKILL)", async () => {
-    const victim = await startApiProcess();
+    const victim = await startServerProcess();
     const org = await createOrg("enterprise", { rateLimitPerMinute: 100_000 });
     const { value } = await insertKey(org.id);
     const received: string[] = [];

@@ -1,0 +1,50 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { once } from "node:events";
+import net from "node:net";
+import path from "node:path";
+
+export interface ServerProcess {
+  child: ChildProcess;
+  base: string;
+  /** SIGTERM, resolved once the process has exited. */
+  stop: () => Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  const server = net.createServer().listen(0, "127.0.0.1");
+  await once(server, "listening");
+  const { port } = server.address() as net.AddressInfo;
+  server.close();
+  return port;
+}
+
+/**
+ * A server script of this repository (`api-server.ts` by default) in its own Node process on a
+ * free localhost port, run as `npm run start:api` runs it; resolves once it prints "ready".
+ */
+export async function startServerProcess(script = "api-server.ts", env: Record<string, string> = {}): Promise<ServerProcess> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", script], {
+    cwd: path.resolve(import.meta.dirname, "../.."),
+    env: { ...process.env, ...env, API_PORT: String(port), HOSTNAME_BIND: "127.0.0.1", NODE_ENV: "production" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stderr!.on("data", (chunk) => (output += chunk));
+  await new Promise<void>((resolve, reject) => {
+    child.stdout!.on("data", (chunk: Buffer) => {
+      output += chunk;
+      if (output.includes("ready")) resolve();
+    });
+    child.once("exit", (code) => reject(new Error(`${script} exited with ${code}: ${output}`)));
+  });
+  return {
+    child,
+    base: `http://127.0.0.1:${port}`,
+    stop: async () => {
+      if (child.exitCode !== null) return;
+      child.kill("SIGTERM");
+      await once(child, "exit");
+    },
+  };
+}
