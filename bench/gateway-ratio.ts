@@ -88,23 +88,32 @@ async function measuredRound(
   };
 }
 
-/** The pgbench script: the gateway's statements for one request with this key, handler query included. */
+/** Rows per request-log batch in the pgbench replay: about what the gateway's batches hold at this load. */
+const PGBENCH_LOG_BATCH = 8;
+
+/**
+ * The pgbench script: the gateway's statements for one request with this key, the handler's
+ * query included, and one request-log batch of PGBENCH_LOG_BATCH rows every PGBENCH_LOG_BATCH
+ * requests, as group commit writes them.
+ */
 function pgbenchScript(orgId: string, keyValue: string, keyId: string): string {
   const now = new Date();
   const windowStart = new Date(Math.floor(now.getTime() / RATE_WINDOW_MS) * RATE_WINDOW_MS).toISOString();
   const quote = (value: string) => `'${value.replace(/'/g, "''")}'`;
   const admission = [quote(hashApiKey(keyValue)), quote(windowStart), quote(utcMonthStart(now)), "random()"];
-  // The log write as a batch of one row: what it costs a request when no other finishes meanwhile.
-  const log = [orgId, keyId, "req_bench", "GET", PATH, "GET /v1/products", "200", "3", "127.0.0.1", "pgbench", now.toISOString(), "true"].map((value) => quote(`{"${value}"}`));
+  const row = [orgId, keyId, "req_bench", "GET", PATH, "GET /v1/products", "200", "3", "127.0.0.1", "pgbench", now.toISOString(), "true"];
+  const log = row.map((value) => quote(`{${Array.from({ length: PGBENCH_LOG_BATCH }, () => `"${value}"`).join(",")}}`));
   const bind = (statement: string, values: string[]) => statement.replace(/\$(\d+)/g, (_, n: string) => values[Number(n) - 1]!);
+  const oneLine = (statement: string) => statement.replace(/--[^\n]*/g, "").trim().replace(/\s+/g, " ");
   const handler = `select * from products where org_id = ${quote(orgId)} order by created_at desc, id desc limit 11`;
   return [
-    bind(admissionStatement(PLAN_RULES), admission),
-    handler,
-    bind(WRITE_REQUEST_LOG, log),
-  ]
-    .map((statement) => `${statement.replace(/--[^\n]*/g, "").trim().replace(/\s+/g, " ")};\n`)
-    .join("");
+    `${oneLine(bind(admissionStatement(PLAN_RULES), admission))};`,
+    `${handler};`,
+    `\\set batch random(1, ${PGBENCH_LOG_BATCH})`,
+    "\\if :batch = 1",
+    `${oneLine(bind(WRITE_REQUEST_LOG, log))};`,
+    "\\endif",
+  ].join("\n");
 }
 
 /** pgbench with one script per key, drawn at random for each transaction, as the load spreads over the keys. */
