@@ -14,7 +14,7 @@ import path from "node:path";
 import autocannon from "autocannon";
 import postgres from "postgres";
 import { getDb } from "@/db";
-import { admissionStatement, RATE_WINDOW_MS, WRITE_REQUEST_LOG } from "@/db/queries/gateway";
+import { admissionStatement, rateWindowStart, WRITE_REQUEST_LOG } from "@/db/queries/gateway";
 import { products } from "@/db/schema";
 import { newId } from "@/db/ids";
 import { utcMonthStart } from "@/db/time";
@@ -98,7 +98,7 @@ const PGBENCH_LOG_BATCH = 8;
  */
 function pgbenchScript(orgId: string, keyValue: string, keyId: string): string {
   const now = new Date();
-  const windowStart = new Date(Math.floor(now.getTime() / RATE_WINDOW_MS) * RATE_WINDOW_MS).toISOString();
+  const windowStart = new Date(rateWindowStart(now.getTime())).toISOString();
   const quote = (value: string) => `'${value.replace(/'/g, "''")}'`;
   const admission = [quote(hashApiKey(keyValue)), quote(windowStart), quote(utcMonthStart(now)), "random()"];
   const row = [orgId, keyId, "req_bench", "GET", PATH, "GET /v1/products", "200", "3", "127.0.0.1", "pgbench", now.toISOString(), "true"];

@@ -79,11 +79,6 @@ export function postgresClient(): postgres.Sql | undefined {
   return handle().sql;
 }
 
-/**
- * Runs one statement of the request path as a prepared statement: postgres.js names it by its
- * text and each connection parses and plans it once. PGlite runs in this process, where there is
- * no round trip to save.
- */
 type Parameter = string | number | boolean | null;
 
 /** A PostgreSQL array literal, for a parameter cast to an array type (`$1::text[]`). */
@@ -92,6 +87,11 @@ function arrayLiteral(values: Parameter[]): string {
   return `{${values.map(element).join(",")}}`;
 }
 
+/**
+ * Runs one statement of the request path as a prepared statement: postgres.js names it by its
+ * text and each connection parses and plans it once. PGlite runs in this process, where there is
+ * no round trip to save.
+ */
 export async function queryPrepared<T>(text: string, values: (Parameter | Parameter[])[]): Promise<T[]> {
   // Neither driver sends a JS array as an array parameter whatever its type: they go as literals.
   const params = values.map((value) => (Array.isArray(value) ? arrayLiteral(value) : value));

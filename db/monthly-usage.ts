@@ -25,6 +25,19 @@ export function shardCapSql(quota: string, shard: string): string {
   return shareSql(quota, quota, shard);
 }
 
+/**
+ * SQL that counts one call on the shard each row of `rows` names (columns: org_id, month, shard,
+ * cap), only while that shard is under its cap; returns the shard's new count, or no row when it
+ * was full. The row lock of the upsert keeps the cap exact under concurrency.
+ */
+export function countUnderCapSql(rows: string): string {
+  return `insert into monthly_usage (org_id, month, shard, count, cap)
+    select org_id, month, shard, 1, cap from (${rows}) as shard_call
+    on conflict (org_id, month, shard) do update set count = monthly_usage.count + 1, cap = excluded.cap
+    where monthly_usage.count < excluded.cap
+    returning count`;
+}
+
 // SPEC §2: the quota counts the requests that passed authentication and rate limiting.
 const ADMITTED = "status not in (401, 403, 429)";
 
@@ -77,11 +90,7 @@ const COUNT_ON_FREE_SHARD = `
     where coalesce(u.count, 0) < r.cap and m.used < $3::int
     order by r.cap - coalesce(u.count, 0) desc, random() limit 1
   ), counted as (
-    insert into monthly_usage (org_id, month, shard, count, cap)
-    select $1, $2::date, n, 1, cap from pick
-    on conflict (org_id, month, shard) do update set count = monthly_usage.count + 1, cap = excluded.cap
-    where monthly_usage.count < excluded.cap
-    returning count
+    ${countUnderCapSql("select $1 as org_id, $2::date as month, n as shard, cap from pick")}
   )
   select exists (select from pick) as had_room, exists (select from counted) as counted, used from month`;
 

@@ -197,7 +197,7 @@ export const idempotencyKeys = pgTable(
  * Calls counted against the monthly quota, per organization and UTC month (first day), spread
  * over up to QUOTA_SHARDS rows so concurrent requests of one organization do not queue on one row
  * lock. Each shard accepts calls while `count < cap`, and the caps of a month sum to the quota, so
- * the total stays exact (db/queries/monthly-usage.ts). Shard -1 holds calls beyond the quota
+ * the total stays exact (db/monthly-usage.ts). Shard -1 holds calls beyond the quota
  * carried over from a plan change; its cap is 0. Plans without a quota write no rows.
  */
 export const monthlyUsage = pgTable(

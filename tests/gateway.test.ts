@@ -1,5 +1,5 @@
 import { and, count, eq, sql, sum } from "drizzle-orm";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from "vitest";
 import { getDb } from "@/db";
 import { apiKeys, monthlyUsage, requestLog } from "@/db/schema";
 import { generateApiKey, hashApiKey } from "@/lib/api-key-format";
@@ -33,6 +33,18 @@ async function countedThisMonth(orgId: string): Promise<number> {
     .from(monthlyUsage)
     .where(and(eq(monthlyUsage.orgId, orgId), eq(monthlyUsage.month, utcMonthStart(new Date()))));
   return row?.n ?? 0;
+}
+
+/** Runs `check` while `table` is renamed away (a real fault) and console.error is captured. */
+async function withTableGone(table: string, check: (errors: MockInstance<typeof console.error>) => Promise<void>): Promise<void> {
+  await getDb().execute(sql.raw(`alter table ${table} rename to ${table}_away`));
+  const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+  try {
+    await check(errors);
+  } finally {
+    errors.mockRestore();
+    await getDb().execute(sql.raw(`alter table ${table}_away rename to ${table}`));
+  }
 }
 
 async function logRows(orgId: string) {
@@ -135,28 +147,21 @@ describe("an accepted request", () => {
     const org = await createOrg("pro");
     const { value } = await insertKey(org.id);
     // A real fault: the rate-limit table is gone for the length of one request.
-    await getDb().execute(sql`alter table rate_limit_windows rename to rate_limit_windows_away`);
-    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
-    try {
+    await withTableGone("rate_limit_windows", async (errors) => {
       const response = await api.request(PATH, { key: value });
       expect(response.status).toBe(500);
       const error = await errorOf(response);
       expect(error).toEqual({ code: "internal_error", message: expect.not.stringContaining("rate_limit"), request_id: response.headers.get("x-request-id") });
       expect(await logRows(org.id)).toMatchObject([{ status: 500, requestId: error.request_id }]);
       expect(errors).toHaveBeenCalledWith(expect.stringContaining(error.request_id), expect.objectContaining({ message: expect.stringContaining("rate_limit_windows") }));
-    } finally {
-      errors.mockRestore();
-      await getDb().execute(sql`alter table rate_limit_windows_away rename to rate_limit_windows`);
-    }
+    });
   });
 
   it("answers 500 with the request id when its audit row cannot be written, and says why in the server log", async () => {
     const org = await createOrg("pro");
     const { value } = await insertKey(org.id);
     // A real fault: the rollup table is gone, so the batch holding this request's row fails whole.
-    await getDb().execute(sql`alter table request_daily_rollup rename to request_daily_rollup_away`);
-    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
-    try {
+    await withTableGone("request_daily_rollup", async (errors) => {
       const response = await api.request(PATH, { key: value });
       expect(response.status).toBe(500);
       const error = await errorOf(response);
@@ -165,10 +170,7 @@ describe("an accepted request", () => {
       expect(context).toContain(error.request_id);
       expect(cause).toMatchObject({ message: expect.stringContaining("request-log rows failed"), cause: expect.objectContaining({ message: expect.stringContaining("request_daily_rollup") }) });
       expect(await logRows(org.id)).toHaveLength(0);
-    } finally {
-      errors.mockRestore();
-      await getDb().execute(sql`alter table request_daily_rollup_away rename to request_daily_rollup`);
-    }
+    });
   });
 
   it("logs paths and user agents exactly, whatever characters they hold", async () => {

@@ -1,7 +1,7 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import { getDb, queryPrepared } from "@/db";
-import { countOnFreeShard, shardCapSql, shardCountSql } from "@/db/monthly-usage";
+import { countOnFreeShard, countUnderCapSql, shardCapSql, shardCountSql } from "@/db/monthly-usage";
 import type { Plan } from "@/db/enums";
 import { utcMonthStart } from "@/db/time";
 
@@ -88,13 +88,10 @@ export function admissionStatement(rules: PlanRule[]): string {
       from found f join monthly_usage u on u.org_id = f.org_id and u.month = $3::date
       where f.quota is not null
     ), counted as (
-      insert into monthly_usage (org_id, month, shard, count, cap)
-      select f.org_id, $3::date, f.shard, 1, ${shardCapSql("f.quota", "f.shard")}
-      from found f, rate r, month m
-      where f.quota > 0 and r.count <= f.rate_limit and m.used < f.quota
-      on conflict (org_id, month, shard) do update set count = monthly_usage.count + 1, cap = excluded.cap
-      where monthly_usage.count < excluded.cap
-      returning count
+      ${countUnderCapSql(`
+        select f.org_id, $3::date as month, f.shard, ${shardCapSql("f.quota", "f.shard")} as cap
+        from found f, rate r, month m
+        where f.quota > 0 and r.count <= f.rate_limit and m.used < f.quota`)}
     )
     select f.key_id, f.org_id, f.revoked, f.plan, f.rate_limit, r.count as rate_count, f.quota,
            case when c.count is null then m.used else m.used - m.in_shard + c.count end as quota_used,
@@ -112,7 +109,7 @@ export function admissionStatement(rules: PlanRule[]): string {
 export function admissionFor(rules: PlanRule[]): (keyHash: string, at: Date) => Promise<Admission | null> {
   const statement = admissionStatement(rules);
   return async (keyHash, at) => {
-    const windowStart = new Date(Math.floor(at.getTime() / RATE_WINDOW_MS) * RATE_WINDOW_MS);
+    const windowStart = new Date(rateWindowStart(at.getTime()));
     const month = utcMonthStart(at);
     const [row] = await queryPrepared<AdmissionRow>(statement, [keyHash, windowStart.toISOString(), month, Math.random()]);
     if (!row) return null;
@@ -151,6 +148,11 @@ export async function findKeyOwner(keyHash: string): Promise<KeyOwner | null> {
 
 /** The rate limit's fixed window. */
 export const RATE_WINDOW_MS = 60_000;
+
+/** The start (epoch ms) of the rate-limit window that `at` (epoch ms) falls in. */
+export function rateWindowStart(at: number): number {
+  return Math.floor(at / RATE_WINDOW_MS) * RATE_WINDOW_MS;
+}
 
 /** Drops windows that ended more than a few minutes ago; they decide nothing any more. */
 export async function pruneRateWindows(before: Date): Promise<void> {

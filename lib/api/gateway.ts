@@ -6,7 +6,7 @@ import { PLAN_VALUES } from "@/db/enums";
 import { nextUtcMonth } from "@/db/time";
 import type { ApiEnv } from "./env";
 import { ApiError } from "./errors";
-import { admissionFor, findKeyOwner, pruneRateWindows, RATE_WINDOW_MS, writeRequestLog, type Admission, type KeyOwner, type PlanRule } from "@/db/queries/gateway";
+import { admissionFor, findKeyOwner, pruneRateWindows, RATE_WINDOW_MS, rateWindowStart, writeRequestLog, type Admission, type KeyOwner, type PlanRule } from "@/db/queries/gateway";
 
 function clientIp(c: Context<ApiEnv>): string | null {
   if (process.env.TRUST_PROXY === "true") {
@@ -25,11 +25,11 @@ function endpointOf(c: Context<ApiEnv>): string {
 
 /** The plan table, built into the admission statement: `decide` below refuses with what it returns. */
 export const PLAN_RULES: PlanRule[] = PLAN_VALUES.map((plan) => ({
-    plan,
-    apiAccess: PLANS[plan].apiAccess,
-    customRateLimit: PLANS[plan].customRateLimit,
-    rateLimit: DEFAULT_RATE_LIMIT_PER_MINUTE,
-    quota: PLANS[plan].monthlyCalls,
+  plan,
+  apiAccess: PLANS[plan].apiAccess,
+  customRateLimit: PLANS[plan].customRateLimit,
+  rateLimit: DEFAULT_RATE_LIMIT_PER_MINUTE,
+  quota: PLANS[plan].monthlyCalls,
 }));
 const admitRequest = admissionFor(PLAN_RULES);
 
@@ -47,8 +47,7 @@ function decide(c: Context<ApiEnv>, admission: Admission, now: number): void {
 
   const { rateLimit, rateCount, quota, quotaUsed } = admission;
   const used = rateCount ?? 0;
-  const windowStart = Math.floor(now / RATE_WINDOW_MS) * RATE_WINDOW_MS;
-  const resetSeconds = Math.ceil((windowStart + RATE_WINDOW_MS) / 1000);
+  const resetSeconds = Math.ceil((rateWindowStart(now) + RATE_WINDOW_MS) / 1000);
   c.header("X-RateLimit-Limit", String(rateLimit));
   c.header("X-RateLimit-Remaining", String(Math.max(0, rateLimit - used)));
   c.header("X-RateLimit-Reset", String(resetSeconds));
@@ -94,19 +93,10 @@ export function gateway(renderError: (c: Context<ApiEnv>, error: ApiError) => Re
       console.error(`Gateway failure in ${c.req.method} ${c.req.path} (${requestId})`, error);
       return renderError(c, ApiError.internal());
     };
+    let admission: Admission | null = null;
     let key: KeyOwner | null;
     try {
-      const admission = await admitRequest(keyHash, new Date(now));
-      key = admission;
-      if (admission) {
-        try {
-          decide(c, admission, now);
-          c.set("caller", { keyId: admission.keyId, orgId: admission.orgId, plan: admission.plan });
-          await next();
-        } catch (error) {
-          c.res = error instanceof ApiError ? renderError(c, error) : failed(error);
-        }
-      }
+      key = admission = await admitRequest(keyHash, new Date(now));
     } catch (error) {
       c.res = failed(error);
       // The request still gets its audit row when its key can be read without the counters.
@@ -114,6 +104,15 @@ export function gateway(renderError: (c: Context<ApiEnv>, error: ApiError) => Re
       if (!key) return c.res;
     }
     if (!key) return renderError(c, ApiError.of("api_key_invalid", `No API key matches ${apiKeyHint(presented)}.`));
+    if (admission) {
+      try {
+        decide(c, admission, now);
+        c.set("caller", { keyId: admission.keyId, orgId: admission.orgId, plan: admission.plan });
+        await next();
+      } catch (error) {
+        c.res = error instanceof ApiError ? renderError(c, error) : failed(error);
+      }
+    }
     const url = new URL(c.req.url);
     try {
       await writeRequestLog({
