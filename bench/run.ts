@@ -18,6 +18,7 @@ import { utcDay } from "@/db/time";
 import { createOrg, insertKey } from "@/tests/helpers/factories";
 import { createBenchDatabase } from "./database";
 import { count, median, mib, ms, percentile, printLines, printTable, runLoad, startBenchApi, timeRepeated, times, type LoadResult } from "./lib";
+import { benchAuditAtScale } from "./audit-at-scale";
 import { benchGatewayRatio } from "./gateway-ratio";
 import { benchWorstCases } from "./worst-cases";
 
@@ -222,8 +223,13 @@ try {
   await migrateDatabase();
   console.log(`Benchmarks on ${database.label} (${databaseKind()}), Node ${process.version}`);
 
-  await benchGatewayRatio();
-  if (!process.argv.includes("--gateway-ratio-only")) await benchInProcess();
+  const only = process.argv.find((arg) => arg.startsWith("--only="))?.slice("--only=".length);
+  if (!only || only === "gateway-ratio") await benchGatewayRatio();
+  if (!only || only === "in-process") await benchInProcess();
+  if (!only || only === "audit-at-scale") {
+    if (databaseKind() === "postgres") await benchAuditAtScale();
+    else console.log("\n6–7. Audit log at scale: PostgreSQL only (set DATABASE_URL).");
+  }
   console.log(`\nTotal ${((performance.now() - startedAt) / 1000).toFixed(1)} s`);
 } finally {
   await closeDb();

@@ -1,5 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
+import type { Readable } from "node:stream";
+import { finished } from "node:stream/promises";
 import { PGlite } from "@electric-sql/pglite";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
@@ -18,6 +20,8 @@ interface DbHandle {
   close: () => Promise<void>;
   /** postgres.js client, for LISTEN/NOTIFY; absent on PGlite. */
   sql?: postgres.Sql;
+  /** A second, small postgres.js client for COPY, opened on first use (see copyOut). */
+  copySql?: postgres.Sql;
   pglite?: PGlite;
 }
 
@@ -39,7 +43,15 @@ function open(): DbHandle {
       connection: { application_name: "invoicing-service" },
     });
     const db = drizzlePostgres({ client: sql, schema, casing: undefined }) as unknown as Db;
-    return { db, kind: "postgres", sql, close: () => sql.end({ timeout: 5 }) };
+    const opened: DbHandle = {
+      db,
+      kind: "postgres",
+      sql,
+      close: async () => {
+        await Promise.all([sql.end({ timeout: 5 }), opened.copySql?.end({ timeout: 5 })]);
+      },
+    };
+    return opened;
   }
   const dir = pgliteDataDir();
   let release = () => {};
@@ -98,6 +110,86 @@ export async function queryPrepared<T>(text: string, values: (Parameter | Parame
   const current = handle();
   if (current.sql) return (await current.sql.unsafe(text, params, { prepare: true })) as unknown as T[];
   return (await current.pglite!.query<T>(text, params)).rows;
+}
+
+/** Connections that may stream COPY at once; more exports wait for one (postgres.js queues them). */
+const COPY_CONNECTIONS = 2;
+const COPY_CHUNK_BYTES = 64 * 1024;
+
+function copyClient(current: DbHandle & { sql: postgres.Sql }): postgres.Sql {
+  current.copySql ??= postgres(process.env.DATABASE_URL!, {
+    max: COPY_CONNECTIONS,
+    idle_timeout: 60,
+    onnotice: () => {},
+    connection: { application_name: "invoicing-service copy" },
+  });
+  return current.copySql;
+}
+
+/**
+ * Streams `COPY (query) TO STDOUT WITH (options)`: PostgreSQL encodes the rows, and the stream
+ * asks for more only as its reader takes them (a slow client pauses the connection's socket).
+ * A COPY can last as long as its reader, so it runs on its own small client and never holds one
+ * of the request path's connections. On PGlite, which has no COPY stream, the result is built
+ * whole in memory first: the embedded database is for development and demos.
+ */
+export function copyOut(query: string, options: string): ReadableStream<Uint8Array> {
+  const current = handle();
+  if (!current.sql) {
+    return new ReadableStream({
+      async start(controller) {
+        const result = await current.pglite!.query(`copy (${query}) to '/dev/blob' with (${options})`);
+        controller.enqueue(new Uint8Array(await result.blob!.arrayBuffer()));
+        controller.close();
+      },
+    });
+  }
+  const running = copyClient({ ...current, sql: current.sql }).unsafe(`copy (${query}) to stdout with (${options})`);
+  let source: Readable | undefined;
+  let cancelled = false;
+  return new ReadableStream(
+    {
+      async start(controller) {
+        source = await running.readable();
+        // PostgreSQL sends one message per row: they are passed on in chunks of about 64 KiB,
+        // since a million tiny chunks cost more than the COPY itself.
+        let pending: Buffer[] = [];
+        let pendingBytes = 0;
+        const flush = () => {
+          controller.enqueue(new Uint8Array(Buffer.concat(pending, pendingBytes)));
+          pending = [];
+          pendingBytes = 0;
+        };
+        source.on("data", (row: Buffer) => {
+          pending.push(row);
+          pendingBytes += row.byteLength;
+          if (pendingBytes < COPY_CHUNK_BYTES) return;
+          flush();
+          if ((controller.desiredSize ?? 0) <= 0) source!.pause();
+        });
+        source.once("end", () => {
+          if (cancelled) return;
+          if (pendingBytes > 0) flush();
+          controller.close();
+        });
+        source.once("error", (error) => cancelled || controller.error(error));
+      },
+      pull() {
+        source?.resume();
+      },
+      async cancel() {
+        // The reader left: cancel the statement, and let the rest of its data drain so that the
+        // connection reads the cancellation and goes back to the pool instead of staying paused.
+        cancelled = true;
+        if (!source) return;
+        const drained = finished(source).catch(() => {});
+        source.removeAllListeners("data").resume();
+        await running.cancel();
+        await drained;
+      },
+    },
+    { highWaterMark: 4 },
+  );
 }
 
 export async function closeDb(): Promise<void> {

@@ -6,7 +6,8 @@ import { exportAuditCsv } from "@/app/[orgSlug]/settings/api/audit/export/export
 import { GET as exportRoute } from "@/app/[orgSlug]/settings/api/audit/export/route";
 import { loadAuditLog } from "@/app/[orgSlug]/settings/api/audit/load-audit-log";
 import { getDb } from "@/db";
-import { auditLogBatches, getAuditFilterOptions, listAuditLog, type AuditLogRowDto } from "@/db/queries/audit-log";
+import { rowsOf } from "@/db/partitions";
+import { chooseRoute, getAuditFilterOptions, listAuditLog, rowsPassedInTimeOrder, type AuditLogRowDto, type Route } from "@/db/queries/audit-log";
 import type { RequestLogEntry } from "@/db/queries/gateway";
 import { auditSearchParams, encodeCursor, parseAuditFilters, type AuditFilters } from "@/lib/audit-filters";
 import { utcDay } from "@/db/time";
@@ -55,8 +56,11 @@ function expected(select: (row: RequestLogEntry) => boolean): string[] {
     .map(({ row }) => row.requestId);
 }
 
-async function allRows(params: Record<string, string>): Promise<AuditLogRowDto[]> {
-  const page = await listAuditLog(team.org.id, filtersOf(params), { now, pageSize: 1000 });
+/** Both ways a page can be read; on this small log the rollups would always choose time order. */
+const ROUTES: Route[] = ["time-order", "by-combination"];
+
+async function allRows(params: Record<string, string>, route?: Route): Promise<AuditLogRowDto[]> {
+  const page = await listAuditLog(team.org.id, filtersOf(params), { now, pageSize: 1000, route });
   expect(page.older).toBeNull();
   return page.rows;
 }
@@ -100,6 +104,7 @@ describe("audit log filters", () => {
   const toEnd = () => new Date(`${to}T00:00:00.000Z`).getTime() + DAY;
   const since = (ms: number) => (row: RequestLogEntry) => row.at.getTime() >= now.getTime() - ms;
 
+  describe.each(ROUTES)("read %s", (route) => {
   it.each<[string, Record<string, string>, (row: RequestLogEntry) => boolean]>([
     ["no filter: every request of the organization", {}, () => true],
     ["the last 24 hours", { range: "24h" }, since(DAY)],
@@ -123,7 +128,8 @@ describe("audit log filters", () => {
   ])("selects %s", async (_label, params, select) => {
     const ids = expected(select);
     expect(ids.length).toBeGreaterThan(0);
-    expect((await allRows(params)).map((row) => row.requestId)).toEqual(ids);
+    expect((await allRows(params, route)).map((row) => row.requestId)).toEqual(ids);
+  });
   });
 
   it("selects nothing for another organization's key id", async () => {
@@ -167,34 +173,72 @@ describe("audit log filters", () => {
   });
 });
 
+describe("how a page is read", () => {
+  it("counts the rows a time-ordered read passes before it has a page", () => {
+    // Newest day first: 1,000 rows with 10 matches, then 5,000 with 100.
+    const days = [
+      { total: 1_000, matching: 10 },
+      { total: 5_000, matching: 100 },
+    ];
+    expect(rowsPassedInTimeOrder(days, 10)).toBe(1_000);
+    expect(rowsPassedInTimeOrder(days, 60)).toBe(1_000 + 5_000 * (50 / 100));
+    // Fewer matches than a page: the read passes every row of the window.
+    expect(rowsPassedInTimeOrder(days, 500)).toBe(6_000);
+    expect(rowsPassedInTimeOrder([{ total: 40_000, matching: 0 }], 51)).toBe(40_000);
+    expect(rowsPassedInTimeOrder([], 51)).toBe(0);
+  });
+
+  it("reads a sparse combination one (key, endpoint, status) at a time, and a dense one in time order", async () => {
+    const org = await createOrg("enterprise");
+    const { id: busy } = await insertKey(org.id);
+    const { id: quiet } = await insertKey(org.id);
+    // The rollups alone decide, so they are written as a long log would have them: 30,000 of the
+    // busy key's calls today and two 503s of the quiet key.
+    await getDb().execute(sql`
+      insert into request_daily_rollup (org_id, api_key_id, day, endpoint, status, count)
+      values (${org.id}, ${busy}, ${utcDay(now)}, 'GET /v1/invoices', 200, 30000),
+             (${org.id}, ${quiet}, ${utcDay(now)}, 'POST /v1/invoices', 503, 2)`);
+    const sparse = await logRequest({ orgId: org.id, apiKeyId: quiet, at: ago(HOUR), endpoint: "POST /v1/invoices", status: 503 });
+    await logRequest({ orgId: org.id, apiKeyId: busy, at: ago(HOUR / 2), endpoint: "GET /v1/invoices", status: 200 });
+    const first = { direction: "older", limit: 51 } as const;
+    expect(await chooseRoute(org.id, { key: quiet, status: "503" }, now, first)).toBe("by-combination");
+    expect(await chooseRoute(org.id, { key: busy }, now, first)).toBe("time-order");
+    expect(await chooseRoute(org.id, {}, now, first)).toBe("time-order");
+    const page = await listAuditLog(org.id, { key: quiet, status: "503" }, { now });
+    expect(page.rows.map((row) => row.requestId)).toEqual([sparse.requestId]);
+  });
+});
+
 describe("audit log pagination", () => {
   /** Follows "Older" from the first page to the last, then "Newer" back to the first. */
-  async function walk(orgId: string, params: Record<string, string>, pageSize: number) {
+  async function walk(orgId: string, params: Record<string, string>, pageSize: number, route?: Route) {
     const base = filtersOf(params);
     const older: string[][] = [];
-    let page = await listAuditLog(orgId, base, { now, pageSize });
+    let page = await listAuditLog(orgId, base, { now, pageSize, route });
     expect(page.newer).toBeNull();
     for (;;) {
       older.push(page.rows.map((row) => row.requestId));
       if (!page.older) break;
-      page = await listAuditLog(orgId, filtersOf({ ...params, before: encodeCursor(page.older) }), { now, pageSize });
+      page = await listAuditLog(orgId, filtersOf({ ...params, before: encodeCursor(page.older) }), { now, pageSize, route });
       expect(page.newer).not.toBeNull();
     }
     const newer: string[][] = [page.rows.map((row) => row.requestId)];
     while (page.newer) {
-      page = await listAuditLog(orgId, filtersOf({ ...params, after: encodeCursor(page.newer) }), { now, pageSize });
+      page = await listAuditLog(orgId, filtersOf({ ...params, after: encodeCursor(page.newer) }), { now, pageSize, route });
       newer.unshift(page.rows.map((row) => row.requestId));
     }
     return { older, newer };
   }
 
-  it.each([
-    ["every row", {}, () => true],
-    ["the rows of a filter", { status: "2xx" }, (r: RequestLogEntry) => r.status < 300],
-  ])("visits %s exactly once, older and newer, across a same-millisecond tie", async (_label, params, select) => {
+  type WalkCase = [string, Record<string, string>, (row: RequestLogEntry) => boolean, Route | undefined];
+  it.each<WalkCase>([
+    ["every row", {}, () => true, undefined],
+    ...ROUTES.map((route) => [`the rows of a filter, read ${route}`, { status: "2xx" }, (r: RequestLogEntry) => r.status < 300, route] satisfies WalkCase),
+    ...ROUTES.map((route) => [`a sparse combination, read ${route}`, { key: "prod", status: "4xx", range: "30d" }, (r: RequestLogEntry) => r.apiKeyId === prodKey && r.status >= 400 && r.status < 500 && r.at.getTime() >= now.getTime() - 30 * DAY, route] satisfies WalkCase),
+  ])("visits %s exactly once, older and newer, across a same-millisecond tie", async (_label, params, select, route) => {
     const ids = expected(select);
     for (const pageSize of [1, 2, 4, ids.length]) {
-      const { older, newer } = await walk(team.org.id, params, pageSize);
+      const { older, newer } = await walk(team.org.id, params, pageSize, route);
       expect(older.flat()).toEqual(ids);
       expect(older.every((p) => p.length === pageSize || p === older[older.length - 1])).toBe(true);
       expect(newer).toEqual(older);
@@ -228,13 +272,6 @@ describe("audit log pagination", () => {
     expect(past.rows).toEqual([]);
     expect(past.older).toBeNull();
     expect(past.newer).not.toBeNull();
-  });
-
-  it("reads the export in keyset batches that cover every matching row once", async () => {
-    const batches: string[][] = [];
-    for await (const batch of auditLogBatches(team.org.id, filtersOf({ range: "30d" }), { now, batchSize: 3 })) batches.push(batch.map((row) => row.requestId));
-    expect(batches.flat()).toEqual(expected((r) => r.at.getTime() >= now.getTime() - 30 * DAY));
-    expect(batches.slice(0, -1).every((batch) => batch.length === 3)).toBe(true);
   });
 });
 
@@ -286,12 +323,51 @@ describe("audit log CSV export", () => {
     expect(records.map((r) => r.user_agent)).toContain(TRICKY_AGENT);
     expect(records.map((r) => r.path)).toContain(TRICKY_PATH);
     expect(records.map((r) => r.user_agent)).toContain(`'${FORMULA_AGENT}`);
-    expect(text.split("\r\n")[0]).toBe("time,request_id,key_id,key_name,key_hint,key_status,method,path,endpoint,status,duration_ms,ip,user_agent");
+    expect(text.split("\n")[0]).toBe("time,request_id,key_id,key_name,key_hint,key_status,method,path,endpoint,status,duration_ms,ip,user_agent");
   });
+
+  it("takes a filter's quotes, percent signs, $1 and backslashes as text, not as SQL", async () => {
+    const org = await createOrg("pro");
+    const { id: keyId } = await insertKey(org.id);
+    const owner = await addMember(org.id, "owner");
+    const strange = "GET /v1/it's 100% $1 \\ done";
+    const row = await logRequest({ orgId: org.id, apiKeyId: keyId, at: ago(HOUR), endpoint: strange, status: 200 });
+    await logRequest({ orgId: org.id, apiKeyId: keyId, at: ago(HOUR), endpoint: "GET /v1/invoices", status: 200 });
+    const exported = async (endpoint: string) =>
+      parseCsv(await (await readAs(owner.id, () => exportAuditCsv(org.slug, new URLSearchParams({ endpoint }), now))).text(), { columns: true }) as Record<string, string>[];
+    expect((await exported(strange)).map((record) => record.request_id)).toEqual([row.requestId]);
+    expect(await exported("x' or ''='")).toEqual([]);
+    expect(await exported("%")).toEqual([]);
+  });
+
+  it.skipIf(!process.env.DATABASE_URL)("frees the database when the reader leaves mid-export", async () => {
+    const org = await createOrg("enterprise");
+    const { id: keyId } = await insertKey(org.id);
+    const owner = await addMember(org.id, "owner");
+    // About 25 MB of CSV: far more than the socket buffers hold, so the COPY is still running.
+    await getDb().execute(sql`
+      insert into request_log (org_id, api_key_id, request_id, method, path, endpoint, status, duration_ms, user_agent, created_at)
+      select ${org.id}, ${keyId}, 'req_many_' || g, 'GET', '/v1/invoices', 'GET /v1/invoices', 200, 1, repeat('agent ', 10),
+             ${ago(HOUR).toISOString()}::timestamptz - make_interval(secs => g)
+      from generate_series(1, 200000) g`);
+    // More exports than the COPY client has connections: each left one would be stuck for good.
+    for (let i = 0; i < 3; i++) {
+      const response = await readAs(owner.id, () => exportAuditCsv(org.slug, new URLSearchParams(), now));
+      const reader = response.body!.getReader();
+      expect((await reader.read()).value!.byteLength).toBeGreaterThan(0);
+      await reader.cancel();
+    }
+    const copies = rowsOf<{ state: string; query: string }>(
+      await getDb().execute(sql`select state, query from pg_stat_activity where application_name = 'invoicing-service copy' and state <> 'idle'`),
+    );
+    expect(copies).toEqual([]);
+    const whole = await (await readAs(owner.id, () => exportAuditCsv(org.slug, new URLSearchParams(), now))).text();
+    expect(whole.split("\n")).toHaveLength(200_000 + 2);
+  }, 60_000);
 
   it("has only the header when nothing matches, such as another organization's key", async () => {
     const text = await (await exportAs(team.admin.id, { key: foreign.keyId })).text();
-    expect(text).toBe("time,request_id,key_id,key_name,key_hint,key_status,method,path,endpoint,status,duration_ms,ip,user_agent\r\n");
+    expect(text).toBe("time,request_id,key_id,key_name,key_hint,key_status,method,path,endpoint,status,duration_ms,ip,user_agent\n");
   });
 
   it("refuses filters that are not valid, saying why", async () => {

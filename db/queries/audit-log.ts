@@ -1,7 +1,10 @@
 import "server-only";
-import { and, asc, desc, eq, gte, lt, sql, type SQL } from "drizzle-orm";
-import { getDb } from "@/db";
+import { and, asc, between, desc, eq, gte, like, lt, lte, sql, type SQL } from "drizzle-orm";
+import type { AnyPgColumn } from "drizzle-orm/pg-core";
+import { copyOut, getDb } from "@/db";
+import { rowsOf } from "@/db/partitions";
 import { apiKeys, requestDailyRollup, requestLog } from "@/db/schema";
+import { utcDay } from "@/db/time";
 import { splitEndpoint, statusBounds, timeWindow, type AuditCursor, type AuditLogFilters } from "@/db/request-log";
 
 export interface AuditLogRowDto {
@@ -31,22 +34,26 @@ export interface AuditLogPageDto {
 }
 
 const AUDIT_PAGE_SIZE = 50;
-const EXPORT_BATCH_SIZE = 1000;
 
 // Carried as text with microseconds: a JS Date would round the stored time to milliseconds and
 // make the next page skip or repeat rows written within the same millisecond.
 const cursorAt = sql<string>`to_char(${requestLog.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 
-function filterConditions(orgId: string, filters: AuditLogFilters, now: Date): SQL[] {
+/** The organization's rows in the filters' time window. */
+function inWindow(orgId: string, filters: AuditLogFilters, now: Date): SQL[] {
   const conditions: SQL[] = [eq(requestLog.orgId, orgId)];
   const window = timeWindow(filters, now);
   if (window.from) conditions.push(gte(requestLog.createdAt, window.from));
   if (window.to) conditions.push(lt(requestLog.createdAt, window.to));
+  return conditions;
+}
+
+function filterConditions(orgId: string, filters: AuditLogFilters, now: Date): SQL[] {
+  const conditions = inWindow(orgId, filters, now);
   if (filters.endpoint) conditions.push(eq(requestLog.endpoint, filters.endpoint));
   if (filters.status) {
     const { min, max } = statusBounds(filters.status);
-    // A class is matched on the expression of request_log_org_status_class_time_idx.
-    conditions.push(min === max ? eq(requestLog.status, min) : sql`(${requestLog.status} / 100) = ${min / 100}`);
+    conditions.push(between(requestLog.status, min, max));
   }
   if (filters.key) conditions.push(eq(requestLog.apiKeyId, filters.key));
   if (filters.method) conditions.push(eq(requestLog.method, filters.method));
@@ -63,18 +70,131 @@ function beyond(cursor: AuditCursor, direction: "older" | "newer"): SQL {
     : sql`${requestLog.createdAt} >= ${cursor.at}::timestamptz and (${requestLog.createdAt}, ${requestLog.id}) > (${cursor.at}::timestamptz, ${cursor.id})`;
 }
 
-interface Slice {
+export interface Slice {
   direction: "older" | "newer";
   cursor?: AuditCursor;
   limit: number;
+  /** Chosen from the rollups unless given (tests and the bench compare both). */
+  route?: Route;
 }
 
-/** Up to `limit` rows next to the cursor, newest first whichever way it walks. */
-async function fetchSlice(orgId: string, filters: AuditLogFilters, now: Date, slice: Slice) {
+/**
+ * Rows a page may read in time order, skipping the ones its filters refuse, before reading each
+ * matching (key, endpoint, status) on its own is cheaper. Reading 20,000 rows of the primary key
+ * costs a few milliseconds; a combination costs one descent of request_log_org_combination_time_idx.
+ */
+const TIME_ORDER_BUDGET_ROWS = 20_000;
+
+/**
+ * How a slice is read. "time-order": the rows in time order with the filters applied to each,
+ * fast when matches are dense. "by-combination": each (key, endpoint, status) the filters match,
+ * listed from the daily rollups, read on its own index range and merged, so a sparse combination
+ * such as one key's 503s costs what its own rows cost, however long the log is.
+ */
+export type Route = "time-order" | "by-combination";
+
+const dayOf = (at: string) => at.slice(0, 10);
+
+/** The rollup rows of the filters' window and of the slice's side of its cursor (days include their whole day). */
+function rollupDays(orgId: string, filters: AuditLogFilters, now: Date, slice: Slice): SQL[] {
+  const conditions: SQL[] = [eq(requestDailyRollup.orgId, orgId)];
+  const window = timeWindow(filters, now);
+  if (window.from) conditions.push(gte(requestDailyRollup.day, utcDay(window.from)));
+  if (window.to) conditions.push(lte(requestDailyRollup.day, utcDay(new Date(window.to.getTime() - 1))));
+  if (slice.cursor) {
+    const day = dayOf(slice.cursor.at);
+    conditions.push(slice.direction === "older" ? lte(requestDailyRollup.day, day) : gte(requestDailyRollup.day, day));
+  }
+  return conditions;
+}
+
+/** The rollup rows counting requests the filters select: the same conditions as filterConditions, on the rollup's columns. */
+function rollupMatches(filters: AuditLogFilters): SQL | undefined {
+  const conditions: SQL[] = [];
+  if (filters.key) conditions.push(eq(requestDailyRollup.apiKeyId, filters.key));
+  if (filters.endpoint) conditions.push(eq(requestDailyRollup.endpoint, filters.endpoint));
+  if (filters.status) {
+    const { min, max } = statusBounds(filters.status);
+    conditions.push(between(requestDailyRollup.status, min, max));
+  }
+  // An endpoint is "METHOD /route" with the request's own method (lib/api/gateway.ts, endpointOf).
+  if (filters.method) conditions.push(like(requestDailyRollup.endpoint, `${filters.method} %`));
+  return conditions.length > 0 ? and(...conditions) : undefined;
+}
+
+/**
+ * How many rows a time-ordered read passes before it has `limit` matches, from the days it walks
+ * in order (each day's rows and matching rows). Matches are taken as evenly spread within a day:
+ * of the day that completes the page, only the share needed for the missing matches is passed.
+ */
+export function rowsPassedInTimeOrder(days: { total: number; matching: number }[], limit: number): number {
+  let passed = 0;
+  let missing = limit;
+  for (const day of days) {
+    if (day.matching >= missing) return passed + day.total * (missing / day.matching);
+    passed += day.total;
+    missing -= day.matching;
+  }
+  return passed;
+}
+
+/**
+ * Chooses the route from the daily rollups: walking the days from the cursor in the slice's
+ * direction, how many rows would a time-ordered read pass before it has `limit` matches?
+ */
+export async function chooseRoute(orgId: string, filters: AuditLogFilters, now: Date, slice: Slice): Promise<Route> {
+  const matches = rollupMatches(filters);
+  if (!matches) return "time-order";
+  const days = await getDb()
+    .select({
+      day: requestDailyRollup.day,
+      total: sql<number>`sum(${requestDailyRollup.count})::float8`.mapWith(Number),
+      matching: sql<number>`coalesce(sum(${requestDailyRollup.count}) filter (where ${matches}), 0)::float8`.mapWith(Number),
+    })
+    .from(requestDailyRollup)
+    .where(and(...rollupDays(orgId, filters, now, slice)))
+    .groupBy(requestDailyRollup.day)
+    .orderBy(slice.direction === "older" ? desc(requestDailyRollup.day) : asc(requestDailyRollup.day));
+  return rowsPassedInTimeOrder(days, slice.limit) <= TIME_ORDER_BUDGET_ROWS ? "time-order" : "by-combination";
+}
+
+/**
+ * The (created_at, id) of the slice's rows, read per matching (key, endpoint, status): each
+ * combination gives at most `limit` rows from its own index range, and the best `limit` of all win.
+ */
+function byCombination(orgId: string, filters: AuditLogFilters, now: Date, slice: Slice): SQL {
+  const inTime = inWindow(orgId, filters, now);
+  if (slice.cursor) inTime.push(beyond(slice.cursor, slice.direction));
+  const order = slice.direction === "older" ? sql`desc` : sql`asc`;
+  return sql`
+    select picked.created_at, picked.id
+    from (
+      select distinct ${requestDailyRollup.apiKeyId} as api_key_id, ${requestDailyRollup.endpoint} as endpoint, ${requestDailyRollup.status} as status
+      from ${requestDailyRollup}
+      where ${and(...rollupDays(orgId, filters, now, slice), rollupMatches(filters))}
+    ) combination
+    cross join lateral (
+      select ${requestLog.createdAt} as created_at, ${requestLog.id} as id
+      from ${requestLog}
+      where ${and(...inTime)} and ${requestLog.apiKeyId} = combination.api_key_id
+        and ${requestLog.endpoint} = combination.endpoint and ${requestLog.status} = combination.status
+      order by ${requestLog.createdAt} ${order}, ${requestLog.id} ${order}
+      limit ${slice.limit}
+    ) picked
+    order by picked.created_at ${order}, picked.id ${order}
+    limit ${slice.limit}`;
+}
+
+/**
+ * The statement of a slice read by the given route: up to `limit` rows next to the cursor, in
+ * the walking direction. Exported for the bench, which EXPLAINs it.
+ */
+export function sliceQuery(orgId: string, filters: AuditLogFilters, now: Date, slice: Slice & { route: Route }) {
   const conditions = filterConditions(orgId, filters, now);
   if (slice.cursor) conditions.push(beyond(slice.cursor, slice.direction));
+  if (slice.route === "by-combination") conditions.push(sql`(${requestLog.createdAt}, ${requestLog.id}) in (${byCombination(orgId, filters, now, slice)})`);
   const order = slice.direction === "older" ? [desc(requestLog.createdAt), desc(requestLog.id)] : [asc(requestLog.createdAt), asc(requestLog.id)];
-  const rows = await getDb()
+  return getDb()
     .select({
       id: requestLog.id,
       createdAt: requestLog.createdAt,
@@ -97,6 +217,12 @@ async function fetchSlice(orgId: string, filters: AuditLogFilters, now: Date, sl
     .where(and(...conditions))
     .orderBy(...order)
     .limit(slice.limit);
+}
+
+/** Up to `limit` rows next to the cursor, newest first whichever way it walks. */
+async function fetchSlice(orgId: string, filters: AuditLogFilters, now: Date, slice: Slice) {
+  const route = slice.route ?? (await chooseRoute(orgId, filters, now, slice));
+  const rows = await sliceQuery(orgId, filters, now, { ...slice, route });
   return slice.direction === "older" ? rows : rows.reverse();
 }
 
@@ -110,26 +236,19 @@ function cursorOf(row: SliceRow): AuditCursor {
   return { at: row.cursorAt, id: row.id };
 }
 
-async function existsBeyond(orgId: string, filters: AuditLogFilters, now: Date, cursor: AuditCursor, direction: "older" | "newer"): Promise<boolean> {
-  const [row] = await getDb()
-    .select({ id: requestLog.id })
-    .from(requestLog)
-    .where(and(...filterConditions(orgId, filters, now), beyond(cursor, direction)))
-    .limit(1);
-  return Boolean(row);
-}
-
 /**
  * One page of the organization's requests matching the filters, newest first, by keyset:
  * `filters.before` walks to older rows, `filters.after` to newer ones; page 1000 costs what page 1 does.
  */
-export async function listAuditLog(orgId: string, filters: AuditLogFilters, options: { now?: Date; pageSize?: number } = {}): Promise<AuditLogPageDto> {
+export async function listAuditLog(orgId: string, filters: AuditLogFilters, options: { now?: Date; pageSize?: number; route?: Route } = {}): Promise<AuditLogPageDto> {
   const now = options.now ?? new Date();
   const pageSize = options.pageSize ?? AUDIT_PAGE_SIZE;
   const direction = filters.after ? "newer" : "older";
   const cursor = filters.after ?? filters.before;
+  const read = (slice: Omit<Slice, "route">) => fetchSlice(orgId, filters, now, { ...slice, route: options.route });
+  const existsBeyond = async (at: AuditCursor, towards: Slice["direction"]) => (await read({ direction: towards, cursor: at, limit: 1 })).length > 0;
   // One row more than a page tells whether there is another page in the walking direction.
-  const fetched = await fetchSlice(orgId, filters, now, { direction, cursor, limit: pageSize + 1 });
+  const fetched = await read({ direction, cursor, limit: pageSize + 1 });
   const more = fetched.length > pageSize;
   const rows = direction === "older" ? fetched.slice(0, pageSize) : fetched.slice(more ? 1 : 0);
   const first = rows[0];
@@ -138,12 +257,12 @@ export async function listAuditLog(orgId: string, filters: AuditLogFilters, opti
     // Past either end: offer the way back towards the rows, if there are any.
     return {
       rows: [],
-      older: cursor && direction === "newer" && (await existsBeyond(orgId, filters, now, cursor, "older")) ? cursor : null,
-      newer: cursor && direction === "older" && (await existsBeyond(orgId, filters, now, cursor, "newer")) ? cursor : null,
+      older: cursor && direction === "newer" && (await existsBeyond(cursor, "older")) ? cursor : null,
+      newer: cursor && direction === "older" && (await existsBeyond(cursor, "newer")) ? cursor : null,
     };
   }
-  const hasOlder = direction === "older" ? more : await existsBeyond(orgId, filters, now, cursorOf(last), "older");
-  const hasNewer = direction === "newer" ? more : Boolean(cursor) && (await existsBeyond(orgId, filters, now, cursorOf(first), "newer"));
+  const hasOlder = direction === "older" ? more : await existsBeyond(cursorOf(last), "older");
+  const hasNewer = direction === "newer" ? more : Boolean(cursor) && (await existsBeyond(cursorOf(first), "newer"));
   return {
     rows: rows.map(toDto),
     older: hasOlder ? cursorOf(last) : null,
@@ -151,23 +270,57 @@ export async function listAuditLog(orgId: string, filters: AuditLogFilters, opti
   };
 }
 
+// Callers choose paths, user agents, methods and key names (ids and hints are the server's own):
+// a value starting with = + - @ (or a tab,
+// a carriage return, or their full-width forms) gets a leading ' so a spreadsheet shows it as
+// text instead of running it as a formula: the characters of csv-stringify's escape_formulas.
+const inert = (column: SQL | AnyPgColumn) =>
+  sql`case when left(${column}, 1) in ('=', '+', '-', '@', E'\t', E'\r', '＝', '＋', '－', '＠') then '''' || ${column} else ${column} end`;
+
+/** The export's columns, in order; their names are the CSV header. */
+const EXPORT_COLUMNS = {
+  time: sql`to_char(${requestLog.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`,
+  request_id: requestLog.requestId,
+  key_id: requestLog.apiKeyId,
+  key_name: inert(apiKeys.name),
+  key_hint: apiKeys.hint,
+  key_status: sql`case when ${apiKeys.revokedAt} is null then 'active' else 'revoked' end`,
+  method: inert(requestLog.method),
+  path: inert(requestLog.path),
+  endpoint: inert(requestLog.endpoint),
+  status: requestLog.status,
+  duration_ms: requestLog.durationMs,
+  ip: inert(requestLog.ip),
+  user_agent: inert(requestLog.userAgent),
+};
+
 /**
- * Every row matching the filters (cursors ignored), newest first, in batches read by keyset:
- * the export holds one batch in memory however long the log is.
+ * A statement with its parameters written in as literals by PostgreSQL's own format('%L'):
+ * COPY takes no parameters, and the planner then sees the values, as it does for a page.
+ * Exported for the bench's EXPLAIN.
  */
-export async function* auditLogBatches(orgId: string, filters: AuditLogFilters, options: { now?: Date; batchSize?: number } = {}): AsyncGenerator<AuditLogRowDto[]> {
+export async function withLiterals(statement: { sql: string; params: unknown[] }): Promise<string> {
+  const template = statement.sql.replaceAll("%", "%%").replace(/\$(\d+)/g, "%$1$$L");
+  const params = statement.params.map((param) => sql`${param === null ? null : String(param)}::text`);
+  const [row] = rowsOf<{ text: string }>(await getDb().execute(sql`select format(${template}, ${sql.join(params, sql`, `)}) as text`));
+  return row!.text;
+}
+
+/**
+ * The audit log as CSV, every row matching the filters (cursors ignored), newest first: one
+ * COPY, encoded by PostgreSQL and streamed at the reader's pace, so memory stays flat however
+ * many rows there are. The rows are the ones the pages show, in their order.
+ */
+export async function auditLogCsv(orgId: string, filters: AuditLogFilters, options: { now?: Date } = {}): Promise<ReadableStream<Uint8Array>> {
   const now = options.now ?? new Date();
-  const limit = options.batchSize ?? EXPORT_BATCH_SIZE;
-  const matching = { ...filters, before: undefined, after: undefined };
-  let cursor: AuditCursor | undefined;
-  for (;;) {
-    const rows = await fetchSlice(orgId, matching, now, { direction: "older", cursor, limit });
-    const last = rows[rows.length - 1];
-    if (!last) return;
-    yield rows.map(toDto);
-    if (rows.length < limit) return;
-    cursor = cursorOf(last);
-  }
+  const columns = Object.entries(EXPORT_COLUMNS).map(([name, expression]) => sql`${expression} as ${sql.identifier(name)}`);
+  const query = getDb()
+    .select({ row: sql`${sql.join(columns, sql`, `)}` })
+    .from(requestLog)
+    .leftJoin(apiKeys, and(eq(apiKeys.id, requestLog.apiKeyId), eq(apiKeys.orgId, requestLog.orgId)))
+    .where(and(...filterConditions(orgId, filters, now)))
+    .orderBy(desc(requestLog.createdAt), desc(requestLog.id));
+  return copyOut(await withLiterals(query.toSQL()), "format csv, header true");
 }
 
 export interface AuditFilterOptionsDto {
