@@ -100,7 +100,8 @@ function pgbenchScript(orgId: string, keyValue: string, keyId: string): string {
   const now = new Date();
   const windowStart = new Date(rateWindowStart(now.getTime())).toISOString();
   const quote = (value: string) => `'${value.replace(/'/g, "''")}'`;
-  const admission = [quote(hashApiKey(keyValue)), quote(windowStart), quote(utcMonthStart(now)), "random()"];
+  // One request per admission statement: the server batches concurrent ones, pgbench's clients cannot.
+  const admission = [quote(`{${hashApiKey(keyValue)}}`), quote(`{${windowStart}}`), quote(`{${utcMonthStart(now)}}`), "array[random()]"];
   const row = [orgId, keyId, "req_bench", "GET", PATH, "GET /v1/products", "200", "3", "127.0.0.1", "pgbench", now.toISOString(), "true"];
   const log = row.map((value) => quote(`{${Array.from({ length: PGBENCH_LOG_BATCH }, () => `"${value}"`).join(",")}}`));
   const bind = (statement: string, values: string[]) => statement.replace(/\$(\d+)/g, (_, n: string) => values[Number(n) - 1]!);

@@ -153,7 +153,10 @@ describe("an accepted request", () => {
       const error = await errorOf(response);
       expect(error).toEqual({ code: "internal_error", message: expect.not.stringContaining("rate_limit"), request_id: response.headers.get("x-request-id") });
       expect(await logRows(org.id)).toMatchObject([{ status: 500, requestId: error.request_id }]);
-      expect(errors).toHaveBeenCalledWith(expect.stringContaining(error.request_id), expect.objectContaining({ message: expect.stringContaining("rate_limit_windows") }));
+      expect(errors).toHaveBeenCalledWith(
+        expect.stringContaining(error.request_id),
+        expect.objectContaining({ message: expect.stringContaining("Admitting a batch"), cause: expect.objectContaining({ message: expect.stringContaining("rate_limit_windows") }) }),
+      );
     });
   });
 

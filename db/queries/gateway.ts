@@ -1,7 +1,8 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import { getDb, queryPrepared } from "@/db";
-import { countOnFreeShard, countUnderCapSql, shardCapSql, shardCountSql } from "@/db/monthly-usage";
+import { GroupCommit } from "@/db/group-commit";
+import { countOnFreeShard, shardCapSql, shardCountSql } from "@/db/monthly-usage";
 import type { Plan } from "@/db/enums";
 import { utcMonthStart } from "@/db/time";
 
@@ -54,12 +55,17 @@ function sqlLiteral(value: string | number | boolean | null): string {
 }
 
 /**
- * The gateway's one statement before the handler, in SPEC §4's order: the key by its hash, its
- * organization's plan, then (unless the key is revoked or the plan has no API access) this
- * request counted in the key's minute, then (unless that minute is full) counted in the month on
- * a shard drawn at random, when the plan has a quota and the month still has room.
+ * The gateway's one statement before the handler, for a batch of requests, in SPEC §4's order: each
+ * key by its hash, its organization's plan, then (unless the key is revoked or the plan has no API
+ * access) the request counted in its key's minute, then (unless that minute is full) counted in
+ * the month, when the plan has a quota and the month still has room.
  *
- * $1 key hash, $2 minute start, $3 month, $4 a random number in [0, 1) that draws the shard.
+ * Requests of one key and minute take consecutive places after those counted before, in the
+ * batch's order. The month's calls of one organization are counted together on one shard drawn at
+ * random, up to its cap; the requests beyond it (the shard filled up) are left to countOnFreeShard.
+ *
+ * $1 key hashes, $2 minute starts, $3 months, $4 random numbers in [0, 1) that draw the shards:
+ * one element per request.
  */
 export function admissionStatement(rules: PlanRule[]): string {
   const values = rules
@@ -67,51 +73,106 @@ export function admissionStatement(rules: PlanRule[]): string {
     .join(", ");
   return `
     with rules (plan, api_access, custom_rate_limit, rate_limit, quota) as (values ${values}),
-    found as (
-      select k.id as key_id, k.org_id, k.revoked_at is not null as revoked, o.plan, r.api_access, r.quota,
-             case when r.custom_rate_limit then coalesce(o.rate_limit_per_minute, r.rate_limit) else r.rate_limit end as rate_limit,
-             floor($4::float8 * ${shardCountSql("r.quota")})::int as shard,
-             -- Without a quota the only write is a one-minute counter: its commit need not wait
-             -- for the disk. A crash of PostgreSQL could forget the last few counts of a minute.
-             case when r.quota is null then set_config('synchronous_commit', 'off', true) end as commit_mode
-      from api_keys k
+    request as (
+      select * from unnest($1::text[], $2::timestamptz[], $3::date[], $4::float8[]) with ordinality as r(key_hash, window_start, month, draw, ord)
+    ), found as (
+      select r.ord::int as ord, r.window_start, r.month, k.id as key_id, k.org_id, k.revoked_at is not null as revoked, o.plan, ru.quota,
+             k.revoked_at is null and ru.api_access as counts,
+             case when ru.custom_rate_limit then coalesce(o.rate_limit_per_minute, ru.rate_limit) else ru.rate_limit end as rate_limit,
+             floor(r.draw * ${shardCountSql("ru.quota")})::int as shard
+      from request r
+      join api_keys k on k.key_hash = r.key_hash
       join organizations o on o.id = k.org_id
-      join rules r on r.plan = o.plan::text
-      where k.key_hash = $1
+      join rules ru on ru.plan = o.plan::text
+    ), per_minute as (
+      select org_id, key_id, window_start, count(*)::int as n from found where counts group by 1, 2, 3
     ), rate as (
+      -- In key order, so that concurrent batches lock shared rows in one order.
       insert into rate_limit_windows (org_id, api_key_id, window_start, count)
-      select org_id, key_id, $2::timestamptz, 1 from found where not revoked and api_access
-      on conflict (org_id, api_key_id, window_start) do update set count = rate_limit_windows.count + 1
-      returning count
+      select org_id, key_id, window_start, n from per_minute order by 1, 2, 3
+      on conflict (org_id, api_key_id, window_start) do update set count = rate_limit_windows.count + excluded.count
+      returning org_id, api_key_id, window_start, count
+    ), placed as (
+      select f.ord, (r.count - m.n + row_number() over (partition by f.org_id, f.key_id, f.window_start order by f.ord))::int as rate_count
+      from found f
+      join per_minute m on m.org_id = f.org_id and m.key_id = f.key_id and m.window_start = f.window_start
+      join rate r on r.org_id = f.org_id and r.api_key_id = f.key_id and r.window_start = f.window_start
+      where f.counts
     ), month as (
-      select coalesce(sum(u.count), 0)::int as used, coalesce(sum(u.count) filter (where u.shard = f.shard), 0)::int as in_shard
-      from found f join monthly_usage u on u.org_id = f.org_id and u.month = $3::date
-      where f.quota is not null
-    ), counted as (
-      ${countUnderCapSql(`
-        select f.org_id, $3::date as month, f.shard, ${shardCapSql("f.quota", "f.shard")} as cap
-        from found f, rate r, month m
-        where f.quota > 0 and r.count <= f.rate_limit and m.used < f.quota`)}
+      select g.org_id, g.month, coalesce(sum(u.count), 0)::int as used
+      from (select distinct org_id, month from found where quota is not null) g
+      left join monthly_usage u on u.org_id = g.org_id and u.month = g.month
+      group by 1, 2
+    ), eligible as (
+      -- The requests the month counts: within their minute's limit, while the month had room.
+      select f.ord, f.org_id, f.month, f.quota, f.shard, row_number() over (partition by f.org_id, f.month order by f.ord) as place
+      from found f join placed p on p.ord = f.ord join month m on m.org_id = f.org_id and m.month = f.month
+      where f.quota > 0 and p.rate_count <= f.rate_limit and m.used < f.quota
+    ), wanted as (
+      -- One shard per organization and month, drawn by the batch's first request there.
+      select org_id, month, (array_agg(shard order by ord))[1] as shard, min(quota) as quota, count(*)::int as n
+      from eligible group by 1, 2
+    ), capped as (
+      select org_id, month, shard, n, ${shardCapSql("quota", "shard")} as cap from wanted
+    ), locked as (
+      select u.org_id, u.month, u.shard, u.count from monthly_usage u
+      join capped w on w.org_id = u.org_id and w.month = u.month and w.shard = u.shard
+      order by 1, 2, 3
+      for update of u
+    ), bumped as (
+      update monthly_usage u set count = least(w.cap, l.count + w.n), cap = w.cap
+      from locked l join capped w on w.org_id = l.org_id and w.month = l.month and w.shard = l.shard
+      where u.org_id = l.org_id and u.month = l.month and u.shard = l.shard and l.count < w.cap
+      returning u.org_id, u.month, l.count as before, u.count as after
+    ), opened as (
+      -- The shard's first calls of the month. Opened meanwhile by another batch, it counts nothing here.
+      insert into monthly_usage (org_id, month, shard, count, cap)
+      select w.org_id, w.month, w.shard, least(w.n, w.cap), w.cap from capped w
+      where w.cap > 0 and not exists (select from locked l where l.org_id = w.org_id and l.month = w.month and l.shard = w.shard)
+      on conflict (org_id, month, shard) do nothing
+      returning org_id, month, 0 as before, count as after
+    ), taken as (
+      select org_id, month, before, after from bumped union all select org_id, month, before, after from opened
     )
-    select f.key_id, f.org_id, f.revoked, f.plan, f.rate_limit, r.count as rate_count, f.quota,
-           case when c.count is null then m.used else m.used - m.in_shard + c.count end as quota_used,
-           c.count is not null as quota_counted
+    select f.ord, f.key_id, f.org_id, f.revoked, f.plan, f.rate_limit, p.rate_count, f.quota,
+           (case when e.place <= t.after - t.before then m.used + e.place
+                 else coalesce(m.used + t.after - t.before, m.used, 0) end)::int as quota_used,
+           coalesce(e.place <= t.after - t.before, false) as quota_counted,
+           -- Without a quota the only write is a one-minute counter: its commit need not wait for
+           -- the disk. A crash of PostgreSQL could forget the last few counts of a minute.
+           (select case when bool_and(quota is null) then set_config('synchronous_commit', 'off', true) end from found) as commit_mode
     from found f
-    left join rate r on true
-    left join month m on true
-    left join counted c on true`;
+    left join placed p on p.ord = f.ord
+    left join month m on m.org_id = f.org_id and m.month = f.month
+    left join eligible e on e.ord = f.ord
+    left join taken t on t.org_id = f.org_id and t.month = f.month`;
+}
+
+interface AdmissionAsk {
+  keyHash: string;
+  at: Date;
 }
 
 /**
- * The gateway's admission, with the plan rules built into its statement. No cache: a revocation
- * committed by any process is seen by the very next request in every process.
+ * The gateway's admission, with the plan rules built into its statement: the requests that arrive
+ * while a batch is being admitted go together in the next one (GroupCommit). No cache: a
+ * revocation committed by any process is seen by the very next request in every process.
  */
 export function admissionFor(rules: PlanRule[]): (keyHash: string, at: Date) => Promise<Admission | null> {
   const statement = admissionStatement(rules);
+  const admitBatch = async (asks: AdmissionAsk[]): Promise<(AdmissionRow | null)[]> => {
+    const rows = await queryPrepared<AdmissionRow & { ord: number }>(statement, [
+      asks.map((ask) => ask.keyHash),
+      asks.map((ask) => new Date(rateWindowStart(ask.at.getTime())).toISOString()),
+      asks.map((ask) => utcMonthStart(ask.at)),
+      asks.map(() => Math.random()),
+    ]);
+    const byPlace = new Map(rows.map((row) => [row.ord, row]));
+    return asks.map((_, i) => byPlace.get(i + 1) ?? null);
+  };
+  const batches = new GroupCommit(admitBatch, (size) => `Admitting a batch of ${size} requests failed`);
   return async (keyHash, at) => {
-    const windowStart = new Date(rateWindowStart(at.getTime()));
-    const month = utcMonthStart(at);
-    const [row] = await queryPrepared<AdmissionRow>(statement, [keyHash, windowStart.toISOString(), month, Math.random()]);
+    const row = await batches.submit({ keyHash, at });
     if (!row) return null;
     const admission: Admission = {
       keyId: row.key_id,
@@ -127,7 +188,7 @@ export function admissionFor(rules: PlanRule[]): (keyHash: string, at: Date) => 
     // The drawn shard was full while the month still had room: count on another one.
     const drawnShardFull = admission.quota !== null && admission.quota > 0 && !admission.quotaCounted && admission.quotaUsed < admission.quota;
     if (drawnShardFull && admission.rateCount !== null && admission.rateCount <= admission.rateLimit) {
-      const retried = await countOnFreeShard(admission.orgId, month, admission.quota!);
+      const retried = await countOnFreeShard(admission.orgId, utcMonthStart(at), admission.quota!);
       admission.quotaCounted = retried.counted;
       admission.quotaUsed = retried.used;
     }
@@ -201,72 +262,23 @@ export const WRITE_REQUEST_LOG = `
   )
   update api_keys k set last_used_at = t.at from touched t where k.org_id = t.org_id and k.id = t.id`;
 
-/** How many rows one batch carries at most. */
-const MAX_BATCH_ROWS = 500;
-/** Batches being written at once by this process; the rest wait and grow. */
-const MAX_BATCHES_IN_FLIGHT = 2;
-// PostgreSQL's deadlock and serialization failures: the batch rolled back whole and may run again.
-const RETRYABLE = new Set(["40P01", "40001"]);
-
-interface Waiting {
-  entry: RequestLogEntry;
-  done: (error?: unknown) => void;
+/** The request-log batch as the parallel arrays WRITE_REQUEST_LOG unnests. */
+async function writeRequestLogBatch(rows: RequestLogEntry[]): Promise<void[]> {
+  const column = <T>(pick: (entry: RequestLogEntry) => T) => rows.map(pick);
+  await queryPrepared(WRITE_REQUEST_LOG, [
+    column((e) => e.orgId), column((e) => e.apiKeyId), column((e) => e.requestId), column((e) => e.method), column((e) => e.path),
+    column((e) => e.endpoint), column((e) => e.status), column((e) => e.durationMs), column((e) => e.ip), column((e) => e.userAgent),
+    column((e) => e.at.toISOString()), column((e) => e.touchesKey),
+  ]);
+  return rows.map(() => undefined);
 }
 
-/**
- * Group commit for the request log: each request's row, daily rollup and key last-used time are
- * written with those of the other requests that finished meanwhile, in one statement. A request
- * waits for its batch's commit, so a response that reached its client has its row; a failed batch
- * fails each of its requests.
- */
-class RequestLogWriter {
-  private queue: Waiting[] = [];
-  private inFlight = 0;
-
-  write(entry: RequestLogEntry): Promise<void> {
-    return new Promise((resolve, reject) => {
-      this.queue.push({ entry, done: (error) => (error === undefined ? resolve() : reject(error)) });
-      this.pump();
-    });
-  }
-
-  private pump(): void {
-    while (this.inFlight < MAX_BATCHES_IN_FLIGHT && this.queue.length > 0) {
-      const batch = this.queue.splice(0, MAX_BATCH_ROWS);
-      this.inFlight++;
-      void this.flush(batch).finally(() => {
-        this.inFlight--;
-        this.pump();
-      });
-    }
-  }
-
-  private async flush(batch: Waiting[]): Promise<void> {
-    const rows = batch.map(({ entry }) => entry);
-    const column = <T>(pick: (entry: RequestLogEntry) => T) => rows.map(pick);
-    const params = [
-      column((e) => e.orgId), column((e) => e.apiKeyId), column((e) => e.requestId), column((e) => e.method), column((e) => e.path),
-      column((e) => e.endpoint), column((e) => e.status), column((e) => e.durationMs), column((e) => e.ip), column((e) => e.userAgent),
-      column((e) => e.at.toISOString()), column((e) => e.touchesKey),
-    ];
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await queryPrepared(WRITE_REQUEST_LOG, params);
-        for (const waiting of batch) waiting.done();
-        return;
-      } catch (error) {
-        if (attempt < 3 && RETRYABLE.has((error as { code?: string }).code ?? "")) continue;
-        const failure = new Error(`Writing a batch of ${rows.length} request-log rows failed`, { cause: error });
-        for (const waiting of batch) waiting.done(failure);
-        return;
-      }
-    }
-  }
-}
-
-const writer = new RequestLogWriter();
+// Each request's row, daily rollup and key last-used time go out with those of the other
+// requests that finished meanwhile; a request waits for its batch's commit, so a response that
+// reached its client has its row.
+const requestLogWriter = new GroupCommit(writeRequestLogBatch, (size) => `Writing a batch of ${size} request-log rows failed`);
 
 /** The request's audit row, its daily rollup and the key's last use; resolves once they are committed. */
 export function writeRequestLog(entry: RequestLogEntry): Promise<void> {
-  return writer.write(entry);
+  return requestLogWriter.submit(entry);
 }

@@ -113,14 +113,16 @@ export function gateway(renderError: (c: Context<ApiEnv>, error: ApiError) => Re
         c.res = error instanceof ApiError ? renderError(c, error) : failed(error);
       }
     }
-    const url = new URL(c.req.url);
+    // The path and query as sent: the raw URL past its origin, without parsing it again.
+    const url = c.req.url;
+    const pathAndQuery = url.slice(url.indexOf("/", url.indexOf("//") + 2));
     try {
       await writeRequestLog({
         orgId: key.orgId,
         apiKeyId: key.keyId,
         requestId,
         method: c.req.method,
-        path: url.pathname + url.search,
+        path: pathAndQuery,
         endpoint: endpointOf(c),
         status: c.res.status,
         durationMs: Math.round(performance.now() - started),

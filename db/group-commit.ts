@@ -1,0 +1,63 @@
+/** How many items one batch carries at most. */
+const MAX_BATCH_ITEMS = 500;
+/** Batches being run at once by this process; the rest wait and grow. */
+const MAX_BATCHES_IN_FLIGHT = 2;
+// PostgreSQL's deadlock and serialization failures: the batch rolled back whole and may run again.
+const RETRYABLE = new Set(["40P01", "40001"]);
+const ATTEMPTS = 3;
+
+interface Waiting<In, Out> {
+  item: In;
+  resolve: (result: Out) => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * Group commit: every item submitted while a batch is running waits and goes out with the others
+ * in the next one, so concurrent requests share one statement and one commit. There is no timer:
+ * an item submitted alone runs at once. `run` gets a batch and answers with one result per item,
+ * in order; a batch that fails fails each of its items with `describe`'s message and the cause.
+ */
+export class GroupCommit<In, Out> {
+  private queue: Waiting<In, Out>[] = [];
+  private inFlight = 0;
+
+  constructor(
+    private readonly run: (items: In[]) => Promise<Out[]>,
+    private readonly describe: (size: number) => string,
+  ) {}
+
+  submit(item: In): Promise<Out> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ item, resolve, reject });
+      this.pump();
+    });
+  }
+
+  private pump(): void {
+    while (this.inFlight < MAX_BATCHES_IN_FLIGHT && this.queue.length > 0) {
+      const batch = this.queue.splice(0, MAX_BATCH_ITEMS);
+      this.inFlight++;
+      void this.flush(batch).finally(() => {
+        this.inFlight--;
+        this.pump();
+      });
+    }
+  }
+
+  private async flush(batch: Waiting<In, Out>[]): Promise<void> {
+    const items = batch.map(({ item }) => item);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const results = await this.run(items);
+        batch.forEach((waiting, i) => waiting.resolve(results[i]!));
+        return;
+      } catch (error) {
+        if (attempt < ATTEMPTS && RETRYABLE.has((error as { code?: string }).code ?? "")) continue;
+        const failure = new Error(this.describe(items.length), { cause: error });
+        for (const waiting of batch) waiting.reject(failure);
+        return;
+      }
+    }
+  }
+}

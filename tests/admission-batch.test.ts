@@ -1,0 +1,74 @@
+import { eq, sum } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { getDb, queryPrepared } from "@/db";
+import { admissionFor, admissionStatement, rateWindowStart } from "@/db/queries/gateway";
+import { monthlyUsage } from "@/db/schema";
+import { utcMonthStart } from "@/db/time";
+import { hashApiKey } from "@/lib/api-key-format";
+import { PLAN_RULES } from "@/lib/api/gateway";
+import { createOrg, insertKey } from "./helpers/factories";
+
+const statement = admissionStatement(PLAN_RULES);
+
+interface Row {
+  ord: number;
+  rate_count: number | null;
+  revoked: boolean;
+  quota_counted: boolean;
+  quota_used: number;
+}
+
+/** One admission statement for these keys, in this order, as a batch of concurrent requests sends it. */
+async function admitTogether(keys: string[], at = new Date()): Promise<Row[]> {
+  const rows = await queryPrepared<Row>(statement, [
+    keys.map(hashApiKey),
+    keys.map(() => new Date(rateWindowStart(at.getTime())).toISOString()),
+    keys.map(() => utcMonthStart(at)),
+    keys.map(() => 0), // every request draws shard 0
+  ]);
+  return rows.sort((a, b) => a.ord - b.ord);
+}
+
+async function monthCount(orgId: string): Promise<number> {
+  const [row] = await getDb().select({ total: sum(monthlyUsage.count).mapWith(Number) }).from(monthlyUsage).where(eq(monthlyUsage.orgId, orgId));
+  return row?.total ?? 0;
+}
+
+describe("admitting a batch of requests in one statement", () => {
+  it("gives a key's requests consecutive places in its minute, in arrival order, and counts none for a revoked key", async () => {
+    const org = await createOrg("enterprise", { rateLimitPerMinute: 3 });
+    const { value: key } = await insertKey(org.id);
+    const { value: other } = await insertKey(org.id);
+    const { value: revoked } = await insertKey(org.id, { revoked: true });
+    const unknown = key.slice(0, -3) + (key.endsWith("AAA") ? "BBB" : "AAA");
+    const rows = await admitTogether([key, other, key, unknown, revoked, key, key, key]);
+    const place = (ord: number) => rows.find((row) => row.ord === ord);
+    expect([1, 3, 6, 7, 8].map((ord) => place(ord)?.rate_count)).toEqual([1, 2, 3, 4, 5]);
+    expect(place(2)?.rate_count).toBe(1);
+    expect(place(4)).toBeUndefined();
+    expect(place(5)).toMatchObject({ revoked: true, rate_count: null });
+    // The next batch goes on from where this one left the minute.
+    expect((await admitTogether([key, other])).map((row) => row.rate_count)).toEqual([6, 2]);
+  });
+
+  it("counts an organization's calls on one shard up to its cap, the first arrivals first, and no refused call", async () => {
+    const org = await createOrg("trial"); // 50 calls a month over 8 shards: shard 0 holds 7
+    const { value: key } = await insertKey(org.id);
+    const rows = await admitTogether(Array.from({ length: 10 }, () => key));
+    expect(rows.map((row) => row.quota_counted)).toEqual([...Array(7).fill(true), ...Array(3).fill(false)]);
+    expect(rows.slice(0, 7).map((row) => row.quota_used)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    // The three beyond the shard's cap see a month with room: the gateway counts them elsewhere.
+    expect(rows.slice(7).every((row) => row.quota_used === 7)).toBe(true);
+    expect(await monthCount(org.id)).toBe(7);
+  });
+
+  it("admits concurrent requests exactly through the gateway's batches, shards filling up included", async () => {
+    const org = await createOrg("trial");
+    const { value: key } = await insertKey(org.id);
+    const admit = admissionFor(PLAN_RULES);
+    const admissions = await Promise.all(Array.from({ length: 60 }, () => admit(hashApiKey(key), new Date())));
+    expect(admissions.filter((admission) => admission!.quotaCounted)).toHaveLength(50);
+    expect(new Set(admissions.map((admission) => admission!.rateCount))).toEqual(new Set(Array.from({ length: 60 }, (_, i) => i + 1)));
+    expect(await monthCount(org.id)).toBe(50);
+  });
+});
