@@ -116,7 +116,8 @@ export async function queryPrepared<T>(text: string, values: (Parameter | Parame
 const COPY_CONNECTIONS = 2;
 const COPY_CHUNK_BYTES = 64 * 1024;
 
-function copyClient(current: DbHandle & { sql: postgres.Sql }): postgres.Sql {
+/** The handle's own COPY client, opened once: every export of the process shares its connections. */
+function copyClient(current: DbHandle): postgres.Sql {
   current.copySql ??= postgres(process.env.DATABASE_URL!, {
     max: COPY_CONNECTIONS,
     idle_timeout: 60,
@@ -144,7 +145,7 @@ export function copyOut(query: string, options: string): ReadableStream<Uint8Arr
       },
     });
   }
-  const running = copyClient({ ...current, sql: current.sql }).unsafe(`copy (${query}) to stdout with (${options})`);
+  const running = copyClient(current).unsafe(`copy (${query}) to stdout with (${options})`);
   let source: Readable | undefined;
   let cancelled = false;
   return new ReadableStream(

@@ -363,6 +363,11 @@ describe("audit log CSV export", () => {
     expect(copies).toEqual([]);
     const whole = await (await readAs(owner.id, () => exportAuditCsv(org.slug, new URLSearchParams(), now))).text();
     expect(whole.split("\n")).toHaveLength(200_000 + 2);
+    // Every export of the process went through one COPY client of two connections.
+    const [opened] = rowsOf<{ n: number }>(
+      await getDb().execute(sql`select count(*)::int as n from pg_stat_activity where application_name = 'invoicing-service copy' and datname = current_database()`),
+    );
+    expect(opened!.n).toBeLessThanOrEqual(2);
   }, 60_000);
 
   it("has only the header when nothing matches, such as another organization's key", async () => {
