@@ -143,15 +143,20 @@ describe("an accepted request", () => {
     expect((await api.request(PATH, { key: value })).headers.get("x-ratelimit-limit")).toBe("60");
   });
 
+  /** The body of a 500 internal_error carrying the response's request id, its message silent about `hidden`. */
+  async function internalErrorOf(response: Response, hidden: string) {
+    expect(response.status).toBe(500);
+    const error = await errorOf(response);
+    expect(error).toEqual({ code: "internal_error", message: expect.not.stringContaining(hidden), request_id: response.headers.get("x-request-id") });
+    return error;
+  }
+
   it("answers a failure of its own checks with 500 internal_error, and still logs the request", async () => {
     const org = await createOrg("pro");
     const { value } = await insertKey(org.id);
     // A real fault: the rate-limit table is gone for the length of one request.
     await withTableGone("rate_limit_windows", async (errors) => {
-      const response = await api.request(PATH, { key: value });
-      expect(response.status).toBe(500);
-      const error = await errorOf(response);
-      expect(error).toEqual({ code: "internal_error", message: expect.not.stringContaining("rate_limit"), request_id: response.headers.get("x-request-id") });
+      const error = await internalErrorOf(await api.request(PATH, { key: value }), "rate_limit");
       expect(await logRows(org.id)).toMatchObject([{ status: 500, requestId: error.request_id }]);
       expect(errors).toHaveBeenCalledWith(
         expect.stringContaining(error.request_id),
@@ -165,10 +170,7 @@ describe("an accepted request", () => {
     const { value } = await insertKey(org.id);
     // A real fault: the rollup table is gone, so the batch holding this request's row fails whole.
     await withTableGone("request_daily_rollup", async (errors) => {
-      const response = await api.request(PATH, { key: value });
-      expect(response.status).toBe(500);
-      const error = await errorOf(response);
-      expect(error).toEqual({ code: "internal_error", message: expect.not.stringContaining("rollup"), request_id: response.headers.get("x-request-id") });
+      const error = await internalErrorOf(await api.request(PATH, { key: value }), "rollup");
       const [context, cause] = errors.mock.calls.find(([message]) => String(message).includes(error.request_id))!;
       expect(context).toContain(error.request_id);
       expect(cause).toMatchObject({ message: expect.stringContaining("request-log rows failed"), cause: expect.objectContaining({ message: expect.stringContaining("request_daily_rollup") }) });

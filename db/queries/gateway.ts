@@ -182,7 +182,7 @@ export function admissionFor(rules: PlanRule[]): (keyHash: string, at: Date) => 
       rateLimit: row.rate_limit,
       rateCount: row.rate_count,
       quota: row.quota,
-      quotaUsed: row.quota_used ?? 0,
+      quotaUsed: row.quota_used,
       quotaCounted: row.quota_counted,
     };
     // The drawn shard was full while the month still had room: count on another one.
