@@ -28,9 +28,10 @@ export function shardCapSql(quota: string, shard: string): string {
 /**
  * SQL that counts one call on the shard each row of `rows` names (columns: org_id, month, shard,
  * cap), only while that shard is under its cap; returns the shard's new count, or no row when it
- * was full. The row lock of the upsert keeps the cap exact under concurrency.
+ * was full. The row lock of the upsert keeps the cap exact under concurrency. (The gateway's batch
+ * counts several calls at once with a row locked first: admissionStatement in db/queries/gateway.ts.)
  */
-export function countUnderCapSql(rows: string): string {
+function countUnderCapSql(rows: string): string {
   return `insert into monthly_usage (org_id, month, shard, count, cap)
     select org_id, month, shard, 1, cap from (${rows}) as shard_call
     on conflict (org_id, month, shard) do update set count = monthly_usage.count + 1, cap = excluded.cap
