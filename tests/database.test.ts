@@ -102,3 +102,13 @@ describe("the seed", () => {
     expect(await checkPassword("nobody@acme.test", DEMO_PASSWORD)).toBeNull();
   });
 });
+
+describe("statements on PostgreSQL", () => {
+  it.skipIf(!process.env.DATABASE_URL)("sends drizzle's queries as named prepared statements, planned once per connection", async () => {
+    // A statement sees itself in pg_prepared_statements only when it was prepared under a name.
+    const [row] = rowsOf<{ prepared: number }>(
+      await getDb().execute(sql`select count(*)::int as prepared /* prepared-statement-probe */ from pg_prepared_statements where statement like ${"%prepared-statement-probe%"} and not from_sql`),
+    );
+    expect(row?.prepared).toBe(1);
+  });
+});

@@ -41,7 +41,8 @@ async function readAtMost(stream: ReadableStream<Uint8Array>, maxBytes: number):
 export function bodyLimit(maxBytes: number, refuse: () => never): MiddlewareHandler<ApiEnv> {
   return async (c, next) => {
     const request = c.req.raw;
-    if (!request.body) return next();
+    // Asked for its body, node-server's lightweight request builds a whole Request: a GET has none.
+    if (request.method === "GET" || request.method === "HEAD" || !request.body) return next();
     const declared = request.headers.get("content-length");
     if (declared !== null && !request.headers.has("transfer-encoding")) {
       if (Number(declared) > maxBytes) refuse();
