@@ -94,6 +94,8 @@ export const apiKeys = pgTable(
     lastUsedAt: timestamp("last_used_at", { withTimezone: true, mode: "date" }),
     revokedAt: timestamp("revoked_at", { withTimezone: true, mode: "date" }),
     revokedBy: text("revoked_by").references(() => users.id, { onDelete: "set null" }),
+    /** The key is refused from this moment on (SPEC §7); null: it never expires. */
+    expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }),
   },
   (t) => [index("api_keys_org_idx").on(t.orgId, t.createdAt.desc())],
 );

@@ -25,6 +25,7 @@ async function admitTogether(keys: string[], at = new Date()): Promise<Row[]> {
     keys.map(() => new Date(rateWindowStart(at.getTime())).toISOString()),
     keys.map(() => utcMonthStart(at)),
     keys.map(() => 0), // every request draws shard 0
+    keys.map(() => at.toISOString()),
   ]);
   return rows.sort((a, b) => a.ord - b.ord);
 }

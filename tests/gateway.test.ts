@@ -106,6 +106,56 @@ describe("authentication", () => {
   });
 });
 
+describe("a key with an expiry", () => {
+  afterEach(() => {
+    frozenAt = null;
+  });
+
+  it("says when it expires on every authenticated response, and a key without one says nothing", async () => {
+    const org = await createOrg("pro");
+    const { value } = await insertKey(org.id, { expiresAt: new Date("2099-03-31T00:00:00.000Z") });
+    const response = await api.request(PATH, { key: value });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("x-api-key-expires")).toBe("2099-03-31T00:00:00Z");
+    const { value: lasting } = await insertKey(org.id);
+    expect((await api.request(PATH, { key: lasting })).headers.has("x-api-key-expires")).toBe(false);
+  });
+
+  it("works until its expiry and is refused from that moment with api_key_expired, logged, counting nothing", async () => {
+    const org = await createOrg("pro");
+    const expiresAt = new Date(Date.now() + 3_600_000);
+    const { id, value } = await insertKey(org.id, { expiresAt });
+    frozenAt = expiresAt.getTime() - 1;
+    expect((await api.request(PATH, { key: value })).status).toBe(200);
+    const [used] = await getDb().select({ at: apiKeys.lastUsedAt }).from(apiKeys).where(eq(apiKeys.id, id));
+    const counted = await countedThisMonth(org.id);
+
+    frozenAt = expiresAt.getTime();
+    const refused = await api.request(PATH, { key: value });
+    expect(refused.status).toBe(401);
+    const error = await errorOf(refused);
+    expect(error.code).toBe("api_key_expired");
+    expect(error.message).toContain(expiresAt.toISOString().slice(0, 19));
+    expect(refused.headers.has("x-ratelimit-remaining")).toBe(false);
+    expect(await countedThisMonth(org.id)).toBe(counted);
+    // Later than the minute last-used waits between writes: a refused call is still no use.
+    frozenAt = expiresAt.getTime() + 120_000;
+    expect((await errorOf(await api.request(PATH, { key: value }))).code).toBe("api_key_expired");
+    expect(await countedThisMonth(org.id)).toBe(counted);
+    const rows = await logRows(org.id);
+    expect(rows.map((row) => row.status).sort()).toEqual([200, 401, 401]);
+    expect(rows.find((row) => row.requestId === error.request_id)).toMatchObject({ apiKeyId: id, status: 401 });
+    const [after] = await getDb().select({ at: apiKeys.lastUsedAt }).from(apiKeys).where(eq(apiKeys.id, id));
+    expect(after!.at).toEqual(used!.at);
+  });
+
+  it("calls a key that is both revoked and expired revoked: a person ended it", async () => {
+    const org = await createOrg("pro");
+    const { value } = await insertKey(org.id, { revoked: true, expiresAt: new Date(Date.now() - 1000) });
+    expect((await errorOf(await api.request(PATH, { key: value }))).code).toBe("api_key_revoked");
+  });
+});
+
 describe("an accepted request", () => {
   it("carries the request id, rate-limit and quota headers, and has its audit row", async () => {
     const org = await createOrg("pro");

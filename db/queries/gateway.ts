@@ -22,6 +22,9 @@ export interface Admission {
   keyId: string;
   orgId: string;
   revoked: boolean;
+  /** When the key stops working, or null; past it (at the request's time) the key counts nothing. */
+  expiresAt: Date | null;
+  expired: boolean;
   plan: Plan;
   rateLimit: number;
   /** This request's place in its key's minute, or null when it was not counted (revoked, no access). */
@@ -36,6 +39,8 @@ interface AdmissionRow {
   key_id: string;
   org_id: string;
   revoked: boolean;
+  expires_at: Date | string | null;
+  expired: boolean;
   plan: Plan;
   rate_limit: number;
   rate_count: number | null;
@@ -57,15 +62,16 @@ function sqlLiteral(value: string | number | boolean | null): string {
 /**
  * The gateway's one statement before the handler, for a batch of requests, in SPEC §4's order: each
  * key by its hash, its organization's plan, then (unless the key is revoked or the plan has no API
- * access) the request counted in its key's minute, then (unless that minute is full) counted in
+ * access, or the key has expired by the request's time) the request counted in its key's minute,
+ * then (unless that minute is full) counted in
  * the month, when the plan has a quota and the month still has room.
  *
  * Requests of one key and minute take consecutive places after those counted before, in the
  * batch's order. The month's calls of one organization are counted together on one shard drawn at
  * random, up to its cap; the requests beyond it (the shard filled up) are left to countOnFreeShard.
  *
- * $1 key hashes, $2 minute starts, $3 months, $4 random numbers in [0, 1) that draw the shards:
- * one element per request.
+ * $1 key hashes, $2 minute starts, $3 months, $4 random numbers in [0, 1) that draw the shards,
+ * $5 the requests' times: one element per request.
  */
 export function admissionStatement(rules: PlanRule[]): string {
   const values = rules
@@ -74,10 +80,11 @@ export function admissionStatement(rules: PlanRule[]): string {
   return `
     with rules (plan, api_access, custom_rate_limit, rate_limit, quota) as (values ${values}),
     request as (
-      select * from unnest($1::text[], $2::timestamptz[], $3::date[], $4::float8[]) with ordinality as r(key_hash, window_start, month, draw, ord)
+      select * from unnest($1::text[], $2::timestamptz[], $3::date[], $4::float8[], $5::timestamptz[]) with ordinality as r(key_hash, window_start, month, draw, at, ord)
     ), found as (
       select r.ord::int as ord, r.window_start, r.month, k.id as key_id, k.org_id, k.revoked_at is not null as revoked, o.plan, ru.quota,
-             k.revoked_at is null and ru.api_access as counts,
+             k.expires_at, coalesce(k.expires_at <= r.at, false) as expired,
+             k.revoked_at is null and coalesce(k.expires_at > r.at, true) and ru.api_access as counts,
              case when ru.custom_rate_limit then coalesce(o.rate_limit_per_minute, ru.rate_limit) else ru.rate_limit end as rate_limit,
              floor(r.draw * ${shardCountSql("ru.quota")})::int as shard
       from request r
@@ -134,7 +141,7 @@ export function admissionStatement(rules: PlanRule[]): string {
     ), taken as (
       select org_id, month, before, after from bumped union all select org_id, month, before, after from opened
     )
-    select f.ord, f.key_id, f.org_id, f.revoked, f.plan, f.rate_limit, p.rate_count, f.quota,
+    select f.ord, f.key_id, f.org_id, f.revoked, f.expires_at, f.expired, f.plan, f.rate_limit, p.rate_count, f.quota,
            (case when e.place <= t.after - t.before then m.used + e.place
                  else coalesce(m.used + t.after - t.before, m.used, 0) end)::int as quota_used,
            coalesce(e.place <= t.after - t.before, false) as quota_counted,
@@ -166,6 +173,7 @@ export function admissionFor(rules: PlanRule[]): (keyHash: string, at: Date) => 
       asks.map((ask) => new Date(rateWindowStart(ask.at.getTime())).toISOString()),
       asks.map((ask) => utcMonthStart(ask.at)),
       asks.map(() => Math.random()),
+      asks.map((ask) => ask.at.toISOString()),
     ]);
     const byPlace = new Map(rows.map((row) => [row.ord, row]));
     return asks.map((_, i) => byPlace.get(i + 1) ?? null);
@@ -178,6 +186,8 @@ export function admissionFor(rules: PlanRule[]): (keyHash: string, at: Date) => 
       keyId: row.key_id,
       orgId: row.org_id,
       revoked: row.revoked,
+      expiresAt: row.expires_at === null ? null : new Date(row.expires_at),
+      expired: row.expired,
       plan: row.plan,
       rateLimit: row.rate_limit,
       rateCount: row.rate_count,

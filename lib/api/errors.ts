@@ -11,6 +11,7 @@ export const API_ERRORS = {
   api_key_missing: { status: 401, description: "No X-API-Key header." },
   api_key_invalid: { status: 401, description: "The key is malformed (prefix, length or checksum) or unknown." },
   api_key_revoked: { status: 401, description: "The key was revoked in the dashboard." },
+  api_key_expired: { status: 401, description: "The key passed the expiry date it was given at creation (X-API-Key-Expires told when)." },
   plan_no_api_access: { status: 403, description: "The organization's plan (Solo) has no API access." },
   rate_limited: { status: 429, description: "The key's per-minute rate limit is used up; retry after Retry-After seconds." },
   monthly_quota_exceeded: {

@@ -23,6 +23,11 @@ function endpointOf(c: Context<ApiEnv>): string {
   return `${c.req.method} ${path}`;
 }
 
+/** RFC 3339 in UTC to the second, as X-API-Key-Expires gives it (GitHub's token-expiration header, in ISO form). */
+function rfc3339(at: Date): string {
+  return at.toISOString().replace(/\.\d{3}Z$/, "Z");
+}
+
 /** The plan table, built into the admission statement: `decide` below refuses with what it returns. */
 export const PLAN_RULES: PlanRule[] = PLAN_VALUES.map((plan) => ({
   plan,
@@ -40,6 +45,10 @@ const admitRequest = admissionFor(PLAN_RULES);
  */
 function decide(c: Context<ApiEnv>, admission: Admission, now: number): void {
   if (admission.revoked) throw ApiError.of("api_key_revoked", "This API key has been revoked. Create a new key in the dashboard.");
+  if (admission.expired) {
+    throw ApiError.of("api_key_expired", `This API key expired at ${rfc3339(admission.expiresAt!)}. Create a new key, or roll this one, in the dashboard.`);
+  }
+  if (admission.expiresAt) c.header("X-API-Key-Expires", rfc3339(admission.expiresAt));
   const plan = PLANS[admission.plan];
   if (!plan.apiAccess) {
     throw ApiError.of("plan_no_api_access", `The ${plan.label} plan has no API access. An owner can change the plan in the dashboard.`);
@@ -129,7 +138,8 @@ export function gateway(renderError: (c: Context<ApiEnv>, error: ApiError) => Re
         ip: clientIp(c),
         userAgent: c.req.header("user-agent")?.slice(0, 512) ?? null,
         at: new Date(now),
-        touchesKey: !key.revoked,
+        // A refused ended key is no use of it.
+        touchesKey: !key.revoked && !admission?.expired,
       });
     } catch (error) {
       // No response leaves without its audit row (SPEC §4): this one is replaced by the failure.

@@ -35,7 +35,7 @@ export async function createTeam(plan: Plan = "pro") {
 }
 
 /** A key row written directly (bypassing the action), returning its value for API calls. */
-export async function insertKey(orgId: string, options: { name?: string; revoked?: boolean; createdBy?: string } = {}) {
+export async function insertKey(orgId: string, options: { name?: string; revoked?: boolean; createdBy?: string; expiresAt?: Date } = {}) {
   const { value, hash, hint } = mintApiKey();
   const id = newId("key");
   await getDb()
@@ -48,6 +48,7 @@ export async function insertKey(orgId: string, options: { name?: string; revoked
       hint,
       createdBy: options.createdBy ?? null,
       revokedAt: options.revoked ? new Date() : null,
+      expiresAt: options.expiresAt ?? null,
     });
   return { id, value };
 }

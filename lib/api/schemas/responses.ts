@@ -14,6 +14,7 @@ const HEADERS = {
   "X-Quota-Limit": "Calls per UTC calendar month allowed for the organization; absent when unlimited.",
   "X-Quota-Remaining": "Calls left this month; absent when unlimited.",
   "Retry-After": "Seconds to wait before retrying.",
+  "X-API-Key-Expires": "When this key stops working (RFC 3339, UTC); absent when it never expires.",
 } as const;
 type HeaderName = keyof typeof HEADERS;
 
@@ -30,13 +31,14 @@ const HEADER_SCHEMAS: Record<HeaderName, object> = {
   "X-Quota-Remaining": { type: "integer", format: "int32", minimum: 0, maximum: LARGEST_QUOTA },
   // At most until the next month begins.
   "Retry-After": { type: "integer", format: "int32", minimum: 1, maximum: 31 * 86_400 },
+  "X-API-Key-Expires": { type: "string", format: "date-time", maxLength: 20, example: "2027-01-31T00:00:00Z" },
 };
-const OPTIONAL_HEADERS: HeaderName[] = ["X-Quota-Limit", "X-Quota-Remaining"];
+const OPTIONAL_HEADERS: HeaderName[] = ["X-Quota-Limit", "X-Quota-Remaining", "X-API-Key-Expires"];
 
 const headerRefs = (names: HeaderName[]) => Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }]));
 
 /** Headers of a request that passed authentication: the rate limit, and the quota when the plan has one. */
-export const ADMITTED = headerRefs(["X-Request-Id", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "X-Quota-Limit", "X-Quota-Remaining"]);
+export const ADMITTED = headerRefs(["X-Request-Id", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "X-Quota-Limit", "X-Quota-Remaining", "X-API-Key-Expires"]);
 
 // ── Error bodies ───────────────────────────────────────────────────────────────────────────────
 
@@ -67,11 +69,11 @@ type SharedResponse = { [S in ApiErrorStatus]: { codes: readonly [ApiErrorCodeWi
 
 /** Shared responses of every route: the gateway's refusals and our own failures. */
 const SHARED = {
-  Unauthorized: { codes: ["api_key_missing", "api_key_invalid", "api_key_revoked"], headers: headerRefs(["X-Request-Id"]) },
-  Forbidden: { codes: ["plan_no_api_access"], headers: headerRefs(["X-Request-Id"]) },
+  Unauthorized: { codes: ["api_key_missing", "api_key_invalid", "api_key_revoked", "api_key_expired"], headers: headerRefs(["X-Request-Id"]) },
+  Forbidden: { codes: ["plan_no_api_access"], headers: headerRefs(["X-Request-Id", "X-API-Key-Expires"]) },
   TooManyRequests: {
     codes: ["rate_limited", "monthly_quota_exceeded"],
-    headers: headerRefs(["X-Request-Id", "Retry-After", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "X-Quota-Limit", "X-Quota-Remaining"]),
+    headers: headerRefs(["X-Request-Id", "Retry-After", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "X-Quota-Limit", "X-Quota-Remaining", "X-API-Key-Expires"]),
   },
   InternalError: { codes: ["internal_error"], headers: headerRefs(["X-Request-Id"]) },
   PayloadTooLarge: { codes: ["payload_too_large"], headers: ADMITTED },
