@@ -49,10 +49,12 @@ type RelativeTimeProps = Omit<React.ComponentProps<"time">, "children" | "dateTi
   value: string | Date | null | undefined;
   /** Shown when there is no value, e.g. "Never used". Default "—". */
   fallback?: React.ReactNode;
+  /** Words around the relative time, e.g. "Expires in 5 days" / "Expired 2 days ago". */
+  describe?: (relative: string, past: boolean) => string;
 };
 
 /** "3 hours ago" in a `<time dateTime>`, with the exact UTC time in a tooltip (on hover and keyboard focus). */
-export function RelativeTime({ value, fallback = "—", className, ...props }: RelativeTimeProps) {
+export function RelativeTime({ value, fallback = "—", describe, className, ...props }: RelativeTimeProps) {
   const current = React.useSyncExternalStore(subscribe, getSnapshot, getServerSnapshot);
 
   if (value === null || value === undefined || value === "") {
@@ -73,7 +75,7 @@ export function RelativeTime({ value, fallback = "—", className, ...props }: R
           className={cn("cursor-default rounded-sm whitespace-nowrap underline decoration-muted-foreground/40 decoration-dotted underline-offset-4 outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50", className)}
           {...props}
         >
-          {current === null ? exact : formatRelative(date, current)}
+          {current === null ? exact : describe ? describe(formatRelative(date, current), date.getTime() <= current) : formatRelative(date, current)}
         </time>
       </TooltipTrigger>
       <TooltipContent>{exact}</TooltipContent>

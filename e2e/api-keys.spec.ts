@@ -105,6 +105,36 @@ for (const role of ["member", "guest"] as const) {
   });
 }
 
+test("an admin creates a key that expires in 7 days: the dialog, the list and the API say when", async ({ browser, request }) => {
+  const context = await browser.newContext({ storageState: storageStateOf("admin") });
+  const page = await context.newPage();
+  const keys = new ApiKeysPage(page);
+  await keys.goto();
+  const name = `Contractor laptop ${Date.now()}`;
+  const form = await keys.openCreateDialog();
+  await form.getByRole("combobox", { name: "Expiration" }).click();
+  await page.getByRole("option", { name: "7 days", exact: true }).click();
+  await screenshot(page, "create-key-expiry");
+  const shown = await keys.create(name, form);
+  await expect(shown).toContainText(/This key expires \d{4}-\d{2}-\d{2} at \d{2}:\d{2} UTC\./);
+  const value = await shown.getByLabel("API key").inputValue();
+  await shown.getByRole("checkbox", { name: "I have copied this key" }).check();
+  await shown.getByRole("button", { name: "Done" }).click();
+
+  await expect(keys.row(name)).toContainText(/Expires in (6|7) days/);
+  await keys.showStatus("Expiring within 7 days");
+  await expect(keys.row(name)).toBeVisible();
+  await expect(keys.row("Production billing server")).toHaveCount(0);
+  await screenshot(page, "api-keys-expiring");
+
+  const response = await request.get("/v1/invoices", { headers: { "X-API-Key": value } });
+  expect(response.status()).toBe(200);
+  const expires = Date.parse(response.headers()["x-api-key-expires"]!);
+  expect(expires - Date.now()).toBeGreaterThan(6.9 * 86_400_000);
+  expect(expires - Date.now()).toBeLessThanOrEqual(7 * 86_400_000);
+  await context.close();
+});
+
 test.describe("sorting and filtering", () => {
   test.use({ storageState: storageStateOf("member") });
 

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { boundedString, utf8Bytes } from "./input-rules";
+import { boundedDate, boundedString, utf8Bytes } from "./input-rules";
+import { customExpiryBounds, KEY_EXPIRY_VALUES } from "./key-expiry";
 import { PLAN_VALUES } from "@/db/enums";
 import { ENTERPRISE_RATE_LIMIT_RANGE } from "./plans";
 
@@ -53,7 +54,21 @@ export function genericNameWarning(name: string): string | null {
 const idSchema = boundedString(64).min(1);
 const orgIdSchema = idSchema;
 
-export const createApiKeyInput = z.object({ orgId: orgIdSchema, name: apiKeyNameSchema });
+/** A key's expiry as the creation form sends it: a choice, and the day when the choice is "date". */
+export const keyExpiryInput = z
+  .object({
+    expiresIn: z.enum(KEY_EXPIRY_VALUES, { error: "Choose when the key expires." }).default("never"),
+    expiresOn: z.preprocess((value) => (value === "" ? undefined : value), boundedDate("Choose a date such as 2027-01-31.").optional()),
+  })
+  .superRefine(({ expiresIn, expiresOn }, ctx) => {
+    if (expiresIn !== "date") return;
+    if (!expiresOn) return void ctx.addIssue({ code: "custom", path: ["expiresOn"], message: "Choose the day the key expires." });
+    const { first, last } = customExpiryBounds(new Date());
+    if (expiresOn < first) ctx.addIssue({ code: "custom", path: ["expiresOn"], message: "Choose today or a later day: a key cannot be created already expired." });
+    if (expiresOn > last) ctx.addIssue({ code: "custom", path: ["expiresOn"], message: `Choose a day at most 5 years from now (${last}), or "Never".` });
+  });
+
+export const createApiKeyInput = z.object({ orgId: orgIdSchema, name: apiKeyNameSchema }).and(keyExpiryInput);
 export const revokeApiKeyInput = z.object({ orgId: orgIdSchema, keyId: idSchema });
 
 const planSchema = z.enum(PLAN_VALUES, { error: "Choose one of the plans." });

@@ -95,16 +95,17 @@ describe("creating API keys", () => {
   it.each([
     ["trial", 2, "Your Trial plan allows 2 active API keys."],
     ["pro", 10, "Your Pro plan allows 10 active API keys."],
-  ] as const)("stops a %s organization at %i active keys, not counting revoked ones", async (plan, max, message) => {
+  ] as const)("stops a %s organization at %i active keys, not counting revoked or expired ones", async (plan, max, message) => {
     const org = await createOrg(plan);
     const owner = await addMember(org.id, "owner");
     await insertKey(org.id, { revoked: true });
+    await insertKey(org.id, { expiresAt: new Date(Date.now() - 1000) });
     actAs(owner.id);
     for (let i = 0; i < max; i++) expect((await create(org.id, `Server ${i + 1}`)).ok).toBe(true);
     const refused = await create(org.id, "One too many");
     expect(refused.ok).toBe(false);
     if (!refused.ok) expect(refused.error).toContain(message);
-    expect(await keysOf(org.id)).toHaveLength(max + 1);
+    expect(await keysOf(org.id)).toHaveLength(max + 2);
   });
 
   it("refuses any key for a solo organization, naming the plans with API access", async () => {
@@ -133,6 +134,60 @@ describe("creating API keys", () => {
     expect(await keysOf(org.id)).toHaveLength(2);
   });
 });
+describe("creating a key with an expiry", () => {
+  beforeEach(() => actAs(null));
+
+  it("stores 30 days from now, to the second, and records it in the activity entry", async () => {
+    const team = await createTeam("pro");
+    actAs(team.admin.id);
+    const before = Date.now();
+    const result = await createApiKeyAction(null, form({ orgId: team.org.id, name: "Reporting job", expiresIn: "30" }));
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    const expiresAt = Date.parse(result.data.key.expiresAt!);
+    expect(expiresAt % 1000).toBe(0);
+    expect(expiresAt).toBeGreaterThanOrEqual(Math.floor(before / 1000) * 1000 + 30 * 86_400_000);
+    expect(expiresAt).toBeLessThanOrEqual(Date.now() + 30 * 86_400_000);
+    const [entry] = await getDb().select().from(activityLog).where(and(eq(activityLog.orgId, team.org.id), eq(activityLog.action, "api_key.created")));
+    expect(entry!.metadata).toMatchObject({ name: "Reporting job", expiresAt: result.data.key.expiresAt });
+  });
+
+  it("ends a chosen day at the next day's 00:00 UTC, and a key without a choice never expires", async () => {
+    const team = await createTeam("pro");
+    actAs(team.owner.id);
+    const day = new Date(Date.now() + 10 * 86_400_000).toISOString().slice(0, 10);
+    const dated = await createApiKeyAction(null, form({ orgId: team.org.id, name: "Contractor", expiresIn: "date", expiresOn: day }));
+    expect(dated.ok && dated.data.key.expiresAt).toBe(new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString());
+    const lasting = await create(team.org.id, "Production");
+    expect(lasting.ok && lasting.data.key.expiresAt).toBeNull();
+  });
+
+  it.each([
+    ["a day in the past", { expiresIn: "date", expiresOn: "2020-01-01" }, "expiresOn", "Choose today or a later day: a key cannot be created already expired."],
+    ["more than five years ahead", { expiresIn: "date", expiresOn: "2099-01-01" }, "expiresOn", "at most 5 years"],
+    ["a custom choice without a day", { expiresIn: "date" }, "expiresOn", "Choose the day the key expires."],
+    ["a day that is not a date", { expiresIn: "date", expiresOn: "31/01/2027" }, "expiresOn", "Choose a date such as 2027-01-31."],
+    ["an unknown choice", { expiresIn: "45" }, "expiresIn", "Choose when the key expires."],
+  ])("refuses %s with a message on the field and creates nothing", async (_, fields, field, message) => {
+    const team = await createTeam("pro");
+    actAs(team.owner.id);
+    const result = await createApiKeyAction(null, form({ orgId: team.org.id, name: "Contractor", ...fields }));
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.fieldErrors?.[field]?.[0]).toContain(message);
+    expect(await keysOf(team.org.id)).toHaveLength(0);
+  });
+
+  it("lists a key past its expiry as expired, and a revoked one as revoked whatever its expiry", async () => {
+    const org = await createOrg("pro");
+    const { id: expired } = await insertKey(org.id, { name: "Old", expiresAt: new Date(Date.now() - 1000) });
+    const { id: revoked } = await insertKey(org.id, { name: "Gone", revoked: true, expiresAt: new Date(Date.now() - 1000) });
+    const { id: active } = await insertKey(org.id, { name: "Soon", expiresAt: new Date(Date.now() + 86_400_000) });
+    const status = Object.fromEntries((await listApiKeys(org.id)).map((key) => [key.id, key.status]));
+    expect(status).toEqual({ [expired]: "expired", [revoked]: "revoked", [active]: "active" });
+  });
+});
+
 
 describe("revoking API keys", () => {
   it("lets the owner revoke, recording who and when", async () => {

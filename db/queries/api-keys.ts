@@ -1,5 +1,5 @@
 import "server-only";
-import { and, count, desc, eq, gte, isNull, sql } from "drizzle-orm";
+import { and, count, desc, eq, gt, gte, isNull, or, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { getDb, type DbOrTx } from "@/db";
 import { apiKeys, organizations, requestDailyRollup, users } from "@/db/schema";
@@ -7,7 +7,7 @@ import type { Plan } from "@/db/enums";
 import { utcDay } from "@/db/time";
 import { callsThisMonth } from "@/db/monthly-usage";
 
-export type ApiKeyStatus = "active" | "revoked";
+export type ApiKeyStatus = "active" | "expired" | "revoked";
 
 /** What the dashboard may know of a key: never its hash, never its value. */
 export interface ApiKeyDto {
@@ -20,6 +20,8 @@ export interface ApiKeyDto {
   lastUsedAt: string | null;
   revokedAt: string | null;
   revokedByName: string | null;
+  /** When the key stops (or stopped) working; null: never. */
+  expiresAt: string | null;
   requestsLast30Days: number;
 }
 
@@ -48,6 +50,7 @@ function keyQuery(db: DbOrTx, orgId: string, now: Date) {
       lastUsedAt: apiKeys.lastUsedAt,
       revokedAt: apiKeys.revokedAt,
       revokedByName: revoker.name,
+      expiresAt: apiKeys.expiresAt,
       requests: requests.total,
     })
     .from(apiKeys)
@@ -58,33 +61,44 @@ function keyQuery(db: DbOrTx, orgId: string, now: Date) {
 
 type KeyRow = Awaited<ReturnType<typeof keyQuery>>[number];
 
-function toDto(row: KeyRow): ApiKeyDto {
+/** A person's revocation ends a key before its expiry does, as the gateway decides (SPEC §7). */
+function statusOf(row: Pick<KeyRow, "revokedAt" | "expiresAt">, now: Date): ApiKeyStatus {
+  if (row.revokedAt) return "revoked";
+  return row.expiresAt && row.expiresAt <= now ? "expired" : "active";
+}
+
+function toDto(row: KeyRow, now: Date): ApiKeyDto {
   return {
     id: row.id,
     name: row.name,
     hint: row.hint,
-    status: row.revokedAt ? "revoked" : "active",
+    status: statusOf(row, now),
     createdAt: row.createdAt.toISOString(),
     createdByName: row.createdByName,
     lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
     revokedAt: row.revokedAt?.toISOString() ?? null,
     revokedByName: row.revokedByName,
+    expiresAt: row.expiresAt?.toISOString() ?? null,
     requestsLast30Days: row.requests ?? 0,
   };
 }
 
 export async function listApiKeys(orgId: string, now = new Date()): Promise<ApiKeyDto[]> {
   const rows = await keyQuery(getDb(), orgId, now).where(eq(apiKeys.orgId, orgId)).orderBy(desc(apiKeys.createdAt));
-  return rows.map(toDto);
+  return rows.map((row) => toDto(row, now));
 }
 
 export async function getApiKey(orgId: string, keyId: string, db: DbOrTx = getDb(), now = new Date()): Promise<ApiKeyDto | null> {
   const [row] = await keyQuery(db, orgId, now).where(and(eq(apiKeys.orgId, orgId), eq(apiKeys.id, keyId)));
-  return row ? toDto(row) : null;
+  return row ? toDto(row, now) : null;
 }
 
+/** Keys that can still make calls: neither revoked nor expired. The plan's key limit counts these. */
 export async function countActiveKeys(db: DbOrTx, orgId: string): Promise<number> {
-  const [row] = await db.select({ n: count() }).from(apiKeys).where(and(eq(apiKeys.orgId, orgId), isNull(apiKeys.revokedAt)));
+  const [row] = await db
+    .select({ n: count() })
+    .from(apiKeys)
+    .where(and(eq(apiKeys.orgId, orgId), isNull(apiKeys.revokedAt), or(isNull(apiKeys.expiresAt), gt(apiKeys.expiresAt, sql`now()`))));
   return row?.n ?? 0;
 }
 
@@ -108,7 +122,7 @@ export async function getOrgUsage(orgId: string, now = new Date()): Promise<OrgU
 
 export async function insertApiKey(
   tx: DbOrTx,
-  key: { id: string; orgId: string; name: string; keyHash: string; hint: string; createdBy: string },
+  key: { id: string; orgId: string; name: string; keyHash: string; hint: string; createdBy: string; expiresAt: Date | null },
 ): Promise<void> {
   await tx.insert(apiKeys).values(key);
 }

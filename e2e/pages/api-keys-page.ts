@@ -34,7 +34,7 @@ export class ApiKeysPage {
     }).toPass({ timeout: 20_000 });
   }
 
-  async showStatus(label: "Active" | "Revoked" | "All keys") {
+  async showStatus(label: "Active" | "Expiring within 7 days" | "Expired" | "Revoked" | "Unused for 30 days" | "All keys") {
     await this.page.getByRole("combobox", { name: "Filter by status" }).click();
     await this.page.getByRole("option", { name: label, exact: true }).click();
   }

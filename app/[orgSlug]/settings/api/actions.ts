@@ -6,10 +6,11 @@ import { orgAction } from "@/lib/action";
 import { mintApiKey } from "@/lib/api-key-format";
 import { UserFacingError } from "@/lib/errors";
 import { newId } from "@/db/ids";
+import { keyExpiresAt } from "@/lib/key-expiry";
 import { PLANS, plansWith } from "@/lib/plans";
 import { createApiKeyInput, revokeApiKeyInput } from "@/lib/validation";
 
-export const createApiKeyAction = orgAction(createApiKeyInput, "keys.create", async ({ name }, ctx): Promise<{ key: ApiKeyDto; value: string }> => {
+export const createApiKeyAction = orgAction(createApiKeyInput, "keys.create", async ({ name, expiresIn, expiresOn }, ctx): Promise<{ key: ApiKeyDto; value: string }> => {
   const { plan } = await lockOrganization(ctx.tx, ctx.orgId);
   const limits = PLANS[plan];
   if (!limits.apiAccess) {
@@ -20,8 +21,9 @@ export const createApiKeyAction = orgAction(createApiKeyInput, "keys.create", as
   }
   const { value, hash, hint } = mintApiKey();
   const id = newId("key");
-  await insertApiKey(ctx.tx, { id, orgId: ctx.orgId, name, keyHash: hash, hint, createdBy: ctx.userId });
-  await ctx.record("api_key.created", id, { name });
+  const expiresAt = keyExpiresAt(expiresIn, expiresOn, new Date());
+  await insertApiKey(ctx.tx, { id, orgId: ctx.orgId, name, keyHash: hash, hint, createdBy: ctx.userId, expiresAt });
+  await ctx.record("api_key.created", id, { name, expiresAt: expiresAt?.toISOString() ?? null });
   const key = await getApiKey(ctx.orgId, id, ctx.tx);
   // The only place the value ever leaves the server: the one-time display of the creation dialog.
   return { key: key!, value };

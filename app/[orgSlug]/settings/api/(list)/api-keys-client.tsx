@@ -15,6 +15,7 @@ import Link from "next/link";
 import { useMemo, useState } from "react";
 import type { ApiKeyDto } from "@/db/queries/api-keys";
 import { EmptyState } from "@/components/empty-state";
+import { ExpiryTime } from "@/components/expiry-time";
 import { RelativeTime } from "@/components/relative-time";
 import { KeyStatusBadge } from "@/components/key-status-badge";
 import { Button } from "@/components/ui/button";
@@ -23,7 +24,19 @@ import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { RevokeKeyDialog } from "../revoke-key-dialog";
 
-type StatusFilter = "active" | "revoked" | "all";
+const DAY_MS = 86_400_000;
+
+/** SPEC §7's status filter. "Unused" keys are active ones with no call for 30 days (never used: since creation). */
+const STATUS_FILTERS = {
+  active: { label: "Active", matches: (key: ApiKeyDto) => key.status === "active" },
+  expiring: { label: "Expiring within 7 days", matches: (key: ApiKeyDto, now: number) => key.status === "active" && key.expiresAt !== null && Date.parse(key.expiresAt) - now <= 7 * DAY_MS },
+  expired: { label: "Expired", matches: (key: ApiKeyDto) => key.status === "expired" },
+  revoked: { label: "Revoked", matches: (key: ApiKeyDto) => key.status === "revoked" },
+  unused: { label: "Unused for 30 days", matches: (key: ApiKeyDto, now: number) => key.status === "active" && now - Date.parse(key.lastUsedAt ?? key.createdAt) >= 30 * DAY_MS },
+  all: { label: "All keys", matches: () => true },
+} satisfies Record<string, { label: string; matches: (key: ApiKeyDto, now: number) => boolean }>;
+type StatusFilter = keyof typeof STATUS_FILTERS;
+
 
 const features = tableFeatures({
   rowSortingFeature,
@@ -54,9 +67,11 @@ export function ApiKeysClient({
   canRevoke: boolean;
   noApiAccess: boolean;
 }) {
-  const [status, setStatus] = useState<StatusFilter>("active");
+  // The filter with the moment it was chosen: the time-based ones compare with that moment, so
+  // rendering stays pure and hydration never reads a clock (the default, Active, needs none).
+  const [{ status, chosenAt }, setFilter] = useState<{ status: StatusFilter; chosenAt: number }>({ status: "active", chosenAt: 0 });
   const [sorting, setSorting] = useState<SortingState>([{ id: "createdAt", desc: true }]);
-  const visible = useMemo(() => (status === "all" ? keys : keys.filter((key) => key.status === status)), [keys, status]);
+  const visible = useMemo(() => keys.filter((key) => STATUS_FILTERS[status].matches(key, chosenAt)), [keys, status, chosenAt]);
 
   const columns = useMemo(
     () =>
@@ -85,6 +100,13 @@ export function ApiKeysClient({
           sortUndefined: "last",
           cell: (info) => <RelativeTime value={info.row.original.lastUsedAt} fallback="Never used" />,
         }),
+        helper.accessor((key) => (key.expiresAt ? new Date(key.expiresAt) : undefined), {
+          id: "expiresAt",
+          header: "Expires",
+          sortFn: "datetime",
+          sortUndefined: "last",
+          cell: (info) => <ExpiryTime expiresAt={info.row.original.expiresAt} />,
+        }),
         helper.accessor("requestsLast30Days", {
           header: "Requests, 30 d",
           cell: (info) => <span className="tabular-nums">{number.format(info.getValue())}</span>,
@@ -94,7 +116,7 @@ export function ApiKeysClient({
           id: "actions",
           header: () => <span className="sr-only">Actions</span>,
           cell: (info) =>
-            canRevoke && info.row.original.status === "active" ? <RevokeKeyDialog orgId={orgId} apiKey={info.row.original} /> : null,
+            canRevoke && info.row.original.status !== "revoked" ? <RevokeKeyDialog orgId={orgId} apiKey={info.row.original} /> : null,
         }),
       ]),
     [orgId, orgSlug, canRevoke],
@@ -126,14 +148,16 @@ export function ApiKeysClient({
         <p className="text-sm text-muted-foreground">
           {visible.length} {visible.length === 1 ? "key" : "keys"}
         </p>
-        <Select value={status} onValueChange={(value) => setStatus(value as StatusFilter)}>
-          <SelectTrigger className="w-40" aria-label="Filter by status">
+        <Select value={status} onValueChange={(value) => setFilter({ status: value as StatusFilter, chosenAt: Date.now() })}>
+          <SelectTrigger className="w-52" aria-label="Filter by status">
             <SelectValue />
           </SelectTrigger>
           <SelectContent>
-            <SelectItem value="active">Active</SelectItem>
-            <SelectItem value="revoked">Revoked</SelectItem>
-            <SelectItem value="all">All keys</SelectItem>
+            {Object.entries(STATUS_FILTERS).map(([value, { label }]) => (
+              <SelectItem key={value} value={value}>
+                {label}
+              </SelectItem>
+            ))}
           </SelectContent>
         </Select>
       </div>
@@ -160,7 +184,7 @@ export function ApiKeysClient({
           {table.getRowModel().rows.length === 0 ? (
             <TableRow>
               <TableCell colSpan={columns.length} className="h-24 text-center text-muted-foreground">
-                No {status === "all" ? "" : status} keys. {status === "active" ? "Choose “All keys” to see revoked ones." : ""}
+                No keys match “{STATUS_FILTERS[status].label}”. {status === "active" ? "Choose “All keys” to see expired and revoked ones." : ""}
               </TableCell>
             </TableRow>
           ) : (

@@ -23,22 +23,32 @@ import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, D
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
+import { customExpiryBounds, KEY_EXPIRY_CHOICES, type KeyExpiryChoice } from "@/lib/key-expiry";
 import { API_KEY_NAME_MAX, characterCount, genericNameWarning } from "@/lib/validation";
 import { createApiKeyAction } from "../actions";
 
 interface Created {
   name: string;
   value: string;
+  expiresAt: string | null;
+}
+
+/** "Expires 2027-01-31 00:00 UTC" in the one-time dialog: the exact moment, the same on every screen. */
+function expiryLine(expiresAt: string | null): string {
+  if (!expiresAt) return "This key never expires.";
+  return `This key expires ${expiresAt.slice(0, 10)} at ${expiresAt.slice(11, 16)} UTC.`;
 }
 
 export function CreateKeyDialog({ orgId }: { orgId: string }) {
   const [open, setOpen] = useState(false);
   const [name, setName] = useState("");
+  const [expiresIn, setExpiresIn] = useState<KeyExpiryChoice>("never");
   const [created, setCreated] = useState<Created | null>(null);
   const [copiedConfirmed, setCopiedConfirmed] = useState(false);
   const [confirmClose, setConfirmClose] = useState(false);
   const { pending, onSubmit, error, fieldErrors } = useActionForm(createApiKeyAction, (data) => {
-    setCreated({ name: data.key.name, value: data.value });
+    setCreated({ name: data.key.name, value: data.value, expiresAt: data.key.expiresAt });
     toast.success(`Created “${data.key.name}”`);
   });
 
@@ -51,7 +61,9 @@ export function CreateKeyDialog({ orgId }: { orgId: string }) {
     setCreated(null);
     setCopiedConfirmed(false);
     setName("");
+    setExpiresIn("never");
   };
+  const bounds = customExpiryBounds(new Date());
 
   const onOpenChange = (next: boolean) => {
     if (next) return setOpen(true);
@@ -73,7 +85,9 @@ export function CreateKeyDialog({ orgId }: { orgId: string }) {
             <>
               <DialogHeader>
                 <DialogTitle>Save your API key</DialogTitle>
-                <DialogDescription>“{created.name}” is ready. Copy the key now and store it somewhere safe, such as your server&apos;s environment variables.</DialogDescription>
+                <DialogDescription>
+                  “{created.name}” is ready. Copy the key now and store it somewhere safe, such as your server&apos;s environment variables. {expiryLine(created.expiresAt)}
+                </DialogDescription>
               </DialogHeader>
               <div className="space-y-2">
                 <Label htmlFor="created-api-key">API key</Label>
@@ -123,6 +137,31 @@ export function CreateKeyDialog({ orgId }: { orgId: string }) {
               >
                 <Input name="name" value={name} onChange={(e) => setName(e.target.value)} autoComplete="off" autoFocus required placeholder="Production billing server" />
               </FormField>
+              <div className="grid gap-4 sm:grid-cols-2">
+                <div className="space-y-2">
+                  <Label htmlFor="key-expiration">Expiration</Label>
+                  <Select name="expiresIn" value={expiresIn} onValueChange={(value) => setExpiresIn(value as KeyExpiryChoice)}>
+                    <SelectTrigger id="key-expiration" className="w-full" aria-describedby="key-expiration-description">
+                      <SelectValue />
+                    </SelectTrigger>
+                    <SelectContent>
+                      {KEY_EXPIRY_CHOICES.map((choice) => (
+                        <SelectItem key={choice.value} value={choice.value}>
+                          {choice.label}
+                        </SelectItem>
+                      ))}
+                    </SelectContent>
+                  </Select>
+                  <p id="key-expiration-description" className="text-sm text-muted-foreground">
+                    From then on, calls with the key are refused.
+                  </p>
+                </div>
+                {expiresIn === "date" ? (
+                  <FormField label="Expires at the end of (UTC)" error={fieldErrors.expiresOn?.[0]}>
+                    <Input name="expiresOn" type="date" min={bounds.first} max={bounds.last} required />
+                  </FormField>
+                ) : null}
+              </div>
               <DialogFooter>
                 <Button type="button" variant="outline" onClick={reset}>
                   Cancel

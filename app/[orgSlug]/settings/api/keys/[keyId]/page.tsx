@@ -4,6 +4,7 @@ import Link from "next/link";
 import type { ApiKeyDto } from "@/db/queries/api-keys";
 import type { Plan } from "@/db/enums";
 import { getKeyUsage, listRecentCalls, type KeyUsageDto, type RecentCallDto } from "@/db/queries/key-usage";
+import { ExpiryTime } from "@/components/expiry-time";
 import { KeyStatusBadge } from "@/components/key-status-badge";
 import { NoRequests } from "@/components/no-requests";
 import { PageHeader } from "@/components/page-header";
@@ -31,7 +32,8 @@ export default async function KeyDetailsPage({ params }: { params: Promise<{ org
   const { orgSlug, keyId } = await params;
   const { membership, apiKey } = await findKey(orgSlug, keyId);
   const [usage, calls, baseUrl] = await Promise.all([getKeyUsage(membership.orgId, keyId), listRecentCalls(membership.orgId, keyId), publicBaseUrl()]);
-  const canRevoke = can(membership.role, "keys.revoke") && apiKey.status === "active";
+  // An expired key can still be revoked: a revocation records that a person ended it.
+  const canRevoke = can(membership.role, "keys.revoke") && apiKey.status !== "revoked";
   const auditHref = can(membership.role, "audit.view") ? `/${orgSlug}/settings/api/audit?${auditSearchParams({ key: apiKey.id })}` : null;
 
   return (
@@ -76,6 +78,7 @@ export default async function KeyDetailsPage({ params }: { params: Promise<{ org
 
 function noRequestsAdvice(apiKey: ApiKeyDto, plan: Plan): string {
   if (apiKey.status === "revoked") return "This key is revoked, so it cannot make calls any more. Its older history stays in the audit log.";
+  if (apiKey.status === "expired") return "This key has expired, so calls with it are refused with 401 api_key_expired. Create a new key for the clients that used it.";
   if (!PLANS[plan].apiAccess) return `The ${PLANS[plan].label} plan has no API access, so calls with this key are refused. An owner can change the plan on the Plan page.`;
   return "Here is how to make your first call: send this key in the X-API-Key header, as in the example below. Requests show up here within seconds.";
 }
@@ -93,6 +96,7 @@ function KeyFacts({ apiKey }: { apiKey: ApiKeyDto }) {
       ),
     },
     { label: "Last used", value: <RelativeTime value={apiKey.lastUsedAt} fallback="Never used" /> },
+    { label: "Expires", value: <ExpiryTime expiresAt={apiKey.expiresAt} /> },
   ];
   if (apiKey.revokedAt) {
     facts.push({

@@ -1,0 +1,10 @@
+"use client";
+
+import { RelativeTime } from "@/components/relative-time";
+
+const describeExpiry = (relative: string, past: boolean) => (past ? `Expired ${relative}` : `Expires ${relative}`);
+
+/** "Expires in 5 days" / "Expired 2 days ago" / "Never", with the exact UTC time on hover. */
+export function ExpiryTime({ expiresAt }: { expiresAt: string | null }) {
+  return <RelativeTime value={expiresAt} fallback="Never" describe={describeExpiry} />;
+}
