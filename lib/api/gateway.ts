@@ -46,7 +46,7 @@ const admitRequest = admissionFor(PLAN_RULES);
 function decide(c: Context<ApiEnv>, admission: Admission, now: number): void {
   if (admission.revoked) throw ApiError.of("api_key_revoked", "This API key has been revoked. Create a new key in the dashboard.");
   if (admission.expired) {
-    throw ApiError.of("api_key_expired", `This API key expired at ${rfc3339(admission.expiresAt!)}. Create a new key, or roll this one, in the dashboard.`);
+    throw ApiError.of("api_key_expired", `This API key expired at ${rfc3339(admission.expiresAt!)}. Create a new key in the dashboard.`);
   }
   if (admission.expiresAt) c.header("X-API-Key-Expires", rfc3339(admission.expiresAt));
   const plan = PLANS[admission.plan];
