@@ -1,7 +1,7 @@
 import { serve } from "@hono/node-server";
 import { closeDb, getDb } from "@/db";
 import { migrateDatabase } from "@/db/migrate";
-import { scheduleRequestLogMaintenance } from "@/db/partitions";
+import { scheduleMaintenance } from "@/db/maintenance";
 import { createApiApp } from "@/lib/api/app";
 
 // The API alone, for deployments that scale it apart from the dashboard. An embedded database
@@ -13,7 +13,7 @@ if (!process.env.DATABASE_URL) {
 
 const port = Number(process.env.API_PORT ?? process.env.PORT ?? 3001);
 await migrateDatabase();
-scheduleRequestLogMaintenance(getDb);
+scheduleMaintenance(getDb);
 const server = serve({ fetch: createApiApp().fetch, port, hostname: process.env.HOSTNAME_BIND ?? "0.0.0.0" }, () => {
   console.log(`Invoicing API ready on http://localhost:${port}/v1`);
 });

@@ -2,7 +2,7 @@ import { createServer } from "node:http";
 import next from "next";
 import { closeDb, getDb } from "@/db";
 import { migrateDatabase } from "@/db/migrate";
-import { scheduleRequestLogMaintenance } from "@/db/partitions";
+import { scheduleMaintenance } from "@/db/maintenance";
 import { isEmpty, seedDatabase } from "@/db/seed";
 import { createApiApp } from "@/lib/api/app";
 import { createOnePortListener } from "@/lib/one-port-listener";
@@ -15,7 +15,7 @@ const hostname = process.env.HOSTNAME_BIND ?? "0.0.0.0";
 
 ensureAuthSecret();
 await migrateDatabase();
-scheduleRequestLogMaintenance(getDb);
+scheduleMaintenance(getDb);
 if (!process.env.DATABASE_URL && (await isEmpty(getDb()))) {
   console.log("First start of the embedded database: adding the demo data…");
   await seedDatabase(getDb());

@@ -27,3 +27,21 @@ export function TableSkeleton({ rows = 10 }: { rows?: number }) {
     </Card>
   );
 }
+
+/** A newest-first log page while it loads: its header, its filter bar of `filters` selects, its rows. */
+export function LogPageSkeleton({ label, filters, gridClassName }: { label: string; filters: number; gridClassName: string }) {
+  return (
+    <div className="space-y-6" aria-busy="true" aria-label={label}>
+      <PageHeaderSkeleton />
+      <div className={`grid grid-cols-1 gap-3 rounded-xl border bg-card p-4 sm:grid-cols-2 ${gridClassName}`}>
+        {Array.from({ length: filters }, (_, i) => (
+          <div key={i} className="space-y-1.5">
+            <Skeleton className="h-3 w-16" />
+            <Skeleton className="h-9 w-full" />
+          </div>
+        ))}
+      </div>
+      <TableSkeleton />
+    </div>
+  );
+}

@@ -1,6 +1,6 @@
 "use client";
 
-import { Activity, CreditCard, KeyRound } from "lucide-react";
+import { CreditCard, History, KeyRound, ScrollText } from "lucide-react";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { cn } from "@/lib/utils";
@@ -9,11 +9,12 @@ const GROUPS = [
   {
     title: "API Access and Activity",
     items: [
-      { label: "API keys", href: "/settings/api", icon: KeyRound, exact: false, exclude: "/settings/api/audit" },
-      { label: "Audit log", href: "/settings/api/audit", icon: Activity, exact: false },
+      { label: "API keys", href: "/settings/api", icon: KeyRound, exclude: ["/settings/api/audit", "/settings/api/activity"] },
+      { label: "Audit log", href: "/settings/api/audit", icon: ScrollText },
+      { label: "Activity", href: "/settings/api/activity", icon: History },
     ],
   },
-  { title: "Organization", items: [{ label: "Plan", href: "/settings/plan", icon: CreditCard, exact: false }] },
+  { title: "Organization", items: [{ label: "Plan", href: "/settings/plan", icon: CreditCard }] },
 ] as const;
 
 export function SettingsNav({ orgSlug }: { orgSlug: string }) {
@@ -26,7 +27,7 @@ export function SettingsNav({ orgSlug }: { orgSlug: string }) {
           <ul className="flex gap-1 lg:flex-col">
             {group.items.map((item) => {
               const href = `/${orgSlug}${item.href}`;
-              const excluded = "exclude" in item && pathname.startsWith(`/${orgSlug}${item.exclude}`);
+              const excluded = "exclude" in item && item.exclude.some((path) => pathname.startsWith(`/${orgSlug}${path}`));
               const active = !excluded && (pathname === href || pathname.startsWith(`${href}/`));
               const Icon = item.icon;
               return (

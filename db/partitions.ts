@@ -67,15 +67,6 @@ export async function maintainRequestLog(db: DbOrTx, now = new Date()): Promise<
   });
 }
 
-const MAINTENANCE_INTERVAL_MS = 6 * 3600_000;
-
-/** Repeats the maintenance in the background of a server process; the timer never keeps it alive. */
-export function scheduleRequestLogMaintenance(db: () => DbOrTx): void {
-  setInterval(() => {
-    maintainRequestLog(db()).catch((error: unknown) => console.error("Request-log maintenance failed; it runs again in 6 hours", error));
-  }, MAINTENANCE_INTERVAL_MS).unref();
-}
-
 /** postgres.js returns rows as the result itself; PGlite wraps them in `.rows`. */
 export function rowsOf<T>(result: unknown): T[] {
   if (Array.isArray(result)) return result as T[];

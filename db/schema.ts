@@ -61,7 +61,11 @@ export const memberships = pgTable(
   (t) => [primaryKey({ columns: [t.orgId, t.userId] }), index("memberships_user_idx").on(t.userId)],
 );
 
-/** Dashboard activity: who changed what, written in the same transaction as the change. */
+/**
+ * Activity history (SPEC §8): every change by a person or by the system, written in the same
+ * transaction as the change (lib/action.ts writes it for every dashboard mutation). The target's
+ * name is kept as it was, so an entry still reads well after the key is renamed.
+ */
 export const activityLog = pgTable(
   "activity_log",
   {
@@ -69,13 +73,26 @@ export const activityLog = pgTable(
     orgId: text("org_id")
       .notNull()
       .references(() => organizations.id, { onDelete: "cascade" }),
+    /** "user" entries name their actor; "system" ones (expiries) have none. */
+    actorKind: text("actor_kind", { enum: ["user", "system"] }).notNull().default("user"),
     actorUserId: text("actor_user_id").references(() => users.id, { onDelete: "set null" }),
     action: text("action").notNull(),
-    targetId: text("target_id"),
-    metadata: jsonb("metadata").$type<Record<string, unknown>>().notNull().default({}),
+    targetType: text("target_type", { enum: ["api_key", "organization"] }).notNull(),
+    targetId: text("target_id").notNull(),
+    targetName: text("target_name").notNull(),
+    before: jsonb("before").$type<Record<string, unknown>>(),
+    after: jsonb("after").$type<Record<string, unknown>>(),
+    ip: text("ip"),
+    userAgent: text("user_agent"),
     createdAt: createdAt(),
   },
-  (t) => [index("activity_log_org_created_idx").on(t.orgId, t.createdAt.desc())],
+  (t) => [
+    check("activity_log_system_has_no_user", sql`${t.actorKind} = 'user' or ${t.actorUserId} is null`),
+    index("activity_log_org_time_idx").on(t.orgId, t.createdAt, t.id),
+    index("activity_log_org_target_time_idx").on(t.orgId, t.targetId, t.createdAt, t.id),
+    // The system records a key's expiry once, whichever process sees it first.
+    uniqueIndex("activity_log_key_expired_once_idx").on(t.orgId, t.targetId).where(sql`${t.action} = 'api_key.expired'`),
+  ],
 );
 
 export const apiKeys = pgTable(

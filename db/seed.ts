@@ -3,11 +3,12 @@ import { mintApiKey } from "@/lib/api-key-format";
 import { hashPassword } from "@/lib/auth/password";
 import { PLANS } from "@/lib/plans";
 import type { Db } from "./index";
+import { recordKeyExpiries } from "./key-expiries";
 import { ensureRequestLogPartitions } from "./partitions";
 import { rebuildDailyRollups } from "./rollups";
 import { spreadMonthlyUsage } from "./monthly-usage";
 import type { Plan, Role } from "./enums";
-import { apiKeys, memberships, organizations, requestLog, users } from "./schema";
+import { activityLog, apiKeys, memberships, organizations, requestLog, users } from "./schema";
 
 export const DEMO_PASSWORD = "demo-password";
 
@@ -50,6 +51,9 @@ interface DemoKey {
   userAgent: string;
   ips: string[];
 }
+
+// The demo people sign in from one office browser; their history entries say so.
+const DEMO_BROWSER = "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Safari/605.1.15";
 
 const KEYS: DemoKey[] = [
   { id: "key_demo_acme_prod", orgId: "org_demo_acme", name: "Production billing server", createdBy: "usr_demo_owner", createdDaysAgo: 90, dailyRequests: 170, userAgent: "invoicing-node/2.3.1 node/20.20.2", ips: ["203.0.113.10", "203.0.113.11"] },
@@ -172,6 +176,18 @@ async function seedTraffic(db: Db, now: Date): Promise<void> {
   for (const org of ORGS) await spreadMonthlyUsage(db, org.id, PLANS[org.plan].monthlyCalls, now);
 }
 
+/** The history entries of a demo key: created, and revoked if it was (SPEC §8). */
+function keyHistory(key: DemoKey, now: Date): (typeof activityLog.$inferInsert)[] {
+  const target = { orgId: key.orgId, actorUserId: key.createdBy, targetType: "api_key" as const, targetId: key.id, targetName: key.name, ip: "198.51.100.7", userAgent: DEMO_BROWSER };
+  const entries: (typeof activityLog.$inferInsert)[] = [
+    { ...target, action: "api_key.created", after: { name: key.name, expiresAt: null }, createdAt: new Date(now.getTime() - key.createdDaysAgo * DAY) },
+  ];
+  if (key.revokedDaysAgo !== undefined) {
+    entries.push({ ...target, action: "api_key.revoked", before: { status: "active" }, after: { status: "revoked" }, createdAt: new Date(now.getTime() - key.revokedDaysAgo * DAY) });
+  }
+  return entries;
+}
+
 /** Demo organizations, users, keys and 30 days of traffic. Safe to run again: it adds only what is missing. */
 export async function seedDatabase(db: Db, now = new Date()): Promise<void> {
   state = 20261123;
@@ -199,8 +215,10 @@ export async function seedDatabase(db: Db, now = new Date()): Promise<void> {
         };
       }),
     );
+    await db.insert(activityLog).values(missing.flatMap((key) => keyHistory(key, now)));
   }
   await seedTraffic(db, now);
+  await recordKeyExpiries(db, now);
 }
 
 /** True when the database has no organization yet: the embedded database's first start. */

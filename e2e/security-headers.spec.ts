@@ -16,6 +16,7 @@ const OWNER_PAGES = [
   { path: "/acme/settings/api", title: "API keys · Invoicing" },
   { path: "/acme/settings/api/keys/key_demo_acme_prod", title: "API key usage · Invoicing" },
   { path: "/acme/settings/api/audit", title: "Audit log · Invoicing" },
+  { path: "/acme/settings/api/activity", title: "Activity · Invoicing" },
   { path: "/acme/settings/plan", title: "Plan · Invoicing" },
   { path: "/acme/settings/no-such-page", title: /Invoicing/ },
 ];

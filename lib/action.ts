@@ -2,13 +2,14 @@ import "server-only";
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { getDb, type Tx } from "@/db";
+import { insertActivity } from "@/db/queries/activity";
 import { findMembership } from "@/db/queries/organizations";
-import { activityLog } from "@/db/schema";
 import type { Role } from "@/db/enums";
 import type { ActionResult } from "@/lib/action-result";
+import type { ActivityChange } from "@/db/activity";
 import { can, deniedMessage, type Permission } from "@/lib/authz";
 import { UserFacingError } from "@/lib/errors";
-import { currentSession, currentUserId, type SignedInSession } from "@/lib/session";
+import { currentClient, currentSession, currentUserId, type SignedInSession } from "@/lib/session";
 
 export type { ActionResult };
 
@@ -18,8 +19,16 @@ export interface ActionContext {
   orgId: string;
   role: Role;
   tx: Tx;
-  /** Records what the action did, in the same transaction as the change. */
-  record: (action: string, targetId: string | null, metadata?: Record<string, unknown>) => Promise<void>;
+}
+
+/**
+ * What a mutation returns: its result for the caller and the history entries of its change
+ * (SPEC §8), at least one. The wrapper writes them in the change's transaction, so no action can
+ * change something without saying what it changed.
+ */
+export interface Change<T> {
+  data: T;
+  activity: ActivityChange | readonly [ActivityChange, ...ActivityChange[]];
 }
 
 function formToObject(form: FormData | Record<string, unknown>): Record<string, unknown> {
@@ -32,12 +41,12 @@ function fieldErrorsOf(error: z.ZodError): Record<string, string[]> {
 
 /**
  * Every dashboard mutation is built by this: session → zod parse → membership role from the
- * database → permission check → transaction with its activity record → revalidate → typed result.
+ * database → permission check → transaction with its history entries → revalidate → typed result.
  */
 export function orgAction<S extends z.ZodType<{ orgId: string }>, T>(
   input: S,
   permission: Permission,
-  run: (data: z.output<S>, ctx: ActionContext) => Promise<T>,
+  run: (data: z.output<S>, ctx: ActionContext) => Promise<Change<T>>,
   options: { revalidate?: string } = {},
 ) {
   return async (_prev: ActionResult<T> | null, form: FormData | Record<string, unknown>): Promise<ActionResult<T>> => {
@@ -49,18 +58,14 @@ export function orgAction<S extends z.ZodType<{ orgId: string }>, T>(
     // Another organization's id is indistinguishable from one that does not exist.
     if (!membership) return { ok: false, error: "Organization not found." };
     if (!can(membership.role, permission)) return { ok: false, error: deniedMessage(permission) };
+    const client = await currentClient();
     try {
-      const data = await getDb().transaction((tx) =>
-        run(parsed.data, {
-          userId,
-          orgId: membership.orgId,
-          role: membership.role,
-          tx,
-          record: async (action, targetId, metadata = {}) => {
-            await tx.insert(activityLog).values({ orgId: membership.orgId, actorUserId: userId, action, targetId, metadata });
-          },
-        }),
-      );
+      const data = await getDb().transaction(async (tx) => {
+        const change = await run(parsed.data, { userId, orgId: membership.orgId, role: membership.role, tx });
+        const entries = Array.isArray(change.activity) ? change.activity : [change.activity as ActivityChange];
+        await insertActivity(tx, membership.orgId, { kind: "user", userId, ip: client.ip, userAgent: client.userAgent }, entries);
+        return change.data;
+      });
       revalidatePath(options.revalidate ?? `/${membership.orgSlug}`, "layout");
       return { ok: true, data };
     } catch (error) {

@@ -17,7 +17,7 @@ export function encodeCursor(cursor: AuditCursor): string {
   return `${cursor.at}_${cursor.id}`;
 }
 
-const cursorParam = z
+export const cursorParam = z
   .string()
   .max(64, { abort: true })
   .regex(CURSOR, "This page link is out of date. Go back to the newest requests.")
@@ -30,11 +30,30 @@ const cursorParam = z
 
 const dayParam = boundedDate();
 
+/** The date range and page position of a newest-first log's URL: the audit log's and the activity history's. */
+export const rangeAndPageFields = {
+  range: z.enum(RANGES, `Choose a date range: ${RANGES.slice(0, -1).join(", ")} or custom.`).optional(),
+  from: dayParam.optional(),
+  to: dayParam.optional(),
+  before: cursorParam.optional(),
+  after: cursorParam.optional(),
+};
+
+/** The rules between those fields: a custom range needs a date, a day range must be in order, one direction per link. */
+export function checkRangeAndPage(value: { range?: string; from?: string; to?: string; before?: unknown; after?: unknown }, ctx: z.RefinementCtx): void {
+  const custom = value.range === "custom";
+  if (!custom && (value.from || value.to)) {
+    ctx.addIssue({ code: "custom", path: ["range"], message: "A from or to date needs the custom date range." });
+  }
+  if (custom && !value.from && !value.to) ctx.addIssue({ code: "custom", path: ["from"], message: "Choose a from or to date for the custom range." });
+  const rangeProblem = dateRangeProblem(value.from, value.to);
+  if (rangeProblem) ctx.addIssue({ code: "custom", path: ["to"], message: rangeProblem });
+  if (value.before && value.after) ctx.addIssue({ code: "custom", path: ["after"], message: "A page link cannot go both older and newer." });
+}
+
 const auditFiltersSchema = z
   .object({
-    range: z.enum(RANGES, `Choose a date range: ${RANGES.slice(0, -1).join(", ")} or custom.`).optional(),
-    from: dayParam.optional(),
-    to: dayParam.optional(),
+    ...rangeAndPageFields,
     endpoint: boundedString(300, "That endpoint is too long.").trim().min(1).optional(),
     status: z
       .string()
@@ -47,19 +66,8 @@ const auditFiltersSchema = z
       .regex(/^[A-Za-z]{1,16}$/, "Use an HTTP method such as GET or POST.")
       .transform((value) => value.toUpperCase())
       .optional(),
-    before: cursorParam.optional(),
-    after: cursorParam.optional(),
   })
-  .superRefine((value, ctx) => {
-    const custom = value.range === "custom";
-    if (!custom && (value.from || value.to)) {
-      ctx.addIssue({ code: "custom", path: ["range"], message: "A from or to date needs the custom date range." });
-    }
-    if (custom && !value.from && !value.to) ctx.addIssue({ code: "custom", path: ["from"], message: "Choose a from or to date for the custom range." });
-    const rangeProblem = dateRangeProblem(value.from, value.to);
-    if (rangeProblem) ctx.addIssue({ code: "custom", path: ["to"], message: rangeProblem });
-    if (value.before && value.after) ctx.addIssue({ code: "custom", path: ["after"], message: "A page link cannot go both older and newer." });
-  });
+  .superRefine(checkRangeAndPage);
 
 /** What the URL selects; a type error here means the queries cannot take what the URL holds. */
 type FitsTheQueries<T extends AuditLogFilters> = T;
@@ -69,17 +77,21 @@ type AuditFilterParam = keyof z.input<typeof auditFiltersSchema>;
 /** The parameters that choose rows; the cursors only choose a page of them. */
 const FILTER_PARAMS = ["range", "from", "to", "endpoint", "status", "key", "method"] as const satisfies readonly AuditFilterParam[];
 
-type SearchParamsInput = URLSearchParams | Record<string, string | string[] | undefined>;
+export type SearchParamsInput = URLSearchParams | Record<string, string | string[] | undefined>;
 
-/** Reads the URL's parameters: empty ones count as absent, a repeated one counts once. */
-export function parseAuditFilters(params: SearchParamsInput) {
+/** A URL's parameters as a schema reads them: empty ones count as absent, a repeated one counts once. */
+export function searchParamsRecord(params: SearchParamsInput): Record<string, string> {
   const raw: Record<string, string> = {};
   const entries = params instanceof URLSearchParams ? [...params.entries()] : Object.entries(params);
   for (const [name, value] of entries) {
     const first = Array.isArray(value) ? value[0] : value;
     if (first && !(name in raw)) raw[name] = first;
   }
-  return auditFiltersSchema.safeParse(raw);
+  return raw;
+}
+
+export function parseAuditFilters(params: SearchParamsInput) {
+  return auditFiltersSchema.safeParse(searchParamsRecord(params));
 }
 
 /** The one message to show for an invalid URL. */
@@ -87,16 +99,24 @@ export function filtersError(error: z.ZodError): string {
   return error.issues[0]?.message ?? "These filters are not valid.";
 }
 
-/** The filters (and optionally a cursor) as URL parameters, in a stable order. */
-export function auditSearchParams(filters: AuditFilters, cursor?: { before?: AuditCursor; after?: AuditCursor }): URLSearchParams {
+/** Filters (and optionally a cursor) as URL parameters, in the stable order of `names`. */
+export function filterSearchParams<F extends Partial<Record<string, unknown>>>(
+  names: readonly (keyof F & string)[],
+  filters: F,
+  cursor?: { before?: AuditCursor; after?: AuditCursor },
+): URLSearchParams {
   const params = new URLSearchParams();
-  for (const name of FILTER_PARAMS) {
+  for (const name of names) {
     const value = filters[name];
-    if (value) params.set(name, value);
+    if (typeof value === "string" && value) params.set(name, value);
   }
   if (cursor?.before) params.set("before", encodeCursor(cursor.before));
   if (cursor?.after) params.set("after", encodeCursor(cursor.after));
   return params;
+}
+
+export function auditSearchParams(filters: AuditFilters, cursor?: { before?: AuditCursor; after?: AuditCursor }): URLSearchParams {
+  return filterSearchParams(FILTER_PARAMS, filters, cursor);
 }
 
 export function hasFilters(filters: AuditFilters): boolean {

@@ -9,6 +9,7 @@ const PERMISSIONS = {
   "keys.create": ["owner", "admin"],
   "keys.revoke": ["owner"],
   "plan.manage": ["owner"],
+  "activity.view": ["owner", "admin", "member"],
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Permission = keyof typeof PERMISSIONS;
@@ -19,6 +20,7 @@ const DENIED: Record<Permission, string> = {
   "keys.create": "Only owners and admins can create API keys.",
   "keys.revoke": "Only owners can revoke API keys.",
   "plan.manage": "Only owners can change the plan and rate limit.",
+  "activity.view": "Guests cannot view or export the activity history.",
 };
 
 export function can(role: Role, permission: Permission): boolean {

@@ -1,11 +1,12 @@
 import "server-only";
-import { cookies } from "next/headers";
+import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { cache } from "react";
 import { listMemberships, type MembershipDto } from "@/db/queries/organizations";
 import { liveSessionUserId } from "@/db/queries/sessions";
 import { LAST_ORG_COOKIE } from "@/lib/last-org";
 import { auth } from "@/lib/auth";
+import { clientOf, type Client } from "@/lib/auth/client";
 
 export interface SignedInSession {
   userId: string;
@@ -38,4 +39,9 @@ export async function landingMembership(): Promise<MembershipDto | null> {
   const memberships = await listMemberships(userId);
   const last = (await cookies()).get(LAST_ORG_COOKIE)?.value;
   return memberships.find((m) => m.orgSlug === last) ?? memberships[0] ?? null;
+}
+
+/** Where the current request comes from, as the activity history records its actor. */
+export async function currentClient(): Promise<Client> {
+  return clientOf(await headers());
 }

@@ -149,7 +149,7 @@ describe("creating a key with an expiry", () => {
     expect(expiresAt).toBeGreaterThanOrEqual(Math.floor(before / 1000) * 1000 + 30 * 86_400_000);
     expect(expiresAt).toBeLessThanOrEqual(Date.now() + 30 * 86_400_000);
     const [entry] = await getDb().select().from(activityLog).where(and(eq(activityLog.orgId, team.org.id), eq(activityLog.action, "api_key.created")));
-    expect(entry!.metadata).toMatchObject({ name: "Reporting job", expiresAt: result.data.key.expiresAt });
+    expect(entry!.after).toMatchObject({ name: "Reporting job", expiresAt: result.data.key.expiresAt });
   });
 
   it("ends a chosen day at the next day's 00:00 UTC, and a key without a choice never expires", async () => {

@@ -22,7 +22,7 @@ describe("changing the plan", () => {
     expect(org.planChangedBy).toBe(team.owner.id);
     expect(org.planChangedAt).toBeInstanceOf(Date);
     const [activity] = await getDb().select().from(activityLog).where(eq(activityLog.action, "plan.changed"));
-    expect(activity).toMatchObject({ orgId: team.org.id, actorUserId: team.owner.id, metadata: { from: "trial", to: "pro" } });
+    expect(activity).toMatchObject({ orgId: team.org.id, actorUserId: team.owner.id, before: { plan: "trial" }, after: { plan: "pro" }, ip: "203.0.113.10", userAgent: "vitest" });
   });
 
   it.each(["admin", "member", "guest"] as const)("refuses a plan change by an %s", async (role) => {

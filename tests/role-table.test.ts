@@ -1,6 +1,8 @@
 import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { createApiKeyAction, revokeApiKeyAction } from "@/app/[orgSlug]/settings/api/actions";
+import { exportActivityCsv } from "@/app/[orgSlug]/settings/api/activity/export/export-activity-csv";
+import { loadActivity } from "@/app/[orgSlug]/settings/api/activity/load-activity";
 import { exportAuditCsv } from "@/app/[orgSlug]/settings/api/audit/export/export-audit-csv";
 import { loadAuditLog } from "@/app/[orgSlug]/settings/api/audit/load-audit-log";
 import { findKey } from "@/app/[orgSlug]/settings/api/keys/[keyId]/find-key";
@@ -66,6 +68,26 @@ describe("view the organization audit log, export it as CSV", () => {
       expect(view).toEqual({ kind: "refused", status: 403, message: "Guests cannot view or export the audit log." });
       expect(csv.status).toBe(403);
       expect(await csv.text()).not.toContain(key.id);
+    }
+  });
+});
+
+describe("view the activity history (who changed what), export it as CSV", () => {
+  it.each(allowed([true, true, true, false]))("%s: %s", async (role, may) => {
+    actAs(team.owner.id);
+    const created = await createApiKeyAction(null, form({ orgId: team.org.id, name: "Reporting job" }));
+    expect(created.ok).toBe(true);
+    const userId = team.byRole[role].id;
+    const view = await readAs(userId, () => loadActivity(team.org.slug, {}));
+    const csv = await readAs(userId, () => exportActivityCsv(team.org.slug, new URLSearchParams()));
+    if (may) {
+      expect(view).toMatchObject({ kind: "ok", page: { rows: [expect.objectContaining({ action: "api_key.created", targetName: "Reporting job" })] } });
+      expect(csv.status).toBe(200);
+      expect(await csv.text()).toContain("Reporting job");
+    } else {
+      expect(view).toEqual({ kind: "refused", status: 403, message: "Guests cannot view or export the activity history." });
+      expect(csv.status).toBe(403);
+      expect(await csv.text()).not.toContain("Reporting job");
     }
   });
 });

@@ -17,6 +17,7 @@ const { signUpAction } = await import("@/app/(auth)/actions");
 
 let counter = 0;
 const freshIp = () => `192.0.2.${++counter}`;
+const clientAt = (ip: string) => ({ ip, userAgent: "vitest" });
 const account = (email = `new-${++counter}@example.test`) => ({ name: "Nora New", email, password: "a-long-enough-password", organizationName: "Nora's Bakery" });
 const REDIRECTED = { digest: expect.stringMatching(/^NEXT_REDIRECT;/) };
 
@@ -42,7 +43,7 @@ describe("sign-up", () => {
 
   it("gives concurrent sign-ups naming one organization a slug each", async () => {
     const name = `Twin Bakery ${++counter}`;
-    const created = await Promise.all(Array.from({ length: 6 }, () => signUp({ ...account(), organizationName: name }, freshIp())));
+    const created = await Promise.all(Array.from({ length: 6 }, () => signUp({ ...account(), organizationName: name }, clientAt(freshIp()))));
     expect(new Set(created.map((c) => c.orgSlug)).size).toBe(6);
   });
 
@@ -50,7 +51,7 @@ describe("sign-up", () => {
     const ip = freshIp();
     const outcomes = await Promise.all(
       Array.from({ length: MAX_SIGN_UPS_PER_IP + 3 }, () =>
-        signUp(account(), ip).then(
+        signUp(account(), clientAt(ip)).then(
           () => "created",
           (error: unknown) => (error instanceof TooManySignUps ? "refused" : Promise.reject(error)),
         ),

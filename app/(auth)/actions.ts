@@ -45,7 +45,7 @@ export const signInAction = publicAction(signInInput, async ({ email, password, 
 );
 
 export const signUpAction = publicAction(signUpInput, async (input) => {
-  const { orgSlug } = await signUp(input, clientOf(await headers()).ip);
+  const { orgSlug } = await signUp(input, clientOf(await headers()));
   return signInOrExplain(input.email, input.password, `/${orgSlug}/settings/api`, { afterSignUp: true });
 });
 

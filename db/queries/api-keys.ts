@@ -128,11 +128,12 @@ export async function insertApiKey(
 }
 
 /** Marks an active key revoked; null when the organization has no such active key. */
-export async function markApiKeyRevoked(tx: DbOrTx, orgId: string, keyId: string, userId: string): Promise<{ id: string; name: string } | null> {
+/** Ends a key now; returns it with the status it had (active, or expired already), or null if it was revoked before. */
+export async function markApiKeyRevoked(tx: DbOrTx, orgId: string, keyId: string, userId: string, now = new Date()): Promise<{ id: string; name: string; statusBefore: ApiKeyStatus } | null> {
   const [row] = await tx
     .update(apiKeys)
-    .set({ revokedAt: new Date(), revokedBy: userId })
+    .set({ revokedAt: now, revokedBy: userId })
     .where(and(eq(apiKeys.orgId, orgId), eq(apiKeys.id, keyId), isNull(apiKeys.revokedAt)))
-    .returning({ id: apiKeys.id, name: apiKeys.name });
-  return row ?? null;
+    .returning({ id: apiKeys.id, name: apiKeys.name, expiresAt: apiKeys.expiresAt });
+  return row ? { id: row.id, name: row.name, statusBefore: statusOf({ revokedAt: null, expiresAt: row.expiresAt }, now) } : null;
 }

@@ -1,8 +1,8 @@
 import "server-only";
 import { and, asc, between, desc, eq, gte, like, lt, lte, sql, type SQL } from "drizzle-orm";
-import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import { copyOut, getDb } from "@/db";
-import { rowsOf } from "@/db/partitions";
+import { inert, withLiterals } from "@/db/csv-export";
+import { keysetPage, type KeysetPage } from "@/db/keyset";
 import { apiKeys, requestDailyRollup, requestLog } from "@/db/schema";
 import { utcDay } from "@/db/time";
 import { splitEndpoint, statusBounds, timeWindow, type AuditCursor, type AuditLogFilters } from "@/db/request-log";
@@ -25,13 +25,7 @@ export interface AuditLogRowDto {
   userAgent: string | null;
 }
 
-export interface AuditLogPageDto {
-  rows: AuditLogRowDto[];
-  /** Where "Older" starts, or null on the oldest page. */
-  older: AuditCursor | null;
-  /** Where "Newer" starts, or null on the newest page. */
-  newer: AuditCursor | null;
-}
+export type AuditLogPageDto = KeysetPage<AuditLogRowDto>;
 
 const AUDIT_PAGE_SIZE = 50;
 
@@ -232,50 +226,15 @@ function toDto({ cursorAt: _cursor, keyRevokedAt, createdAt, ...row }: SliceRow)
   return { ...row, createdAt: createdAt.toISOString(), keyRevoked: keyRevokedAt !== null };
 }
 
-function cursorOf(row: SliceRow): AuditCursor {
-  return { at: row.cursorAt, id: row.id };
-}
-
 /**
  * One page of the organization's requests matching the filters, newest first, by keyset:
  * `filters.before` walks to older rows, `filters.after` to newer ones; page 1000 costs what page 1 does.
  */
 export async function listAuditLog(orgId: string, filters: AuditLogFilters, options: { now?: Date; pageSize?: number; route?: Route } = {}): Promise<AuditLogPageDto> {
   const now = options.now ?? new Date();
-  const pageSize = options.pageSize ?? AUDIT_PAGE_SIZE;
-  const direction = filters.after ? "newer" : "older";
-  const cursor = filters.after ?? filters.before;
-  const read = (slice: Omit<Slice, "route">) => fetchSlice(orgId, filters, now, { ...slice, route: options.route });
-  const existsBeyond = async (at: AuditCursor, towards: Slice["direction"]) => (await read({ direction: towards, cursor: at, limit: 1 })).length > 0;
-  // One row more than a page tells whether there is another page in the walking direction.
-  const fetched = await read({ direction, cursor, limit: pageSize + 1 });
-  const more = fetched.length > pageSize;
-  const rows = direction === "older" ? fetched.slice(0, pageSize) : fetched.slice(more ? 1 : 0);
-  const first = rows[0];
-  const last = rows[rows.length - 1];
-  if (!first || !last) {
-    // Past either end: offer the way back towards the rows, if there are any.
-    return {
-      rows: [],
-      older: cursor && direction === "newer" && (await existsBeyond(cursor, "older")) ? cursor : null,
-      newer: cursor && direction === "older" && (await existsBeyond(cursor, "newer")) ? cursor : null,
-    };
-  }
-  const hasOlder = direction === "older" ? more : await existsBeyond(cursorOf(last), "older");
-  const hasNewer = direction === "newer" ? more : Boolean(cursor) && (await existsBeyond(cursorOf(first), "newer"));
-  return {
-    rows: rows.map(toDto),
-    older: hasOlder ? cursorOf(last) : null,
-    newer: hasNewer ? cursorOf(first) : null,
-  };
+  const page = await keysetPage((slice) => fetchSlice(orgId, filters, now, { ...slice, route: options.route }), filters, options.pageSize ?? AUDIT_PAGE_SIZE);
+  return { ...page, rows: page.rows.map(toDto) };
 }
-
-// Callers choose paths, user agents, methods and key names (ids and hints are the server's own):
-// a value starting with = + - @ (or a tab,
-// a carriage return, or their full-width forms) gets a leading ' so a spreadsheet shows it as
-// text instead of running it as a formula: the characters of csv-stringify's escape_formulas.
-const inert = (column: SQL | AnyPgColumn) =>
-  sql`case when left(${column}, 1) in ('=', '+', '-', '@', E'\t', E'\r', '＝', '＋', '－', '＠') then '''' || ${column} else ${column} end`;
 
 /** The export's columns, in order; their names are the CSV header. */
 const EXPORT_COLUMNS = {
@@ -293,18 +252,6 @@ const EXPORT_COLUMNS = {
   ip: inert(requestLog.ip),
   user_agent: inert(requestLog.userAgent),
 };
-
-/**
- * A statement with its parameters written in as literals by PostgreSQL's own format('%L'):
- * COPY takes no parameters, and the planner then sees the values, as it does for a page.
- * Exported for the bench's EXPLAIN.
- */
-export async function withLiterals(statement: { sql: string; params: unknown[] }): Promise<string> {
-  const template = statement.sql.replaceAll("%", "%%").replace(/\$(\d+)/g, "%$1$$L");
-  const params = statement.params.map((param) => sql`${param === null ? null : String(param)}::text`);
-  const [row] = rowsOf<{ text: string }>(await getDb().execute(sql`select format(${template}, ${sql.join(params, sql`, `)}) as text`));
-  return row!.text;
-}
 
 /**
  * The audit log as CSV, every row matching the filters (cursors ignored), newest first: one

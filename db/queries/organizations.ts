@@ -69,8 +69,8 @@ export async function getPlanChange(orgId: string): Promise<PlanChangeDto | null
  * Locks the organization row for the rest of the transaction and returns its plan: concurrent
  * key creations cannot both pass the plan's maximum, nor a plan change slip between them.
  */
-export async function lockOrganization(tx: DbOrTx, orgId: string): Promise<{ plan: Plan }> {
-  const [org] = await tx.select({ plan: organizations.plan }).from(organizations).where(eq(organizations.id, orgId)).for("update");
+export async function lockOrganization(tx: DbOrTx, orgId: string): Promise<{ name: string; plan: Plan; rateLimitPerMinute: number | null }> {
+  const [org] = await tx.select({ name: organizations.name, plan: organizations.plan, rateLimitPerMinute: organizations.rateLimitPerMinute }).from(organizations).where(eq(organizations.id, orgId)).for("update");
   if (!org) throw new Error(`Organization ${orgId} not found`);
   return org;
 }

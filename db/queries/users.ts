@@ -1,7 +1,8 @@
 import "server-only";
 import { eq, sql } from "drizzle-orm";
 import { getDb, type Tx } from "@/db";
-import { activityLog, memberships, organizations, users } from "@/db/schema";
+import { memberships, organizations, users } from "@/db/schema";
+import { insertActivity } from "@/db/queries/activity";
 import { newId } from "@/db/ids";
 
 export interface UserDto {
@@ -56,6 +57,8 @@ export async function createUserWithOrganization(input: {
   passwordHash: string;
   organizationName: string;
   slugCandidates: Iterable<string>;
+  /** The signing-up browser's address and user agent, for the history's first entry. */
+  client: { ip: string; userAgent: string | null };
 }): Promise<{ user: UserDto; orgSlug: string }> {
   return getDb().transaction(async (tx) => {
     const user = { id: newId("usr"), name: input.name, email: input.email };
@@ -77,7 +80,9 @@ export async function createUserWithOrganization(input: {
     const orgId = newId("org");
     await tx.insert(organizations).values({ id: orgId, name: input.organizationName, slug });
     await tx.insert(memberships).values({ orgId, userId: user.id, role: "owner" });
-    await tx.insert(activityLog).values({ orgId, actorUserId: user.id, action: "organization.created", targetId: orgId, metadata: { name: input.organizationName } });
+    await insertActivity(tx, orgId, { kind: "user", userId: user.id, ...input.client }, [
+      { action: "organization.created", target: { type: "organization", id: orgId, name: input.organizationName }, after: { name: input.organizationName, slug } },
+    ]);
     return { user, orgSlug: slug };
   });
 }

@@ -4,6 +4,7 @@ import { createUserWithOrganization, EmailTakenError } from "@/db/queries/users"
 import { hashPassword } from "@/lib/auth/password";
 import { UserFacingError } from "@/lib/errors";
 import { slugCandidates } from "@/lib/slug";
+import type { Client } from "@/lib/auth/client";
 
 /** Sign-ups counted per client address and hour, successful or not, before any work. */
 export const MAX_SIGN_UPS_PER_IP = 10;
@@ -35,12 +36,13 @@ export interface SignUpInput {
  * sign-ups for the hour (which also bounds how fast sign-up can be used to test which emails
  * have accounts). Throws EmailTaken for an email that has one.
  */
-export async function signUp({ password, ...input }: SignUpInput, clientIp: string): Promise<{ orgSlug: string }> {
+export async function signUp({ password, ...input }: SignUpInput, client: Client): Promise<{ orgSlug: string }> {
+  const clientIp = client.ip;
   const attempt = await countAttempt([{ subject: `signup-ip:${clientIp}`, limit: MAX_SIGN_UPS_PER_IP, windowSeconds: SIGN_UP_WINDOW_SECONDS }]);
   if ("refusedBy" in attempt) throw new TooManySignUps();
   const passwordHash = await hashPassword(password);
   try {
-    const { orgSlug } = await createUserWithOrganization({ ...input, passwordHash, slugCandidates: slugCandidates(input.organizationName) });
+    const { orgSlug } = await createUserWithOrganization({ ...input, passwordHash, slugCandidates: slugCandidates(input.organizationName), client });
     return { orgSlug };
   } catch (error) {
     if (error instanceof EmailTakenError) throw new EmailTaken();

@@ -1,5 +1,8 @@
 /** Who the server actions see as signed in during a test. */
-export const testSession: { userId: string | null } = { userId: null };
+export const testSession: { userId: string | null; client: { ip: string; userAgent: string | null } } = {
+  userId: null,
+  client: { ip: "203.0.113.10", userAgent: "vitest" },
+};
 
 export function actAs(userId: string | null): void {
   testSession.userId = userId;

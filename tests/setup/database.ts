@@ -7,6 +7,7 @@ import { testSession } from "../helpers/session";
 vi.mock("@/lib/session", () => ({
   currentUserId: async () => testSession.userId,
   currentSession: async () => (testSession.userId ? { userId: testSession.userId, sessionId: "ses_test" } : null),
+  currentClient: async () => testSession.client,
 }));
 vi.mock("next/cache", () => ({ revalidatePath: () => {}, revalidateTag: () => {} }));
 

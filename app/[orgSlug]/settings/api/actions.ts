@@ -2,7 +2,7 @@
 
 import { countActiveKeys, getApiKey, insertApiKey, markApiKeyRevoked, type ApiKeyDto } from "@/db/queries/api-keys";
 import { lockOrganization } from "@/db/queries/organizations";
-import { orgAction } from "@/lib/action";
+import { orgAction, type Change } from "@/lib/action";
 import { mintApiKey } from "@/lib/api-key-format";
 import { UserFacingError } from "@/lib/errors";
 import { newId } from "@/db/ids";
@@ -10,7 +10,7 @@ import { keyExpiresAt } from "@/lib/key-expiry";
 import { PLANS, plansWith } from "@/lib/plans";
 import { createApiKeyInput, revokeApiKeyInput } from "@/lib/validation";
 
-export const createApiKeyAction = orgAction(createApiKeyInput, "keys.create", async ({ name, expiresIn, expiresOn }, ctx): Promise<{ key: ApiKeyDto; value: string }> => {
+export const createApiKeyAction = orgAction(createApiKeyInput, "keys.create", async ({ name, expiresIn, expiresOn }, ctx): Promise<Change<{ key: ApiKeyDto; value: string }>> => {
   const { plan } = await lockOrganization(ctx.tx, ctx.orgId);
   const limits = PLANS[plan];
   if (!limits.apiAccess) {
@@ -23,18 +23,22 @@ export const createApiKeyAction = orgAction(createApiKeyInput, "keys.create", as
   const id = newId("key");
   const expiresAt = keyExpiresAt(expiresIn, expiresOn, new Date());
   await insertApiKey(ctx.tx, { id, orgId: ctx.orgId, name, keyHash: hash, hint, createdBy: ctx.userId, expiresAt });
-  await ctx.record("api_key.created", id, { name, expiresAt: expiresAt?.toISOString() ?? null });
   const key = await getApiKey(ctx.orgId, id, ctx.tx);
-  // The only place the value ever leaves the server: the one-time display of the creation dialog.
-  return { key: key!, value };
+  return {
+    // The only place the value ever leaves the server: the one-time display of the creation dialog.
+    data: { key: key!, value },
+    activity: { action: "api_key.created", target: { type: "api_key", id, name }, after: { name, hint, expiresAt: expiresAt?.toISOString() ?? null } },
+  };
 });
 
-export const revokeApiKeyAction = orgAction(revokeApiKeyInput, "keys.revoke", async ({ keyId }, ctx): Promise<{ id: string; name: string }> => {
+export const revokeApiKeyAction = orgAction(revokeApiKeyInput, "keys.revoke", async ({ keyId }, ctx): Promise<Change<{ id: string; name: string }>> => {
   const revoked = await markApiKeyRevoked(ctx.tx, ctx.orgId, keyId, ctx.userId);
   if (!revoked) {
     const existing = await getApiKey(ctx.orgId, keyId, ctx.tx);
     throw new UserFacingError(existing ? `"${existing.name}" is already revoked.` : "API key not found in this organization.");
   }
-  await ctx.record("api_key.revoked", revoked.id, { name: revoked.name });
-  return { id: revoked.id, name: revoked.name };
+  return {
+    data: { id: revoked.id, name: revoked.name },
+    activity: { action: "api_key.revoked", target: { type: "api_key", id: revoked.id, name: revoked.name }, before: { status: revoked.statusBefore }, after: { status: "revoked" } },
+  };
 });

@@ -14,8 +14,10 @@ export const changePlanAction = orgAction(changePlanInput, "plan.manage", async 
   await setPlan(ctx.tx, ctx.orgId, plan, ctx.userId);
   // The month's calls so far count toward the new plan's quota.
   await spreadMonthlyUsage(ctx.tx, ctx.orgId, PLANS[plan].monthlyCalls);
-  await ctx.record("plan.changed", ctx.orgId, { from: current.plan, to: plan });
-  return { plan };
+  return {
+    data: { plan },
+    activity: { action: "plan.changed", target: { type: "organization", id: ctx.orgId, name: current.name }, before: { plan: current.plan }, after: { plan } },
+  };
 });
 
 export const setRateLimitAction = orgAction(rateLimitInput, "plan.manage", async ({ rateLimitPerMinute }, ctx) => {
@@ -25,6 +27,13 @@ export const setRateLimitAction = orgAction(rateLimitInput, "plan.manage", async
     throw new UserFacingError(`A custom rate limit is part of the ${plans} plan. Switch to ${plans} first.`);
   }
   await setRateLimit(ctx.tx, ctx.orgId, rateLimitPerMinute);
-  await ctx.record("rate_limit.changed", ctx.orgId, { rateLimitPerMinute });
-  return { rateLimitPerMinute };
+  return {
+    data: { rateLimitPerMinute },
+    activity: {
+      action: "rate_limit.changed",
+      target: { type: "organization", id: ctx.orgId, name: current.name },
+      before: { rateLimitPerMinute: current.rateLimitPerMinute },
+      after: { rateLimitPerMinute },
+    },
+  };
 });

@@ -1,21 +1,20 @@
-import { ChevronLeft, ChevronRight, Download, SearchX, ShieldAlert } from "lucide-react";
+import { SearchX } from "lucide-react";
 import type { Metadata } from "next";
 import Link from "next/link";
-import { notFound, redirect } from "next/navigation";
 import type { AuditLogPageDto, AuditLogRowDto } from "@/db/queries/audit-log";
 import { EmptyState } from "@/components/empty-state";
-import { FormAlert } from "@/components/form-alert";
+import { KeysetNav } from "@/components/keyset-nav";
 import { NoRequests } from "@/components/no-requests";
-import { PageHeader } from "@/components/page-header";
+import { LogPage } from "@/components/log-page";
 import { RequestCells, RequestListItem, RequestTime } from "@/components/request-format";
 import { Badge } from "@/components/ui/badge";
-import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { activitySearchParams } from "@/lib/activity-filters";
 import { auditSearchParams, hasFilters, type AuditFilters } from "@/lib/audit-filters";
 import { publicBaseUrl } from "@/lib/base-url";
 import { AuditFiltersClient } from "./audit-filters-client";
-import { loadAuditLog } from "./load-audit-log";
+import { loadAuditLog, type KeyEndings } from "./load-audit-log";
 
 export const metadata: Metadata = { title: "Audit log" };
 
@@ -32,60 +31,28 @@ export default async function AuditLogPage({
   const view = await loadAuditLog(orgSlug, await searchParams);
   const base = `/${orgSlug}/settings/api/audit`;
 
-  if (view.kind === "refused") {
-    if (view.status === 401) redirect("/signin");
-    if (view.status !== 403) notFound();
-    return (
-      <div className="space-y-6">
-        <PageHeader title="Audit log" description={DESCRIPTION} />
-        <Card>
-          <EmptyState
-            icon={<ShieldAlert className="size-6" aria-hidden />}
-            title="Guests can't view the audit log"
-            description="Owners, admins and members can view and export every API request. Ask an owner of this organization if you need access. You can still see each key's 30-day usage on the API keys page."
-          >
-            <Button variant="outline" asChild>
-              <Link href={`/${orgSlug}/settings/api`}>Go to API keys</Link>
-            </Button>
-          </EmptyState>
-        </Card>
-      </div>
-    );
-  }
-
-  const filters = view.kind === "ok" ? view.filters : {};
-  const exportHref = `${base}/export?${auditSearchParams(filters)}`;
+  const filters = view.kind === "refused" || view.kind === "invalid" ? {} : view.filters;
   return (
-    <div className="space-y-6">
-      <PageHeader
-        title="Audit log"
-        description={DESCRIPTION}
-        actions={
-          view.kind === "ok" && view.page.rows.length > 0 ? (
-            <Button variant="outline" asChild>
-              <a href={exportHref} download>
-                <Download className="size-4" aria-hidden /> Export CSV
-              </a>
-            </Button>
-          ) : null
-        }
-      />
-      <AuditFiltersClient filters={filters} options={view.options} keys={view.keys} />
-      {view.kind === "invalid" ? (
-        <FormAlert>
-          This link&apos;s filters are not valid: {view.message}{" "}
-          <Link href={base} className="font-medium underline">
-            Clear the filters
-          </Link>
-        </FormAlert>
-      ) : (
-        <Results orgSlug={orgSlug} base={base} filters={view.filters} page={view.page} />
-      )}
-    </div>
+    <LogPage
+      orgSlug={orgSlug}
+      title="Audit log"
+      description={DESCRIPTION}
+      base={base}
+      state={view}
+      guest={{
+        title: "Guests can't view the audit log",
+        description:
+          "Owners, admins and members can view and export every API request. Ask an owner of this organization if you need access. You can still see each key's 30-day usage on the API keys page.",
+      }}
+      exportHref={view.kind === "ok" && view.page.rows.length > 0 ? `${base}/export?${auditSearchParams(filters)}` : null}
+      filters={view.kind === "refused" ? null : <AuditFiltersClient filters={filters} options={view.options} keys={view.keys} />}
+    >
+      {view.kind === "ok" ? <Results orgSlug={orgSlug} base={base} filters={view.filters} page={view.page} endings={view.endings} /> : null}
+    </LogPage>
   );
 }
 
-async function Results({ orgSlug, base, filters, page }: { orgSlug: string; base: string; filters: AuditFilters; page: AuditLogPageDto }) {
+async function Results({ orgSlug, base, filters, page, endings }: { orgSlug: string; base: string; filters: AuditFilters; page: AuditLogPageDto; endings: KeyEndings }) {
   const firstPage = !filters.before && !filters.after;
   if (page.rows.length === 0 && firstPage && !hasFilters(filters)) {
     return (
@@ -111,43 +78,19 @@ async function Results({ orgSlug, base, filters, page }: { orgSlug: string; base
     <div className="space-y-3">
       <Card className="gap-0 overflow-hidden py-0">
         {page.rows.length > 0 ? (
-          <AuditRows orgSlug={orgSlug} rows={page.rows} />
+          <AuditRows orgSlug={orgSlug} rows={page.rows} endings={endings} />
         ) : (
           <p className="px-6 py-10 text-center text-sm text-muted-foreground">No more requests this way. Go back to newer or older requests below.</p>
         )}
       </Card>
-      <nav aria-label="Audit log pages" className="flex items-center justify-between gap-3">
-        <p className="text-sm text-muted-foreground">
-          {page.rows.length} {page.rows.length === 1 ? "request" : "requests"} on this page
-        </p>
-        <div className="flex gap-2">
-          <PageLink href={page.newer && `${base}?${auditSearchParams(filters, { after: page.newer })}`} label="Newer" icon="previous" />
-          <PageLink href={page.older && `${base}?${auditSearchParams(filters, { before: page.older })}`} label="Older" icon="next" />
-        </div>
-      </nav>
+      <KeysetNav
+        label="Audit log pages"
+        count={page.rows.length}
+        noun={["request", "requests"]}
+        newerHref={page.newer && `${base}?${auditSearchParams(filters, { after: page.newer })}`}
+        olderHref={page.older && `${base}?${auditSearchParams(filters, { before: page.older })}`}
+      />
     </div>
-  );
-}
-
-function PageLink({ href, label, icon }: { href: string | null; label: string; icon: "previous" | "next" }) {
-  const content = (
-    <>
-      {icon === "previous" ? <ChevronLeft className="size-4" aria-hidden /> : null}
-      {label}
-      {icon === "next" ? <ChevronRight className="size-4" aria-hidden /> : null}
-    </>
-  );
-  if (!href) {
-    return (
-      <Button variant="outline" size="sm" disabled>
-        {content}
-      </Button>
-    );
-  }
-  return (
-    <Button variant="outline" size="sm" asChild>
-      <Link href={href}>{content}</Link>
-    </Button>
   );
 }
 
@@ -159,7 +102,20 @@ function KeyName({ orgSlug, row }: { orgSlug: string; row: AuditLogRowDto }) {
   );
 }
 
-function RevokedBadge({ row }: { row: AuditLogRowDto }) {
+/**
+ * A request refused because its key had ended links to the history entry that ended it (SPEC §8);
+ * other requests of a revoked key just say so.
+ */
+function KeyEndBadge({ orgSlug, row, endings }: { orgSlug: string; row: AuditLogRowDto; endings: KeyEndings }) {
+  const ending = endings[row.keyId];
+  if (row.status === 401 && ending && ending.at <= row.createdAt) {
+    const href = `/${orgSlug}/settings/api/activity?${activitySearchParams({ key: row.keyId, action: ending.action })}`;
+    return (
+      <Badge variant="warning" className="px-1.5 py-0" asChild>
+        <Link href={href}>{ending.action === "api_key.revoked" ? "Refused: key revoked" : "Refused: key expired"}</Link>
+      </Badge>
+    );
+  }
   return row.keyRevoked ? (
     <Badge variant="secondary" className="px-1.5 py-0">
       Revoked
@@ -168,7 +124,7 @@ function RevokedBadge({ row }: { row: AuditLogRowDto }) {
 }
 
 /** A table from 640px up; below, one compact entry per request instead of a sideways scroll. */
-function AuditRows({ orgSlug, rows }: { orgSlug: string; rows: AuditLogRowDto[] }) {
+function AuditRows({ orgSlug, rows, endings }: { orgSlug: string; rows: AuditLogRowDto[]; endings: KeyEndings }) {
   return (
     <>
       <ul aria-label="API requests" className="divide-y sm:hidden">
@@ -176,7 +132,7 @@ function AuditRows({ orgSlug, rows }: { orgSlug: string; rows: AuditLogRowDto[] 
           <RequestListItem key={row.id} request={row}>
             <div className="flex min-w-0 items-center gap-2 text-sm">
               <KeyName orgSlug={orgSlug} row={row} />
-              <RevokedBadge row={row} />
+              <KeyEndBadge orgSlug={orgSlug} row={row} endings={endings} />
             </div>
           </RequestListItem>
         ))}
@@ -205,7 +161,7 @@ function AuditRows({ orgSlug, rows }: { orgSlug: string; rows: AuditLogRowDto[] 
                 </div>
                 <div className="flex items-center gap-1.5">
                   <code className="font-mono text-xs text-muted-foreground">{row.keyHint}</code>
-                  <RevokedBadge row={row} />
+                  <KeyEndBadge orgSlug={orgSlug} row={row} endings={endings} />
                 </div>
               </TableCell>
               <RequestCells request={row} />

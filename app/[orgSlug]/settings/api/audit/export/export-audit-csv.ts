@@ -4,7 +4,7 @@ import { filtersError, parseAuditFilters } from "@/lib/audit-filters";
 import { utcDay } from "@/db/time";
 import { auditAccess } from "../load-audit-log";
 
-function refusal(status: number, message: string): Response {
+export function refusal(status: number, message: string): Response {
   return new Response(message, { status, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });
 }
 
@@ -19,11 +19,15 @@ export async function exportAuditCsv(slug: string, searchParams: URLSearchParams
   const filters = parseAuditFilters(searchParams);
   if (!filters.success) return refusal(400, `The export's filters are not valid: ${filtersError(filters.error)}`);
 
-  const body = await auditLogCsv(membership.orgId, filters.data, { now });
+  return csvResponse(await auditLogCsv(membership.orgId, filters.data, { now }), `audit-log-${membership.orgSlug}-${utcDay(now)}.csv`);
+}
+
+/** A CSV download that no cache keeps and no browser sniffs into something else. */
+export function csvResponse(body: ReadableStream<Uint8Array>, filename: string): Response {
   return new Response(body, {
     headers: {
       "Content-Type": "text/csv; charset=utf-8",
-      "Content-Disposition": `attachment; filename="audit-log-${membership.orgSlug}-${utcDay(now)}.csv"`,
+      "Content-Disposition": `attachment; filename="${filename}"`,
       "Cache-Control": "no-store",
       "X-Content-Type-Options": "nosniff",
     },

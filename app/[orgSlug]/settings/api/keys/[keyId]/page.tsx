@@ -4,6 +4,8 @@ import Link from "next/link";
 import type { ApiKeyDto } from "@/db/queries/api-keys";
 import type { Plan } from "@/db/enums";
 import { getKeyUsage, listRecentCalls, type KeyUsageDto, type RecentCallDto } from "@/db/queries/key-usage";
+import { listActivity, type ActivityPageDto } from "@/db/queries/activity";
+import { ActivityEntries } from "@/components/activity-entries";
 import { ExpiryTime } from "@/components/expiry-time";
 import { KeyStatusBadge } from "@/components/key-status-badge";
 import { NoRequests } from "@/components/no-requests";
@@ -12,6 +14,7 @@ import { RelativeTime } from "@/components/relative-time";
 import { MethodLabel, RequestCells, RequestListItem, RequestTime, StatusCodeBadge } from "@/components/request-format";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { activitySearchParams } from "@/lib/activity-filters";
 import { auditSearchParams } from "@/lib/audit-filters";
 import { can } from "@/lib/authz";
 import { publicBaseUrl } from "@/lib/base-url";
@@ -23,6 +26,7 @@ import { DailyRequestsChart, StatusCodesChart } from "./key-usage-charts";
 export const metadata: Metadata = { title: "API key usage" };
 
 const number = new Intl.NumberFormat("en-US");
+const KEY_HISTORY_ENTRIES = 20;
 const percent = new Intl.NumberFormat("en-US", { style: "percent", maximumFractionDigits: 1 });
 // A single call among thousands is not "0%".
 const share = (fraction: number) => (fraction > 0 && fraction < 0.001 ? "<0.1%" : percent.format(fraction));
@@ -31,7 +35,13 @@ const calendarDay = (iso: string) => new Date(iso).toLocaleDateString("en-US", {
 export default async function KeyDetailsPage({ params }: { params: Promise<{ orgSlug: string; keyId: string }> }) {
   const { orgSlug, keyId } = await params;
   const { membership, apiKey } = await findKey(orgSlug, keyId);
-  const [usage, calls, baseUrl] = await Promise.all([getKeyUsage(membership.orgId, keyId), listRecentCalls(membership.orgId, keyId), publicBaseUrl()]);
+  const mayReadHistory = can(membership.role, "activity.view");
+  const [usage, calls, baseUrl, history] = await Promise.all([
+    getKeyUsage(membership.orgId, keyId),
+    listRecentCalls(membership.orgId, keyId),
+    publicBaseUrl(),
+    mayReadHistory ? listActivity(membership.orgId, { key: keyId }, { pageSize: KEY_HISTORY_ENTRIES }) : null,
+  ]);
   // An expired key can still be revoked: a revocation records that a person ended it.
   const canRevoke = can(membership.role, "keys.revoke") && apiKey.status !== "revoked";
   const auditHref = can(membership.role, "audit.view") ? `/${orgSlug}/settings/api/audit?${auditSearchParams({ key: apiKey.id })}` : null;
@@ -72,7 +82,33 @@ export default async function KeyDetailsPage({ params }: { params: Promise<{ org
         </>
       )}
       {calls.length > 0 ? <RecentCalls calls={calls} auditHref={auditHref} /> : null}
+      {history ? <KeyHistory orgSlug={orgSlug} keyId={keyId} history={history} /> : null}
     </div>
+  );
+}
+
+function KeyHistory({ orgSlug, keyId, history }: { orgSlug: string; keyId: string; history: ActivityPageDto }) {
+  return (
+    <Card id="history" className="gap-0 overflow-hidden pb-0">
+      <CardHeader className="flex flex-wrap items-start justify-between gap-2 pb-4">
+        <div className="space-y-1.5">
+          <CardTitle className="text-base">History</CardTitle>
+          <CardDescription>Who changed this key, and when.</CardDescription>
+        </div>
+        {history.older ? (
+          <Link href={`/${orgSlug}/settings/api/activity?${activitySearchParams({ key: keyId })}`} className="inline-flex items-center gap-1 text-sm font-medium text-primary hover:underline">
+            All of this key&apos;s history <ArrowRight className="size-4" aria-hidden />
+          </Link>
+        ) : null}
+      </CardHeader>
+      <div className="border-t">
+        {history.rows.length > 0 ? (
+          <ActivityEntries orgSlug={orgSlug} entries={history.rows} label="History of this key" linkKeys={false} />
+        ) : (
+          <p className="px-6 py-8 text-center text-sm text-muted-foreground">No changes recorded for this key yet.</p>
+        )}
+      </div>
+    </Card>
   );
 }
 

@@ -1,0 +1,122 @@
+import { ArrowRight, Bot, CalendarX, CreditCard, Gauge, KeyRound, ShieldOff, Sparkles } from "lucide-react";
+import Link from "next/link";
+import type { ActivityEntryDto } from "@/db/queries/activity";
+import { RelativeTime } from "@/components/relative-time";
+import { KEY_ENDING_ACTIONS, type ActivityAction } from "@/db/activity";
+import { activityLabel, fieldChanges } from "@/lib/activity";
+import { cn } from "@/lib/utils";
+
+const ICONS: Record<ActivityAction, typeof KeyRound> = {
+  "organization.created": Sparkles,
+  "api_key.created": KeyRound,
+  "api_key.revoked": ShieldOff,
+  "api_key.expired": CalendarX,
+  "plan.changed": CreditCard,
+  "rate_limit.changed": Gauge,
+};
+
+const ENDING = new Set<string>(KEY_ENDING_ACTIONS);
+
+function Actor({ entry }: { entry: ActivityEntryDto }) {
+  if (entry.actorKind === "system") {
+    return (
+      <span className="inline-flex items-center gap-1 font-medium">
+        <Bot className="size-3.5" aria-hidden /> System
+      </span>
+    );
+  }
+  return <span className="font-medium">{entry.actorName ?? "A deleted user"}</span>;
+}
+
+function Target({ orgSlug, entry, linkKeys }: { orgSlug: string; entry: ActivityEntryDto; linkKeys: boolean }) {
+  if (entry.targetType !== "api_key" || !linkKeys) return <span className="font-medium break-words">{entry.targetName}</span>;
+  return (
+    <Link href={`/${orgSlug}/settings/api/keys/${entry.targetId}`} className="font-medium break-words hover:underline">
+      {entry.targetName}
+    </Link>
+  );
+}
+
+/**
+ * A list of history entries, newest first: what happened to what, who did it from where and
+ * when, and each field's value before and after. A key's entries link to its requests.
+ */
+export function ActivityEntries({ orgSlug, entries, label, linkKeys = true }: { orgSlug: string; entries: ActivityEntryDto[]; label: string; linkKeys?: boolean }) {
+  return (
+    <ol aria-label={label} className="divide-y">
+      {entries.map((entry) => {
+        const Icon = ICONS[entry.action as ActivityAction] ?? KeyRound;
+        const changes = fieldChanges(entry.before, entry.after);
+        return (
+          <li key={entry.id} className="flex gap-3 px-4 py-3.5 sm:px-6" aria-label={`${activityLabel(entry.action)}: ${entry.targetName}`}>
+            <span
+              className={cn(
+                "mt-0.5 flex size-8 shrink-0 items-center justify-center rounded-full bg-accent text-accent-foreground",
+                ENDING.has(entry.action) && "bg-destructive/10 text-destructive",
+              )}
+              aria-hidden
+            >
+              <Icon className="size-4" />
+            </span>
+            <div className="min-w-0 flex-1 space-y-1">
+              <div className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1">
+                <p className="min-w-0 text-sm">
+                  <span className="font-semibold">{activityLabel(entry.action)}</span>
+                  <span className="text-muted-foreground"> · </span>
+                  <Target orgSlug={orgSlug} entry={entry} linkKeys={linkKeys} />
+                </p>
+                {entry.targetType === "api_key" ? (
+                  <Link
+                    href={`/${orgSlug}/settings/api/audit?key=${encodeURIComponent(entry.targetId)}`}
+                    className="inline-flex items-center gap-1 text-xs font-medium text-muted-foreground hover:text-foreground hover:underline"
+                  >
+                    Requests of this key <ArrowRight className="size-3" aria-hidden />
+                  </Link>
+                ) : null}
+              </div>
+              {changes.length > 0 ? (
+                <dl className="flex flex-wrap gap-x-4 gap-y-0.5 text-xs">
+                  {changes.map((change) => (
+                    <div key={change.field} className="flex min-w-0 gap-1">
+                      <dt className="text-muted-foreground">{change.label}:</dt>
+                      <dd className="min-w-0 break-words">
+                        {change.before !== null && change.after !== null ? (
+                          <>
+                            <span className="text-muted-foreground line-through decoration-muted-foreground/50">{change.before}</span> → {change.after}
+                          </>
+                        ) : (
+                          (change.after ?? change.before)
+                        )}
+                      </dd>
+                    </div>
+                  ))}
+                </dl>
+              ) : null}
+              <p className="flex flex-wrap items-center gap-x-2 gap-y-0.5 text-xs text-muted-foreground">
+                <span>
+                  by <Actor entry={entry} />
+                </span>
+                <span aria-hidden>·</span>
+                <RelativeTime value={entry.createdAt} />
+                {entry.ip ? (
+                  <>
+                    <span aria-hidden>·</span>
+                    <span className="font-mono">{entry.ip}</span>
+                  </>
+                ) : null}
+                {entry.userAgent ? (
+                  <>
+                    <span aria-hidden>·</span>
+                    <span className="max-w-64 truncate" title={entry.userAgent}>
+                      {entry.userAgent}
+                    </span>
+                  </>
+                ) : null}
+              </p>
+            </div>
+          </li>
+        );
+      })}
+    </ol>
+  );
+}

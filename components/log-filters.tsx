@@ -1,0 +1,188 @@
+"use client";
+
+import { Loader2, X } from "lucide-react";
+import { usePathname, useRouter } from "next/navigation";
+import { useState, useTransition, type FormEvent, type ReactNode } from "react";
+import { Button } from "@/components/ui/button";
+import { Input } from "@/components/ui/input";
+import { Label } from "@/components/ui/label";
+import { Select, SelectContent, SelectItem, SelectSeparator, SelectTrigger, SelectValue } from "@/components/ui/select";
+import { RANGE_PRESETS } from "@/lib/audit-filters";
+import { cn } from "@/lib/utils";
+
+export type FilterChanges = Record<string, string | undefined>;
+
+// Radix Select has no empty value: this stands for "no filter".
+const ANY = "any";
+
+/** Keeps the value a shared link carries selectable even when it is not among the options. */
+export function withCurrent(values: string[], current: string | undefined): string[] {
+  return current && !values.includes(current) ? [current, ...values] : values;
+}
+
+export function FilterSelect({
+  id,
+  label,
+  value,
+  onChange,
+  anyLabel,
+  display,
+  className,
+  children,
+}: {
+  id: string;
+  label: string;
+  value: string | undefined;
+  onChange: (value: string | undefined) => void;
+  anyLabel: string;
+  /** What the closed select shows for the chosen value, when the option itself says more. */
+  display?: string;
+  className?: string;
+  children: ReactNode;
+}) {
+  return (
+    <div className={cn("min-w-0 space-y-1.5", className)}>
+      <Label htmlFor={id} className="text-xs text-muted-foreground">
+        {label}
+      </Label>
+      <Select value={value ?? ANY} onValueChange={(next) => onChange(next === ANY ? undefined : next)}>
+        <SelectTrigger id={id} className="w-full" aria-label={label}>
+          <SelectValue>{display}</SelectValue>
+        </SelectTrigger>
+        <SelectContent>
+          <SelectItem value={ANY}>{anyLabel}</SelectItem>
+          <SelectSeparator />
+          {children}
+        </SelectContent>
+      </Select>
+    </div>
+  );
+}
+
+/**
+ * The filter bar of a newest-first log (the audit log, the activity history). The filters live in
+ * the URL: each change is a navigation, so a filtered view can be shared and the back button
+ * returns to the previous one. A change drops the page cursor and starts from the newest entry.
+ */
+export function LogFilters({
+  current,
+  range,
+  normalize,
+  everything,
+  gridClassName,
+  children,
+}: {
+  /** The current filters as URL parameters, without a cursor. */
+  current: string;
+  range: { range?: string; from?: string; to?: string };
+  /** The server's own schema: the parameters it would read, or the message a shared link would get. */
+  normalize: (params: URLSearchParams) => URLSearchParams | string;
+  /** What the log shows without filters ("Showing every request."). */
+  everything: string;
+  gridClassName: string;
+  children: (change: (changes: FilterChanges) => void) => ReactNode;
+}) {
+  const router = useRouter();
+  const pathname = usePathname();
+  const [pending, startTransition] = useTransition();
+  const [customOpen, setCustomOpen] = useState(false);
+  const [customError, setCustomError] = useState<string | null>(null);
+  const showCustom = customOpen || range.range === "custom";
+  const active = current !== "";
+
+  const push = (params: URLSearchParams) => {
+    const query = params.toString();
+    startTransition(() => router.push(query ? `${pathname}?${query}` : pathname));
+  };
+  const change = (changes: FilterChanges) => {
+    const params = new URLSearchParams(current);
+    for (const [name, value] of Object.entries(changes)) {
+      if (value) params.set(name, value);
+      else params.delete(name);
+    }
+    push(params);
+  };
+
+  const onRange = (value: string | undefined) => {
+    setCustomError(null);
+    if (value === "custom") {
+      setCustomOpen(true);
+      return;
+    }
+    setCustomOpen(false);
+    change({ range: value, from: undefined, to: undefined });
+  };
+
+  const applyCustom = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const params = new URLSearchParams(current);
+    params.set("range", "custom");
+    for (const name of ["from", "to"]) params.set(name, String(form.get(name) ?? ""));
+    const normalized = normalize(params);
+    if (typeof normalized === "string") {
+      setCustomError(normalized);
+      return;
+    }
+    setCustomError(null);
+    push(normalized);
+  };
+
+  return (
+    <section aria-label="Filters" aria-busy={pending} className="space-y-3 rounded-xl border bg-card p-4">
+      <div className={cn("grid grid-cols-2 gap-3", gridClassName)}>
+        <FilterSelect id="filter-range" label="Date range" value={showCustom ? "custom" : range.range} onChange={onRange} anyLabel="All time">
+          {Object.entries(RANGE_PRESETS).map(([value, label]) => (
+            <SelectItem key={value} value={value}>
+              {label}
+            </SelectItem>
+          ))}
+          <SelectItem value="custom">Custom dates</SelectItem>
+        </FilterSelect>
+        {children(change)}
+      </div>
+      {showCustom ? (
+        <form key={`${range.from}-${range.to}`} onSubmit={applyCustom} className="flex flex-wrap items-end gap-3" noValidate>
+          <div className="space-y-1.5">
+            <Label htmlFor="filter-from" className="text-xs text-muted-foreground">
+              From (UTC day)
+            </Label>
+            <Input id="filter-from" name="from" type="date" defaultValue={range.from} className="w-44" />
+          </div>
+          <div className="space-y-1.5">
+            <Label htmlFor="filter-to" className="text-xs text-muted-foreground">
+              To (UTC day, included)
+            </Label>
+            <Input id="filter-to" name="to" type="date" defaultValue={range.to} className="w-44" />
+          </div>
+          <Button type="submit" variant="secondary">
+            Apply dates
+          </Button>
+          {customError ? (
+            <p role="alert" className="w-full text-sm text-destructive">
+              {customError}
+            </p>
+          ) : null}
+        </form>
+      ) : null}
+      <div className="flex min-h-8 flex-wrap items-center justify-between gap-2">
+        <p className="flex items-center gap-2 text-sm text-muted-foreground" aria-live="polite">
+          {pending ? (
+            <>
+              <Loader2 className="size-4 animate-spin" aria-hidden /> Updating…
+            </>
+          ) : active ? (
+            "Filtered view: copy the address to share it."
+          ) : (
+            everything
+          )}
+        </p>
+        {active ? (
+          <Button variant="ghost" size="sm" onClick={() => push(new URLSearchParams())}>
+            <X className="size-4" aria-hidden /> Clear filters
+          </Button>
+        ) : null}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,34 @@
+/**
+ * The activity history's vocabulary (SPEC §8): what can happen, to what, and how the dashboard
+ * names it. The Activity page's filter, its entries and the writers all read this one list;
+ * lib/activity.ts says how an entry reads.
+ */
+
+export const ACTIVITY_ACTIONS = {
+  "organization.created": "Organization created",
+  "api_key.created": "Key created",
+  "api_key.revoked": "Key revoked",
+  "api_key.expired": "Key expired",
+  "plan.changed": "Plan changed",
+  "rate_limit.changed": "Rate limit changed",
+} as const;
+
+export type ActivityAction = keyof typeof ACTIVITY_ACTIONS;
+
+export const ACTIVITY_ACTION_VALUES = Object.keys(ACTIVITY_ACTIONS) as [ActivityAction, ...ActivityAction[]];
+
+/** The entries that end a key: a refused request of that key links to one of them. */
+export const KEY_ENDING_ACTIONS = ["api_key.revoked", "api_key.expired"] as const satisfies readonly ActivityAction[];
+
+export type ActivityTargetType = "api_key" | "organization";
+
+/** Values of a target as they were before a change and after it: plain JSON, never a secret. */
+export type ActivityValues = Record<string, string | number | boolean | null>;
+
+/** One change, as an action reports it to the wrapper that writes it. */
+export interface ActivityChange {
+  action: ActivityAction;
+  target: { type: ActivityTargetType; id: string; name: string };
+  before?: ActivityValues | null;
+  after?: ActivityValues | null;
+}

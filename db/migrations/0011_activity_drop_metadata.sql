@@ -1,0 +1,1 @@
+ALTER TABLE "activity_log" DROP COLUMN "metadata";

@@ -1,0 +1,40 @@
+import { ACTIVITY_ACTIONS, type ActivityValues } from "@/db/activity";
+
+/** How the dashboard shows an activity entry (the vocabulary itself is db/activity.ts). */
+
+export function activityLabel(action: string): string {
+  return (ACTIVITY_ACTIONS as Record<string, string>)[action] ?? action;
+}
+
+const FIELD_LABELS: Record<string, string> = {
+  name: "Name",
+  slug: "Address",
+  hint: "Key",
+  status: "Status",
+  plan: "Plan",
+  rateLimitPerMinute: "Rate limit per minute",
+  expiresAt: "Expires",
+};
+
+/** What a null means for a field: "Never" for an expiry, "Default (60)" for a rate limit. */
+const NULL_MEANS: Record<string, string> = { expiresAt: "Never", rateLimitPerMinute: "Default (60)" };
+
+function shown(field: string, value: string | number | boolean | null | undefined): string | null {
+  if (value === undefined) return null;
+  if (value === null) return NULL_MEANS[field] ?? "None";
+  if (field === "expiresAt" && typeof value === "string") return `${value.slice(0, 10)} ${value.slice(11, 16)} UTC`;
+  return String(value);
+}
+
+export interface FieldChange {
+  field: string;
+  label: string;
+  before: string | null;
+  after: string | null;
+}
+
+/** The fields an entry records, each with its value before and after ("Status: active → revoked"). */
+export function fieldChanges(before: ActivityValues | null, after: ActivityValues | null): FieldChange[] {
+  const fields = [...new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})])];
+  return fields.map((field) => ({ field, label: FIELD_LABELS[field] ?? field, before: shown(field, before?.[field]), after: shown(field, after?.[field]) }));
+}
