@@ -1,4 +1,4 @@
-import { ArrowRight, Bot, CalendarX, CreditCard, Gauge, KeyRound, ShieldOff, Sparkles } from "lucide-react";
+import { ArrowRight, Bot, CalendarX, CreditCard, Gauge, KeyRound, PencilLine, RefreshCw, ShieldOff, Sparkles } from "lucide-react";
 import Link from "next/link";
 import type { ActivityEntryDto } from "@/db/queries/activity";
 import { RelativeTime } from "@/components/relative-time";
@@ -9,6 +9,8 @@ import { cn } from "@/lib/utils";
 const ICONS: Record<ActivityAction, typeof KeyRound> = {
   "organization.created": Sparkles,
   "api_key.created": KeyRound,
+  "api_key.renamed": PencilLine,
+  "api_key.rolled": RefreshCw,
   "api_key.revoked": ShieldOff,
   "api_key.expired": CalendarX,
   "plan.changed": CreditCard,

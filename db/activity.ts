@@ -7,6 +7,8 @@
 export const ACTIVITY_ACTIONS = {
   "organization.created": "Organization created",
   "api_key.created": "Key created",
+  "api_key.renamed": "Key renamed",
+  "api_key.rolled": "Key rolled",
   "api_key.revoked": "Key revoked",
   "api_key.expired": "Key expired",
   "plan.changed": "Plan changed",

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { PLAN_VALUES, ROLE_VALUES } from "./enums";
+import { PLAN_VALUES, REVOKE_REASON_VALUES, ROLE_VALUES } from "./enums";
 import {
   bigserial,
   bigint,
@@ -18,6 +18,7 @@ import {
   text,
   timestamp,
   uniqueIndex,
+  type AnyPgColumn,
 } from "drizzle-orm/pg-core";
 
 const createdAt = () => timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow();
@@ -109,12 +110,25 @@ export const apiKeys = pgTable(
     createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
     createdAt: createdAt(),
     lastUsedAt: timestamp("last_used_at", { withTimezone: true, mode: "date" }),
+    /** The client address and route template of the request that set last_used_at. */
+    lastUsedIp: text("last_used_ip"),
+    lastUsedEndpoint: text("last_used_endpoint"),
     revokedAt: timestamp("revoked_at", { withTimezone: true, mode: "date" }),
     revokedBy: text("revoked_by").references(() => users.id, { onDelete: "set null" }),
+    revokeReason: text("revoke_reason", { enum: REVOKE_REASON_VALUES }),
+    revokeNote: text("revoke_note"),
     /** The key is refused from this moment on (SPEC §7); null: it never expires. */
     expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }),
+    /** The key this one was rolled from (SPEC §7); that key ends when its overlap does. */
+    replacesKeyId: text("replaces_key_id").references((): AnyPgColumn => apiKeys.id, { onDelete: "set null" }),
   },
-  (t) => [index("api_keys_org_idx").on(t.orgId, t.createdAt.desc())],
+  (t) => [
+    index("api_keys_org_idx").on(t.orgId, t.createdAt.desc()),
+    // A key is rolled once: a second roll of it would leave two replacements.
+    uniqueIndex("api_keys_replaces_key_idx").on(t.replacesKeyId),
+    check("api_keys_revoke_reason_when_revoked", sql`${t.revokedAt} is not null or (${t.revokeReason} is null and ${t.revokeNote} is null)`),
+    check("api_keys_revoke_reason_known", sql`${t.revokeReason} is null or ${t.revokeReason} in (${sql.raw(REVOKE_REASON_VALUES.map((reason) => `'${reason}'`).join(", "))})`),
+  ],
 );
 
 /**

@@ -7,7 +7,7 @@ import { recordKeyExpiries } from "./key-expiries";
 import { ensureRequestLogPartitions } from "./partitions";
 import { rebuildDailyRollups } from "./rollups";
 import { spreadMonthlyUsage } from "./monthly-usage";
-import type { Plan, Role } from "./enums";
+import type { Plan, RevokeReason, Role } from "./enums";
 import { activityLog, apiKeys, memberships, organizations, requestLog, users } from "./schema";
 
 export const DEMO_PASSWORD = "demo-password";
@@ -46,6 +46,8 @@ interface DemoKey {
   createdBy: string;
   createdDaysAgo: number;
   revokedDaysAgo?: number;
+  revokeReason?: RevokeReason;
+  revokeNote?: string;
   /** Typical requests on a weekday; the seed's traffic follows a daily rhythm around it. */
   dailyRequests: number;
   userAgent: string;
@@ -59,7 +61,7 @@ const KEYS: DemoKey[] = [
   { id: "key_demo_acme_prod", orgId: "org_demo_acme", name: "Production billing server", createdBy: "usr_demo_owner", createdDaysAgo: 90, dailyRequests: 170, userAgent: "invoicing-node/2.3.1 node/20.20.2", ips: ["203.0.113.10", "203.0.113.11"] },
   { id: "key_demo_acme_staging", orgId: "org_demo_acme", name: "Staging", createdBy: "usr_demo_admin", createdDaysAgo: 60, dailyRequests: 35, userAgent: "curl/8.5.0", ips: ["198.51.100.24"] },
   { id: "key_demo_acme_ios", orgId: "org_demo_acme", name: "iOS app backend", createdBy: "usr_demo_admin", createdDaysAgo: 21, dailyRequests: 45, userAgent: "okhttp/4.12.0", ips: ["192.0.2.77", "192.0.2.78"] },
-  { id: "key_demo_acme_legacy", orgId: "org_demo_acme", name: "Legacy CSV importer", createdBy: "usr_demo_owner", createdDaysAgo: 200, revokedDaysAgo: 9, dailyRequests: 25, userAgent: "python-requests/2.32.3", ips: ["198.51.100.90"] },
+  { id: "key_demo_acme_legacy", orgId: "org_demo_acme", name: "Legacy CSV importer", createdBy: "usr_demo_owner", createdDaysAgo: 200, revokedDaysAgo: 9, revokeReason: "replaced", revokeNote: "Imports now run through the production billing server.", dailyRequests: 25, userAgent: "python-requests/2.32.3", ips: ["198.51.100.90"] },
   { id: "key_demo_globex_proto", orgId: "org_demo_globex", name: "Checkout prototype", createdBy: "usr_demo_globex", createdDaysAgo: 25, dailyRequests: 2, userAgent: "Mozilla/5.0 (Macintosh) Postman/11.2", ips: ["203.0.113.200"] },
   { id: "key_demo_solo_old", orgId: "org_demo_solo", name: "Website order sync (from Pro)", createdBy: "usr_demo_multi", createdDaysAgo: 120, dailyRequests: 0, userAgent: "invoicing-php/1.4.0", ips: ["192.0.2.5"] },
 ];
@@ -168,8 +170,8 @@ async function seedTraffic(db: Db, now: Date): Promise<void> {
     if (existing || key.dailyRequests === 0) continue;
     const rows = trafficFor(key, now);
     for (let i = 0; i < rows.length; i += 1000) await db.insert(requestLog).values(rows.slice(i, i + 1000));
-    const last = rows.reduce<Date | null>((latest, row) => (row.status !== 401 && (!latest || row.createdAt! > latest) ? row.createdAt! : latest), null);
-    if (last) await db.update(apiKeys).set({ lastUsedAt: last }).where(eq(apiKeys.id, key.id));
+    const last = rows.reduce<(typeof rows)[number] | null>((latest, row) => (row.status !== 401 && (!latest || row.createdAt! > latest.createdAt!) ? row : latest), null);
+    if (last) await db.update(apiKeys).set({ lastUsedAt: last.createdAt, lastUsedIp: last.ip, lastUsedEndpoint: last.endpoint }).where(eq(apiKeys.id, key.id));
   }
   await rebuildDailyRollups(db, ORGS.map((org) => org.id));
   // The month's quota counts what passed authentication and rate limiting (SPEC §2).
@@ -183,7 +185,8 @@ function keyHistory(key: DemoKey, now: Date): (typeof activityLog.$inferInsert)[
     { ...target, action: "api_key.created", after: { name: key.name, expiresAt: null }, createdAt: new Date(now.getTime() - key.createdDaysAgo * DAY) },
   ];
   if (key.revokedDaysAgo !== undefined) {
-    entries.push({ ...target, action: "api_key.revoked", before: { status: "active" }, after: { status: "revoked" }, createdAt: new Date(now.getTime() - key.revokedDaysAgo * DAY) });
+    const why = { ...(key.revokeReason ? { reason: key.revokeReason } : {}), ...(key.revokeNote ? { note: key.revokeNote } : {}) };
+    entries.push({ ...target, action: "api_key.revoked", before: { status: "active" }, after: { status: "revoked", ...why }, createdAt: new Date(now.getTime() - key.revokedDaysAgo * DAY) });
   }
   return entries;
 }
@@ -212,6 +215,8 @@ export async function seedDatabase(db: Db, now = new Date()): Promise<void> {
           createdAt: new Date(now.getTime() - key.createdDaysAgo * DAY),
           revokedAt: key.revokedDaysAgo === undefined ? null : new Date(now.getTime() - key.revokedDaysAgo * DAY),
           revokedBy: key.revokedDaysAgo === undefined ? null : key.createdBy,
+          revokeReason: key.revokeReason ?? null,
+          revokeNote: key.revokeNote ?? null,
         };
       }),
     );

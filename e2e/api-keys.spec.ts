@@ -64,8 +64,16 @@ test.describe.serial("a key's life: an admin creates it, the owner revokes it", 
     await keys.row(name).getByRole("button", { name: `Revoke ${name}` }).click();
     const dialog = page.getByRole("alertdialog", { name: "Revoke API key" });
     await expect(dialog).toContainText(name);
-    await expect(dialog).toContainText(/Last used .+ ago|Never used/);
+    await expect(dialog).toContainText(/Last used (.+ ago|just now)|Never used/);
     await expect(dialog).toContainText("fail at once");
+    // "Other" needs a note: the dialog says so on the field and revokes nothing.
+    await dialog.getByRole("combobox", { name: "Reason (optional)" }).click();
+    await page.getByRole("option", { name: "Other", exact: true }).click();
+    await dialog.getByRole("button", { name: "Revoke key" }).click();
+    await expect(dialog.getByRole("alert")).toHaveText("Say in a few words why the key is revoked.");
+    await dialog.getByRole("combobox", { name: "Reason (optional)" }).click();
+    await page.getByRole("option", { name: "No longer used" }).click();
+    await dialog.getByRole("textbox", { name: "Note (optional)" }).fill("The CI job moved to the new billing runner.");
     await screenshot(page, "revoke-key-dialog");
     await dialog.getByRole("button", { name: "Revoke key" }).click();
     await expect(dialog).toBeHidden();
@@ -80,7 +88,45 @@ test.describe.serial("a key's life: an admin creates it, the owner revokes it", 
     const refused = await request.get("/v1/invoices", { headers: { "X-API-Key": value } });
     expect(refused.status()).toBe(401);
     expect((await refused.json()).error.code).toBe("api_key_revoked");
+
+    // The key's page keeps the reason, and its history says who revoked it and why.
+    await keys.row(name).getByRole("link", { name, exact: true }).click();
+    await expect(page.getByRole("heading", { name })).toBeVisible();
+    await expect(page.getByText("No longer used", { exact: true }).first()).toBeVisible();
+    await expect(page.getByText("The CI job moved to the new billing runner.").first()).toBeVisible();
+    await expect(page.getByRole("list", { name: "History of this key" }).getByRole("listitem", { name: `Key revoked: ${name}` })).toContainText("Olivia Owens");
+    await expect(page.getByRole("button", { name: /^Rename/ })).toHaveCount(0);
     await context.close();
+  });
+});
+
+test.describe("as an admin", () => {
+  test.use({ storageState: storageStateOf("admin") });
+
+  test("renames a key on its page, and the history records the old and new name", async ({ page }) => {
+    await page.goto("/acme/settings/api/keys/key_demo_acme_ios");
+    await expect(page.getByRole("heading", { name: "iOS app backend" })).toBeVisible();
+    // SPEC §7: last use with its client and route.
+    await expect(page.getByText(/from \d+\.\d+\.\d+\.\d+/).first()).toBeVisible();
+    await expect(page.getByRole("button", { name: /^Revoke/ })).toHaveCount(0);
+
+    await page.getByRole("button", { name: "Rename iOS app backend" }).click();
+    const dialog = page.getByRole("dialog", { name: "Rename API key" });
+    await expect(dialog.getByRole("button", { name: "Save name" })).toBeDisabled();
+    await dialog.getByLabel("Name").fill("iOS app backend (App Store build)");
+    await screenshot(page, "rename-key-dialog");
+    await dialog.getByRole("button", { name: "Save name" }).click();
+    await expect(dialog).toBeHidden();
+    await expect(page.getByRole("heading", { name: "iOS app backend (App Store build)" })).toBeVisible();
+    const entry = page.getByRole("list", { name: "History of this key" }).getByRole("listitem", { name: "Key renamed: iOS app backend (App Store build)" });
+    await expect(entry).toContainText("Adam Alvarez");
+    await expect(entry).toContainText(/iOS app backend\s*→\s*iOS app backend \(App Store build\)/);
+
+    // Back to the seed's name, for the other tests.
+    await page.getByRole("button", { name: "Rename iOS app backend (App Store build)" }).click();
+    await dialog.getByLabel("Name").fill("iOS app backend");
+    await dialog.getByRole("button", { name: "Save name" }).click();
+    await expect(page.getByRole("heading", { name: "iOS app backend", exact: true })).toBeVisible();
   });
 });
 

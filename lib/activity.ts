@@ -1,4 +1,6 @@
 import { ACTIVITY_ACTIONS, type ActivityValues } from "@/db/activity";
+import type { RevokeReason } from "@/db/enums";
+import { REVOKE_REASONS } from "./revoke-reasons";
 
 /** How the dashboard shows an activity entry (the vocabulary itself is db/activity.ts). */
 
@@ -14,6 +16,10 @@ const FIELD_LABELS: Record<string, string> = {
   plan: "Plan",
   rateLimitPerMinute: "Rate limit per minute",
   expiresAt: "Expires",
+  reason: "Reason",
+  note: "Note",
+  replacedBy: "Replaced by",
+  replaces: "Replaces",
 };
 
 /** What a null means for a field: "Never" for an expiry, "Default (60)" for a rate limit. */
@@ -22,6 +28,7 @@ const NULL_MEANS: Record<string, string> = { expiresAt: "Never", rateLimitPerMin
 function shown(field: string, value: string | number | boolean | null | undefined): string | null {
   if (value === undefined) return null;
   if (value === null) return NULL_MEANS[field] ?? "None";
+  if (field === "reason" && typeof value === "string") return REVOKE_REASONS[value as RevokeReason] ?? value;
   if (field === "expiresAt" && typeof value === "string") return `${value.slice(0, 10)} ${value.slice(11, 16)} UTC`;
   return String(value);
 }

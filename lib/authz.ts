@@ -8,6 +8,8 @@ const PERMISSIONS = {
   "audit.view": ["owner", "admin", "member"],
   "keys.create": ["owner", "admin"],
   "keys.revoke": ["owner"],
+  "keys.rename": ["owner", "admin"],
+  "keys.roll": ["owner"],
   "plan.manage": ["owner"],
   "activity.view": ["owner", "admin", "member"],
 } as const satisfies Record<string, readonly Role[]>;
@@ -19,6 +21,8 @@ const DENIED: Record<Permission, string> = {
   "audit.view": "Guests cannot view or export the audit log.",
   "keys.create": "Only owners and admins can create API keys.",
   "keys.revoke": "Only owners can revoke API keys.",
+  "keys.rename": "Only owners and admins can rename API keys.",
+  "keys.roll": "Only owners can roll API keys.",
   "plan.manage": "Only owners can change the plan and rate limit.",
   "activity.view": "Guests cannot view or export the activity history.",
 };

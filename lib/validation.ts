@@ -1,7 +1,9 @@
 import { z } from "zod";
 import { boundedDate, boundedString, utf8Bytes } from "./input-rules";
 import { customExpiryBounds, KEY_EXPIRY_VALUES } from "./key-expiry";
-import { PLAN_VALUES } from "@/db/enums";
+import { ROLL_OVERLAP_VALUES } from "./key-roll";
+import { PLAN_VALUES, REVOKE_REASON_VALUES } from "@/db/enums";
+import { REVOKE_NOTE_MAX } from "./revoke-reasons";
 import { ENTERPRISE_RATE_LIMIT_RANGE } from "./plans";
 
 const graphemes = new Intl.Segmenter("en", { granularity: "grapheme" });
@@ -69,7 +71,31 @@ export const keyExpiryInput = z
   });
 
 export const createApiKeyInput = z.object({ orgId: orgIdSchema, name: apiKeyNameSchema }).and(keyExpiryInput);
-export const revokeApiKeyInput = z.object({ orgId: orgIdSchema, keyId: idSchema });
+/** An empty form field is no value: the optional reason and note of a revocation. */
+const blankAsUndefined = (value: unknown) => (value === "" ? undefined : value);
+
+export const revokeApiKeyInput = z
+  .object({
+    orgId: orgIdSchema,
+    keyId: idSchema,
+    reason: z.preprocess(blankAsUndefined, z.enum(REVOKE_REASON_VALUES, { error: "Choose one of the reasons." }).optional()),
+    note: z.preprocess(
+      blankAsUndefined,
+      boundedString(REVOKE_NOTE_MAX * 2, `Use at most ${REVOKE_NOTE_MAX} characters.`)
+        .trim()
+        .max(REVOKE_NOTE_MAX, `Use at most ${REVOKE_NOTE_MAX} characters.`)
+        .refine((note) => !/[^\P{Cc}\n\r]/u.test(note), "Remove control characters such as tabs.")
+        .transform((note) => note || undefined)
+        .optional(),
+    ),
+  })
+  .superRefine(({ reason, note }, ctx) => {
+    if (note && !reason) ctx.addIssue({ code: "custom", path: ["reason"], message: "Choose a reason for the note." });
+    if (reason === "other" && !note) ctx.addIssue({ code: "custom", path: ["note"], message: "Say in a few words why the key is revoked." });
+  });
+
+export const renameApiKeyInput = z.object({ orgId: orgIdSchema, keyId: idSchema, name: apiKeyNameSchema });
+export const rollApiKeyInput = z.object({ orgId: orgIdSchema, keyId: idSchema, overlap: z.enum(ROLL_OVERLAP_VALUES, { error: "Choose how long the old key keeps working." }) });
 
 const planSchema = z.enum(PLAN_VALUES, { error: "Choose one of the plans." });
 export const changePlanInput = z.object({ orgId: orgIdSchema, plan: planSchema });

@@ -1,6 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createApiKeyAction, revokeApiKeyAction } from "@/app/[orgSlug]/settings/api/actions";
+import { createApiKeyAction, renameApiKeyAction, revokeApiKeyAction } from "@/app/[orgSlug]/settings/api/actions";
 import { exportActivityCsv } from "@/app/[orgSlug]/settings/api/activity/export/export-activity-csv";
 import { loadActivity } from "@/app/[orgSlug]/settings/api/activity/load-activity";
 import { loadAuditLog } from "@/app/[orgSlug]/settings/api/audit/load-audit-log";
@@ -95,6 +95,16 @@ describe("an entry and its change commit together or not at all", () => {
     await expect(revokeApiKeyAction(null, form({ orgId: team.org.id, keyId: key.id }))).rejects.toThrow(/commit of api_key.revoked failed/);
     const [row] = await getDb().select().from(apiKeys).where(eq(apiKeys.id, key.id));
     expect(row!.revokedAt).toBeNull();
+    expect(await entriesOf(team.org.id)).toEqual([]);
+  });
+
+  it("keeps the old name and no entry when a rename fails", async () => {
+    const team = await createTeam("pro");
+    const key = await insertKey(team.org.id, { name: "Staging" });
+    actAs(team.admin.id);
+    await expect(renameApiKeyAction(null, form({ orgId: team.org.id, keyId: key.id, name: "Doomed staging" }))).rejects.toThrow(/commit of api_key.renamed failed/);
+    const [row] = await getDb().select().from(apiKeys).where(eq(apiKeys.id, key.id));
+    expect(row!.name).toBe("Staging");
     expect(await entriesOf(team.org.id)).toEqual([]);
   });
 

@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
-import { createApiKeyAction, revokeApiKeyAction } from "@/app/[orgSlug]/settings/api/actions";
+import { createApiKeyAction, renameApiKeyAction, revokeApiKeyAction, rollApiKeyAction } from "@/app/[orgSlug]/settings/api/actions";
 import { getDb } from "@/db";
 import { listApiKeys } from "@/db/queries/api-keys";
 import { activityLog, apiKeys } from "@/db/schema";
@@ -230,6 +230,175 @@ describe("revoking API keys", () => {
     expect(await revokeApiKeyAction(null, form({ orgId: team.org.id, keyId: foreignKey.id }))).toEqual({ ok: false, error: "API key not found in this organization." });
     expect(await revokeApiKeyAction(null, form({ orgId: other.id, keyId: foreignKey.id }))).toEqual({ ok: false, error: "Organization not found." });
     expect((await keysOf(other.id))[0]!.revokedAt).toBeNull();
+  });
+});
+
+describe("revoke reasons", () => {
+  async function entriesOf(orgId: string, action: string) {
+    return getDb().select().from(activityLog).where(and(eq(activityLog.orgId, orgId), eq(activityLog.action, action)));
+  }
+
+  it("stores the reason and note on the key and in the history entry", async () => {
+    const team = await createTeam("pro");
+    const key = await insertKey(team.org.id, { name: "Staging" });
+    actAs(team.owner.id);
+    const note = "Pasted in a public gist\r\non Monday";
+    expect((await revokeApiKeyAction(null, form({ orgId: team.org.id, keyId: key.id, reason: "compromised", note: `  ${note}  ` }))).ok).toBe(true);
+    expect((await keysOf(team.org.id))[0]).toMatchObject({ revokeReason: "compromised", revokeNote: note });
+    const [entry] = await entriesOf(team.org.id, "api_key.revoked");
+    expect(entry).toMatchObject({ before: { status: "active" }, after: { status: "revoked", reason: "compromised", note } });
+    const [listed] = await listApiKeys(team.org.id);
+    expect(listed).toMatchObject({ revokeReason: "compromised", revokeNote: note });
+  });
+
+  it("takes empty fields as no reason", async () => {
+    const team = await createTeam("pro");
+    const key = await insertKey(team.org.id);
+    actAs(team.owner.id);
+    expect((await revokeApiKeyAction(null, form({ orgId: team.org.id, keyId: key.id, reason: "", note: "   " }))).ok).toBe(true);
+    expect((await keysOf(team.org.id))[0]).toMatchObject({ revokeReason: null, revokeNote: null });
+    expect((await entriesOf(team.org.id, "api_key.revoked"))[0]!.after).toEqual({ status: "revoked" });
+  });
+
+  it.each([
+    [{ reason: "other" }, "note", "Say in a few words why the key is revoked."],
+    [{ note: "Leaked" }, "reason", "Choose a reason for the note."],
+    [{ reason: "stolen" }, "reason", "Choose one of the reasons."],
+    [{ reason: "other", note: "x".repeat(501) }, "note", "Use at most 500 characters."],
+    [{ reason: "other", note: "tab\there" }, "note", "Remove control characters such as tabs."],
+  ] as const)("refuses %j with a message on the %s field and changes nothing", async (fields, field, message) => {
+    const team = await createTeam("pro");
+    const key = await insertKey(team.org.id);
+    actAs(team.owner.id);
+    const result = await revokeApiKeyAction(null, form({ orgId: team.org.id, keyId: key.id, ...fields }));
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.fieldErrors?.[field]).toEqual([message]);
+    expect((await keysOf(team.org.id))[0]!.revokedAt).toBeNull();
+    expect(await entriesOf(team.org.id, "api_key.revoked")).toHaveLength(0);
+  });
+});
+
+describe("renaming API keys", () => {
+  async function renames(orgId: string) {
+    return getDb().select().from(activityLog).where(and(eq(activityLog.orgId, orgId), eq(activityLog.action, "api_key.renamed")));
+  }
+
+  it.each(["owner", "admin"] as const)("lets an %s rename a key, recording the old and new name", async (role) => {
+    const team = await createTeam("pro");
+    const key = await insertKey(team.org.id, { name: "Staging" });
+    actAs(team.byRole[role].id);
+    expect(await renameApiKeyAction(null, form({ orgId: team.org.id, keyId: key.id, name: "  Staging (EU)  " }))).toEqual({ ok: true, data: { id: key.id, name: "Staging (EU)" } });
+    expect((await keysOf(team.org.id))[0]!.name).toBe("Staging (EU)");
+    const [entry] = await renames(team.org.id);
+    expect(entry).toMatchObject({ actorUserId: team.byRole[role].id, targetId: key.id, targetName: "Staging (EU)", before: { name: "Staging" }, after: { name: "Staging (EU)" } });
+  });
+
+  it.each([
+    [{ name: "" }, "Enter a name for the key."],
+    [{ name: "a".repeat(101) }, "Use at most 100 characters."],
+    [{ name: "line\nbreak" }, "Remove control characters such as tabs or line breaks."],
+  ])("refuses %j with a field error and changes nothing", async (fields, message) => {
+    const team = await createTeam("pro");
+    const key = await insertKey(team.org.id, { name: "Staging" });
+    actAs(team.owner.id);
+    const result = await renameApiKeyAction(null, form({ orgId: team.org.id, keyId: key.id, ...fields }));
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.fieldErrors?.name).toEqual([message]);
+    expect((await keysOf(team.org.id))[0]!.name).toBe("Staging");
+    expect(await renames(team.org.id)).toHaveLength(0);
+  });
+
+  it("refuses the same name, a revoked key and another organization's key, recording nothing", async () => {
+    const team = await createTeam("pro");
+    const key = await insertKey(team.org.id, { name: "Staging" });
+    const revoked = await insertKey(team.org.id, { name: "Old importer", revoked: true });
+    const foreign = await insertKey((await createOrg("pro")).id, { name: "Theirs" });
+    actAs(team.owner.id);
+    expect(await renameApiKeyAction(null, form({ orgId: team.org.id, keyId: key.id, name: "Staging" }))).toEqual({ ok: false, error: 'The key is already named "Staging".' });
+    expect(await renameApiKeyAction(null, form({ orgId: team.org.id, keyId: revoked.id, name: "New" }))).toEqual({
+      ok: false,
+      error: '"Old importer" is revoked: a revoked key keeps its name so its history reads as it happened.',
+    });
+    expect(await renameApiKeyAction(null, form({ orgId: team.org.id, keyId: foreign.id, name: "Mine" }))).toEqual({ ok: false, error: "API key not found in this organization." });
+    expect((await getDb().select().from(apiKeys).where(eq(apiKeys.id, foreign.id)))[0]!.name).toBe("Theirs");
+    expect(await renames(team.org.id)).toHaveLength(0);
+  });
+});
+
+describe("rolling API keys", () => {
+  const HOUR = 3_600_000;
+  const DAY = 24 * HOUR;
+  const roll = (orgId: string, keyId: string, overlap = "1h") => rollApiKeyAction(null, form({ orgId, keyId, overlap }));
+
+  it("mints a replacement with the same name, links the two, ends the old one after the overlap and records both", async () => {
+    const team = await createTeam("pro");
+    const old = await insertKey(team.org.id, { name: "Production billing server" });
+    actAs(team.owner.id);
+    const before = Date.now();
+    const result = await roll(team.org.id, old.id, "24h");
+    if (!result.ok) throw new Error(result.error);
+    const { key, value, oldKey } = result.data;
+    expect(value).toMatch(/^ik_[0-9A-Za-z]{32}$/);
+    expect(key).toMatchObject({ name: "Production billing server", status: "active", expiresAt: null, replaces: { id: old.id, name: "Production billing server" } });
+    const endsAt = Date.parse(oldKey.endsAt);
+    expect(endsAt).toBeGreaterThanOrEqual(Math.floor((before + DAY) / 1000) * 1000);
+    expect(endsAt).toBeLessThanOrEqual(Date.now() + DAY);
+    const listed = await listApiKeys(team.org.id);
+    expect(listed.find((k) => k.id === old.id)).toMatchObject({ status: "active", expiresAt: oldKey.endsAt, replacedBy: { id: key.id, hint: key.hint } });
+    expect((await keysOf(team.org.id)).find((row) => row.id === key.id)!.keyHash).toBe(hashApiKey(value));
+
+    const entries = await getDb().select().from(activityLog).where(eq(activityLog.orgId, team.org.id));
+    expect(entries.find((e) => e.action === "api_key.rolled")).toMatchObject({ targetId: old.id, actorUserId: team.owner.id, before: { expiresAt: null }, after: { expiresAt: oldKey.endsAt, replacedBy: key.hint } });
+    expect(entries.find((e) => e.action === "api_key.created")).toMatchObject({ targetId: key.id, after: { replaces: old.hint } });
+  });
+
+  it("gives the replacement the old key's lifetime, and never extends the old key past its own expiry", async () => {
+    const team = await createTeam("pro");
+    const now = Date.now();
+    const thirtyDay = await insertKey(team.org.id, { createdAt: new Date(now - 10 * DAY), expiresAt: new Date(now + 20 * DAY) });
+    const endingSoon = await insertKey(team.org.id, { expiresAt: new Date(Math.floor((now + 10 * 60_000) / 1000) * 1000) });
+    actAs(team.owner.id);
+    const first = await roll(team.org.id, thirtyDay.id, "1h");
+    if (!first.ok) throw new Error(first.error);
+    const lifetime = Date.parse(first.data.key.expiresAt!) - Date.parse(first.data.key.createdAt);
+    expect(Math.abs(lifetime - 30 * DAY)).toBeLessThan(2000);
+    const second = await roll(team.org.id, endingSoon.id, "7d");
+    if (!second.ok) throw new Error(second.error);
+    expect(second.data.oldKey.endsAt).toBe(new Date(Math.floor((now + 10 * 60_000) / 1000) * 1000).toISOString());
+  });
+
+  it("refuses a revoked, an expired, an already rolled and another organization's key, changing nothing", async () => {
+    const team = await createTeam("pro");
+    const revoked = await insertKey(team.org.id, { name: "Old importer", revoked: true });
+    const expired = await insertKey(team.org.id, { name: "Contractor", expiresAt: new Date(Date.now() - 1000) });
+    const active = await insertKey(team.org.id, { name: "Staging" });
+    const foreign = await insertKey((await createOrg("pro")).id);
+    actAs(team.owner.id);
+    expect((await roll(team.org.id, active.id)).ok).toBe(true);
+    const keysBefore = await keysOf(team.org.id);
+    expect(await roll(team.org.id, revoked.id)).toEqual({ ok: false, error: '"Old importer" is revoked: create a new key instead.' });
+    expect(await roll(team.org.id, expired.id)).toEqual({ ok: false, error: '"Contractor" has expired: create a new key instead.' });
+    expect(await roll(team.org.id, active.id)).toEqual({ ok: false, error: '"Staging" was rolled already: roll its replacement instead.' });
+    expect(await roll(team.org.id, foreign.id)).toEqual({ ok: false, error: "API key not found in this organization." });
+    expect(await roll(team.org.id, active.id, "2h")).toMatchObject({ ok: false, fieldErrors: { overlap: ["Choose how long the old key keeps working."] } });
+    expect(await keysOf(team.org.id)).toEqual(keysBefore);
+  });
+
+  it("rolls a key once when two rolls race", async () => {
+    const team = await createTeam("pro");
+    const key = await insertKey(team.org.id);
+    actAs(team.owner.id);
+    const results = await Promise.all([roll(team.org.id, key.id), roll(team.org.id, key.id), roll(team.org.id, key.id)]);
+    expect(results.filter((r) => r.ok)).toHaveLength(1);
+    expect(await keysOf(team.org.id)).toHaveLength(2);
+  });
+
+  it("rolls at the plan's key limit: the old key is on its way out", async () => {
+    const team = await createTeam("trial");
+    await insertKey(team.org.id);
+    const second = await insertKey(team.org.id);
+    actAs(team.owner.id);
+    expect((await roll(team.org.id, second.id)).ok).toBe(true);
   });
 });
 

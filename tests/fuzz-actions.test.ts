@@ -1,11 +1,11 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { createApiKeyAction, revokeApiKeyAction } from "@/app/[orgSlug]/settings/api/actions";
+import { createApiKeyAction, renameApiKeyAction, revokeApiKeyAction, rollApiKeyAction } from "@/app/[orgSlug]/settings/api/actions";
 import { changePlanAction, setRateLimitAction } from "@/app/[orgSlug]/settings/plan/actions";
 import type { ActionResult } from "@/lib/action-result";
 import { can, type Permission } from "@/lib/authz";
-import { changePlanInput, createApiKeyInput, rateLimitInput, revokeApiKeyInput } from "@/lib/validation";
+import { changePlanInput, createApiKeyInput, rateLimitInput, renameApiKeyInput, revokeApiKeyInput, rollApiKeyInput } from "@/lib/validation";
 import { createTeam, createUser, insertKey } from "./helpers/factories";
 import { FUZZ_SEED, SchemaArbitraries, fuzzRuns, hostileValue } from "./helpers/fuzz-inputs";
 import { CPU_BUDGET_MS, FuzzTally, leastCpuMs, orgFingerprint, withCpuTime } from "./helpers/fuzz-probe";
@@ -21,6 +21,8 @@ type Action = (previous: null, form: Record<string, unknown>) => Promise<ActionR
 const ACTIONS: { name: string; action: Action; input: z.ZodType; permission: Permission }[] = [
   { name: "createApiKeyAction", action: createApiKeyAction, input: createApiKeyInput, permission: "keys.create" },
   { name: "revokeApiKeyAction", action: revokeApiKeyAction, input: revokeApiKeyInput, permission: "keys.revoke" },
+  { name: "renameApiKeyAction", action: renameApiKeyAction, input: renameApiKeyInput, permission: "keys.rename" },
+  { name: "rollApiKeyAction", action: rollApiKeyAction, input: rollApiKeyInput, permission: "keys.roll" },
   { name: "changePlanAction", action: changePlanAction, input: changePlanInput, permission: "plan.manage" },
   { name: "setRateLimitAction", action: setRateLimitAction, input: rateLimitInput, permission: "plan.manage" },
 ];

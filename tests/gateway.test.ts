@@ -6,7 +6,8 @@ import { generateApiKey, hashApiKey } from "@/lib/api-key-format";
 import { callsThisMonth } from "@/db/monthly-usage";
 import { utcMonthStart } from "@/db/time";
 import { changePlanAction } from "@/app/[orgSlug]/settings/plan/actions";
-import { addMember, createOrg, form, insertKey } from "./helpers/factories";
+import { rollApiKeyAction } from "@/app/[orgSlug]/settings/api/actions";
+import { addMember, createOrg, createTeam, form, insertKey } from "./helpers/factories";
 import { actAs } from "./helpers/session";
 import { contractApi, itMatchesTheDocument } from "./helpers/api-contract";
 
@@ -149,6 +150,41 @@ describe("a key with an expiry", () => {
     expect(after!.at).toEqual(used!.at);
   });
 
+  it("keeps a rolled key working until its overlap ends, beside its replacement, and refuses it from then on", async () => {
+    const team = await createTeam("pro");
+    const old = await insertKey(team.org.id, { name: "Production billing server" });
+    actAs(team.owner.id);
+    const rolled = await rollApiKeyAction(null, form({ orgId: team.org.id, keyId: old.id, overlap: "1h" }));
+    if (!rolled.ok) throw new Error(rolled.error);
+    const endsAt = Date.parse(rolled.data.oldKey.endsAt);
+    expect(endsAt - Date.now()).toBeGreaterThan(3_590_000);
+    expect(endsAt - Date.now()).toBeLessThanOrEqual(3_600_000);
+
+    frozenAt = endsAt - 1000;
+    const during = await api.request(PATH, { key: old.value });
+    expect(during.status).toBe(200);
+    expect(during.headers.get("x-api-key-expires")).toBe(rolled.data.oldKey.endsAt.replace(".000Z", "Z"));
+    expect((await api.request(PATH, { key: rolled.data.value })).status).toBe(200);
+
+    frozenAt = endsAt;
+    const after = await api.request(PATH, { key: old.value });
+    expect(after.status).toBe(401);
+    expect((await errorOf(after)).code).toBe("api_key_expired");
+    const replacement = await api.request(PATH, { key: rolled.data.value });
+    expect(replacement.status).toBe(200);
+    expect(replacement.headers.has("x-api-key-expires")).toBe(false);
+  });
+
+  it("refuses a key rolled with no overlap at once", async () => {
+    const team = await createTeam("pro");
+    const old = await insertKey(team.org.id);
+    actAs(team.owner.id);
+    const rolled = await rollApiKeyAction(null, form({ orgId: team.org.id, keyId: old.id, overlap: "now" }));
+    if (!rolled.ok) throw new Error(rolled.error);
+    expect((await errorOf(await api.request(PATH, { key: old.value }))).code).toBe("api_key_expired");
+    expect((await api.request(PATH, { key: rolled.data.value })).status).toBe(200);
+  });
+
   it("calls a key that is both revoked and expired revoked: a person ended it", async () => {
     const org = await createOrg("pro");
     const { value } = await insertKey(org.id, { revoked: true, expiresAt: new Date(Date.now() - 1000) });
@@ -176,6 +212,8 @@ describe("an accepted request", () => {
     expect(row!.durationMs).toBeGreaterThanOrEqual(0);
     const [key] = await getDb().select().from(apiKeys).where(eq(apiKeys.id, id));
     expect(key!.lastUsedAt).toBeInstanceOf(Date);
+    // SPEC §7: the last use names its client and route, for the revoke and roll dialogs.
+    expect(key).toMatchObject({ lastUsedIp: "127.0.0.1", lastUsedEndpoint: `GET ${PATH}` });
   });
 
   it("omits the quota headers when the plan is unlimited and uses the enterprise limit", async () => {

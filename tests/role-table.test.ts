@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
-import { createApiKeyAction, revokeApiKeyAction } from "@/app/[orgSlug]/settings/api/actions";
+import { createApiKeyAction, renameApiKeyAction, revokeApiKeyAction, rollApiKeyAction } from "@/app/[orgSlug]/settings/api/actions";
 import { exportActivityCsv } from "@/app/[orgSlug]/settings/api/activity/export/export-activity-csv";
 import { loadActivity } from "@/app/[orgSlug]/settings/api/activity/load-activity";
 import { exportAuditCsv } from "@/app/[orgSlug]/settings/api/audit/export/export-audit-csv";
@@ -110,6 +110,29 @@ describe("revoke an API key", () => {
     if (!result.ok) expect(result.error).toBe("Only owners can revoke API keys.");
     const [row] = await getDb().select().from(apiKeys).where(eq(apiKeys.id, key.id));
     expect(row!.revokedAt !== null).toBe(may);
+  });
+});
+
+describe("rename a key", () => {
+  it.each(allowed([true, true, false, false]))("%s: %s", async (role, may) => {
+    actAs(team.byRole[role].id);
+    const result = await renameApiKeyAction(null, form({ orgId: team.org.id, keyId: key.id, name: "Billing (EU)" }));
+    expect(result.ok).toBe(may);
+    if (!result.ok) expect(result.error).toBe("Only owners and admins can rename API keys.");
+    const [row] = await getDb().select().from(apiKeys).where(eq(apiKeys.id, key.id));
+    expect(row!.name).toBe(may ? "Billing (EU)" : "Production billing server");
+  });
+});
+
+describe("roll a key (a new value now, the old one ends after an overlap)", () => {
+  it.each(allowed([true, false, false, false]))("%s: %s", async (role, may) => {
+    actAs(team.byRole[role].id);
+    const result = await rollApiKeyAction(null, form({ orgId: team.org.id, keyId: key.id, overlap: "1h" }));
+    expect(result.ok).toBe(may);
+    if (!result.ok) expect(result.error).toBe("Only owners can roll API keys.");
+    const rows = await getDb().select().from(apiKeys).where(eq(apiKeys.orgId, team.org.id));
+    expect(rows).toHaveLength(may ? 2 : 1);
+    expect(rows.find((row) => row.id === key.id)!.expiresAt !== null).toBe(may);
   });
 });
 

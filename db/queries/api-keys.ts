@@ -3,7 +3,7 @@ import { and, count, desc, eq, gt, gte, isNull, or, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { getDb, type DbOrTx } from "@/db";
 import { apiKeys, organizations, requestDailyRollup, users } from "@/db/schema";
-import type { Plan } from "@/db/enums";
+import type { Plan, RevokeReason } from "@/db/enums";
 import { utcDay } from "@/db/time";
 import { callsThisMonth } from "@/db/monthly-usage";
 
@@ -18,15 +18,26 @@ export interface ApiKeyDto {
   createdAt: string;
   createdByName: string | null;
   lastUsedAt: string | null;
+  /** The client address and route template of the last use, e.g. "GET /v1/invoices". */
+  lastUsedIp: string | null;
+  lastUsedEndpoint: string | null;
   revokedAt: string | null;
   revokedByName: string | null;
+  revokeReason: RevokeReason | null;
+  revokeNote: string | null;
   /** When the key stops (or stopped) working; null: never. */
   expiresAt: string | null;
+  /** The key rolled from this one (SPEC §7), and when: this key ends when the overlap does. */
+  replacedBy: { id: string; name: string; hint: string; at: string } | null;
+  /** The key this one was rolled from. */
+  replaces: { id: string; name: string; hint: string } | null;
   requestsLast30Days: number;
 }
 
 const creator = alias(users, "creator");
 const revoker = alias(users, "revoker");
+const successor = alias(apiKeys, "successor");
+const predecessor = alias(apiKeys, "predecessor");
 
 /** First UTC day of the 30-day window (today included). */
 export function windowStartDay(now = new Date()): string {
@@ -48,14 +59,27 @@ function keyQuery(db: DbOrTx, orgId: string, now: Date) {
       createdAt: apiKeys.createdAt,
       createdByName: creator.name,
       lastUsedAt: apiKeys.lastUsedAt,
+      lastUsedIp: apiKeys.lastUsedIp,
+      lastUsedEndpoint: apiKeys.lastUsedEndpoint,
       revokedAt: apiKeys.revokedAt,
       revokedByName: revoker.name,
+      revokeReason: apiKeys.revokeReason,
+      revokeNote: apiKeys.revokeNote,
       expiresAt: apiKeys.expiresAt,
+      successorId: successor.id,
+      successorName: successor.name,
+      successorHint: successor.hint,
+      successorCreatedAt: successor.createdAt,
+      predecessorId: predecessor.id,
+      predecessorName: predecessor.name,
+      predecessorHint: predecessor.hint,
       requests: requests.total,
     })
     .from(apiKeys)
     .leftJoin(creator, eq(creator.id, apiKeys.createdBy))
     .leftJoin(revoker, eq(revoker.id, apiKeys.revokedBy))
+    .leftJoin(successor, and(eq(successor.orgId, apiKeys.orgId), eq(successor.replacesKeyId, apiKeys.id)))
+    .leftJoin(predecessor, and(eq(predecessor.orgId, apiKeys.orgId), eq(predecessor.id, apiKeys.replacesKeyId)))
     .leftJoin(requests, eq(requests.apiKeyId, apiKeys.id));
 }
 
@@ -76,9 +100,15 @@ function toDto(row: KeyRow, now: Date): ApiKeyDto {
     createdAt: row.createdAt.toISOString(),
     createdByName: row.createdByName,
     lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
+    lastUsedIp: row.lastUsedIp,
+    lastUsedEndpoint: row.lastUsedEndpoint,
     revokedAt: row.revokedAt?.toISOString() ?? null,
     revokedByName: row.revokedByName,
+    revokeReason: row.revokeReason,
+    revokeNote: row.revokeNote,
     expiresAt: row.expiresAt?.toISOString() ?? null,
+    replacedBy: row.successorId ? { id: row.successorId, name: row.successorName!, hint: row.successorHint!, at: row.successorCreatedAt!.toISOString() } : null,
+    replaces: row.predecessorId ? { id: row.predecessorId, name: row.predecessorName!, hint: row.predecessorHint! } : null,
     requestsLast30Days: row.requests ?? 0,
   };
 }
@@ -122,18 +152,60 @@ export async function getOrgUsage(orgId: string, now = new Date()): Promise<OrgU
 
 export async function insertApiKey(
   tx: DbOrTx,
-  key: { id: string; orgId: string; name: string; keyHash: string; hint: string; createdBy: string; expiresAt: Date | null },
+  key: { id: string; orgId: string; name: string; keyHash: string; hint: string; createdBy: string; expiresAt: Date | null; replacesKeyId?: string },
 ): Promise<void> {
   await tx.insert(apiKeys).values(key);
 }
 
-/** Marks an active key revoked; null when the organization has no such active key. */
-/** Ends a key now; returns it with the status it had (active, or expired already), or null if it was revoked before. */
-export async function markApiKeyRevoked(tx: DbOrTx, orgId: string, keyId: string, userId: string, now = new Date()): Promise<{ id: string; name: string; statusBefore: ApiKeyStatus } | null> {
+/** Ends a key now, with the person's reason; returns it with the status it had (active, or expired already), or null if it was revoked before. */
+export async function markApiKeyRevoked(
+  tx: DbOrTx,
+  orgId: string,
+  keyId: string,
+  revocation: { userId: string; reason: RevokeReason | null; note: string | null },
+  now = new Date(),
+): Promise<{ id: string; name: string; statusBefore: ApiKeyStatus } | null> {
   const [row] = await tx
     .update(apiKeys)
-    .set({ revokedAt: now, revokedBy: userId })
+    .set({ revokedAt: now, revokedBy: revocation.userId, revokeReason: revocation.reason, revokeNote: revocation.note })
     .where(and(eq(apiKeys.orgId, orgId), eq(apiKeys.id, keyId), isNull(apiKeys.revokedAt)))
     .returning({ id: apiKeys.id, name: apiKeys.name, expiresAt: apiKeys.expiresAt });
   return row ? { id: row.id, name: row.name, statusBefore: statusOf({ revokedAt: null, expiresAt: row.expiresAt }, now) } : null;
+}
+
+/** Renames a key that is not revoked; returns its name before, or null when the organization has no such key left to rename. */
+export async function renameApiKey(tx: DbOrTx, orgId: string, keyId: string, name: string): Promise<{ nameBefore: string } | null> {
+  const renamable = and(eq(apiKeys.orgId, orgId), eq(apiKeys.id, keyId), isNull(apiKeys.revokedAt));
+  // Locked first, so the name recorded as "before" is the one this rename replaced.
+  const [current] = await tx.select({ name: apiKeys.name }).from(apiKeys).where(renamable).for("update");
+  if (!current) return null;
+  await tx.update(apiKeys).set({ name }).where(renamable);
+  return { nameBefore: current.name };
+}
+
+export interface RollableKeyRow {
+  id: string;
+  name: string;
+  hint: string;
+  createdAt: Date;
+  expiresAt: Date | null;
+  revokedAt: Date | null;
+  replacedById: string | null;
+}
+
+/** Locks a key for its roll and says what a roll needs to know: whether it still works and whether it was rolled before. */
+export async function lockKeyForRoll(tx: DbOrTx, orgId: string, keyId: string): Promise<RollableKeyRow | null> {
+  const [row] = await tx
+    .select({ id: apiKeys.id, name: apiKeys.name, hint: apiKeys.hint, createdAt: apiKeys.createdAt, expiresAt: apiKeys.expiresAt, revokedAt: apiKeys.revokedAt })
+    .from(apiKeys)
+    .where(and(eq(apiKeys.orgId, orgId), eq(apiKeys.id, keyId)))
+    .for("update");
+  if (!row) return null;
+  const [next] = await tx.select({ id: apiKeys.id }).from(apiKeys).where(and(eq(apiKeys.orgId, orgId), eq(apiKeys.replacesKeyId, keyId)));
+  return { ...row, replacedById: next?.id ?? null };
+}
+
+/** Moves a key's end to `at` (a roll's overlap end). */
+export async function endApiKeyAt(tx: DbOrTx, orgId: string, keyId: string, at: Date): Promise<void> {
+  await tx.update(apiKeys).set({ expiresAt: at }).where(and(eq(apiKeys.orgId, orgId), eq(apiKeys.id, keyId)));
 }

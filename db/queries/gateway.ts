@@ -263,14 +263,16 @@ export const WRITE_REQUEST_LOG = `
     group by 1, 2, 3, 4, 5 order by 1, 2, 3, 4, 5
     on conflict (org_id, api_key_id, day, endpoint, status) do update set count = request_daily_rollup.count + excluded.count
   ), used as (
-    select org_id, api_key_id, max(created_at) as at from batch where touches_key group by 1, 2
+    select distinct on (org_id, api_key_id) org_id, api_key_id, created_at as at, ip, endpoint from batch
+    where touches_key order by org_id, api_key_id, created_at desc
   ), touched as (
-    -- The key's last use, at most once a minute.
-    select k.org_id, k.id, u.at from api_keys k join used u on u.org_id = k.org_id and u.api_key_id = k.id
+    -- The key's last use (time, client, route), at most once a minute.
+    select k.org_id, k.id, u.at, u.ip, u.endpoint from api_keys k join used u on u.org_id = k.org_id and u.api_key_id = k.id
     where k.last_used_at is null or k.last_used_at < u.at - interval '1 minute'
     order by k.org_id, k.id for update of k
   )
-  update api_keys k set last_used_at = t.at from touched t where k.org_id = t.org_id and k.id = t.id`;
+  update api_keys k set last_used_at = t.at, last_used_ip = t.ip, last_used_endpoint = t.endpoint
+  from touched t where k.org_id = t.org_id and k.id = t.id`;
 
 /** The request-log batch as the parallel arrays WRITE_REQUEST_LOG unnests. */
 async function writeRequestLogBatch(rows: RequestLogEntry[]): Promise<void[]> {

@@ -35,7 +35,7 @@ export async function createTeam(plan: Plan = "pro") {
 }
 
 /** A key row written directly (bypassing the action), returning its value for API calls. */
-export async function insertKey(orgId: string, options: { name?: string; revoked?: boolean; createdBy?: string; expiresAt?: Date } = {}) {
+export async function insertKey(orgId: string, options: { name?: string; revoked?: boolean; createdBy?: string; expiresAt?: Date; createdAt?: Date } = {}) {
   const { value, hash, hint } = mintApiKey();
   const id = newId("key");
   await getDb()
@@ -49,8 +49,9 @@ export async function insertKey(orgId: string, options: { name?: string; revoked
       createdBy: options.createdBy ?? null,
       revokedAt: options.revoked ? new Date() : null,
       expiresAt: options.expiresAt ?? null,
+      ...(options.createdAt ? { createdAt: options.createdAt } : {}),
     });
-  return { id, value };
+  return { id, value, hint };
 }
 
 export function form(values: Record<string, string | number>): FormData {

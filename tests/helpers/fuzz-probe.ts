@@ -50,7 +50,7 @@ const TENANT_TABLES = ["customers", "products", "invoices", "invoice_line_items"
 export async function orgFingerprint(orgId: string): Promise<string> {
   const parts = TENANT_TABLES.map((table) => {
     const column = table === "organizations" ? "id" : "org_id";
-    return sql`(select md5(coalesce(string_agg((to_jsonb(t) - 'last_used_at')::text, '|' order by t::text), '')) from ${sql.identifier(table)} t where ${sql.identifier(column)} = ${orgId})`;
+    return sql`(select md5(coalesce(string_agg((to_jsonb(t) - 'last_used_at' - 'last_used_ip' - 'last_used_endpoint')::text, '|' order by t::text), '')) from ${sql.identifier(table)} t where ${sql.identifier(column)} = ${orgId})`;
   });
   const [row] = rowsOf<{ fingerprint: string }>(await getDb().execute(sql`select concat_ws(',', ${sql.join(parts, sql`, `)}) as fingerprint`));
   return row!.fingerprint;

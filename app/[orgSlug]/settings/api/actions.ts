@@ -1,44 +1,109 @@
 "use server";
 
-import { countActiveKeys, getApiKey, insertApiKey, markApiKeyRevoked, type ApiKeyDto } from "@/db/queries/api-keys";
+import { countActiveKeys, endApiKeyAt, getApiKey, insertApiKey, lockKeyForRoll, markApiKeyRevoked, renameApiKey, type ApiKeyDto } from "@/db/queries/api-keys";
+import type { Plan } from "@/db/enums";
 import { lockOrganization } from "@/db/queries/organizations";
-import { orgAction, type Change } from "@/lib/action";
+import { orgAction, type ActionContext, type Change } from "@/lib/action";
 import { mintApiKey } from "@/lib/api-key-format";
 import { UserFacingError } from "@/lib/errors";
 import { newId } from "@/db/ids";
 import { keyExpiresAt } from "@/lib/key-expiry";
+import { rolledKeyEndsAt, replacementExpiresAt } from "@/lib/key-roll";
 import { PLANS, plansWith } from "@/lib/plans";
-import { createApiKeyInput, revokeApiKeyInput } from "@/lib/validation";
+import { createApiKeyInput, renameApiKeyInput, revokeApiKeyInput, rollApiKeyInput } from "@/lib/validation";
 
-export const createApiKeyAction = orgAction(createApiKeyInput, "keys.create", async ({ name, expiresIn, expiresOn }, ctx): Promise<Change<{ key: ApiKeyDto; value: string }>> => {
-  const { plan } = await lockOrganization(ctx.tx, ctx.orgId);
+/** A new key's value, hash and hint, stored; the value is returned once, to be shown once. */
+async function mintKey(ctx: ActionContext, key: { name: string; expiresAt: Date | null; replacesKeyId?: string }): Promise<{ key: ApiKeyDto; value: string }> {
+  const { value, hash, hint } = mintApiKey();
+  const id = newId("key");
+  await insertApiKey(ctx.tx, { id, orgId: ctx.orgId, keyHash: hash, hint, createdBy: ctx.userId, ...key });
+  return { key: (await getApiKey(ctx.orgId, id, ctx.tx))!, value };
+}
+
+function requireApiAccess(plan: Plan): void {
   const limits = PLANS[plan];
   if (!limits.apiAccess) {
     throw new UserFacingError(`Your ${limits.label} plan has no API access, so it cannot have API keys. Switch to ${plansWith("apiAccess")} to create one.`);
   }
+}
+
+export const createApiKeyAction = orgAction(createApiKeyInput, "keys.create", async ({ name, expiresIn, expiresOn }, ctx): Promise<Change<{ key: ApiKeyDto; value: string }>> => {
+  const { plan } = await lockOrganization(ctx.tx, ctx.orgId);
+  requireApiAccess(plan);
+  const limits = PLANS[plan];
   if (limits.maxActiveKeys !== null && (await countActiveKeys(ctx.tx, ctx.orgId)) >= limits.maxActiveKeys) {
     throw new UserFacingError(`Your ${limits.label} plan allows ${limits.maxActiveKeys} active API keys. Revoke a key you no longer use, or change the plan.`);
   }
-  const { value, hash, hint } = mintApiKey();
-  const id = newId("key");
-  const expiresAt = keyExpiresAt(expiresIn, expiresOn, new Date());
-  await insertApiKey(ctx.tx, { id, orgId: ctx.orgId, name, keyHash: hash, hint, createdBy: ctx.userId, expiresAt });
-  const key = await getApiKey(ctx.orgId, id, ctx.tx);
+  const created = await mintKey(ctx, { name, expiresAt: keyExpiresAt(expiresIn, expiresOn, new Date()) });
+  const { key } = created;
   return {
-    // The only place the value ever leaves the server: the one-time display of the creation dialog.
-    data: { key: key!, value },
-    activity: { action: "api_key.created", target: { type: "api_key", id, name }, after: { name, hint, expiresAt: expiresAt?.toISOString() ?? null } },
+    // The only place besides a roll where a value leaves the server: the one-time display of the dialog.
+    data: created,
+    activity: { action: "api_key.created", target: { type: "api_key", id: key.id, name }, after: { name, hint: key.hint, expiresAt: key.expiresAt } },
   };
 });
 
-export const revokeApiKeyAction = orgAction(revokeApiKeyInput, "keys.revoke", async ({ keyId }, ctx): Promise<Change<{ id: string; name: string }>> => {
-  const revoked = await markApiKeyRevoked(ctx.tx, ctx.orgId, keyId, ctx.userId);
+/**
+ * SPEC §7: a replacement with the same name and lifetime, its value shown once, and the old key
+ * ending after the overlap. During the overlap both count as active: a roll is never refused for
+ * the plan's key limit, since the old key is on its way out.
+ */
+export const rollApiKeyAction = orgAction(rollApiKeyInput, "keys.roll", async ({ keyId, overlap }, ctx): Promise<Change<{ key: ApiKeyDto; value: string; oldKey: { id: string; endsAt: string } }>> => {
+  const { plan } = await lockOrganization(ctx.tx, ctx.orgId);
+  requireApiAccess(plan);
+  const now = new Date();
+  const old = await lockKeyForRoll(ctx.tx, ctx.orgId, keyId);
+  if (!old) throw new UserFacingError("API key not found in this organization.");
+  if (old.revokedAt) throw new UserFacingError(`"${old.name}" is revoked: create a new key instead.`);
+  if (old.replacedById) throw new UserFacingError(`"${old.name}" was rolled already: roll its replacement instead.`);
+  if (old.expiresAt && old.expiresAt <= now) throw new UserFacingError(`"${old.name}" has expired: create a new key instead.`);
+
+  const endsAt = rolledKeyEndsAt(overlap, old.expiresAt, now);
+  await endApiKeyAt(ctx.tx, ctx.orgId, old.id, endsAt);
+  const created = await mintKey(ctx, { name: old.name, expiresAt: replacementExpiresAt(old, now), replacesKeyId: old.id });
+  const { key } = created;
+  return {
+    data: { ...created, oldKey: { id: old.id, endsAt: endsAt.toISOString() } },
+    activity: [
+      {
+        action: "api_key.rolled",
+        target: { type: "api_key", id: old.id, name: old.name },
+        before: { expiresAt: old.expiresAt?.toISOString() ?? null },
+        after: { expiresAt: endsAt.toISOString(), replacedBy: key.hint },
+      },
+      { action: "api_key.created", target: { type: "api_key", id: key.id, name: key.name }, after: { name: key.name, hint: key.hint, expiresAt: key.expiresAt, replaces: old.hint } },
+    ],
+  };
+});
+
+export const revokeApiKeyAction = orgAction(revokeApiKeyInput, "keys.revoke", async ({ keyId, reason, note }, ctx): Promise<Change<{ id: string; name: string }>> => {
+  const revocation = { userId: ctx.userId, reason: reason ?? null, note: note ?? null };
+  const revoked = await markApiKeyRevoked(ctx.tx, ctx.orgId, keyId, revocation);
   if (!revoked) {
     const existing = await getApiKey(ctx.orgId, keyId, ctx.tx);
     throw new UserFacingError(existing ? `"${existing.name}" is already revoked.` : "API key not found in this organization.");
   }
   return {
     data: { id: revoked.id, name: revoked.name },
-    activity: { action: "api_key.revoked", target: { type: "api_key", id: revoked.id, name: revoked.name }, before: { status: revoked.statusBefore }, after: { status: "revoked" } },
+    activity: {
+      action: "api_key.revoked",
+      target: { type: "api_key", id: revoked.id, name: revoked.name },
+      before: { status: revoked.statusBefore },
+      after: { status: "revoked", ...(revocation.reason ? { reason: revocation.reason } : {}), ...(revocation.note ? { note: revocation.note } : {}) },
+    },
+  };
+});
+
+export const renameApiKeyAction = orgAction(renameApiKeyInput, "keys.rename", async ({ keyId, name }, ctx): Promise<Change<{ id: string; name: string }>> => {
+  const renamed = await renameApiKey(ctx.tx, ctx.orgId, keyId, name);
+  if (!renamed) {
+    const existing = await getApiKey(ctx.orgId, keyId, ctx.tx);
+    throw new UserFacingError(existing ? `"${existing.name}" is revoked: a revoked key keeps its name so its history reads as it happened.` : "API key not found in this organization.");
+  }
+  // Thrown, so the transaction ends without a change and without an entry.
+  if (renamed.nameBefore === name) throw new UserFacingError(`The key is already named "${name}".`);
+  return {
+    data: { id: keyId, name },
+    activity: { action: "api_key.renamed", target: { type: "api_key", id: keyId, name }, before: { name: renamed.nameBefore }, after: { name } },
   };
 });

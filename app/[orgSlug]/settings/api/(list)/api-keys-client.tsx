@@ -16,6 +16,7 @@ import { useMemo, useState } from "react";
 import type { ApiKeyDto } from "@/db/queries/api-keys";
 import { EmptyState } from "@/components/empty-state";
 import { ExpiryTime } from "@/components/expiry-time";
+import { Badge } from "@/components/ui/badge";
 import { RelativeTime } from "@/components/relative-time";
 import { KeyStatusBadge } from "@/components/key-status-badge";
 import { Button } from "@/components/ui/button";
@@ -81,9 +82,16 @@ export function ApiKeysClient({
           sortFn: "alphanumeric",
           cell: (info) => (
             // No prefetch: every visible row would render its key's page (and read its usage) on each visit.
-            <Link prefetch={false} href={`/${orgSlug}/settings/api/keys/${info.row.original.id}`} className="inline-block max-w-56 font-medium whitespace-normal break-words hover:underline">
-              {info.getValue()}
-            </Link>
+            <span className="inline-flex max-w-56 flex-col items-start gap-1">
+              <Link prefetch={false} href={`/${orgSlug}/settings/api/keys/${info.row.original.id}`} className="font-medium whitespace-normal break-words hover:underline">
+                {info.getValue()}
+              </Link>
+              {info.row.original.replacedBy && info.row.original.status === "active" ? (
+                <Badge variant="outline" className="font-normal">
+                  Rolled: old value
+                </Badge>
+              ) : null}
+            </span>
           ),
         }),
         helper.accessor("hint", {

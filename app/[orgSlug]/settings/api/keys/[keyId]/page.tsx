@@ -1,4 +1,4 @@
-import { ArrowLeft, ArrowRight } from "lucide-react";
+import { ArrowLeft, ArrowRight, RefreshCw } from "lucide-react";
 import type { Metadata } from "next";
 import Link from "next/link";
 import type { ApiKeyDto } from "@/db/queries/api-keys";
@@ -10,8 +10,9 @@ import { ExpiryTime } from "@/components/expiry-time";
 import { KeyStatusBadge } from "@/components/key-status-badge";
 import { NoRequests } from "@/components/no-requests";
 import { PageHeader } from "@/components/page-header";
-import { RelativeTime } from "@/components/relative-time";
+import { LastUse } from "@/components/last-use";
 import { MethodLabel, RequestCells, RequestListItem, RequestTime, StatusCodeBadge } from "@/components/request-format";
+import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { activitySearchParams } from "@/lib/activity-filters";
@@ -19,8 +20,11 @@ import { auditSearchParams } from "@/lib/audit-filters";
 import { can } from "@/lib/authz";
 import { publicBaseUrl } from "@/lib/base-url";
 import { PLANS } from "@/lib/plans";
+import { REVOKE_REASONS } from "@/lib/revoke-reasons";
 import { RevokeKeyDialog } from "../../revoke-key-dialog";
+import { RollKeyDialog } from "../../roll-key-dialog";
 import { findKey } from "./find-key";
+import { RenameKeyDialog } from "./rename-key-dialog";
 import { DailyRequestsChart, StatusCodesChart } from "./key-usage-charts";
 
 export const metadata: Metadata = { title: "API key usage" };
@@ -44,6 +48,10 @@ export default async function KeyDetailsPage({ params }: { params: Promise<{ org
   ]);
   // An expired key can still be revoked: a revocation records that a person ended it.
   const canRevoke = can(membership.role, "keys.revoke") && apiKey.status !== "revoked";
+  // A revoked key keeps its name, so its history and requests read as they happened.
+  const canRename = can(membership.role, "keys.rename") && apiKey.status !== "revoked";
+  const mayRoll = can(membership.role, "keys.roll") && apiKey.status !== "revoked" && PLANS[membership.plan].apiAccess;
+  const canRoll = mayRoll && apiKey.status === "active" && !apiKey.replacedBy;
   const auditHref = can(membership.role, "audit.view") ? `/${orgSlug}/settings/api/audit?${auditSearchParams({ key: apiKey.id })}` : null;
 
   return (
@@ -51,13 +59,22 @@ export default async function KeyDetailsPage({ params }: { params: Promise<{ org
       <PageHeader
         title={apiKey.name}
         description={`Usage over the last 30 days (UTC), ${calendarDay(usage.from)} to ${calendarDay(usage.to)}, today included.`}
-        actions={canRevoke ? <RevokeKeyDialog orgId={membership.orgId} apiKey={apiKey} size="default" /> : null}
+        actions={
+          canRename || mayRoll || canRevoke ? (
+            <>
+              {canRename ? <RenameKeyDialog orgId={membership.orgId} apiKey={apiKey} /> : null}
+              {mayRoll ? <RollKeyDialog orgId={membership.orgId} apiKey={apiKey} rollable={canRoll} /> : null}
+              {canRevoke ? <RevokeKeyDialog orgId={membership.orgId} apiKey={apiKey} size="default" /> : null}
+            </>
+          ) : null
+        }
       >
         <Link href={`/${orgSlug}/settings/api`} className="inline-flex w-fit items-center gap-1.5 text-sm text-muted-foreground hover:text-foreground">
           <ArrowLeft className="size-4" aria-hidden /> API keys
         </Link>
       </PageHeader>
-      <KeyFacts apiKey={apiKey} />
+      {apiKey.replacedBy && apiKey.status === "active" ? <OverlapNotice orgSlug={orgSlug} apiKey={apiKey} replacedBy={apiKey.replacedBy} /> : null}
+      <KeyFacts orgSlug={orgSlug} apiKey={apiKey} />
       {usage.total === 0 ? (
         <NoRequests
           title="No requests in the last 30 days"
@@ -119,7 +136,37 @@ function noRequestsAdvice(apiKey: ApiKeyDto, plan: Plan): string {
   return "Here is how to make your first call: send this key in the X-API-Key header, as in the example below. Requests show up here within seconds.";
 }
 
-function KeyFacts({ apiKey }: { apiKey: ApiKeyDto }) {
+/**
+ * A rolled key during its overlap (SPEC §7): when it stops, and whether clients still use it:
+ * a use after the roll means some client has not switched to the new value yet.
+ */
+function OverlapNotice({ orgSlug, apiKey, replacedBy }: { orgSlug: string; apiKey: ApiKeyDto; replacedBy: NonNullable<ApiKeyDto["replacedBy"]> }) {
+  const usedSinceRoll = apiKey.lastUsedAt !== null && apiKey.lastUsedAt > replacedBy.at;
+  return (
+    <Alert variant="warning" role="status" aria-label="Rolled key">
+      <RefreshCw aria-hidden />
+      <AlertTitle>
+        This key was rolled: it stops working <ExpiryTime expiresAt={apiKey.expiresAt} bare /> ({apiKey.expiresAt!.slice(0, 16).replace("T", " ")} UTC)
+      </AlertTitle>
+      <AlertDescription>
+        <p>
+          {usedSinceRoll ? (
+            <>
+              <LastUse apiKey={apiKey} prefix="Still used" />: your clients have not all switched yet.
+            </>
+          ) : (
+            "Not used since the roll: your clients appear to have switched."
+          )}{" "}
+          <Link href={`/${orgSlug}/settings/api/keys/${replacedBy.id}`} className="font-medium underline">
+            Open the new key
+          </Link>
+        </p>
+      </AlertDescription>
+    </Alert>
+  );
+}
+
+function KeyFacts({ orgSlug, apiKey }: { orgSlug: string; apiKey: ApiKeyDto }) {
   const facts: { label: string; value: React.ReactNode }[] = [
     { label: "Key", value: <code className="rounded bg-muted px-1.5 py-0.5 font-mono text-xs">{apiKey.hint}</code> },
     { label: "Status", value: <KeyStatusBadge status={apiKey.status} /> },
@@ -131,9 +178,21 @@ function KeyFacts({ apiKey }: { apiKey: ApiKeyDto }) {
         </>
       ),
     },
-    { label: "Last used", value: <RelativeTime value={apiKey.lastUsedAt} fallback="Never used" /> },
+    { label: "Last used", value: <LastUse apiKey={apiKey} /> },
     { label: "Expires", value: <ExpiryTime expiresAt={apiKey.expiresAt} /> },
   ];
+  // A roll links the two keys both ways.
+  for (const [label, key] of [["Replaced by", apiKey.replacedBy], ["Replaces", apiKey.replaces]] as const) {
+    if (!key) continue;
+    facts.push({
+      label,
+      value: (
+        <Link href={`/${orgSlug}/settings/api/keys/${key.id}`} className="font-medium break-words text-primary hover:underline">
+          <code className="font-mono text-xs">{key.hint}</code>
+        </Link>
+      ),
+    });
+  }
   if (apiKey.revokedAt) {
     facts.push({
       label: "Revoked",
@@ -143,6 +202,17 @@ function KeyFacts({ apiKey }: { apiKey: ApiKeyDto }) {
         </>
       ),
     });
+    if (apiKey.revokeReason) {
+      facts.push({
+        label: "Reason",
+        value: (
+          <>
+            {REVOKE_REASONS[apiKey.revokeReason]}
+            {apiKey.revokeNote ? <span className="block text-muted-foreground break-words whitespace-pre-line">{apiKey.revokeNote}</span> : null}
+          </>
+        ),
+      });
+    }
   }
   return (
     <Card className="py-0">

@@ -1,0 +1,66 @@
+"use client";
+
+import { PencilLine } from "lucide-react";
+import { useState } from "react";
+import { toast } from "sonner";
+import { FormAlert } from "@/components/form-alert";
+import { KeyNameField } from "@/components/key-name-field";
+import { useActionForm } from "@/components/use-action-form";
+import { Button } from "@/components/ui/button";
+import { Dialog, DialogClose, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
+import { renameApiKeyAction } from "../../actions";
+
+/** Rename (owners, admins): the value, the history and the requests stay; only the label changes. */
+export function RenameKeyDialog({ orgId, apiKey }: { orgId: string; apiKey: { id: string; name: string } }) {
+  const [open, setOpen] = useState(false);
+  const [opening, setOpening] = useState(0);
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={(next) => {
+        setOpen(next);
+        if (next) setOpening((n) => n + 1);
+      }}
+    >
+      <DialogTrigger asChild>
+        <Button variant="outline" aria-label={`Rename ${apiKey.name}`}>
+          <PencilLine className="size-4" aria-hidden /> Rename
+        </Button>
+      </DialogTrigger>
+      <DialogContent>
+        <RenameForm key={opening} orgId={orgId} apiKey={apiKey} onRenamed={() => setOpen(false)} />
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+function RenameForm({ orgId, apiKey, onRenamed }: { orgId: string; apiKey: { id: string; name: string }; onRenamed: () => void }) {
+  const [name, setName] = useState(apiKey.name);
+  const { pending, onSubmit, error, fieldErrors } = useActionForm(renameApiKeyAction, (renamed) => {
+    onRenamed();
+    toast.success(`Renamed to “${renamed.name}”`);
+  });
+  const unchanged = name.trim() === apiKey.name;
+  return (
+    <form onSubmit={onSubmit} className="grid gap-4" noValidate>
+      <DialogHeader>
+        <DialogTitle>Rename API key</DialogTitle>
+        <DialogDescription>The key&apos;s value, requests and history stay as they are. The activity history records the old and new name.</DialogDescription>
+      </DialogHeader>
+      {error && !fieldErrors.name ? <FormAlert>{error}</FormAlert> : null}
+      <input type="hidden" name="orgId" value={orgId} />
+      <input type="hidden" name="keyId" value={apiKey.id} />
+      <KeyNameField value={name} onChange={setName} error={fieldErrors.name?.[0]} />
+      <DialogFooter>
+        <DialogClose asChild>
+          <Button type="button" variant="outline" disabled={pending}>
+            Cancel
+          </Button>
+        </DialogClose>
+        <Button type="submit" disabled={pending || unchanged || name.trim() === ""}>
+          {pending ? "Saving…" : "Save name"}
+        </Button>
+      </DialogFooter>
+    </form>
+  );
+}

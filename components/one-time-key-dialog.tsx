@@ -1,0 +1,135 @@
+"use client";
+
+import { TriangleAlert } from "lucide-react";
+import { useState, type ReactNode } from "react";
+import { CopyButton } from "@/components/copy-button";
+import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
+import {
+  AlertDialog,
+  AlertDialogAction,
+  AlertDialogCancel,
+  AlertDialogContent,
+  AlertDialogDescription,
+  AlertDialogFooter,
+  AlertDialogHeader,
+  AlertDialogTitle,
+} from "@/components/ui/alert-dialog";
+import { Button } from "@/components/ui/button";
+import { Checkbox } from "@/components/ui/checkbox";
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
+import { Input } from "@/components/ui/input";
+import { Label } from "@/components/ui/label";
+
+/** A key value that the server has just minted and will never return again. */
+export interface RevealedKey {
+  name: string;
+  value: string;
+  expiresAt: string | null;
+}
+
+/** "Expires 2027-01-31 00:00 UTC" in the one-time view: the exact moment, the same on every screen. */
+function expiryLine(expiresAt: string | null): string {
+  if (!expiresAt) return "This key never expires.";
+  return `This key expires ${expiresAt.slice(0, 10)} at ${expiresAt.slice(11, 16)} UTC.`;
+}
+
+/**
+ * The dialog that mints a key (create, roll): its form until the key exists, then the value shown
+ * once (SPEC §3) with a copy button and "I have copied this key" before Done. Once the value is
+ * shown, leaving by Escape, the overlay or ✕ asks first. `form` gets `reveal` for its action's
+ * success; the form is mounted afresh at each opening, so no earlier attempt greets the next one.
+ */
+export function OneTimeKeyDialog({
+  trigger,
+  form,
+  intro,
+}: {
+  /**
+   * The button that opens it; null once the page no longer offers the action (a rolled key cannot
+   * roll again) while a value may still be on screen: the dialog stays mounted so it is not lost.
+   */
+  trigger: ReactNode | null;
+  form: (reveal: (key: RevealedKey) => void) => ReactNode;
+  /** What the revealed view says first, e.g. "“Staging” is ready." */
+  intro: (key: RevealedKey) => ReactNode;
+}) {
+  const [open, setOpen] = useState(false);
+  const [opening, setOpening] = useState(0);
+  const [revealed, setRevealed] = useState<RevealedKey | null>(null);
+  const [copiedConfirmed, setCopiedConfirmed] = useState(false);
+  const [confirmClose, setConfirmClose] = useState(false);
+
+  const close = () => {
+    setOpen(false);
+    setConfirmClose(false);
+    setRevealed(null);
+    setCopiedConfirmed(false);
+  };
+  const onOpenChange = (next: boolean) => {
+    if (next) {
+      setOpening((n) => n + 1);
+      return setOpen(true);
+    }
+    if (revealed) return setConfirmClose(true);
+    close();
+  };
+
+  return (
+    <>
+      <Dialog open={open} onOpenChange={onOpenChange}>
+        {trigger ? <DialogTrigger asChild>{trigger}</DialogTrigger> : null}
+        <DialogContent className="sm:max-w-lg">
+          {revealed ? (
+            <>
+              <DialogHeader>
+                <DialogTitle>Save your API key</DialogTitle>
+                <DialogDescription>
+                  {intro(revealed)} Copy the key now and store it somewhere safe, such as your server&apos;s environment variables. {expiryLine(revealed.expiresAt)}
+                </DialogDescription>
+              </DialogHeader>
+              <div className="space-y-2">
+                <Label htmlFor="created-api-key">API key</Label>
+                <div className="flex gap-2">
+                  <Input id="created-api-key" readOnly value={revealed.value} className="font-mono text-sm" onFocus={(e) => e.currentTarget.select()} />
+                  <CopyButton value={revealed.value} label="Copy" showLabel />
+                </div>
+              </div>
+              <Alert variant="warning">
+                <TriangleAlert className="size-4" aria-hidden />
+                <AlertTitle>This key will not be shown again</AlertTitle>
+                <AlertDescription>We store only a hash of it. If you lose it, revoke it and create a new one.</AlertDescription>
+              </Alert>
+              <div className="flex items-center gap-2">
+                <Checkbox id="copied-confirmation" checked={copiedConfirmed} onCheckedChange={(checked) => setCopiedConfirmed(checked === true)} />
+                <Label htmlFor="copied-confirmation" className="font-normal">
+                  I have copied this key
+                </Label>
+              </div>
+              <DialogFooter>
+                <Button onClick={close} disabled={!copiedConfirmed}>
+                  Done
+                </Button>
+              </DialogFooter>
+            </>
+          ) : (
+            <div key={opening} className="contents">
+              {form(setRevealed)}
+            </div>
+          )}
+        </DialogContent>
+      </Dialog>
+      <AlertDialog open={confirmClose} onOpenChange={setConfirmClose}>
+        <AlertDialogContent>
+          <AlertDialogHeader>
+            <AlertDialogTitle>Close without saving the key?</AlertDialogTitle>
+            <AlertDialogDescription>You will not be able to see this API key again. If you have not copied it, you will have to revoke it and create another.</AlertDialogDescription>
+          </AlertDialogHeader>
+          <AlertDialogFooter>
+            <AlertDialogCancel>Keep it open</AlertDialogCancel>
+            <AlertDialogAction onClick={close}>Close anyway</AlertDialogAction>
+          </AlertDialogFooter>
+        </AlertDialogContent>
+      </AlertDialog>
+    </>
+  );
+}

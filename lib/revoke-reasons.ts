@@ -1,0 +1,11 @@
+import type { RevokeReason } from "@/db/enums";
+
+/** How the revoke dialog, the key's page and the history name each reason (SPEC §7). */
+export const REVOKE_REASONS: Record<RevokeReason, string> = {
+  compromised: "Compromised or leaked",
+  no_longer_used: "No longer used",
+  replaced: "Replaced by another key",
+  other: "Other",
+};
+
+export const REVOKE_NOTE_MAX = 500;
