@@ -31,7 +31,7 @@ export function RollKeyDialog({ orgId, apiKey, rollable }: { orgId: string; apiK
       trigger={
         rollable ? (
           <Button variant="outline" aria-label={`Roll ${apiKey.name}`}>
-            <RefreshCw className="size-4" aria-hidden /> Roll key
+            <RefreshCw className="size-4" aria-hidden /> Roll
           </Button>
         ) : null
       }
