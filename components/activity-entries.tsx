@@ -1,4 +1,4 @@
-import { ArrowRight, Bot, CalendarX, CreditCard, Gauge, KeyRound, PencilLine, RefreshCw, ShieldOff, Sparkles } from "lucide-react";
+import { ArrowRight, Bot, CalendarX, CreditCard, Gauge, KeyRound, PencilLine, RefreshCw, ShieldCheck, ShieldOff, Sparkles } from "lucide-react";
 import Link from "next/link";
 import type { ActivityEntryDto } from "@/db/queries/activity";
 import { RelativeTime } from "@/components/relative-time";
@@ -15,6 +15,7 @@ const ICONS: Record<ActivityAction, typeof KeyRound> = {
   "api_key.expired": CalendarX,
   "plan.changed": CreditCard,
   "rate_limit.changed": Gauge,
+  "key_policy.changed": ShieldCheck,
 };
 
 const ENDING = new Set<string>(KEY_ENDING_ACTIONS);

@@ -1,6 +1,6 @@
 "use client";
 
-import { CreditCard, History, KeyRound, ScrollText } from "lucide-react";
+import { CreditCard, History, KeyRound, ScrollText, ShieldCheck } from "lucide-react";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { cn } from "@/lib/utils";
@@ -9,7 +9,8 @@ const GROUPS = [
   {
     title: "API Access and Activity",
     items: [
-      { label: "API keys", href: "/settings/api", icon: KeyRound, exclude: ["/settings/api/audit", "/settings/api/activity"] },
+      { label: "API keys", href: "/settings/api", icon: KeyRound, exclude: ["/settings/api/audit", "/settings/api/activity", "/settings/api/policy"] },
+      { label: "Key policy", href: "/settings/api/policy", icon: ShieldCheck },
       { label: "Audit log", href: "/settings/api/audit", icon: ScrollText },
       { label: "Activity", href: "/settings/api/activity", icon: History },
     ],

@@ -13,6 +13,7 @@ export const ACTIVITY_ACTIONS = {
   "api_key.expired": "Key expired",
   "plan.changed": "Plan changed",
   "rate_limit.changed": "Rate limit changed",
+  "key_policy.changed": "Key policy changed",
 } as const;
 
 export type ActivityAction = keyof typeof ACTIVITY_ACTIONS;

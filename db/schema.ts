@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { PLAN_VALUES, REVOKE_REASON_VALUES, ROLE_VALUES } from "./enums";
+import { KEY_MAX_LIFETIME_DAYS, PLAN_VALUES, REVOKE_REASON_VALUES, ROLE_VALUES, type KeyMaxLifetimeDays } from "./enums";
 import {
   bigserial,
   bigint,
@@ -34,18 +34,26 @@ export const users = pgTable("users", {
   createdAt: createdAt(),
 });
 
-export const organizations = pgTable("organizations", {
-  id: text("id").primaryKey(),
-  name: text("name").notNull(),
-  slug: text("slug").notNull().unique(),
-  // A new organization starts on the trial plan.
-  plan: planEnum("plan").notNull().default("trial"),
-  /** Enterprise only: requests per minute per key; null means the default of 60. */
-  rateLimitPerMinute: integer("rate_limit_per_minute"),
-  planChangedAt: timestamp("plan_changed_at", { withTimezone: true, mode: "date" }),
-  planChangedBy: text("plan_changed_by").references(() => users.id, { onDelete: "set null" }),
-  createdAt: createdAt(),
-});
+export const organizations = pgTable(
+  "organizations",
+  {
+    id: text("id").primaryKey(),
+    name: text("name").notNull(),
+    slug: text("slug").notNull().unique(),
+    // A new organization starts on the trial plan.
+    plan: planEnum("plan").notNull().default("trial"),
+    /** Enterprise only: requests per minute per key; null means the default of 60. */
+    rateLimitPerMinute: integer("rate_limit_per_minute"),
+    planChangedAt: timestamp("plan_changed_at", { withTimezone: true, mode: "date" }),
+    planChangedBy: text("plan_changed_by").references(() => users.id, { onDelete: "set null" }),
+    /** Key policy (SPEC §7): the longest a new key may live, in days; null for no maximum. */
+    keyMaxLifetimeDays: integer("key_max_lifetime_days").$type<KeyMaxLifetimeDays>(),
+    /** Key policy (SPEC §7): new keys must expire. */
+    keyExpiryRequired: boolean("key_expiry_required").notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [check("organizations_key_max_lifetime_known", sql`${t.keyMaxLifetimeDays} is null or ${t.keyMaxLifetimeDays} in (${sql.raw(KEY_MAX_LIFETIME_DAYS.join(", "))})`)],
+);
 
 export const memberships = pgTable(
   "memberships",

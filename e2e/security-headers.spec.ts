@@ -15,6 +15,9 @@ const SIGNED_OUT_PAGES = [
 const OWNER_PAGES = [
   { path: "/acme/settings/api", title: "API keys · Invoicing" },
   { path: "/acme/settings/api/keys/key_demo_acme_prod", title: "API key usage · Invoicing" },
+  // A rolled key in its overlap: the notice, both links and the key outside no policy.
+  { path: "/acme/settings/api/keys/key_demo_acme_zapier_old", title: "API key usage · Invoicing" },
+  { path: "/acme/settings/api/policy", title: "Key policy · Invoicing" },
   { path: "/acme/settings/api/audit", title: "Audit log · Invoicing" },
   { path: "/acme/settings/api/activity", title: "Activity · Invoicing" },
   { path: "/acme/settings/plan", title: "Plan · Invoicing" },

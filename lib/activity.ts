@@ -20,16 +20,20 @@ const FIELD_LABELS: Record<string, string> = {
   note: "Note",
   replacedBy: "Replaced by",
   replaces: "Replaces",
+  maxLifetimeDays: "Maximum lifetime",
+  expiryRequired: "Expiry required",
 };
 
 /** What a null means for a field: "Never" for an expiry, "Default (60)" for a rate limit. */
-const NULL_MEANS: Record<string, string> = { expiresAt: "Never", rateLimitPerMinute: "Default (60)" };
+const NULL_MEANS: Record<string, string> = { expiresAt: "Never", rateLimitPerMinute: "Default (60)", maxLifetimeDays: "No maximum" };
 
 function shown(field: string, value: string | number | boolean | null | undefined): string | null {
   if (value === undefined) return null;
   if (value === null) return NULL_MEANS[field] ?? "None";
   if (field === "reason" && typeof value === "string") return REVOKE_REASONS[value as RevokeReason] ?? value;
   if (field === "expiresAt" && typeof value === "string") return `${value.slice(0, 10)} ${value.slice(11, 16)} UTC`;
+  if (field === "maxLifetimeDays") return `${value} days`;
+  if (typeof value === "boolean") return value ? "Yes" : "No";
   return String(value);
 }
 

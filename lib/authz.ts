@@ -10,6 +10,7 @@ const PERMISSIONS = {
   "keys.revoke": ["owner"],
   "keys.rename": ["owner", "admin"],
   "keys.roll": ["owner"],
+  "keys.policy": ["owner"],
   "plan.manage": ["owner"],
   "activity.view": ["owner", "admin", "member"],
 } as const satisfies Record<string, readonly Role[]>;
@@ -23,6 +24,7 @@ const DENIED: Record<Permission, string> = {
   "keys.revoke": "Only owners can revoke API keys.",
   "keys.rename": "Only owners and admins can rename API keys.",
   "keys.roll": "Only owners can roll API keys.",
+  "keys.policy": "Only owners can set the key policy.",
   "plan.manage": "Only owners can change the plan and rate limit.",
   "activity.view": "Guests cannot view or export the activity history.",
 };

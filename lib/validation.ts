@@ -2,7 +2,7 @@ import { z } from "zod";
 import { boundedDate, boundedString, utf8Bytes } from "./input-rules";
 import { customExpiryBounds, KEY_EXPIRY_VALUES } from "./key-expiry";
 import { ROLL_OVERLAP_VALUES } from "./key-roll";
-import { PLAN_VALUES, REVOKE_REASON_VALUES } from "@/db/enums";
+import { KEY_MAX_LIFETIME_DAYS, PLAN_VALUES, REVOKE_REASON_VALUES, type KeyMaxLifetimeDays } from "@/db/enums";
 import { REVOKE_NOTE_MAX } from "./revoke-reasons";
 import { ENTERPRISE_RATE_LIMIT_RANGE } from "./plans";
 
@@ -121,3 +121,21 @@ export const signUpInput = z.object({
   password: passwordSchema.min(10, "Use at least 10 characters."),
   organizationName: nameSchema(100, "Name your organization."),
 });
+
+const MAX_LIFETIME_VALUES = ["none", ...KEY_MAX_LIFETIME_DAYS.map(String)] as [string, ...string[]];
+
+/**
+ * SPEC §7 key policy as its form sends it: a maximum lifetime ("none" or a number of days) and
+ * the "expiry required" checkbox ("on" when checked, absent otherwise). A maximum implies the
+ * requirement, so the stored policy never says "at most 90 days" and "may never expire" at once.
+ */
+export const keyPolicyInput = z
+  .object({
+    orgId: orgIdSchema,
+    maxLifetimeDays: z.enum(MAX_LIFETIME_VALUES, { error: `Choose no maximum or ${KEY_MAX_LIFETIME_DAYS.join(", ")} days.` }),
+    expiryRequired: z.preprocess((value) => value ?? "off", z.enum(["on", "off", "true", "false"], { error: "Say whether new keys must expire." })),
+  })
+  .transform(({ orgId, maxLifetimeDays, expiryRequired }) => {
+    const days = maxLifetimeDays === "none" ? null : (Number(maxLifetimeDays) as KeyMaxLifetimeDays);
+    return { orgId, maxLifetimeDays: days, expiryRequired: days !== null || expiryRequired === "on" || expiryRequired === "true" };
+  });

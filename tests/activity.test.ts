@@ -1,9 +1,10 @@
 import { and, eq, sql } from "drizzle-orm";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createApiKeyAction, renameApiKeyAction, revokeApiKeyAction } from "@/app/[orgSlug]/settings/api/actions";
+import { createApiKeyAction, renameApiKeyAction, revokeApiKeyAction, rollApiKeyAction } from "@/app/[orgSlug]/settings/api/actions";
 import { exportActivityCsv } from "@/app/[orgSlug]/settings/api/activity/export/export-activity-csv";
 import { loadActivity } from "@/app/[orgSlug]/settings/api/activity/load-activity";
 import { loadAuditLog } from "@/app/[orgSlug]/settings/api/audit/load-audit-log";
+import { setKeyPolicyAction } from "@/app/[orgSlug]/settings/api/policy/actions";
 import { changePlanAction, setRateLimitAction } from "@/app/[orgSlug]/settings/plan/actions";
 import { getDb } from "@/db";
 import { recordKeyExpiries } from "@/db/key-expiries";
@@ -115,6 +116,26 @@ describe("an entry and its change commit together or not at all", () => {
     await expect(changePlanAction(null, form({ orgId: team.org.id, plan: "enterprise" }))).rejects.toThrow(/commit of plan.changed failed/);
     const [org] = await getDb().select().from(organizations).where(eq(organizations.id, team.org.id));
     expect(org!.plan).toBe("pro");
+    expect(await entriesOf(team.org.id)).toEqual([]);
+  });
+
+  it("leaves the key policy as it was and no entry when its change fails", async () => {
+    const team = await createTeam("pro");
+    await getDb().update(organizations).set({ name: "Doomed Org" }).where(eq(organizations.id, team.org.id));
+    actAs(team.owner.id);
+    await expect(setKeyPolicyAction(null, form({ orgId: team.org.id, maxLifetimeDays: "30" }))).rejects.toThrow(/commit of key_policy.changed failed/);
+    const [org] = await getDb().select().from(organizations).where(eq(organizations.id, team.org.id));
+    expect({ max: org!.keyMaxLifetimeDays, required: org!.keyExpiryRequired }).toEqual({ max: null, required: false });
+    expect(await entriesOf(team.org.id)).toEqual([]);
+  });
+
+  it("leaves the old key unchanged, no replacement and no entry when a roll fails", async () => {
+    const team = await createTeam("pro");
+    const key = await insertKey(team.org.id, { name: "Doomed sync job" });
+    actAs(team.owner.id);
+    await expect(rollApiKeyAction(null, form({ orgId: team.org.id, keyId: key.id, overlap: "1h" }))).rejects.toThrow(/commit of api_key.rolled failed/);
+    const rows = await getDb().select().from(apiKeys).where(eq(apiKeys.orgId, team.org.id));
+    expect(rows.map((row) => ({ id: row.id, expiresAt: row.expiresAt }))).toEqual([{ id: key.id, expiresAt: null }]);
     expect(await entriesOf(team.org.id)).toEqual([]);
   });
 });

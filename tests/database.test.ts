@@ -6,6 +6,8 @@ import { ensureRequestLogPartitions, maintainRequestLog, REQUEST_LOG_RETENTION_M
 import { checkPassword } from "@/lib/auth/credentials";
 import { apiKeys, memberships, organizations, requestDailyRollup, requestLog, users } from "@/db/schema";
 import { DEMO_PASSWORD, DEMO_USERS, seedDatabase } from "@/db/seed";
+import { listActivity } from "@/db/queries/activity";
+import { listApiKeys } from "@/db/queries/api-keys";
 
 async function counts() {
   const db = getDb();
@@ -93,6 +95,29 @@ describe("the seed", () => {
     );
     expect(span!.days).toBeGreaterThanOrEqual(29); // today may have had no traffic yet just after midnight
     expect(span!.endpoints).toBeGreaterThanOrEqual(8);
+  });
+
+  it("shows every state of a key's life in Acme, with its history (SPEC §7, §8)", async () => {
+    const now = Date.now();
+    await seedDatabase(getDb());
+    const keys = new Map((await listApiKeys("org_demo_acme")).map((key) => [key.id, key]));
+    const partner = keys.get("key_demo_acme_partner")!;
+    expect(partner).toMatchObject({ status: "active", lastUsedAt: null });
+    expect(Date.parse(partner.expiresAt!) - now).toBeGreaterThan(2.9 * 86_400_000);
+    expect(Date.parse(partner.expiresAt!) - now).toBeLessThanOrEqual(3 * 86_400_000);
+    expect(now - Date.parse(partner.createdAt)).toBeGreaterThan(30 * 86_400_000);
+    expect(keys.get("key_demo_acme_loadtest")).toMatchObject({ status: "expired" });
+    expect(keys.get("key_demo_acme_legacy")).toMatchObject({ status: "revoked", revokeReason: "replaced" });
+    const rolled = keys.get("key_demo_acme_zapier_old")!;
+    expect(rolled).toMatchObject({ status: "active", replacedBy: { id: "key_demo_acme_zapier" } });
+    expect(keys.get("key_demo_acme_zapier")).toMatchObject({ replaces: { id: "key_demo_acme_zapier_old" } });
+    // Still called during its overlap, after the roll.
+    expect(Date.parse(rolled.lastUsedAt!)).toBeGreaterThan(Date.parse(rolled.replacedBy!.at));
+    const history = await listActivity("org_demo_acme", {}, { pageSize: 50 });
+    const actions = (keyId: string) => history.rows.filter((row) => row.targetId === keyId).map((row) => row.action);
+    expect(actions("key_demo_acme_zapier_old").sort()).toEqual(["api_key.created", "api_key.rolled"]);
+    expect(actions("key_demo_acme_loadtest").sort()).toEqual(["api_key.created", "api_key.expired"]);
+    expect(actions("key_demo_acme_legacy").sort()).toEqual(["api_key.created", "api_key.revoked"]);
   });
 
   it("lets every demo user sign in with the demo password, and nobody with a wrong one", async () => {

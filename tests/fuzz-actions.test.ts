@@ -2,10 +2,11 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createApiKeyAction, renameApiKeyAction, revokeApiKeyAction, rollApiKeyAction } from "@/app/[orgSlug]/settings/api/actions";
+import { setKeyPolicyAction } from "@/app/[orgSlug]/settings/api/policy/actions";
 import { changePlanAction, setRateLimitAction } from "@/app/[orgSlug]/settings/plan/actions";
 import type { ActionResult } from "@/lib/action-result";
 import { can, type Permission } from "@/lib/authz";
-import { changePlanInput, createApiKeyInput, rateLimitInput, renameApiKeyInput, revokeApiKeyInput, rollApiKeyInput } from "@/lib/validation";
+import { changePlanInput, createApiKeyInput, keyPolicyInput, rateLimitInput, renameApiKeyInput, revokeApiKeyInput, rollApiKeyInput } from "@/lib/validation";
 import { createTeam, createUser, insertKey } from "./helpers/factories";
 import { FUZZ_SEED, SchemaArbitraries, fuzzRuns, hostileValue } from "./helpers/fuzz-inputs";
 import { CPU_BUDGET_MS, FuzzTally, leastCpuMs, orgFingerprint, withCpuTime } from "./helpers/fuzz-probe";
@@ -25,6 +26,7 @@ const ACTIONS: { name: string; action: Action; input: z.ZodType; permission: Per
   { name: "rollApiKeyAction", action: rollApiKeyAction, input: rollApiKeyInput, permission: "keys.roll" },
   { name: "changePlanAction", action: changePlanAction, input: changePlanInput, permission: "plan.manage" },
   { name: "setRateLimitAction", action: setRateLimitAction, input: rateLimitInput, permission: "plan.manage" },
+  { name: "setKeyPolicyAction", action: setKeyPolicyAction, input: keyPolicyInput, permission: "keys.policy" },
 ];
 
 const ACTORS = ["owner", "admin", "member", "guest", "outsider", "signed out"] as const;

@@ -6,6 +6,7 @@ import { loadActivity } from "@/app/[orgSlug]/settings/api/activity/load-activit
 import { exportAuditCsv } from "@/app/[orgSlug]/settings/api/audit/export/export-audit-csv";
 import { loadAuditLog } from "@/app/[orgSlug]/settings/api/audit/load-audit-log";
 import { findKey } from "@/app/[orgSlug]/settings/api/keys/[keyId]/find-key";
+import { setKeyPolicyAction } from "@/app/[orgSlug]/settings/api/policy/actions";
 import { changePlanAction, setRateLimitAction } from "@/app/[orgSlug]/settings/plan/actions";
 import { getDb } from "@/db";
 import { getKeyUsage } from "@/db/queries/key-usage";
@@ -133,6 +134,17 @@ describe("roll a key (a new value now, the old one ends after an overlap)", () =
     const rows = await getDb().select().from(apiKeys).where(eq(apiKeys.orgId, team.org.id));
     expect(rows).toHaveLength(may ? 2 : 1);
     expect(rows.find((row) => row.id === key.id)!.expiresAt !== null).toBe(may);
+  });
+});
+
+describe("set the organization's key policy (maximum lifetime, expiry required)", () => {
+  it.each(allowed([true, false, false, false]))("%s: %s", async (role, may) => {
+    actAs(team.byRole[role].id);
+    const result = await setKeyPolicyAction(null, form({ orgId: team.org.id, maxLifetimeDays: "90" }));
+    expect(result.ok).toBe(may);
+    if (!result.ok) expect(result.error).toBe("Only owners can set the key policy.");
+    const [row] = await getDb().select().from(organizations).where(eq(organizations.id, team.org.id));
+    expect({ maxLifetimeDays: row!.keyMaxLifetimeDays, expiryRequired: row!.keyExpiryRequired }).toEqual(may ? { maxLifetimeDays: 90, expiryRequired: true } : { maxLifetimeDays: null, expiryRequired: false });
   });
 });
 

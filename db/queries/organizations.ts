@@ -2,7 +2,7 @@ import "server-only";
 import { and, asc, eq } from "drizzle-orm";
 import { getDb, type DbOrTx } from "@/db";
 import { memberships, organizations, users } from "@/db/schema";
-import type { Plan, Role } from "@/db/enums";
+import type { KeyPolicy, Plan, Role } from "@/db/enums";
 
 export interface MembershipDto {
   orgId: string;
@@ -65,14 +65,32 @@ export async function getPlanChange(orgId: string): Promise<PlanChangeDto | null
   return row?.at ? { at: row.at.toISOString(), byName: row.byName } : null;
 }
 
+const keyPolicyColumns = { maxLifetimeDays: organizations.keyMaxLifetimeDays, expiryRequired: organizations.keyExpiryRequired };
+
+export async function getKeyPolicy(orgId: string): Promise<KeyPolicy> {
+  const [policy] = await getDb().select(keyPolicyColumns).from(organizations).where(eq(organizations.id, orgId));
+  if (!policy) throw new Error(`Organization ${orgId} not found`);
+  return policy;
+}
+
 /**
- * Locks the organization row for the rest of the transaction and returns its plan: concurrent
- * key creations cannot both pass the plan's maximum, nor a plan change slip between them.
+ * Locks the organization row for the rest of the transaction and returns its plan and key policy:
+ * concurrent key creations cannot both pass the plan's maximum, nor a plan or policy change slip
+ * between them.
  */
-export async function lockOrganization(tx: DbOrTx, orgId: string): Promise<{ name: string; plan: Plan; rateLimitPerMinute: number | null }> {
-  const [org] = await tx.select({ name: organizations.name, plan: organizations.plan, rateLimitPerMinute: organizations.rateLimitPerMinute }).from(organizations).where(eq(organizations.id, orgId)).for("update");
+export async function lockOrganization(tx: DbOrTx, orgId: string): Promise<{ name: string; plan: Plan; rateLimitPerMinute: number | null; keyPolicy: KeyPolicy }> {
+  const [org] = await tx
+    .select({ name: organizations.name, plan: organizations.plan, rateLimitPerMinute: organizations.rateLimitPerMinute, ...keyPolicyColumns })
+    .from(organizations)
+    .where(eq(organizations.id, orgId))
+    .for("update");
   if (!org) throw new Error(`Organization ${orgId} not found`);
-  return org;
+  const { maxLifetimeDays, expiryRequired, ...rest } = org;
+  return { ...rest, keyPolicy: { maxLifetimeDays, expiryRequired } };
+}
+
+export async function setKeyPolicy(tx: DbOrTx, orgId: string, policy: KeyPolicy): Promise<void> {
+  await tx.update(organizations).set({ keyMaxLifetimeDays: policy.maxLifetimeDays, keyExpiryRequired: policy.expiryRequired }).where(eq(organizations.id, orgId));
 }
 
 export async function setPlan(tx: DbOrTx, orgId: string, plan: Plan, changedBy: string): Promise<void> {

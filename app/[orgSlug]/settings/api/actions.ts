@@ -8,6 +8,7 @@ import { mintApiKey } from "@/lib/api-key-format";
 import { UserFacingError } from "@/lib/errors";
 import { newId } from "@/db/ids";
 import { keyExpiresAt } from "@/lib/key-expiry";
+import { fitToPolicy, policyBreach } from "@/lib/key-policy";
 import { rolledKeyEndsAt, replacementExpiresAt } from "@/lib/key-roll";
 import { PLANS, plansWith } from "@/lib/plans";
 import { createApiKeyInput, renameApiKeyInput, revokeApiKeyInput, rollApiKeyInput } from "@/lib/validation";
@@ -28,13 +29,20 @@ function requireApiAccess(plan: Plan): void {
 }
 
 export const createApiKeyAction = orgAction(createApiKeyInput, "keys.create", async ({ name, expiresIn, expiresOn }, ctx): Promise<Change<{ key: ApiKeyDto; value: string }>> => {
-  const { plan } = await lockOrganization(ctx.tx, ctx.orgId);
+  const { plan, keyPolicy } = await lockOrganization(ctx.tx, ctx.orgId);
   requireApiAccess(plan);
   const limits = PLANS[plan];
   if (limits.maxActiveKeys !== null && (await countActiveKeys(ctx.tx, ctx.orgId)) >= limits.maxActiveKeys) {
     throw new UserFacingError(`Your ${limits.label} plan allows ${limits.maxActiveKeys} active API keys. Revoke a key you no longer use, or change the plan.`);
   }
-  const created = await mintKey(ctx, { name, expiresAt: keyExpiresAt(expiresIn, expiresOn, new Date()) });
+  const now = new Date();
+  const expiresAt = keyExpiresAt(expiresIn, expiresOn, now);
+  const breach = policyBreach(keyPolicy, { createdAt: now, expiresAt });
+  if (breach) {
+    const field = expiresIn === "date" ? "expiresOn" : "expiresIn";
+    throw new UserFacingError(`This key would be outside your organization's key policy. ${breach}`, { [field]: [breach] });
+  }
+  const created = await mintKey(ctx, { name, expiresAt });
   const { key } = created;
   return {
     // The only place besides a roll where a value leaves the server: the one-time display of the dialog.
@@ -46,10 +54,11 @@ export const createApiKeyAction = orgAction(createApiKeyInput, "keys.create", as
 /**
  * SPEC §7: a replacement with the same name and lifetime, its value shown once, and the old key
  * ending after the overlap. During the overlap both count as active: a roll is never refused for
- * the plan's key limit, since the old key is on its way out.
+ * the plan's key limit, since the old key is on its way out. A lifetime outside the key policy is
+ * brought within it: rolling is how an owner brings an old key into line.
  */
 export const rollApiKeyAction = orgAction(rollApiKeyInput, "keys.roll", async ({ keyId, overlap }, ctx): Promise<Change<{ key: ApiKeyDto; value: string; oldKey: { id: string; endsAt: string } }>> => {
-  const { plan } = await lockOrganization(ctx.tx, ctx.orgId);
+  const { plan, keyPolicy } = await lockOrganization(ctx.tx, ctx.orgId);
   requireApiAccess(plan);
   const now = new Date();
   const old = await lockKeyForRoll(ctx.tx, ctx.orgId, keyId);
@@ -60,7 +69,7 @@ export const rollApiKeyAction = orgAction(rollApiKeyInput, "keys.roll", async ({
 
   const endsAt = rolledKeyEndsAt(overlap, old.expiresAt, now);
   await endApiKeyAt(ctx.tx, ctx.orgId, old.id, endsAt);
-  const created = await mintKey(ctx, { name: old.name, expiresAt: replacementExpiresAt(old, now), replacesKeyId: old.id });
+  const created = await mintKey(ctx, { name: old.name, expiresAt: fitToPolicy(keyPolicy, replacementExpiresAt(old, now), now), replacesKeyId: old.id });
   const { key } = created;
   return {
     data: { ...created, oldKey: { id: old.id, endsAt: endsAt.toISOString() } },

@@ -24,7 +24,18 @@ const exactUtc = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`
  * Rendered for every key that may have been rolled from this page, `rollable` or not: the roll
  * itself makes the key unrollable, and the dialog showing the new value must outlive that render.
  */
-export function RollKeyDialog({ orgId, apiKey, rollable }: { orgId: string; apiKey: RollableKey; rollable: boolean }) {
+export function RollKeyDialog({
+  orgId,
+  apiKey,
+  rollable,
+  policyLifetime,
+}: {
+  orgId: string;
+  apiKey: RollableKey;
+  rollable: boolean;
+  /** The key policy's rule when the old lifetime is outside it, e.g. "Keys expire within 90 days". */
+  policyLifetime: string | null;
+}) {
   const [oldKeyEnd, setOldKeyEnd] = useState<string | null>(null);
   return (
     <OneTimeKeyDialog
@@ -44,6 +55,7 @@ export function RollKeyDialog({ orgId, apiKey, rollable }: { orgId: string; apiK
         <RollForm
           orgId={orgId}
           apiKey={apiKey}
+          policyLifetime={policyLifetime}
           onRolled={(key, endsAt) => {
             setOldKeyEnd(endsAt);
             reveal(key);
@@ -54,7 +66,17 @@ export function RollKeyDialog({ orgId, apiKey, rollable }: { orgId: string; apiK
   );
 }
 
-function RollForm({ orgId, apiKey, onRolled }: { orgId: string; apiKey: RollableKey; onRolled: (key: RevealedKey, oldKeyEndsAt: string) => void }) {
+function RollForm({
+  orgId,
+  apiKey,
+  policyLifetime,
+  onRolled,
+}: {
+  orgId: string;
+  apiKey: RollableKey;
+  policyLifetime: string | null;
+  onRolled: (key: RevealedKey, oldKeyEndsAt: string) => void;
+}) {
   const [overlap, setOverlap] = useState<RollOverlap>("24h");
   const { pending, onSubmit, error, fieldErrors } = useActionForm(rollApiKeyAction, (data) => {
     onRolled({ name: data.key.name, value: data.value, expiresAt: data.key.expiresAt }, data.oldKey.endsAt);
@@ -66,7 +88,10 @@ function RollForm({ orgId, apiKey, onRolled }: { orgId: string; apiKey: Rollable
       <DialogHeader>
         <DialogTitle>Roll API key</DialogTitle>
         <DialogDescription>
-          A new value replaces this key, with the same name and lifetime. Deploy it to your clients before the old value stops working.
+          {policyLifetime
+            ? `A new value replaces this key, with the same name and a lifetime that follows the key policy (${policyLifetime.toLowerCase()}).`
+            : "A new value replaces this key, with the same name and lifetime."}{" "}
+          Deploy it to your clients before the old value stops working.
         </DialogDescription>
       </DialogHeader>
       <div className="rounded-md border bg-muted/50 px-3 py-2">

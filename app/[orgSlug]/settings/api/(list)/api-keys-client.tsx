@@ -23,6 +23,8 @@ import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { Tooltip, TooltipContent, TooltipTrigger } from "@/components/ui/tooltip";
+import { keyOutsidePolicy, outsidePolicyAdvice, type KeyPolicy } from "@/lib/key-policy";
 import { RevokeKeyDialog } from "../revoke-key-dialog";
 
 const DAY_MS = 86_400_000;
@@ -38,6 +40,23 @@ const STATUS_FILTERS = {
 } satisfies Record<string, { label: string; matches: (key: ApiKeyDto, now: number) => boolean }>;
 type StatusFilter = keyof typeof STATUS_FILTERS;
 
+
+/** SPEC §7: a key created before the policy, and what to do about it (on hover and keyboard focus). */
+function OutsidePolicyBadge({ breach, canRoll }: { breach: string | null; canRoll: boolean }) {
+  if (!breach) return null;
+  return (
+    <Tooltip>
+      <TooltipTrigger asChild>
+        <Badge variant="warning" tabIndex={0} className="cursor-default font-normal">
+          Outside key policy
+        </Badge>
+      </TooltipTrigger>
+      <TooltipContent className="max-w-64">
+        {breach} {outsidePolicyAdvice(canRoll)}
+      </TooltipContent>
+    </Tooltip>
+  );
+}
 
 const features = tableFeatures({
   rowSortingFeature,
@@ -57,15 +76,19 @@ export function ApiKeysClient({
   orgId,
   orgSlug,
   keys,
+  keyPolicy,
   canCreate,
   canRevoke,
+  canRoll,
   noApiAccess,
 }: {
   orgId: string;
   orgSlug: string;
   keys: ApiKeyDto[];
+  keyPolicy: KeyPolicy;
   canCreate: boolean;
   canRevoke: boolean;
+  canRoll: boolean;
   noApiAccess: boolean;
 }) {
   // The filter with the moment it was chosen: the time-based ones compare with that moment, so
@@ -91,6 +114,7 @@ export function ApiKeysClient({
                   Rolled: old value
                 </Badge>
               ) : null}
+              <OutsidePolicyBadge breach={keyOutsidePolicy(keyPolicy, info.row.original)} canRoll={canRoll} />
             </span>
           ),
         }),
@@ -127,7 +151,7 @@ export function ApiKeysClient({
             canRevoke && info.row.original.status !== "revoked" ? <RevokeKeyDialog orgId={orgId} apiKey={info.row.original} /> : null,
         }),
       ]),
-    [orgId, orgSlug, canRevoke],
+    [orgId, orgSlug, canRevoke, canRoll, keyPolicy],
   );
 
   const table = useTable({ features, columns, data: visible, state: { sorting }, onSortingChange: setSorting }, (state) => state);

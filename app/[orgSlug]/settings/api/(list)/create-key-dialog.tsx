@@ -11,12 +11,12 @@ import { Button } from "@/components/ui/button";
 import { DialogClose, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
-import { Label } from "@/components/ui/label";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { customExpiryBounds, KEY_EXPIRY_CHOICES, type KeyExpiryChoice } from "@/lib/key-expiry";
+import { allowedExpiryChoices, defaultExpiryChoice, describeKeyPolicy, lastCustomExpiryDay, type KeyPolicy } from "@/lib/key-policy";
 import { createApiKeyAction } from "../actions";
 
-export function CreateKeyDialog({ orgId }: { orgId: string }) {
+export function CreateKeyDialog({ orgId, keyPolicy }: { orgId: string; keyPolicy: KeyPolicy }) {
   return (
     <OneTimeKeyDialog
       trigger={
@@ -25,19 +25,24 @@ export function CreateKeyDialog({ orgId }: { orgId: string }) {
         </Button>
       }
       intro={(key) => <>“{key.name}” is ready.</>}
-      form={(reveal) => <CreateKeyForm orgId={orgId} onCreated={reveal} />}
+      form={(reveal) => <CreateKeyForm orgId={orgId} keyPolicy={keyPolicy} onCreated={reveal} />}
     />
   );
 }
 
-function CreateKeyForm({ orgId, onCreated }: { orgId: string; onCreated: (key: RevealedKey) => void }) {
+function CreateKeyForm({ orgId, keyPolicy, onCreated }: { orgId: string; keyPolicy: KeyPolicy; onCreated: (key: RevealedKey) => void }) {
+  // The form mounts when the dialog opens, so this clock is the moment the person starts.
+  const [openedAt] = useState(() => new Date());
+  const allowed = allowedExpiryChoices(keyPolicy, openedAt);
+  const policyLine = describeKeyPolicy(keyPolicy);
   const [name, setName] = useState("");
-  const [expiresIn, setExpiresIn] = useState<KeyExpiryChoice>("never");
+  const [expiresIn, setExpiresIn] = useState<KeyExpiryChoice>(() => defaultExpiryChoice(keyPolicy, openedAt));
   const { pending, onSubmit, error, fieldErrors } = useActionForm(createApiKeyAction, (data) => {
     onCreated({ name: data.key.name, value: data.value, expiresAt: data.key.expiresAt });
     toast.success(`Created “${data.key.name}”`);
   });
-  const bounds = customExpiryBounds(new Date());
+  const bounds = customExpiryBounds(openedAt);
+  const lastDay = [bounds.last, lastCustomExpiryDay(keyPolicy, openedAt)].filter((day) => day !== null).sort()[0];
 
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-4">
@@ -45,31 +50,32 @@ function CreateKeyForm({ orgId, onCreated }: { orgId: string; onCreated: (key: R
         <DialogTitle>Create API key</DialogTitle>
         <DialogDescription>Name the key after where it will be used, so you know what breaks if you revoke it.</DialogDescription>
       </DialogHeader>
-      {error && !fieldErrors.name ? <FormAlert>{error}</FormAlert> : null}
+      {error && !fieldErrors.name && !fieldErrors.expiresIn && !fieldErrors.expiresOn ? <FormAlert>{error}</FormAlert> : null}
       <input type="hidden" name="orgId" value={orgId} />
       <KeyNameField value={name} onChange={setName} error={fieldErrors.name?.[0]} />
       <div className="grid gap-4 sm:grid-cols-2">
-        <div className="space-y-2">
-          <Label htmlFor="key-expiration">Expiration</Label>
-          <Select name="expiresIn" value={expiresIn} onValueChange={(value) => setExpiresIn(value as KeyExpiryChoice)}>
-            <SelectTrigger id="key-expiration" className="w-full" aria-describedby="key-expiration-description">
+        <Select name="expiresIn" value={expiresIn} onValueChange={(value) => setExpiresIn(value as KeyExpiryChoice)}>
+          <FormField
+            label="Expiration"
+            error={fieldErrors.expiresIn?.[0]}
+            description={policyLine ? `${policyLine} (your organization's key policy).` : "From then on, calls with the key are refused."}
+          >
+            <SelectTrigger className="w-full">
               <SelectValue />
             </SelectTrigger>
-            <SelectContent>
-              {KEY_EXPIRY_CHOICES.map((choice) => (
-                <SelectItem key={choice.value} value={choice.value}>
-                  {choice.label}
-                </SelectItem>
-              ))}
-            </SelectContent>
-          </Select>
-          <p id="key-expiration-description" className="text-sm text-muted-foreground">
-            From then on, calls with the key are refused.
-          </p>
-        </div>
+          </FormField>
+          <SelectContent>
+            {KEY_EXPIRY_CHOICES.map((choice) => (
+              <SelectItem key={choice.value} value={choice.value} disabled={!allowed.includes(choice.value)}>
+                {choice.label}
+                {allowed.includes(choice.value) ? null : <span className="text-muted-foreground"> · not allowed by the key policy</span>}
+              </SelectItem>
+            ))}
+          </SelectContent>
+        </Select>
         {expiresIn === "date" ? (
           <FormField label="Expires at the end of (UTC)" error={fieldErrors.expiresOn?.[0]}>
-            <Input name="expiresOn" type="date" min={bounds.first} max={bounds.last} required />
+            <Input name="expiresOn" type="date" min={bounds.first} max={lastDay} required />
           </FormField>
         ) : null}
       </div>

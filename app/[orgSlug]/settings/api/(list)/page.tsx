@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { getOrgUsage, listApiKeys } from "@/db/queries/api-keys";
+import { getKeyPolicy } from "@/db/queries/organizations";
 import { ApiQuickstart } from "@/components/api-quickstart";
 import { PageHeader } from "@/components/page-header";
 import { PlanUsageBanner } from "@/components/plan-usage-banner";
@@ -15,7 +16,7 @@ export const metadata: Metadata = { title: "API keys" };
 export default async function ApiKeysPage({ params }: { params: Promise<{ orgSlug: string }> }) {
   const { orgSlug } = await params;
   const { membership } = await requireOrgAccess(orgSlug, "keys.view");
-  const [keys, usage, baseUrl] = await Promise.all([listApiKeys(membership.orgId), getOrgUsage(membership.orgId), publicBaseUrl()]);
+  const [keys, usage, baseUrl, keyPolicy] = await Promise.all([listApiKeys(membership.orgId), getOrgUsage(membership.orgId), publicBaseUrl(), getKeyPolicy(membership.orgId)]);
   const canCreate = can(membership.role, "keys.create");
   const { apiAccess } = PLANS[usage.plan];
   return (
@@ -23,13 +24,15 @@ export default async function ApiKeysPage({ params }: { params: Promise<{ orgSlu
       <PageHeader
         title="API keys"
         description="Keys authenticate your servers' calls to the Invoicing API. Treat them like passwords: keep them in environment variables, never in client-side code."
-        actions={canCreate && apiAccess ? <CreateKeyDialog orgId={membership.orgId} /> : null}
+        actions={canCreate && apiAccess ? <CreateKeyDialog orgId={membership.orgId} keyPolicy={keyPolicy} /> : null}
       />
       <PlanUsageBanner usage={usage} orgSlug={orgSlug} />
       <ApiKeysClient
         orgId={membership.orgId}
         orgSlug={orgSlug}
         keys={keys}
+        keyPolicy={keyPolicy}
+        canRoll={can(membership.role, "keys.roll")}
         canCreate={canCreate}
         canRevoke={can(membership.role, "keys.revoke")}
         noApiAccess={!apiAccess}

@@ -1,10 +1,11 @@
-import { ArrowLeft, ArrowRight, RefreshCw } from "lucide-react";
+import { ArrowLeft, ArrowRight, RefreshCw, ShieldAlert } from "lucide-react";
 import type { Metadata } from "next";
 import Link from "next/link";
 import type { ApiKeyDto } from "@/db/queries/api-keys";
 import type { Plan } from "@/db/enums";
 import { getKeyUsage, listRecentCalls, type KeyUsageDto, type RecentCallDto } from "@/db/queries/key-usage";
 import { listActivity, type ActivityPageDto } from "@/db/queries/activity";
+import { getKeyPolicy } from "@/db/queries/organizations";
 import { ActivityEntries } from "@/components/activity-entries";
 import { ExpiryTime } from "@/components/expiry-time";
 import { KeyStatusBadge } from "@/components/key-status-badge";
@@ -18,6 +19,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@
 import { activitySearchParams } from "@/lib/activity-filters";
 import { auditSearchParams } from "@/lib/audit-filters";
 import { can } from "@/lib/authz";
+import { describeKeyPolicy, keyOutsidePolicy, outsidePolicyAdvice } from "@/lib/key-policy";
 import { publicBaseUrl } from "@/lib/base-url";
 import { PLANS } from "@/lib/plans";
 import { REVOKE_REASONS } from "@/lib/revoke-reasons";
@@ -40,12 +42,14 @@ export default async function KeyDetailsPage({ params }: { params: Promise<{ org
   const { orgSlug, keyId } = await params;
   const { membership, apiKey } = await findKey(orgSlug, keyId);
   const mayReadHistory = can(membership.role, "activity.view");
-  const [usage, calls, baseUrl, history] = await Promise.all([
+  const [usage, calls, baseUrl, history, keyPolicy] = await Promise.all([
     getKeyUsage(membership.orgId, keyId),
     listRecentCalls(membership.orgId, keyId),
     publicBaseUrl(),
     mayReadHistory ? listActivity(membership.orgId, { key: keyId }, { pageSize: KEY_HISTORY_ENTRIES }) : null,
+    getKeyPolicy(membership.orgId),
   ]);
+  const outsidePolicy = keyOutsidePolicy(keyPolicy, apiKey);
   // An expired key can still be revoked: a revocation records that a person ended it.
   const canRevoke = can(membership.role, "keys.revoke") && apiKey.status !== "revoked";
   // A revoked key keeps its name, so its history and requests read as they happened.
@@ -63,7 +67,7 @@ export default async function KeyDetailsPage({ params }: { params: Promise<{ org
           canRename || mayRoll || canRevoke ? (
             <>
               {canRename ? <RenameKeyDialog orgId={membership.orgId} apiKey={apiKey} /> : null}
-              {mayRoll ? <RollKeyDialog orgId={membership.orgId} apiKey={apiKey} rollable={canRoll} /> : null}
+              {mayRoll ? <RollKeyDialog orgId={membership.orgId} apiKey={apiKey} rollable={canRoll} policyLifetime={outsidePolicy ? describeKeyPolicy(keyPolicy) : null} /> : null}
               {canRevoke ? <RevokeKeyDialog orgId={membership.orgId} apiKey={apiKey} size="default" /> : null}
             </>
           ) : null
@@ -74,6 +78,20 @@ export default async function KeyDetailsPage({ params }: { params: Promise<{ org
         </Link>
       </PageHeader>
       {apiKey.replacedBy && apiKey.status === "active" ? <OverlapNotice orgSlug={orgSlug} apiKey={apiKey} replacedBy={apiKey.replacedBy} /> : null}
+      {outsidePolicy ? (
+        <Alert variant="warning" role="status" aria-label="Outside key policy">
+          <ShieldAlert aria-hidden />
+          <AlertTitle>Outside your organization&apos;s key policy</AlertTitle>
+          <AlertDescription>
+            <p>
+              {outsidePolicy} {outsidePolicyAdvice(can(membership.role, "keys.roll"))}{" "}
+              <Link href={`/${orgSlug}/settings/api/policy`} className="font-medium underline">
+                See the key policy
+              </Link>
+            </p>
+          </AlertDescription>
+        </Alert>
+      ) : null}
       <KeyFacts orgSlug={orgSlug} apiKey={apiKey} />
       {usage.total === 0 ? (
         <NoRequests

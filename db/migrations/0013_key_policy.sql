@@ -1,0 +1,3 @@
+ALTER TABLE "organizations" ADD COLUMN "key_max_lifetime_days" integer;--> statement-breakpoint
+ALTER TABLE "organizations" ADD COLUMN "key_expiry_required" boolean DEFAULT false NOT NULL;--> statement-breakpoint
+ALTER TABLE "organizations" ADD CONSTRAINT "organizations_key_max_lifetime_known" CHECK ("organizations"."key_max_lifetime_days" is null or "organizations"."key_max_lifetime_days" in (30, 90, 180, 366));
