@@ -9,7 +9,8 @@ import { changePlanAction, setRateLimitAction } from "@/app/[orgSlug]/settings/p
 import { getDb } from "@/db";
 import { recordKeyExpiries } from "@/db/key-expiries";
 import { listActivity, type ActivityFilters } from "@/db/queries/activity";
-import { activityLog, apiKeys, organizations } from "@/db/schema";
+import { createUserWithOrganization } from "@/db/queries/users";
+import { activityLog, apiKeys, organizations, users } from "@/db/schema";
 import { encodeCursor } from "@/lib/audit-filters";
 import { createTeam, form, insertKey } from "./helpers/factories";
 import { logRequest } from "./helpers/request-log";
@@ -117,6 +118,24 @@ describe("an entry and its change commit together or not at all", () => {
     const [org] = await getDb().select().from(organizations).where(eq(organizations.id, team.org.id));
     expect(org!.plan).toBe("pro");
     expect(await entriesOf(team.org.id)).toEqual([]);
+  });
+
+  it("leaves the rate limit as it was and no entry when its change fails", async () => {
+    const team = await createTeam("enterprise");
+    await getDb().update(organizations).set({ name: "Doomed Org" }).where(eq(organizations.id, team.org.id));
+    actAs(team.owner.id);
+    await expect(setRateLimitAction(null, form({ orgId: team.org.id, rateLimitPerMinute: 500 }))).rejects.toThrow(/commit of rate_limit.changed failed/);
+    const [org] = await getDb().select().from(organizations).where(eq(organizations.id, team.org.id));
+    expect(org!.rateLimitPerMinute).toBeNull();
+    expect(await entriesOf(team.org.id)).toEqual([]);
+  });
+
+  it("leaves neither the user nor the organization when a sign-up's entry fails", async () => {
+    const email = `doomed-${Date.now()}@example.test`;
+    const signingUp = createUserWithOrganization({ name: "Dora", email, passwordHash: "x", organizationName: "Doomed Co", slugCandidates: [`doomed-${Date.now()}`], client: { ip: "127.0.0.1", userAgent: null } });
+    await expect(signingUp).rejects.toThrow(/commit of organization.created failed/);
+    expect(await getDb().select().from(users).where(eq(users.email, email))).toEqual([]);
+    expect(await getDb().select().from(organizations).where(eq(organizations.name, "Doomed Co"))).toEqual([]);
   });
 
   it("leaves the key policy as it was and no entry when its change fails", async () => {
