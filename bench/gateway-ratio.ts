@@ -101,9 +101,9 @@ function pgbenchScript(orgId: string, keyValue: string, keyId: string): string {
   const windowStart = new Date(rateWindowStart(now.getTime())).toISOString();
   const quote = (value: string) => `'${value.replace(/'/g, "''")}'`;
   // One request per admission statement: the server batches concurrent ones, pgbench's clients cannot.
-  const admission = [quote(`{${hashApiKey(keyValue)}}`), quote(`{${windowStart}}`), quote(`{${utcMonthStart(now)}}`), "array[random()]", "array[now()]"];
-  const row = [orgId, keyId, "req_bench", "GET", PATH, "GET /v1/products", "200", "3", "127.0.0.1", "pgbench", now.toISOString(), "true"];
-  const log = row.map((value) => quote(`{${Array.from({ length: PGBENCH_LOG_BATCH }, () => `"${value}"`).join(",")}}`));
+  const admission = [quote(`{${hashApiKey(keyValue)}}`), quote(`{${windowStart}}`), quote(`{${utcMonthStart(now)}}`), "array[random()]", "array[now()]", quote("{products}"), "array[1]", "array[true]", quote("{127.0.0.1}")];
+  const row = [orgId, keyId, "req_bench", "GET", PATH, "GET /v1/products", "200", "3", "127.0.0.1", "pgbench", now.toISOString(), "true", null];
+  const log = row.map((value) => quote(`{${Array.from({ length: PGBENCH_LOG_BATCH }, () => (value === null ? "NULL" : `"${value}"`)).join(",")}}`));
   const bind = (statement: string, values: string[]) => statement.replace(/\$(\d+)/g, (_, n: string) => values[Number(n) - 1]!);
   const oneLine = (statement: string) => statement.replace(/--[^\n]*/g, "").trim().replace(/\s+/g, " ");
   const handler = `select * from products where org_id = ${quote(orgId)} order by created_at desc, id desc limit 11`;

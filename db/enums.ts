@@ -23,3 +23,36 @@ export interface KeyPolicy {
   /** New keys must expire. A maximum lifetime implies it. */
   expiryRequired: boolean;
 }
+
+/** What a key may do (SPEC §9): everything, GET only, or what its scopes grant per resource. */
+export const KEY_ACCESS_VALUES = ["full", "read_only", "restricted"] as const;
+export type KeyAccess = (typeof KEY_ACCESS_VALUES)[number];
+
+/** SPEC §9: at most this many addresses or CIDR ranges in a key's IP allowlist. */
+export const IP_ALLOWLIST_MAX = 20;
+
+/**
+ * SPEC §9: the API's resources and the permissions a restricted key can hold on each, lowest
+ * first: a permission includes the ones before it (write includes read). One table: the gateway's
+ * statement, the create and edit dialogs, the key page and the gateway tests all read it, so a new
+ * resource cannot be forgotten by one of them.
+ */
+export const API_RESOURCES = {
+  invoices: { label: "Invoices", noun: "invoices", permissions: ["read", "write"] },
+  customers: { label: "Customers", noun: "customers", permissions: ["read", "write"] },
+  products: { label: "Products", noun: "products", permissions: ["read", "write"] },
+  analytics: { label: "Analytics", noun: "analytics", permissions: ["read"] },
+  pdf: { label: "PDF", noun: "PDFs", permissions: ["generate"] },
+} as const satisfies Record<string, { label: string; noun: string; permissions: readonly [Permission, ...Permission[]] }>;
+
+export type Permission = "read" | "write" | "generate";
+export type ApiResource = keyof typeof API_RESOURCES;
+export const API_RESOURCE_NAMES = Object.keys(API_RESOURCES) as ApiResource[];
+
+/** A restricted key's permission on each resource; a resource left out is none. */
+export type KeyScopes = { [R in ApiResource]?: (typeof API_RESOURCES)[R]["permissions"][number] };
+
+/** A permission's rank on its resource: 0 is none, and a higher rank includes the lower ones. */
+export function permissionRank(resource: ApiResource, permission: Permission | undefined): number {
+  return permission ? (API_RESOURCES[resource].permissions as readonly Permission[]).indexOf(permission) + 1 : 0;
+}

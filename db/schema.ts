@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { KEY_MAX_LIFETIME_DAYS, PLAN_VALUES, REVOKE_REASON_VALUES, ROLE_VALUES, type KeyMaxLifetimeDays } from "./enums";
+import { IP_ALLOWLIST_MAX, KEY_ACCESS_VALUES, KEY_MAX_LIFETIME_DAYS, PLAN_VALUES, REVOKE_REASON_VALUES, ROLE_VALUES, type KeyMaxLifetimeDays, type KeyScopes } from "./enums";
 import {
   bigserial,
   bigint,
@@ -129,12 +129,22 @@ export const apiKeys = pgTable(
     expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }),
     /** The key this one was rolled from (SPEC §7); that key ends when its overlap does. */
     replacesKeyId: text("replaces_key_id").references((): AnyPgColumn => apiKeys.id, { onDelete: "set null" }),
+    /** SPEC §9: everything, GET only, or what `scopes` grants per resource. */
+    access: text("access", { enum: KEY_ACCESS_VALUES }).notNull().default("full"),
+    /** A restricted key's permission per resource (db/enums.ts API_RESOURCES); empty for the other kinds. */
+    scopes: jsonb("scopes").$type<KeyScopes>().notNull().default({}),
+    /** Addresses and CIDR ranges the key may be used from, canonical as lib/ip-allowlist.ts writes them; empty: anywhere. */
+    ipAllowlist: text("ip_allowlist").array().notNull().default(sql`'{}'::text[]`),
   },
   (t) => [
     index("api_keys_org_idx").on(t.orgId, t.createdAt.desc()),
     // A key is rolled once: a second roll of it would leave two replacements.
     uniqueIndex("api_keys_replaces_key_idx").on(t.replacesKeyId),
     check("api_keys_revoke_reason_when_revoked", sql`${t.revokedAt} is not null or (${t.revokeReason} is null and ${t.revokeNote} is null)`),
+    check("api_keys_access_known", sql`${t.access} in (${sql.raw(KEY_ACCESS_VALUES.map((access) => `'${access}'`).join(", "))})`),
+    check("api_keys_scopes_only_when_restricted", sql`${t.access} = 'restricted' or ${t.scopes} = '{}'::jsonb`),
+    // The cast refuses anything PostgreSQL cannot read as an address or range.
+    check("api_keys_ip_allowlist_valid", sql`cardinality(${t.ipAllowlist}) <= ${sql.raw(String(IP_ALLOWLIST_MAX))} and ${t.ipAllowlist}::cidr[] is not null`),
     check("api_keys_revoke_reason_known", sql`${t.revokeReason} is null or ${t.revokeReason} in (${sql.raw(REVOKE_REASON_VALUES.map((reason) => `'${reason}'`).join(", "))})`),
   ],
 );
@@ -158,6 +168,8 @@ export const requestLog = pgTable(
     durationMs: integer("duration_ms").notNull(),
     ip: text("ip"),
     userAgent: text("user_agent"),
+    /** The API's error code of a refused request (lib/api/errors.ts), null for a success. */
+    errorCode: text("error_code"),
     createdAt: createdAt(),
   },
   (t) => [

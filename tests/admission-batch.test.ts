@@ -26,6 +26,10 @@ async function admitTogether(keys: string[], at = new Date()): Promise<Row[]> {
     keys.map(() => utcMonthStart(at)),
     keys.map(() => 0), // every request draws shard 0
     keys.map(() => at.toISOString()),
+    keys.map(() => "invoices"),
+    keys.map(() => 1), // read
+    keys.map(() => true),
+    keys.map(() => "127.0.0.1"),
   ]);
   return rows.sort((a, b) => a.ord - b.ord);
 }
@@ -67,7 +71,7 @@ describe("admitting a batch of requests in one statement", () => {
     const org = await createOrg("trial");
     const { value: key } = await insertKey(org.id);
     const admit = admissionFor(PLAN_RULES);
-    const admissions = await Promise.all(Array.from({ length: 60 }, () => admit(hashApiKey(key), new Date())));
+    const admissions = await Promise.all(Array.from({ length: 60 }, () => admit({ keyHash: hashApiKey(key), at: new Date(), need: { resource: "invoices", permission: "read" }, safe: true, ip: "127.0.0.1" })));
     expect(admissions.filter((admission) => admission!.quotaCounted)).toHaveLength(50);
     expect(new Set(admissions.map((admission) => admission!.rateCount))).toEqual(new Set(Array.from({ length: 60 }, (_, i) => i + 1)));
     expect(await monthCount(org.id)).toBe(50);

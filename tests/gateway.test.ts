@@ -1,14 +1,14 @@
-import { and, count, eq, sql, sum } from "drizzle-orm";
+import { count, eq, sql } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from "vitest";
 import { getDb } from "@/db";
-import { apiKeys, monthlyUsage, requestLog } from "@/db/schema";
+import { apiKeys, requestLog } from "@/db/schema";
 import { generateApiKey, hashApiKey } from "@/lib/api-key-format";
 import { callsThisMonth } from "@/db/monthly-usage";
-import { utcMonthStart } from "@/db/time";
 import { changePlanAction } from "@/app/[orgSlug]/settings/plan/actions";
 import { rollApiKeyAction } from "@/app/[orgSlug]/settings/api/actions";
 import { addMember, createOrg, createTeam, form, insertKey } from "./helpers/factories";
 import { actAs } from "./helpers/session";
+import { countedThisMonth } from "./helpers/usage";
 import { contractApi, itMatchesTheDocument } from "./helpers/api-contract";
 
 // The gateway's clock, so a test can step to the moment X-RateLimit-Reset names.
@@ -25,15 +25,6 @@ async function errorOf(response: Response) {
 function withTypo(key: string, index: number): string {
   const at = index < 0 ? key.length + index : index;
   return key.slice(0, at) + (key[at] === "a" ? "b" : "a") + key.slice(at + 1);
-}
-
-/** The month's calls counted toward the quota, over all its shards. */
-async function countedThisMonth(orgId: string): Promise<number> {
-  const [row] = await getDb()
-    .select({ n: sum(monthlyUsage.count).mapWith(Number) })
-    .from(monthlyUsage)
-    .where(and(eq(monthlyUsage.orgId, orgId), eq(monthlyUsage.month, utcMonthStart(new Date()))));
-  return row?.n ?? 0;
 }
 
 /** Runs `check` while `table` is renamed away (a real fault) and console.error is captured. */

@@ -3,7 +3,7 @@ import { sql } from "drizzle-orm";
 import { getDb, queryPrepared } from "@/db";
 import { GroupCommit } from "@/db/group-commit";
 import { countOnFreeShard, shardCapSql, shardCountSql } from "@/db/monthly-usage";
-import type { Plan } from "@/db/enums";
+import { API_RESOURCE_NAMES, API_RESOURCES, permissionRank, type ApiResource, type KeyAccess, type Permission, type Plan } from "@/db/enums";
 import { utcMonthStart } from "@/db/time";
 
 /** What the gateway's admission statement needs to know of a plan (lib/plans.ts is the source). */
@@ -25,6 +25,11 @@ export interface Admission {
   /** When the key stops working, or null; past it (at the request's time) the key counts nothing. */
   expiresAt: Date | null;
   expired: boolean;
+  access: KeyAccess;
+  /** The client's address is on the key's allowlist, or the key has none (SPEC §9). */
+  ipAllowed: boolean;
+  /** The key's access covers what the request needs (SPEC §9). */
+  scopeAllowed: boolean;
   plan: Plan;
   rateLimit: number;
   /** This request's place in its key's minute, or null when it was not counted (revoked, no access). */
@@ -41,6 +46,9 @@ interface AdmissionRow {
   revoked: boolean;
   expires_at: Date | string | null;
   expired: boolean;
+  access: KeyAccess;
+  ip_allowed: boolean;
+  scope_allowed: boolean;
   plan: Plan;
   rate_limit: number;
   rate_count: number | null;
@@ -52,26 +60,39 @@ interface AdmissionRow {
 function sqlLiteral(value: string | number | boolean | null): string {
   if (value === null) return "null::int";
   if (typeof value === "string") {
-    if (!/^[a-z_]+$/.test(value)) throw new Error(`Unexpected plan name ${value}`);
+    if (!/^[a-z_]+$/.test(value)) throw new Error(`Unexpected name ${value}`);
     return `'${value}'`;
   }
   if (typeof value === "number" && !Number.isSafeInteger(value)) throw new Error(`Unexpected plan figure ${value}`);
   return String(value);
 }
 
+/** Each resource's permissions and their ranks (db/enums.ts), as the statement's table. */
+function scopeRanksSql(): string {
+  return API_RESOURCE_NAMES.flatMap((resource) =>
+    (API_RESOURCES[resource].permissions as readonly Permission[]).map((permission) => `(${[resource, permission, permissionRank(resource, permission)].map(sqlLiteral).join(", ")})`),
+  ).join(", ");
+}
+
 /**
- * The gateway's one statement before the handler, for a batch of requests, in SPEC §4's order: each
- * key by its hash, its organization's plan, then (unless the key is revoked or the plan has no API
- * access, or the key has expired by the request's time) the request counted in its key's minute,
- * then (unless that minute is full) counted in
+ * The gateway's one statement before the handler, for a batch of requests, in SPEC §9's order: each
+ * key by its hash, whether the client's address is on its allowlist, its organization's plan,
+ * whether its access covers the request, then (unless the key is revoked or expired by the
+ * request's time, the address or the access is refused, or the plan has no API access) the request
+ * counted in its key's minute, then (unless that minute is full) counted in
  * the month, when the plan has a quota and the month still has room.
  *
  * Requests of one key and minute take consecutive places after those counted before, in the
  * batch's order. The month's calls of one organization are counted together on one shard drawn at
  * random, up to its cap; the requests beyond it (the shard filled up) are left to countOnFreeShard.
  *
+ * A read-only key may send GET and HEAD; a restricted key needs, on the request's resource, a
+ * permission ranked at least as high as the one asked for (write includes read).
+ *
  * $1 key hashes, $2 minute starts, $3 months, $4 random numbers in [0, 1) that draw the shards,
- * $5 the requests' times: one element per request.
+ * $5 the requests' times, $6 the resources asked for (null for a path of none), $7 the rank of the
+ * permission asked for, $8 whether the method is safe (GET, HEAD), $9 the client addresses (null
+ * when unknown): one element per request.
  */
 export function admissionStatement(rules: PlanRule[]): string {
   const values = rules
@@ -79,18 +100,27 @@ export function admissionStatement(rules: PlanRule[]): string {
     .join(", ");
   return `
     with rules (plan, api_access, custom_rate_limit, rate_limit, quota) as (values ${values}),
+    scope_ranks (resource, permission, rank) as (values ${scopeRanksSql()}),
     request as (
-      select * from unnest($1::text[], $2::timestamptz[], $3::date[], $4::float8[], $5::timestamptz[]) with ordinality as r(key_hash, window_start, month, draw, at, ord)
-    ), found as (
+      select * from unnest($1::text[], $2::timestamptz[], $3::date[], $4::float8[], $5::timestamptz[], $6::text[], $7::int[], $8::bool[], $9::text[])
+        with ordinality as r(key_hash, window_start, month, draw, at, resource, rank, safe, ip, ord)
+    ), keyed as (
       select r.ord::int as ord, r.window_start, r.month, k.id as key_id, k.org_id, k.revoked_at is not null as revoked, o.plan, ru.quota,
-             k.expires_at, coalesce(k.expires_at <= r.at, false) as expired,
-             k.revoked_at is null and coalesce(k.expires_at > r.at, true) and ru.api_access as counts,
+             k.expires_at, coalesce(k.expires_at <= r.at, false) as expired, k.access, ru.api_access,
+             case when cardinality(k.ip_allowlist) = 0 then true
+                  else coalesce(r.ip::inet <<= any(k.ip_allowlist::cidr[]), false) end as ip_allowed,
+             case k.access when 'full' then true
+                  when 'read_only' then r.safe
+                  else r.resource is null or coalesce((select s.rank from scope_ranks s where s.resource = r.resource and s.permission = k.scopes->>r.resource), 0) >= r.rank
+             end as scope_allowed,
              case when ru.custom_rate_limit then coalesce(o.rate_limit_per_minute, ru.rate_limit) else ru.rate_limit end as rate_limit,
              floor(r.draw * ${shardCountSql("ru.quota")})::int as shard
       from request r
       join api_keys k on k.key_hash = r.key_hash
       join organizations o on o.id = k.org_id
       join rules ru on ru.plan = o.plan::text
+    ), found as (
+      select *, not revoked and not expired and ip_allowed and api_access and scope_allowed as counts from keyed
     ), per_minute as (
       select org_id, key_id, window_start, count(*)::int as n from found where counts group by 1, 2, 3
     ), rate as (
@@ -141,7 +171,7 @@ export function admissionStatement(rules: PlanRule[]): string {
     ), taken as (
       select org_id, month, before, after from bumped union all select org_id, month, before, after from opened
     )
-    select f.ord, f.key_id, f.org_id, f.revoked, f.expires_at, f.expired, f.plan, f.rate_limit, p.rate_count, f.quota,
+    select f.ord, f.key_id, f.org_id, f.revoked, f.expires_at, f.expired, f.access, f.ip_allowed, f.scope_allowed, f.plan, f.rate_limit, p.rate_count, f.quota,
            (case when e.place <= t.after - t.before then m.used + e.place
                  else coalesce(m.used + t.after - t.before, m.used, 0) end)::int as quota_used,
            coalesce(e.place <= t.after - t.before, false) as quota_counted,
@@ -155,9 +185,16 @@ export function admissionStatement(rules: PlanRule[]): string {
     left join taken t on t.org_id = f.org_id and t.month = f.month`;
 }
 
-interface AdmissionAsk {
+/** One request to admit: its key, time, what it needs and where it comes from. */
+export interface AdmissionAsk {
   keyHash: string;
   at: Date;
+  /** The resource of the request's path and the permission its method needs there (lib/api-access.ts); null for a path of none. */
+  need: { resource: ApiResource; permission: Permission } | null;
+  /** GET or HEAD (lib/api-access.ts isSafeMethod): all a read-only key may send. */
+  safe: boolean;
+  /** Canonical (lib/ip-allowlist.ts), or null when unknown. */
+  ip: string | null;
 }
 
 /**
@@ -165,7 +202,7 @@ interface AdmissionAsk {
  * while a batch is being admitted go together in the next one (GroupCommit). No cache: a
  * revocation committed by any process is seen by the very next request in every process.
  */
-export function admissionFor(rules: PlanRule[]): (keyHash: string, at: Date) => Promise<Admission | null> {
+export function admissionFor(rules: PlanRule[]): (ask: AdmissionAsk) => Promise<Admission | null> {
   const statement = admissionStatement(rules);
   const admitBatch = async (asks: AdmissionAsk[]): Promise<(AdmissionRow | null)[]> => {
     const rows = await queryPrepared<AdmissionRow & { ord: number }>(statement, [
@@ -174,13 +211,18 @@ export function admissionFor(rules: PlanRule[]): (keyHash: string, at: Date) => 
       asks.map((ask) => utcMonthStart(ask.at)),
       asks.map(() => Math.random()),
       asks.map((ask) => ask.at.toISOString()),
+      asks.map((ask) => ask.need?.resource ?? null),
+      asks.map((ask) => (ask.need ? permissionRank(ask.need.resource, ask.need.permission) : 0)),
+      asks.map((ask) => ask.safe),
+      asks.map((ask) => ask.ip),
     ]);
     const byPlace = new Map(rows.map((row) => [row.ord, row]));
     return asks.map((_, i) => byPlace.get(i + 1) ?? null);
   };
   const batches = new GroupCommit(admitBatch, (size) => `Admitting a batch of ${size} requests failed`);
-  return async (keyHash, at) => {
-    const row = await batches.submit({ keyHash, at });
+  return async (ask) => {
+    const { at } = ask;
+    const row = await batches.submit(ask);
     if (!row) return null;
     const admission: Admission = {
       keyId: row.key_id,
@@ -188,6 +230,9 @@ export function admissionFor(rules: PlanRule[]): (keyHash: string, at: Date) => 
       revoked: row.revoked,
       expiresAt: row.expires_at === null ? null : new Date(row.expires_at),
       expired: row.expired,
+      access: row.access,
+      ipAllowed: row.ip_allowed,
+      scopeAllowed: row.scope_allowed,
       plan: row.plan,
       rateLimit: row.rate_limit,
       rateCount: row.rate_count,
@@ -241,6 +286,8 @@ export interface RequestLogEntry {
   durationMs: number;
   ip: string | null;
   userAgent: string | null;
+  /** The API's error code of a refusal, null for a success. */
+  errorCode: string | null;
   at: Date;
   /** Whether the call counts as a use of the key (not refused for being revoked). */
   touchesKey: boolean;
@@ -248,14 +295,14 @@ export interface RequestLogEntry {
 
 // The rows of a batch as parallel arrays, unnested into one insert: one statement and one commit
 // for every request that finished while the previous batch was being written.
-/** $1 org, $2 key, $3 request id, $4 method, $5 path, $6 endpoint, $7 status, $8 ms, $9 IP, $10 user agent, $11 time, $12 touches the key: one array each. */
+/** $1 org, $2 key, $3 request id, $4 method, $5 path, $6 endpoint, $7 status, $8 ms, $9 IP, $10 user agent, $11 time, $12 touches the key, $13 error code: one array each. */
 export const WRITE_REQUEST_LOG = `
   with batch as (
-    select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int2[], $8::int4[], $9::text[], $10::text[], $11::timestamptz[], $12::bool[])
-      as r(org_id, api_key_id, request_id, method, path, endpoint, status, duration_ms, ip, user_agent, created_at, touches_key)
+    select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int2[], $8::int4[], $9::text[], $10::text[], $11::timestamptz[], $12::bool[], $13::text[])
+      as r(org_id, api_key_id, request_id, method, path, endpoint, status, duration_ms, ip, user_agent, created_at, touches_key, error_code)
   ), logged as (
-    insert into request_log (org_id, api_key_id, request_id, method, path, endpoint, status, duration_ms, ip, user_agent, created_at)
-    select org_id, api_key_id, request_id, method, path, endpoint, status, duration_ms, ip, user_agent, created_at from batch
+    insert into request_log (org_id, api_key_id, request_id, method, path, endpoint, status, duration_ms, ip, user_agent, error_code, created_at)
+    select org_id, api_key_id, request_id, method, path, endpoint, status, duration_ms, ip, user_agent, error_code, created_at from batch
   ), rolled as (
     -- In key order, so batches of several processes lock shared rows in one order.
     insert into request_daily_rollup (org_id, api_key_id, day, endpoint, status, count)
@@ -280,7 +327,7 @@ async function writeRequestLogBatch(rows: RequestLogEntry[]): Promise<void[]> {
   await queryPrepared(WRITE_REQUEST_LOG, [
     column((e) => e.orgId), column((e) => e.apiKeyId), column((e) => e.requestId), column((e) => e.method), column((e) => e.path),
     column((e) => e.endpoint), column((e) => e.status), column((e) => e.durationMs), column((e) => e.ip), column((e) => e.userAgent),
-    column((e) => e.at.toISOString()), column((e) => e.touchesKey),
+    column((e) => e.at.toISOString()), column((e) => e.touchesKey), column((e) => e.errorCode),
   ]);
   return rows.map(() => undefined);
 }

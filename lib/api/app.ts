@@ -18,6 +18,7 @@ const HTTP_EXCEPTION_CODES: Partial<Record<number, ApiErrorCode>> = {
 } satisfies { [S in ApiErrorStatus]?: ApiErrorCodeWithStatus<S> };
 
 function renderError(c: Context<ApiEnv>, error: ApiError): Response {
+  c.set("errorCode", error.code);
   for (const [name, value] of Object.entries(error.headers ?? {})) c.header(name, value);
   return c.json(error.body(c.get("requestId") ?? "req_unknown"), error.status);
 }

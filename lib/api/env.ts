@@ -1,5 +1,6 @@
 import type { HttpBindings } from "@hono/node-server";
 import type { Plan } from "@/db/enums";
+import type { ApiErrorCode } from "./errors";
 
 export interface ApiCaller {
   keyId: string;
@@ -9,5 +10,6 @@ export interface ApiCaller {
 
 export type ApiEnv = {
   Bindings: Partial<HttpBindings>;
-  Variables: { requestId: string; caller: ApiCaller };
+  /** errorCode: the code of the refusal rendered, for the audit row. */
+  Variables: { requestId: string; caller: ApiCaller; errorCode?: ApiErrorCode };
 };

@@ -12,7 +12,12 @@ export const API_ERRORS = {
   api_key_invalid: { status: 401, description: "The key is malformed (prefix, length or checksum) or unknown." },
   api_key_revoked: { status: 401, description: "The key was revoked in the dashboard." },
   api_key_expired: { status: 401, description: "The key passed the expiry date it was given at creation (X-API-Key-Expires told when)." },
+  ip_not_allowed: { status: 403, description: "The key has an IP allowlist and the request came from an address not on it." },
   plan_no_api_access: { status: 403, description: "The organization's plan (Solo) has no API access." },
+  api_key_scope_insufficient: {
+    status: 403,
+    description: "The key is read only or restricted, and its access does not cover the request: the message names the resource and the permission needed.",
+  },
   rate_limited: { status: 429, description: "The key's per-minute rate limit is used up; retry after Retry-After seconds." },
   monthly_quota_exceeded: {
     status: 429,

@@ -1,6 +1,9 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { routePath } from "hono/route";
 import { API_KEY_LENGTH, API_KEY_PREFIX, apiKeyHint, hashApiKey, parseApiKey } from "@/lib/api-key-format";
+import { API_RESOURCES } from "@/db/enums";
+import { describeNeed, isSafeMethod, requiredAccess, type RequiredAccess } from "@/lib/api-access";
+import { normalizeClientIp } from "@/lib/ip-allowlist";
 import { DEFAULT_RATE_LIMIT_PER_MINUTE, PLANS } from "@/lib/plans";
 import { PLAN_VALUES } from "@/db/enums";
 import { nextUtcMonth } from "@/db/time";
@@ -8,12 +11,22 @@ import type { ApiEnv } from "./env";
 import { ApiError } from "./errors";
 import { admissionFor, findKeyOwner, pruneRateWindows, RATE_WINDOW_MS, rateWindowStart, writeRequestLog, type Admission, type KeyOwner, type PlanRule } from "@/db/queries/gateway";
 
+/** The socket's address, or the first X-Forwarded-For entry behind a proxy of ours (TRUST_PROXY). */
 function clientIp(c: Context<ApiEnv>): string | null {
   if (process.env.TRUST_PROXY === "true") {
     const forwarded = c.req.header("x-forwarded-for")?.split(",")[0]?.trim();
     if (forwarded) return forwarded;
   }
   return c.env?.incoming?.socket.remoteAddress ?? null;
+}
+
+/** SPEC §9's scope refusal, naming the resource and the permission the request needs. */
+function scopeRefusal(admission: Admission, need: RequiredAccess | null): ApiError {
+  const change = "An admin can change the key's access in the dashboard.";
+  if (!need) return ApiError.of("api_key_scope_insufficient", `This API key is read only: it can send GET requests only. ${change}`);
+  const needs = `The request needs the ${need.permission} permission on ${API_RESOURCES[need.resource].noun}.`;
+  const key = admission.access === "read_only" ? "This API key is read only: it cannot" : "This API key cannot";
+  return ApiError.of("api_key_scope_insufficient", `${key} ${describeNeed(need)}. ${needs} ${change}`);
 }
 
 /** "GET /v1/invoices/{id}": the route template, so the audit log groups calls by endpoint. */
@@ -39,20 +52,26 @@ export const PLAN_RULES: PlanRule[] = PLAN_VALUES.map((plan) => ({
 const admitRequest = admissionFor(PLAN_RULES);
 
 /**
- * SPEC §4's refusals, in its order, from what the admission statement found and counted: it counts
- * a request in its key's minute only when the key is active on a plan with API access, and in the
- * month only when that minute still had room. Sets the rate-limit and quota headers.
+ * SPEC §9's refusals, in its order, from what the admission statement found and counted: it counts
+ * a request in its key's minute only when the key is active, from an allowed address, on a plan
+ * with API access and with access to what the request needs, and in the month only when that
+ * minute still had room. Sets the rate-limit and quota headers.
  */
-function decide(c: Context<ApiEnv>, admission: Admission, now: number): void {
+function decide(c: Context<ApiEnv>, admission: Admission, ask: { need: RequiredAccess | null; ip: string | null }, now: number): void {
   if (admission.revoked) throw ApiError.of("api_key_revoked", "This API key has been revoked. Create a new key in the dashboard.");
   if (admission.expired) {
     throw ApiError.of("api_key_expired", `This API key expired at ${rfc3339(admission.expiresAt!)}. Create a new key in the dashboard.`);
   }
   if (admission.expiresAt) c.header("X-API-Key-Expires", rfc3339(admission.expiresAt));
+  if (!admission.ipAllowed) {
+    const from = ask.ip ? `from ${ask.ip}` : "from an address the server cannot read";
+    throw ApiError.of("ip_not_allowed", `This API key cannot be used ${from}: the address is not on the key's IP allowlist. An admin can change the allowlist in the dashboard.`);
+  }
   const plan = PLANS[admission.plan];
   if (!plan.apiAccess) {
     throw ApiError.of("plan_no_api_access", `The ${plan.label} plan has no API access. An owner can change the plan in the dashboard.`);
   }
+  if (!admission.scopeAllowed) throw scopeRefusal(admission, ask.need);
 
   const { rateLimit, rateCount, quota, quotaUsed } = admission;
   const used = rateCount ?? 0;
@@ -102,10 +121,12 @@ export function gateway(renderError: (c: Context<ApiEnv>, error: ApiError) => Re
       console.error(`Gateway failure in ${c.req.method} ${c.req.path} (${requestId})`, error);
       return renderError(c, ApiError.internal());
     };
+    const ip = clientIp(c);
+    const ask = { keyHash, at: new Date(now), need: requiredAccess(c.req.method, c.req.path), safe: isSafeMethod(c.req.method), ip: normalizeClientIp(ip) };
     let admission: Admission | null = null;
     let key: KeyOwner | null;
     try {
-      key = admission = await admitRequest(keyHash, new Date(now));
+      key = admission = await admitRequest(ask);
     } catch (error) {
       c.res = failed(error);
       // The request still gets its audit row when its key can be read without the counters.
@@ -115,7 +136,7 @@ export function gateway(renderError: (c: Context<ApiEnv>, error: ApiError) => Re
     if (!key) return renderError(c, ApiError.of("api_key_invalid", `No API key matches ${apiKeyHint(presented)}.`));
     if (admission) {
       try {
-        decide(c, admission, now);
+        decide(c, admission, ask, now);
         c.set("caller", { keyId: admission.keyId, orgId: admission.orgId, plan: admission.plan });
         await next();
       } catch (error) {
@@ -135,8 +156,9 @@ export function gateway(renderError: (c: Context<ApiEnv>, error: ApiError) => Re
         endpoint: endpointOf(c),
         status: c.res.status,
         durationMs: Math.round(performance.now() - started),
-        ip: clientIp(c),
+        ip,
         userAgent: c.req.header("user-agent")?.slice(0, 512) ?? null,
+        errorCode: c.get("errorCode") ?? null,
         at: new Date(now),
         // A refused ended key is no use of it.
         touchesKey: !key.revoked && !admission?.expired,

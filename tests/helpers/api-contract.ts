@@ -20,7 +20,7 @@ export interface Exchange {
 const DOC_ID = "https://contract.test/openapi.json";
 
 /** The gateway's refusals and route_not_found: what a path outside the API can answer. */
-const OUTSIDE_THE_API: readonly string[] = ["api_key_missing", "api_key_invalid", "api_key_revoked", "plan_no_api_access", "rate_limited", "monthly_quota_exceeded", "route_not_found"];
+const OUTSIDE_THE_API: readonly string[] = ["api_key_missing", "api_key_invalid", "api_key_revoked", "api_key_expired", "ip_not_allowed", "plan_no_api_access", "api_key_scope_insufficient", "rate_limited", "monthly_quota_exceeded", "route_not_found"];
 
 function pointer(...segments: string[]): string {
   return segments.map((segment) => `/${encodeURIComponent(segment.replace(/~/g, "~0").replace(/\//g, "~1"))}`).join("");

@@ -1,6 +1,6 @@
 import { getDb } from "@/db";
 import { apiKeys, memberships, organizations, users } from "@/db/schema";
-import type { Plan, Role } from "@/db/enums";
+import type { KeyAccess, KeyScopes, Plan, Role } from "@/db/enums";
 import { mintApiKey } from "@/lib/api-key-format";
 import { newId } from "@/db/ids";
 
@@ -35,7 +35,10 @@ export async function createTeam(plan: Plan = "pro") {
 }
 
 /** A key row written directly (bypassing the action), returning its value for API calls. */
-export async function insertKey(orgId: string, options: { name?: string; revoked?: boolean; createdBy?: string; expiresAt?: Date; createdAt?: Date } = {}) {
+export async function insertKey(
+  orgId: string,
+  options: { name?: string; revoked?: boolean; createdBy?: string; expiresAt?: Date; createdAt?: Date; access?: KeyAccess; scopes?: KeyScopes; ipAllowlist?: string[] } = {},
+) {
   const { value, hash, hint } = mintApiKey();
   const id = newId("key");
   await getDb()
@@ -49,6 +52,9 @@ export async function insertKey(orgId: string, options: { name?: string; revoked
       createdBy: options.createdBy ?? null,
       revokedAt: options.revoked ? new Date() : null,
       expiresAt: options.expiresAt ?? null,
+      access: options.access ?? "full",
+      scopes: options.scopes ?? {},
+      ipAllowlist: options.ipAllowlist ?? [],
       ...(options.createdAt ? { createdAt: options.createdAt } : {}),
     });
   return { id, value, hint };

@@ -17,6 +17,7 @@ export async function logRequest(entry: Partial<RequestLogEntry> & Pick<RequestL
     ip: "203.0.113.7",
     userAgent: "vitest",
     touchesKey: true,
+    errorCode: null,
     ...entry,
   };
   await writeRequestLog(row);

@@ -1,5 +1,6 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { ApiEnv } from "../env";
+import { API_RESOURCE_NAMES, API_RESOURCES } from "@/db/enums";
 import { MAX_RANGE_DAYS } from "@/lib/input-rules";
 import { MAX_BODY_BYTES } from "../body-limit";
 import { registerSharedComponents } from "../schemas/responses";
@@ -9,11 +10,39 @@ import { invoiceRoutes } from "./invoices";
 import { pdfRoutes } from "./pdf";
 import { productRoutes } from "./products";
 
+const RESOURCE_TABLE = [
+  "| resource | paths | permissions |",
+  "|---|---|---|",
+  ...API_RESOURCE_NAMES.map((resource) => `| ${API_RESOURCES[resource].label} | \`/v1/${resource}\` | none, ${API_RESOURCES[resource].permissions.join(", ")} |`),
+].join("\n");
+
 const DESCRIPTION = `
 Invoices, customers, products, analytics and PDFs of your organization.
 
 ## Authentication
 Send an API key of your organization in the \`X-API-Key\` header. Create keys in the dashboard under Settings › API keys.
+
+## Restricted keys
+A key has **Full access** (the default), is **Read only** (\`GET\` on every resource), or is **Restricted** to
+a permission per resource, chosen when it is created and changeable later by an owner or admin:
+
+${RESOURCE_TABLE}
+
+A higher permission includes the lower one (write includes read); \`GET\` needs the first permission listed, any other method
+the last listed. A key may also carry an **IP allowlist** of up to 20 addresses or CIDR ranges (IPv4 or IPv6): any other
+address is refused with \`403 ip_not_allowed\`. The checks run in this order: the key itself (\`401\`), its
+allowlist, the plan, its access, the rate limit, the quota. A refusal by allowlist or access is logged and counts
+toward neither the rate limit nor the quota. For a reporting job that only reads analytics from one server:
+
+\`\`\`http
+POST /v1/invoices HTTP/1.1
+X-API-Key: ik_…            (restricted: analytics read, from 203.0.113.10)
+
+HTTP/1.1 403 Forbidden
+{"error": {"code": "api_key_scope_insufficient",
+  "message": "This API key cannot write invoices. The request needs the write permission on invoices. An admin can change the key's access in the dashboard.",
+  "request_id": "req_…"}}
+\`\`\`
 
 ## Conventions
 - JSON in and out. Request bodies are limited to ${MAX_BODY_BYTES / 1024 / 1024} MiB and refuse unknown fields.

@@ -70,7 +70,7 @@ type SharedResponse = { [S in ApiErrorStatus]: { codes: readonly [ApiErrorCodeWi
 /** Shared responses of every route: the gateway's refusals and our own failures. */
 const SHARED = {
   Unauthorized: { codes: ["api_key_missing", "api_key_invalid", "api_key_revoked", "api_key_expired"], headers: headerRefs(["X-Request-Id"]) },
-  Forbidden: { codes: ["plan_no_api_access"], headers: headerRefs(["X-Request-Id", "X-API-Key-Expires"]) },
+  Forbidden: { codes: ["ip_not_allowed", "plan_no_api_access", "api_key_scope_insufficient"], headers: headerRefs(["X-Request-Id", "X-API-Key-Expires"]) },
   TooManyRequests: {
     codes: ["rate_limited", "monthly_quota_exceeded"],
     headers: headerRefs(["X-Request-Id", "Retry-After", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "X-Quota-Limit", "X-Quota-Remaining", "X-API-Key-Expires"]),

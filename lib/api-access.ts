@@ -1,0 +1,52 @@
+import { API_RESOURCE_NAMES, API_RESOURCES, permissionRank, type ApiResource, type KeyAccess, type KeyScopes, type Permission } from "@/db/enums";
+
+/** SPEC §9 for requests and people: what a request needs, and what a key can do, from the resource table of db/enums.ts. */
+
+export const KEY_ACCESS_LABELS = {
+  full: "Full access",
+  read_only: "Read only",
+  restricted: "Restricted",
+} as const satisfies Record<KeyAccess, string>;
+
+export const PERMISSION_LABELS = { none: "None", read: "Read", write: "Write", generate: "Generate" } as const;
+
+/** What a request needs: the resource of its path and a permission there. */
+export interface RequiredAccess {
+  resource: ApiResource;
+  permission: Permission;
+}
+
+const SAFE_METHODS = new Set(["GET", "HEAD"]);
+
+/** GET and HEAD: what a read-only key may send. */
+export function isSafeMethod(method: string): boolean {
+  return SAFE_METHODS.has(method.toUpperCase());
+}
+
+/**
+ * The permission a request needs: a safe method needs the resource's lowest permission (read),
+ * any other method its highest (write; generate for PDFs). Null for a path of no resource, which
+ * has nothing to guard (it answers 404).
+ */
+export function requiredAccess(method: string, path: string): RequiredAccess | null {
+  const segment = /^\/v1\/([^/?]+)/.exec(path)?.[1];
+  if (!segment || !Object.hasOwn(API_RESOURCES, segment)) return null;
+  const resource = segment as ApiResource;
+  const permissions = API_RESOURCES[resource].permissions as readonly Permission[];
+  return { resource, permission: isSafeMethod(method) ? permissions[0]! : permissions[permissions.length - 1]! };
+}
+
+/** "write invoices", "generate PDF": the permission a refusal names. */
+export function describeNeed(need: RequiredAccess): string {
+  return `${need.permission} ${API_RESOURCES[need.resource].noun}`;
+}
+
+/** One line per resource a key can reach, for the key page: "Invoices: read and write". */
+export function describeScopes(access: KeyAccess, scopes: KeyScopes): { resource: ApiResource; label: string; can: string }[] {
+  return API_RESOURCE_NAMES.map((resource) => {
+    const { label, permissions } = API_RESOURCES[resource];
+    const held: readonly Permission[] =
+      access === "full" ? permissions : access === "read_only" ? (permissions[0] === "read" ? ["read"] : []) : permissions.slice(0, permissionRank(resource, scopes[resource]));
+    return { resource, label, can: held.length === 0 ? "No access" : held.map((permission) => PERMISSION_LABELS[permission]).join(" and ") };
+  });
+}
