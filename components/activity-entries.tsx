@@ -1,4 +1,4 @@
-import { ArrowRight, Bot, CalendarX, CreditCard, Gauge, KeyRound, PencilLine, RefreshCw, ShieldCheck, ShieldOff, Sparkles } from "lucide-react";
+import { ArrowRight, Bot, CalendarX, CreditCard, Gauge, KeyRound, LockKeyhole, PencilLine, RefreshCw, ShieldCheck, ShieldOff, Sparkles } from "lucide-react";
 import Link from "next/link";
 import type { ActivityEntryDto } from "@/db/queries/activity";
 import { RelativeTime } from "@/components/relative-time";
@@ -10,6 +10,7 @@ const ICONS: Record<ActivityAction, typeof KeyRound> = {
   "organization.created": Sparkles,
   "api_key.created": KeyRound,
   "api_key.renamed": PencilLine,
+  "api_key.restrictions_changed": LockKeyhole,
   "api_key.rolled": RefreshCw,
   "api_key.revoked": ShieldOff,
   "api_key.expired": CalendarX,

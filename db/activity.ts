@@ -8,6 +8,7 @@ export const ACTIVITY_ACTIONS = {
   "organization.created": "Organization created",
   "api_key.created": "Key created",
   "api_key.renamed": "Key renamed",
+  "api_key.restrictions_changed": "Key access changed",
   "api_key.rolled": "Key rolled",
   "api_key.revoked": "Key revoked",
   "api_key.expired": "Key expired",

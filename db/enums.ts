@@ -56,3 +56,12 @@ export type KeyScopes = { [R in ApiResource]?: (typeof API_RESOURCES)[R]["permis
 export function permissionRank(resource: ApiResource, permission: Permission | undefined): number {
   return permission ? (API_RESOURCES[resource].permissions as readonly Permission[]).indexOf(permission) + 1 : 0;
 }
+
+/** What a key may do and from where (SPEC §9), as stored on it and kept by a roll. */
+export interface KeyRestrictions {
+  access: KeyAccess;
+  /** Only for a restricted key; empty otherwise. */
+  scopes: KeyScopes;
+  /** Canonical addresses and CIDR ranges (lib/ip-allowlist.ts); empty: any address. */
+  ipAllowlist: string[];
+}

@@ -7,7 +7,8 @@ import { recordKeyExpiries } from "./key-expiries";
 import { ensureRequestLogPartitions } from "./partitions";
 import { rebuildDailyRollups } from "./rollups";
 import { spreadMonthlyUsage } from "./monthly-usage";
-import type { Plan, RevokeReason, Role } from "./enums";
+import { accessCovers, restrictionChanges } from "@/lib/api-access";
+import type { KeyRestrictions, Plan, RevokeReason, Role } from "./enums";
 import { activityLog, apiKeys, memberships, organizations, requestLog, users } from "./schema";
 
 export const DEMO_PASSWORD = "demo-password";
@@ -55,6 +56,8 @@ interface DemoKey {
   rolled?: { hoursAgo: number; overlapHours: number; replacementId: string };
   /** The key this one replaced when it was rolled. */
   replaces?: string;
+  /** What the key may do and from where (SPEC §9); full access from anywhere when left out. */
+  restrictions?: KeyRestrictions;
   /** Typical requests on a weekday; the seed's traffic follows a daily rhythm around it. */
   dailyRequests: number;
   userAgent: string;
@@ -64,6 +67,10 @@ interface DemoKey {
 // The demo people sign in from one office browser; their history entries say so.
 const DEMO_BROWSER = "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Safari/605.1.15";
 
+const ZAPIER_ACCESS: KeyRestrictions = { access: "restricted", scopes: { invoices: "write", customers: "write" }, ipAllowlist: ["203.0.113.52/31"] };
+/** Where a demo key's refused calls come from: a developer's laptop, not on any allowlist. */
+const STRAY_IP = "198.51.100.201";
+
 const KEYS: DemoKey[] = [
   { id: "key_demo_acme_prod", orgId: "org_demo_acme", name: "Production billing server", createdBy: "usr_demo_owner", createdDaysAgo: 90, dailyRequests: 170, userAgent: "invoicing-node/2.3.1 node/20.20.2", ips: ["203.0.113.10", "203.0.113.11"] },
   { id: "key_demo_acme_staging", orgId: "org_demo_acme", name: "Staging", createdBy: "usr_demo_admin", createdDaysAgo: 60, dailyRequests: 35, userAgent: "curl/8.5.0", ips: ["198.51.100.24"] },
@@ -72,7 +79,20 @@ const KEYS: DemoKey[] = [
   // SPEC §7's states: a partner key that expires in 3 days and was never set up (so also unused
   // for 30 days), a load-test key that expired, and a pair rolled 4 hours ago whose old value
   // is still in use during its 24-hour overlap.
-  { id: "key_demo_acme_partner", orgId: "org_demo_acme", name: "Partner sandbox (Initech)", createdBy: "usr_demo_admin", createdDaysAgo: 33, lifetimeDays: 36, dailyRequests: 0, userAgent: "", ips: [] },
+  // SPEC §9's: the partner's key is read only, and the Zapier pair may write invoices and
+  // customers only, from Zapier's two addresses (a few calls beyond either are refused).
+  {
+    id: "key_demo_acme_partner",
+    orgId: "org_demo_acme",
+    name: "Partner sandbox (Initech)",
+    createdBy: "usr_demo_admin",
+    createdDaysAgo: 33,
+    lifetimeDays: 36,
+    restrictions: { access: "read_only", scopes: {}, ipAllowlist: [] },
+    dailyRequests: 0,
+    userAgent: "",
+    ips: [],
+  },
   { id: "key_demo_acme_loadtest", orgId: "org_demo_acme", name: "Black Friday load test", createdBy: "usr_demo_admin", createdDaysAgo: 40, lifetimeDays: 30, dailyRequests: 60, userAgent: "k6/0.52.0 (https://k6.io/)", ips: ["198.51.100.140"] },
   {
     id: "key_demo_acme_zapier_old",
@@ -81,11 +101,23 @@ const KEYS: DemoKey[] = [
     createdBy: "usr_demo_owner",
     createdDaysAgo: 75,
     rolled: { hoursAgo: 4, overlapHours: 24, replacementId: "key_demo_acme_zapier" },
+    restrictions: ZAPIER_ACCESS,
     dailyRequests: 30,
     userAgent: "Zapier/1.0",
     ips: ["203.0.113.52"],
   },
-  { id: "key_demo_acme_zapier", orgId: "org_demo_acme", name: "Zapier integration", createdBy: "usr_demo_owner", createdDaysAgo: 4 / 24, replaces: "key_demo_acme_zapier_old", dailyRequests: 30, userAgent: "Zapier/1.0", ips: ["203.0.113.53"] },
+  {
+    id: "key_demo_acme_zapier",
+    orgId: "org_demo_acme",
+    name: "Zapier integration",
+    createdBy: "usr_demo_owner",
+    createdDaysAgo: 4 / 24,
+    replaces: "key_demo_acme_zapier_old",
+    restrictions: ZAPIER_ACCESS,
+    dailyRequests: 30,
+    userAgent: "Zapier/1.0",
+    ips: ["203.0.113.53"],
+  },
   { id: "key_demo_globex_proto", orgId: "org_demo_globex", name: "Checkout prototype", createdBy: "usr_demo_globex", createdDaysAgo: 25, dailyRequests: 2, userAgent: "Mozilla/5.0 (Macintosh) Postman/11.2", ips: ["203.0.113.200"] },
   { id: "key_demo_solo_old", orgId: "org_demo_solo", name: "Website order sync (from Pro)", createdBy: "usr_demo_multi", createdDaysAgo: 120, dailyRequests: 0, userAgent: "invoicing-php/1.4.0", ips: ["192.0.2.5"] },
 ];
@@ -129,6 +161,9 @@ function pick<T extends { weight: number }>(items: T[]): T {
   return items[items.length - 1]!;
 }
 
+/** The error code the API gives each status the demo traffic has. */
+const ERROR_CODES: Partial<Record<number, string>> = { 400: "validation_failed", 401: "api_key_revoked", 404: "not_found", 409: "invoice_not_draft", 429: "rate_limited", 500: "internal_error" };
+
 function statusFor(endpoint: (typeof ENDPOINTS)[number], revoked: boolean): number {
   if (revoked) return 401;
   const roll = random();
@@ -167,10 +202,16 @@ function trafficFor(key: DemoKey, now: Date): (typeof requestLog.$inferInsert)[]
       const at = dayStart + hour * 3600 * 1000 + Math.floor(random() * 3600 * 1000);
       // A key's client calls while the key lives; an expired key's client was switched off with it.
       if (at > now.getTime() || at < createdAt.getTime() || (expiresAt && at >= expiresAt.getTime())) continue;
-      const endpoint = pick(ENDPOINTS);
       const revoked = at >= revokedAt;
-      const status = statusFor(endpoint, revoked);
-      const duration = revoked || status === 429 ? 2 + Math.floor(random() * 4) : Math.round(endpoint.ms * (0.5 + random() * random() * 3));
+      // A restricted key's client mostly calls what the key may do; now and then a call beyond
+      // its access, or from an address beyond its allowlist, is refused.
+      const restrictions = key.restrictions;
+      const stray = restrictions && restrictions.ipAllowlist.length > 0 && random() < 0.01;
+      const beyond = restrictions && !stray && random() < 0.02;
+      const endpoint = restrictions && !beyond ? pick(ENDPOINTS.filter((e) => accessCovers(restrictions.access, restrictions.scopes, ...(e.endpoint.split(" ") as [string, string])))) : pick(ENDPOINTS);
+      const refusal = revoked ? null : stray ? "ip_not_allowed" : restrictions && !accessCovers(restrictions.access, restrictions.scopes, ...(endpoint.endpoint.split(" ") as [string, string])) ? "api_key_scope_insufficient" : null;
+      const status = refusal ? 403 : statusFor(endpoint, revoked);
+      const duration = revoked || refusal || status === 429 ? 2 + Math.floor(random() * 4) : Math.round(endpoint.ms * (0.5 + random() * random() * 3));
       rows.push({
         orgId: key.orgId,
         apiKeyId: key.id,
@@ -180,8 +221,9 @@ function trafficFor(key: DemoKey, now: Date): (typeof requestLog.$inferInsert)[]
         endpoint: endpoint.endpoint,
         status,
         durationMs: duration,
-        ip: key.ips[Math.floor(random() * key.ips.length)]!,
+        ip: stray ? STRAY_IP : key.ips[Math.floor(random() * key.ips.length)]!,
         userAgent: key.userAgent,
+        errorCode: refusal ?? ERROR_CODES[status] ?? null,
         createdAt: new Date(at),
       });
     }
@@ -218,7 +260,13 @@ const iso = (date: Date | null) => date?.toISOString().replace(/\.\d{3}Z$/, "Z")
 function keyHistory(key: DemoKey, now: Date, hints: Map<string, string>): (typeof activityLog.$inferInsert)[] {
   const target = { orgId: key.orgId, actorUserId: key.createdBy, targetType: "api_key" as const, targetId: key.id, targetName: key.name, ip: "198.51.100.7", userAgent: DEMO_BROWSER };
   const { createdAt, expiresAt } = lifeOf(key, now);
-  const created = { name: key.name, hint: hints.get(key.id) ?? null, expiresAt: iso(key.rolled ? null : expiresAt), ...(key.replaces ? { replaces: hints.get(key.replaces) ?? null } : {}) };
+  const created = {
+    name: key.name,
+    hint: hints.get(key.id) ?? null,
+    expiresAt: iso(key.rolled ? null : expiresAt),
+    ...(key.replaces ? { replaces: hints.get(key.replaces) ?? null } : {}),
+    ...restrictionChanges(null, key.restrictions ?? { access: "full", scopes: {}, ipAllowlist: [] }).after,
+  };
   const entries: (typeof activityLog.$inferInsert)[] = [{ ...target, action: "api_key.created", after: created, createdAt }];
   if (key.rolled) {
     const rolledAt = new Date(now.getTime() - key.rolled.hoursAgo * HOUR);
@@ -259,6 +307,7 @@ export async function seedDatabase(db: Db, now = new Date()): Promise<void> {
           revokedBy: key.revokedDaysAgo === undefined ? null : key.createdBy,
           revokeReason: key.revokeReason ?? null,
           revokeNote: key.revokeNote ?? null,
+          ...key.restrictions,
         };
       }),
     );

@@ -1,5 +1,6 @@
 import { ACTIVITY_ACTIONS, type ActivityValues } from "@/db/activity";
-import type { RevokeReason } from "@/db/enums";
+import type { KeyAccess, RevokeReason } from "@/db/enums";
+import { KEY_ACCESS_LABELS } from "./api-access";
 import { REVOKE_REASONS } from "./revoke-reasons";
 
 /** How the dashboard shows an activity entry (the vocabulary itself is db/activity.ts). */
@@ -22,10 +23,13 @@ const FIELD_LABELS: Record<string, string> = {
   replaces: "Replaces",
   maxLifetimeDays: "Maximum lifetime",
   expiryRequired: "Expiry required",
+  access: "Access",
+  scopes: "Permissions",
+  ipAllowlist: "IP allowlist",
 };
 
 /** What a null means for a field: "Never" for an expiry, "Default (60)" for a rate limit. */
-const NULL_MEANS: Record<string, string> = { expiresAt: "Never", rateLimitPerMinute: "Default (60)", maxLifetimeDays: "No maximum" };
+const NULL_MEANS: Record<string, string> = { expiresAt: "Never", rateLimitPerMinute: "Default (60)", maxLifetimeDays: "No maximum", ipAllowlist: "Any address" };
 
 function shown(field: string, value: string | number | boolean | null | undefined): string | null {
   if (value === undefined) return null;
@@ -33,6 +37,7 @@ function shown(field: string, value: string | number | boolean | null | undefine
   if (field === "reason" && typeof value === "string") return REVOKE_REASONS[value as RevokeReason] ?? value;
   if (field === "expiresAt" && typeof value === "string") return `${value.slice(0, 10)} ${value.slice(11, 16)} UTC`;
   if (field === "maxLifetimeDays") return `${value} days`;
+  if (field === "access" && typeof value === "string") return KEY_ACCESS_LABELS[value as KeyAccess] ?? value;
   if (typeof value === "boolean") return value ? "Yes" : "No";
   return String(value);
 }

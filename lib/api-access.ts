@@ -1,4 +1,4 @@
-import { API_RESOURCE_NAMES, API_RESOURCES, permissionRank, type ApiResource, type KeyAccess, type KeyScopes, type Permission } from "@/db/enums";
+import { API_RESOURCE_NAMES, API_RESOURCES, permissionRank, type ApiResource, type KeyAccess, type KeyRestrictions, type KeyScopes, type Permission } from "@/db/enums";
 
 /** SPEC §9 for requests and people: what a request needs, and what a key can do, from the resource table of db/enums.ts. */
 
@@ -36,6 +36,18 @@ export function requiredAccess(method: string, path: string): RequiredAccess | n
   return { resource, permission: isSafeMethod(method) ? permissions[0]! : permissions[permissions.length - 1]! };
 }
 
+/**
+ * Whether a key of these restrictions may send this request, by access alone (the allowlist aside):
+ * the TypeScript reading of the admission statement's rule, for the seed's demo traffic and for
+ * the gateway tests, which check the statement against it on every operation.
+ */
+export function accessCovers(access: KeyAccess, scopes: KeyScopes, method: string, path: string): boolean {
+  const need = requiredAccess(method, path);
+  if (access === "full") return true;
+  if (access === "read_only") return isSafeMethod(method);
+  return !need || permissionRank(need.resource, scopes[need.resource]) >= permissionRank(need.resource, need.permission);
+}
+
 /** "write invoices", "generate PDF": the permission a refusal names. */
 export function describeNeed(need: RequiredAccess): string {
   return `${need.permission} ${API_RESOURCES[need.resource].noun}`;
@@ -49,4 +61,21 @@ export function describeScopes(access: KeyAccess, scopes: KeyScopes): { resource
       access === "full" ? permissions : access === "read_only" ? (permissions[0] === "read" ? ["read"] : []) : permissions.slice(0, permissionRank(resource, scopes[resource]));
     return { resource, label, can: held.length === 0 ? "No access" : held.map((permission) => PERMISSION_LABELS[permission]).join(" and ") };
   });
+}
+
+/** "invoices: write, analytics: read": a restricted key's permissions in one line, for the history and its CSV. */
+export function scopesLine(scopes: KeyScopes): string {
+  return API_RESOURCE_NAMES.filter((resource) => scopes[resource]).map((resource) => `${resource}: ${scopes[resource]}`).join(", ");
+}
+
+/**
+ * A key's restrictions as the activity history records them, only the fields that differ between
+ * `before` and `after` (all of them for a new key): plain values, the allowlist null when empty.
+ */
+export function restrictionChanges(before: KeyRestrictions | null, after: KeyRestrictions): { before: Record<string, string | null>; after: Record<string, string | null> } {
+  const values = (r: KeyRestrictions) => ({ access: r.access, scopes: r.access === "restricted" ? scopesLine(r.scopes) : null, ipAllowlist: r.ipAllowlist.length > 0 ? r.ipAllowlist.join(", ") : null });
+  const now = values(after);
+  const then = before ? values(before) : null;
+  const fields = (Object.keys(now) as (keyof typeof now)[]).filter((field) => !then || then[field] !== now[field]);
+  return { before: Object.fromEntries(fields.map((field) => [field, then ? then[field] : null])), after: Object.fromEntries(fields.map((field) => [field, now[field]])) };
 }

@@ -7,6 +7,9 @@ import { IP_ALLOWLIST_MAX } from "@/db/enums";
  * PostgreSQL reads as `cidr` in the gateway's statement.
  */
 
+/** The longest allowlist a form may send: 20 full IPv6 ranges with separators fit well within it. */
+export const IP_ALLOWLIST_TEXT_MAX = 2000;
+
 type Parsed = { ok: true; entry: string } | { ok: false; message: string };
 
 const IPV4_HINT = "Use an address such as 203.0.113.10 or 2001:db8::1, or a range such as 203.0.113.0/24.";

@@ -2,7 +2,19 @@ import { z } from "zod";
 import { boundedDate, boundedString, utf8Bytes } from "./input-rules";
 import { customExpiryBounds, KEY_EXPIRY_VALUES } from "./key-expiry";
 import { ROLL_OVERLAP_VALUES } from "./key-roll";
-import { KEY_MAX_LIFETIME_DAYS, PLAN_VALUES, REVOKE_REASON_VALUES, type KeyMaxLifetimeDays } from "@/db/enums";
+import {
+  API_RESOURCE_NAMES,
+  API_RESOURCES,
+  KEY_ACCESS_VALUES,
+  KEY_MAX_LIFETIME_DAYS,
+  PLAN_VALUES,
+  REVOKE_REASON_VALUES,
+  type ApiResource,
+  type KeyMaxLifetimeDays,
+  type KeyRestrictions,
+  type KeyScopes,
+} from "@/db/enums";
+import { IP_ALLOWLIST_TEXT_MAX, parseAllowlist } from "./ip-allowlist";
 import { REVOKE_NOTE_MAX } from "./revoke-reasons";
 import { ENTERPRISE_RATE_LIMIT_RANGE } from "./plans";
 
@@ -70,9 +82,55 @@ export const keyExpiryInput = z
     if (expiresOn > last) ctx.addIssue({ code: "custom", path: ["expiresOn"], message: `Choose a day at most 5 years from now (${last}), or "Never".` });
   });
 
-export const createApiKeyInput = z.object({ orgId: orgIdSchema, name: apiKeyNameSchema }).and(keyExpiryInput);
 /** An empty form field is no value: the optional reason and note of a revocation. */
 const blankAsUndefined = (value: unknown) => (value === "" ? undefined : value);
+
+/** The form field of a resource's permission in the access grid: "scope_invoices". */
+export type ScopeField = `scope_${ApiResource}`;
+export const scopeField = (resource: ApiResource): ScopeField => `scope_${resource}`;
+
+function scopeSchema(resource: ApiResource) {
+  const { noun, permissions } = API_RESOURCES[resource];
+  return z.preprocess(blankAsUndefined, z.enum(["none", ...permissions], { error: `Choose none or ${permissions.join(" or ")} for ${noun}.` }).default("none"));
+}
+
+/**
+ * SPEC §9 as the access fields send it (the create and edit dialogs): full access, read only, or
+ * restricted with a permission per resource ("scope_invoices": none, read or write), and the IP
+ * allowlist as typed. A restricted key holds at least one permission; the grid's values are
+ * ignored unless the key is restricted.
+ */
+export const keyRestrictionsInput = z
+  .object({
+    access: z.preprocess(blankAsUndefined, z.enum(KEY_ACCESS_VALUES, { error: "Choose full access, read only or restricted." }).default("full")),
+    ...(Object.fromEntries(API_RESOURCE_NAMES.map((resource) => [scopeField(resource), scopeSchema(resource)])) as Record<ScopeField, ReturnType<typeof scopeSchema>>),
+    ipAllowlist: z.preprocess(
+      (value) => value ?? "",
+      boundedString(IP_ALLOWLIST_TEXT_MAX, "This list is too long: use at most 20 addresses or ranges.").transform((text, ctx) => {
+        const parsed = parseAllowlist(text);
+        if (parsed.ok) return parsed.entries;
+        for (const message of parsed.messages) ctx.addIssue({ code: "custom", message });
+        return z.NEVER;
+      }),
+    ),
+  })
+  .transform((input, ctx): KeyRestrictions => {
+    const scopes: KeyScopes = {};
+    if (input.access === "restricted") {
+      for (const resource of API_RESOURCE_NAMES) {
+        const permission = input[scopeField(resource)];
+        if (permission !== "none") Object.assign(scopes, { [resource]: permission });
+      }
+      if (Object.keys(scopes).length === 0) {
+        ctx.addIssue({ code: "custom", path: ["access"], message: "Give a restricted key at least one permission, or choose Read only." });
+        return z.NEVER;
+      }
+    }
+    return { access: input.access, scopes, ipAllowlist: input.ipAllowlist };
+  });
+
+export const createApiKeyInput = z.object({ orgId: orgIdSchema, name: apiKeyNameSchema }).and(keyExpiryInput).and(keyRestrictionsInput);
+export const updateKeyRestrictionsInput = z.object({ orgId: orgIdSchema, keyId: idSchema }).and(keyRestrictionsInput);
 
 export const revokeApiKeyInput = z
   .object({

@@ -1,6 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createApiKeyAction, renameApiKeyAction, revokeApiKeyAction, rollApiKeyAction } from "@/app/[orgSlug]/settings/api/actions";
+import { createApiKeyAction, renameApiKeyAction, revokeApiKeyAction, rollApiKeyAction, updateKeyRestrictionsAction } from "@/app/[orgSlug]/settings/api/actions";
 import { exportActivityCsv } from "@/app/[orgSlug]/settings/api/activity/export/export-activity-csv";
 import { loadActivity } from "@/app/[orgSlug]/settings/api/activity/load-activity";
 import { loadAuditLog } from "@/app/[orgSlug]/settings/api/audit/load-audit-log";
@@ -107,6 +107,18 @@ describe("an entry and its change commit together or not at all", () => {
     await expect(renameApiKeyAction(null, form({ orgId: team.org.id, keyId: key.id, name: "Doomed staging" }))).rejects.toThrow(/commit of api_key.renamed failed/);
     const [row] = await getDb().select().from(apiKeys).where(eq(apiKeys.id, key.id));
     expect(row!.name).toBe("Staging");
+    expect(await entriesOf(team.org.id)).toEqual([]);
+  });
+
+  it("keeps the key's access and no entry when a change of its restrictions fails", async () => {
+    const team = await createTeam("pro");
+    const key = await insertKey(team.org.id, { name: "Doomed reporting" });
+    actAs(team.admin.id);
+    await expect(updateKeyRestrictionsAction(null, form({ orgId: team.org.id, keyId: key.id, access: "read_only", ipAllowlist: "203.0.113.10" }))).rejects.toThrow(
+      /commit of api_key.restrictions_changed failed/,
+    );
+    const [row] = await getDb().select().from(apiKeys).where(eq(apiKeys.id, key.id));
+    expect(row).toMatchObject({ access: "full", ipAllowlist: [] });
     expect(await entriesOf(team.org.id)).toEqual([]);
   });
 

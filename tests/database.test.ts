@@ -120,6 +120,30 @@ describe("the seed", () => {
     expect(actions("key_demo_acme_legacy").sort()).toEqual(["api_key.created", "api_key.revoked"]);
   });
 
+  it("shows a read-only key and a restricted, IP-restricted pair whose refused calls are logged with their code (SPEC §9)", async () => {
+    await seedDatabase(getDb());
+    const keys = new Map((await listApiKeys("org_demo_acme")).map((key) => [key.id, key]));
+    expect(keys.get("key_demo_acme_partner")).toMatchObject({ access: "read_only", ipAllowlist: [] });
+    for (const id of ["key_demo_acme_zapier_old", "key_demo_acme_zapier"]) {
+      expect(keys.get(id)).toMatchObject({ access: "restricted", scopes: { invoices: "write", customers: "write" }, ipAllowlist: ["203.0.113.52/31"] });
+    }
+    const refusals = rowsOf<{ error_code: string; status: number; allowed: boolean }>(
+      await getDb().execute(sql`select distinct error_code, status, ip::inet <<= '203.0.113.52/31'::inet as allowed from request_log
+        where api_key_id in ('key_demo_acme_zapier_old', 'key_demo_acme_zapier') and status = 403`),
+    );
+    expect(refusals).toEqual(
+      expect.arrayContaining([
+        { error_code: "ip_not_allowed", status: 403, allowed: false },
+        { error_code: "api_key_scope_insufficient", status: 403, allowed: true },
+      ]),
+    );
+    // Everything it was not refused is within its access.
+    const reached = rowsOf<{ endpoint: string }>(
+      await getDb().execute(sql`select distinct endpoint from request_log where api_key_id = 'key_demo_acme_zapier_old' and status <> 403`),
+    ).map((row) => row.endpoint.split(" ")[1]!.split("/")[2]);
+    expect(new Set(reached)).toEqual(new Set(["invoices", "customers"]));
+  });
+
   it("lets every demo user sign in with the demo password, and nobody with a wrong one", async () => {
     await seedDatabase(getDb());
     for (const user of DEMO_USERS) expect(await checkPassword(user.email, DEMO_PASSWORD)).toMatchObject({ id: user.id, email: user.email });

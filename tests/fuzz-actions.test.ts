@@ -1,12 +1,12 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { createApiKeyAction, renameApiKeyAction, revokeApiKeyAction, rollApiKeyAction } from "@/app/[orgSlug]/settings/api/actions";
+import { createApiKeyAction, renameApiKeyAction, revokeApiKeyAction, rollApiKeyAction, updateKeyRestrictionsAction } from "@/app/[orgSlug]/settings/api/actions";
 import { setKeyPolicyAction } from "@/app/[orgSlug]/settings/api/policy/actions";
 import { changePlanAction, setRateLimitAction } from "@/app/[orgSlug]/settings/plan/actions";
 import type { ActionResult } from "@/lib/action-result";
 import { can, type Permission } from "@/lib/authz";
-import { changePlanInput, createApiKeyInput, keyPolicyInput, rateLimitInput, renameApiKeyInput, revokeApiKeyInput, rollApiKeyInput } from "@/lib/validation";
+import { changePlanInput, createApiKeyInput, keyPolicyInput, rateLimitInput, renameApiKeyInput, revokeApiKeyInput, rollApiKeyInput, updateKeyRestrictionsInput } from "@/lib/validation";
 import { createTeam, createUser, insertKey } from "./helpers/factories";
 import { FUZZ_SEED, SchemaArbitraries, fuzzRuns, hostileValue } from "./helpers/fuzz-inputs";
 import { CPU_BUDGET_MS, FuzzTally, leastCpuMs, orgFingerprint, withCpuTime } from "./helpers/fuzz-probe";
@@ -24,6 +24,7 @@ const ACTIONS: { name: string; action: Action; input: z.ZodType; permission: Per
   { name: "revokeApiKeyAction", action: revokeApiKeyAction, input: revokeApiKeyInput, permission: "keys.revoke" },
   { name: "renameApiKeyAction", action: renameApiKeyAction, input: renameApiKeyInput, permission: "keys.rename" },
   { name: "rollApiKeyAction", action: rollApiKeyAction, input: rollApiKeyInput, permission: "keys.roll" },
+  { name: "updateKeyRestrictionsAction", action: updateKeyRestrictionsAction, input: updateKeyRestrictionsInput, permission: "keys.restrict" },
   { name: "changePlanAction", action: changePlanAction, input: changePlanInput, permission: "plan.manage" },
   { name: "setRateLimitAction", action: setRateLimitAction, input: rateLimitInput, permission: "plan.manage" },
   { name: "setKeyPolicyAction", action: setKeyPolicyAction, input: keyPolicyInput, permission: "keys.policy" },

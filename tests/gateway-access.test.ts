@@ -3,7 +3,7 @@ import { afterEach, beforeAll, describe, expect, it, onTestFinished, vi } from "
 import { getDb } from "@/db";
 import { rateLimitWindows, requestLog } from "@/db/schema";
 import { API_RESOURCE_NAMES, API_RESOURCES, permissionRank, type ApiResource, type Permission } from "@/db/enums";
-import { requiredAccess } from "@/lib/api-access";
+import { accessCovers, requiredAccess } from "@/lib/api-access";
 import { countedThisMonth } from "./helpers/usage";
 import { contractApi, errorOf, itMatchesTheDocument } from "./helpers/api-contract";
 import { createOrg, insertKey } from "./helpers/factories";
@@ -65,6 +65,8 @@ describe("access per resource, permission and method", () => {
         const need = requiredAccess(route.method, route.template)!;
         const heldThere = need.resource === resource && held !== "none" ? held : undefined;
         const allowed = permissionRank(need.resource, heldThere) >= permissionRank(need.resource, need.permission);
+        // The dashboard's reading of the rule (the seed's traffic follows it) agrees with the statement's.
+        expect(accessCovers("restricted", held === "none" ? {} : { [resource]: held }, route.method, route.template)).toBe(allowed);
         const response = await send(route, keys.get(`${resource}:${held}`)!);
         const body = response.status === 403 ? await errorOf(response) : null;
         return { cell: `${resource}=${held} ${route.method} ${route.template}`, allowed, status: response.status, code: body?.code, message: body?.message, need };
@@ -87,6 +89,7 @@ describe("access per resource, permission and method", () => {
       const response = await send(route, readOnly);
       const code = response.status === 403 ? (await errorOf(response)).code : null;
       expect(code === "api_key_scope_insufficient", `${route.method} ${route.template}`).toBe(route.method !== "GET");
+      expect(accessCovers("read_only", {}, route.method, route.template)).toBe(route.method === "GET");
       const byFull = await send(route, full);
       expect(byFull.status, `${route.method} ${route.template} with full access`).not.toBe(403);
     }

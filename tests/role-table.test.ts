@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
-import { createApiKeyAction, renameApiKeyAction, revokeApiKeyAction, rollApiKeyAction } from "@/app/[orgSlug]/settings/api/actions";
+import { createApiKeyAction, renameApiKeyAction, revokeApiKeyAction, rollApiKeyAction, updateKeyRestrictionsAction } from "@/app/[orgSlug]/settings/api/actions";
 import { exportActivityCsv } from "@/app/[orgSlug]/settings/api/activity/export/export-activity-csv";
 import { loadActivity } from "@/app/[orgSlug]/settings/api/activity/load-activity";
 import { exportAuditCsv } from "@/app/[orgSlug]/settings/api/audit/export/export-audit-csv";
@@ -122,6 +122,17 @@ describe("rename a key", () => {
     if (!result.ok) expect(result.error).toBe("Only owners and admins can rename API keys.");
     const [row] = await getDb().select().from(apiKeys).where(eq(apiKeys.id, key.id));
     expect(row!.name).toBe(may ? "Billing (EU)" : "Production billing server");
+  });
+});
+
+describe("change a key's restrictions (scopes, IP allowlist)", () => {
+  it.each(allowed([true, true, false, false]))("%s: %s", async (role, may) => {
+    actAs(team.byRole[role].id);
+    const result = await updateKeyRestrictionsAction(null, form({ orgId: team.org.id, keyId: key.id, access: "restricted", scope_analytics: "read", ipAllowlist: "203.0.113.0/24" }));
+    expect(result.ok).toBe(may);
+    if (!result.ok) expect(result.error).toBe("Only owners and admins can change what an API key may do.");
+    const [row] = await getDb().select().from(apiKeys).where(eq(apiKeys.id, key.id));
+    expect(row).toMatchObject(may ? { access: "restricted", scopes: { analytics: "read" }, ipAllowlist: ["203.0.113.0/24"] } : { access: "full", scopes: {}, ipAllowlist: [] });
   });
 });
 

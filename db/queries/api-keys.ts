@@ -3,14 +3,14 @@ import { and, count, desc, eq, gt, gte, isNull, or, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { getDb, type DbOrTx } from "@/db";
 import { apiKeys, organizations, requestDailyRollup, users } from "@/db/schema";
-import type { Plan, RevokeReason } from "@/db/enums";
+import type { KeyRestrictions, Plan, RevokeReason } from "@/db/enums";
 import { utcDay } from "@/db/time";
 import { callsThisMonth } from "@/db/monthly-usage";
 
 export type ApiKeyStatus = "active" | "expired" | "revoked";
 
 /** What the dashboard may know of a key: never its hash, never its value. */
-export interface ApiKeyDto {
+export interface ApiKeyDto extends KeyRestrictions {
   id: string;
   name: string;
   hint: string;
@@ -66,6 +66,9 @@ function keyQuery(db: DbOrTx, orgId: string, now: Date) {
       revokeReason: apiKeys.revokeReason,
       revokeNote: apiKeys.revokeNote,
       expiresAt: apiKeys.expiresAt,
+      access: apiKeys.access,
+      scopes: apiKeys.scopes,
+      ipAllowlist: apiKeys.ipAllowlist,
       successorId: successor.id,
       successorName: successor.name,
       successorHint: successor.hint,
@@ -107,6 +110,9 @@ function toDto(row: KeyRow, now: Date): ApiKeyDto {
     revokeReason: row.revokeReason,
     revokeNote: row.revokeNote,
     expiresAt: row.expiresAt?.toISOString() ?? null,
+    access: row.access,
+    scopes: row.scopes,
+    ipAllowlist: row.ipAllowlist,
     replacedBy: row.successorId ? { id: row.successorId, name: row.successorName!, hint: row.successorHint!, at: row.successorCreatedAt!.toISOString() } : null,
     replaces: row.predecessorId ? { id: row.predecessorId, name: row.predecessorName!, hint: row.predecessorHint! } : null,
     requestsLast30Days: row.requests ?? 0,
@@ -152,7 +158,7 @@ export async function getOrgUsage(orgId: string, now = new Date()): Promise<OrgU
 
 export async function insertApiKey(
   tx: DbOrTx,
-  key: { id: string; orgId: string; name: string; keyHash: string; hint: string; createdBy: string; expiresAt: Date | null; replacesKeyId?: string },
+  key: { id: string; orgId: string; name: string; keyHash: string; hint: string; createdBy: string; expiresAt: Date | null; replacesKeyId?: string } & KeyRestrictions,
 ): Promise<void> {
   await tx.insert(apiKeys).values(key);
 }
@@ -183,7 +189,21 @@ export async function renameApiKey(tx: DbOrTx, orgId: string, keyId: string, nam
   return { nameBefore: current.name };
 }
 
-export interface RollableKeyRow {
+/** Sets what a key may do and from where, unless it is revoked; returns what it was, or null when the organization has no such key left to change. */
+export async function setKeyRestrictions(tx: DbOrTx, orgId: string, keyId: string, restrictions: KeyRestrictions): Promise<{ name: string; before: KeyRestrictions } | null> {
+  const changeable = and(eq(apiKeys.orgId, orgId), eq(apiKeys.id, keyId), isNull(apiKeys.revokedAt));
+  const [current] = await tx
+    .select({ name: apiKeys.name, access: apiKeys.access, scopes: apiKeys.scopes, ipAllowlist: apiKeys.ipAllowlist })
+    .from(apiKeys)
+    .where(changeable)
+    .for("update");
+  if (!current) return null;
+  await tx.update(apiKeys).set(restrictions).where(changeable);
+  const { name, ...before } = current;
+  return { name, before };
+}
+
+export interface RollableKeyRow extends KeyRestrictions {
   id: string;
   name: string;
   hint: string;
@@ -196,7 +216,17 @@ export interface RollableKeyRow {
 /** Locks a key for its roll and says what a roll needs to know: whether it still works and whether it was rolled before. */
 export async function lockKeyForRoll(tx: DbOrTx, orgId: string, keyId: string): Promise<RollableKeyRow | null> {
   const [row] = await tx
-    .select({ id: apiKeys.id, name: apiKeys.name, hint: apiKeys.hint, createdAt: apiKeys.createdAt, expiresAt: apiKeys.expiresAt, revokedAt: apiKeys.revokedAt })
+    .select({
+      id: apiKeys.id,
+      name: apiKeys.name,
+      hint: apiKeys.hint,
+      createdAt: apiKeys.createdAt,
+      expiresAt: apiKeys.expiresAt,
+      revokedAt: apiKeys.revokedAt,
+      access: apiKeys.access,
+      scopes: apiKeys.scopes,
+      ipAllowlist: apiKeys.ipAllowlist,
+    })
     .from(apiKeys)
     .where(and(eq(apiKeys.orgId, orgId), eq(apiKeys.id, keyId)))
     .for("update");

@@ -1,7 +1,8 @@
 "use server";
 
-import { countActiveKeys, endApiKeyAt, getApiKey, insertApiKey, lockKeyForRoll, markApiKeyRevoked, renameApiKey, type ApiKeyDto } from "@/db/queries/api-keys";
-import type { Plan } from "@/db/enums";
+import { countActiveKeys, endApiKeyAt, getApiKey, insertApiKey, lockKeyForRoll, markApiKeyRevoked, renameApiKey, setKeyRestrictions, type ApiKeyDto } from "@/db/queries/api-keys";
+import type { KeyRestrictions, Plan } from "@/db/enums";
+import { restrictionChanges } from "@/lib/api-access";
 import { lockOrganization } from "@/db/queries/organizations";
 import { orgAction, type ActionContext, type Change } from "@/lib/action";
 import { mintApiKey } from "@/lib/api-key-format";
@@ -11,10 +12,10 @@ import { keyExpiresAt } from "@/lib/key-expiry";
 import { fitToPolicy, policyBreach } from "@/lib/key-policy";
 import { rolledKeyEndsAt, replacementExpiresAt } from "@/lib/key-roll";
 import { PLANS, plansWith } from "@/lib/plans";
-import { createApiKeyInput, renameApiKeyInput, revokeApiKeyInput, rollApiKeyInput } from "@/lib/validation";
+import { createApiKeyInput, renameApiKeyInput, revokeApiKeyInput, rollApiKeyInput, updateKeyRestrictionsInput } from "@/lib/validation";
 
 /** A new key's value, hash and hint, stored; the value is returned once, to be shown once. */
-async function mintKey(ctx: ActionContext, key: { name: string; expiresAt: Date | null; replacesKeyId?: string }): Promise<{ key: ApiKeyDto; value: string }> {
+async function mintKey(ctx: ActionContext, key: { name: string; expiresAt: Date | null; replacesKeyId?: string } & KeyRestrictions): Promise<{ key: ApiKeyDto; value: string }> {
   const { value, hash, hint } = mintApiKey();
   const id = newId("key");
   await insertApiKey(ctx.tx, { id, orgId: ctx.orgId, keyHash: hash, hint, createdBy: ctx.userId, ...key });
@@ -28,7 +29,7 @@ function requireApiAccess(plan: Plan): void {
   }
 }
 
-export const createApiKeyAction = orgAction(createApiKeyInput, "keys.create", async ({ name, expiresIn, expiresOn }, ctx): Promise<Change<{ key: ApiKeyDto; value: string }>> => {
+export const createApiKeyAction = orgAction(createApiKeyInput, "keys.create", async ({ name, expiresIn, expiresOn, access, scopes, ipAllowlist }, ctx): Promise<Change<{ key: ApiKeyDto; value: string }>> => {
   const { plan, keyPolicy } = await lockOrganization(ctx.tx, ctx.orgId);
   requireApiAccess(plan);
   const limits = PLANS[plan];
@@ -42,12 +43,17 @@ export const createApiKeyAction = orgAction(createApiKeyInput, "keys.create", as
     const field = expiresIn === "date" ? "expiresOn" : "expiresIn";
     throw new UserFacingError(`This key would be outside your organization's key policy. ${breach}`, { [field]: [breach] });
   }
-  const created = await mintKey(ctx, { name, expiresAt });
+  const restrictions = { access, scopes, ipAllowlist };
+  const created = await mintKey(ctx, { name, expiresAt, ...restrictions });
   const { key } = created;
   return {
     // The only place besides a roll where a value leaves the server: the one-time display of the dialog.
     data: created,
-    activity: { action: "api_key.created", target: { type: "api_key", id: key.id, name }, after: { name, hint: key.hint, expiresAt: key.expiresAt } },
+    activity: {
+      action: "api_key.created",
+      target: { type: "api_key", id: key.id, name },
+      after: { name, hint: key.hint, expiresAt: key.expiresAt, ...restrictionChanges(null, restrictions).after },
+    },
   };
 });
 
@@ -69,7 +75,9 @@ export const rollApiKeyAction = orgAction(rollApiKeyInput, "keys.roll", async ({
 
   const endsAt = rolledKeyEndsAt(overlap, old.expiresAt, now);
   await endApiKeyAt(ctx.tx, ctx.orgId, old.id, endsAt);
-  const created = await mintKey(ctx, { name: old.name, expiresAt: fitToPolicy(keyPolicy, replacementExpiresAt(old, now), now), replacesKeyId: old.id });
+  // The replacement can do what the old key could, from where it could (SPEC §7).
+  const restrictions = { access: old.access, scopes: old.scopes, ipAllowlist: old.ipAllowlist };
+  const created = await mintKey(ctx, { name: old.name, expiresAt: fitToPolicy(keyPolicy, replacementExpiresAt(old, now), now), replacesKeyId: old.id, ...restrictions });
   const { key } = created;
   return {
     data: { ...created, oldKey: { id: old.id, endsAt: endsAt.toISOString() } },
@@ -80,7 +88,11 @@ export const rollApiKeyAction = orgAction(rollApiKeyInput, "keys.roll", async ({
         before: { expiresAt: old.expiresAt?.toISOString() ?? null },
         after: { expiresAt: endsAt.toISOString(), replacedBy: key.hint },
       },
-      { action: "api_key.created", target: { type: "api_key", id: key.id, name: key.name }, after: { name: key.name, hint: key.hint, expiresAt: key.expiresAt, replaces: old.hint } },
+      {
+        action: "api_key.created",
+        target: { type: "api_key", id: key.id, name: key.name },
+        after: { name: key.name, hint: key.hint, expiresAt: key.expiresAt, replaces: old.hint, ...restrictionChanges(null, restrictions).after },
+      },
     ],
   };
 });
@@ -116,3 +128,24 @@ export const renameApiKeyAction = orgAction(renameApiKeyInput, "keys.rename", as
     activity: { action: "api_key.renamed", target: { type: "api_key", id: keyId, name }, before: { name: renamed.nameBefore }, after: { name } },
   };
 });
+
+/** SPEC §9: what a key may do and from where, changed by an owner or admin; the next request is decided by the new rule. */
+export const updateKeyRestrictionsAction = orgAction(
+  updateKeyRestrictionsInput,
+  "keys.restrict",
+  async ({ keyId, access, scopes, ipAllowlist }, ctx): Promise<Change<{ key: ApiKeyDto }>> => {
+    const restrictions = { access, scopes, ipAllowlist };
+    const changed = await setKeyRestrictions(ctx.tx, ctx.orgId, keyId, restrictions);
+    if (!changed) {
+      const existing = await getApiKey(ctx.orgId, keyId, ctx.tx);
+      throw new UserFacingError(existing ? `"${existing.name}" is revoked: its access can no longer change.` : "API key not found in this organization.");
+    }
+    const { before, after } = restrictionChanges(changed.before, restrictions);
+    // Thrown, so the transaction ends without a change and without an entry.
+    if (Object.keys(after).length === 0) throw new UserFacingError(`"${changed.name}" already has this access.`);
+    return {
+      data: { key: (await getApiKey(ctx.orgId, keyId, ctx.tx))! },
+      activity: { action: "api_key.restrictions_changed", target: { type: "api_key", id: keyId, name: changed.name }, before, after },
+    };
+  },
+);

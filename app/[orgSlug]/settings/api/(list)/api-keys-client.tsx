@@ -18,6 +18,7 @@ import { EmptyState } from "@/components/empty-state";
 import { ExpiryTime } from "@/components/expiry-time";
 import { Badge } from "@/components/ui/badge";
 import { RelativeTime } from "@/components/relative-time";
+import { KeyAccessBadges } from "@/components/key-access-badges";
 import { KeyStatusBadge } from "@/components/key-status-badge";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
@@ -115,6 +116,7 @@ export function ApiKeysClient({
                 </Badge>
               ) : null}
               <OutsidePolicyBadge breach={keyOutsidePolicy(keyPolicy, info.row.original)} canRoll={canRoll} />
+              <KeyAccessBadges apiKey={info.row.original} />
             </span>
           ),
         }),

@@ -4,6 +4,7 @@ import { Plus } from "lucide-react";
 import { useState } from "react";
 import { toast } from "sonner";
 import { FormAlert } from "@/components/form-alert";
+import { accessFieldsShowError, KeyAccessFields } from "@/components/key-access-fields";
 import { KeyNameField } from "@/components/key-name-field";
 import { OneTimeKeyDialog, type RevealedKey } from "@/components/one-time-key-dialog";
 import { useActionForm } from "@/components/use-action-form";
@@ -50,7 +51,7 @@ function CreateKeyForm({ orgId, keyPolicy, onCreated }: { orgId: string; keyPoli
         <DialogTitle>Create API key</DialogTitle>
         <DialogDescription>Name the key after where it will be used, so you know what breaks if you revoke it.</DialogDescription>
       </DialogHeader>
-      {error && !fieldErrors.name && !fieldErrors.expiresIn && !fieldErrors.expiresOn ? <FormAlert>{error}</FormAlert> : null}
+      {error && !fieldErrors.name && !fieldErrors.expiresIn && !fieldErrors.expiresOn && !accessFieldsShowError(fieldErrors) ? <FormAlert>{error}</FormAlert> : null}
       <input type="hidden" name="orgId" value={orgId} />
       <KeyNameField value={name} onChange={setName} error={fieldErrors.name?.[0]} />
       <div className="grid gap-4 sm:grid-cols-2">
@@ -79,6 +80,7 @@ function CreateKeyForm({ orgId, keyPolicy, onCreated }: { orgId: string; keyPoli
           </FormField>
         ) : null}
       </div>
+      <KeyAccessFields fieldErrors={fieldErrors} />
       <DialogFooter>
         <DialogClose asChild>
           <Button type="button" variant="outline">

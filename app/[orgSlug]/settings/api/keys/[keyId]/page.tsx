@@ -26,6 +26,8 @@ import { REVOKE_REASONS } from "@/lib/revoke-reasons";
 import { RevokeKeyDialog } from "../../revoke-key-dialog";
 import { RollKeyDialog } from "../../roll-key-dialog";
 import { findKey } from "./find-key";
+import { EditAccessDialog } from "./edit-access-dialog";
+import { KeyAccess } from "./key-access";
 import { RenameKeyDialog } from "./rename-key-dialog";
 import { DailyRequestsChart, StatusCodesChart } from "./key-usage-charts";
 
@@ -54,6 +56,7 @@ export default async function KeyDetailsPage({ params }: { params: Promise<{ org
   const canRevoke = can(membership.role, "keys.revoke") && apiKey.status !== "revoked";
   // A revoked key keeps its name, so its history and requests read as they happened.
   const canRename = can(membership.role, "keys.rename") && apiKey.status !== "revoked";
+  const canRestrict = can(membership.role, "keys.restrict") && apiKey.status !== "revoked";
   const mayRoll = can(membership.role, "keys.roll") && apiKey.status !== "revoked" && PLANS[membership.plan].apiAccess;
   const canRoll = mayRoll && apiKey.status === "active" && !apiKey.replacedBy;
   const auditHref = can(membership.role, "audit.view") ? `/${orgSlug}/settings/api/audit?${auditSearchParams({ key: apiKey.id })}` : null;
@@ -93,6 +96,7 @@ export default async function KeyDetailsPage({ params }: { params: Promise<{ org
         </Alert>
       ) : null}
       <KeyFacts orgSlug={orgSlug} apiKey={apiKey} />
+      <KeyAccess apiKey={apiKey} editor={canRestrict ? <EditAccessDialog orgId={membership.orgId} apiKey={apiKey} /> : null} />
       {usage.total === 0 ? (
         <NoRequests
           title="No requests in the last 30 days"

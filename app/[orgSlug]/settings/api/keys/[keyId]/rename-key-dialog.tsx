@@ -4,33 +4,24 @@ import { PencilLine } from "lucide-react";
 import { useState } from "react";
 import { toast } from "sonner";
 import { FormAlert } from "@/components/form-alert";
+import { FormDialog } from "@/components/form-dialog";
 import { KeyNameField } from "@/components/key-name-field";
 import { useActionForm } from "@/components/use-action-form";
 import { Button } from "@/components/ui/button";
-import { Dialog, DialogClose, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
+import { DialogClose, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { renameApiKeyAction } from "../../actions";
 
 /** Rename (owners, admins): the value, the history and the requests stay; only the label changes. */
 export function RenameKeyDialog({ orgId, apiKey }: { orgId: string; apiKey: { id: string; name: string } }) {
-  const [open, setOpen] = useState(false);
-  const [opening, setOpening] = useState(0);
   return (
-    <Dialog
-      open={open}
-      onOpenChange={(next) => {
-        setOpen(next);
-        if (next) setOpening((n) => n + 1);
-      }}
-    >
-      <DialogTrigger asChild>
+    <FormDialog
+      trigger={
         <Button variant="outline" aria-label={`Rename ${apiKey.name}`}>
           <PencilLine className="size-4" aria-hidden /> Rename
         </Button>
-      </DialogTrigger>
-      <DialogContent>
-        <RenameForm key={opening} orgId={orgId} apiKey={apiKey} onRenamed={() => setOpen(false)} />
-      </DialogContent>
-    </Dialog>
+      }
+      form={(close) => <RenameForm orgId={orgId} apiKey={apiKey} onRenamed={close} />}
+    />
   );
 }
 
