@@ -49,8 +49,20 @@ interface RequestSummary {
   method: string;
   path: string;
   status: number;
+  /** The API's error code of a refusal, shown beside its status. */
+  errorCode?: string | null;
   durationMs: number;
   ip?: string | null;
+}
+
+/** The status, and for a refusal its error code ("403 ip_not_allowed"). */
+function StatusWithCode({ request }: { request: RequestSummary }) {
+  return (
+    <span className="inline-flex min-w-0 items-center gap-1.5">
+      <StatusCodeBadge status={request.status} />
+      {request.errorCode ? <span className="truncate font-mono text-[11px] text-muted-foreground">{request.errorCode}</span> : null}
+    </span>
+  );
 }
 
 /** A request as a compact entry for phone-width lists, where a wide table would scroll sideways. */
@@ -58,7 +70,7 @@ export function RequestListItem({ request, children }: { request: RequestSummary
   return (
     <li className="space-y-1.5 px-4 py-3">
       <div className="flex min-w-0 items-center gap-2">
-        <StatusCodeBadge status={request.status} />
+        <StatusWithCode request={request} />
         <MethodLabel method={request.method} />
         <span className="truncate font-mono text-xs" title={request.path}>
           {request.path}
@@ -85,7 +97,7 @@ export function RequestCells({ request, lastClassName }: { request: RequestSumma
         {request.path}
       </TableCell>
       <TableCell>
-        <StatusCodeBadge status={request.status} />
+        <StatusWithCode request={request} />
       </TableCell>
       <TableCell className={cn("text-right tabular-nums", lastClassName)}>{formatDuration(request.durationMs)}</TableCell>
     </>

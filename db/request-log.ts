@@ -53,6 +53,8 @@ export interface AuditLogFilters {
   status?: string;
   key?: string;
   method?: string;
+  /** The API's error code of a refusal, e.g. "ip_not_allowed" (request_log.error_code). */
+  error?: string;
   before?: AuditCursor;
   after?: AuditCursor;
 }

@@ -99,6 +99,17 @@ test("an admin creates a read-only key and a restricted key with an allowlist; t
   await expect(page.getByRole("listitem", { name: `Key access changed: ${restrictedName}` })).toContainText("203.0.113.10, 127.0.0.1, ::1");
   await page.setViewportSize({ width: 1280, height: 860 });
 
+  // The audit log shows just the allowlist's refusals, by their code.
+  await page.goto("/acme/settings/api/audit");
+  await page.getByRole("combobox", { name: "Refusal" }).click();
+  await page.getByRole("option", { name: /^IP not allowed/ }).click();
+  await expect(page).toHaveURL(/[?&]error=ip_not_allowed/);
+  await expect(page.getByRole("combobox", { name: "Status" })).toHaveText("403");
+  const refused = page.getByRole("table", { name: "API requests" }).getByRole("row").filter({ hasText: "ip_not_allowed" });
+  await expect(refused.first()).toBeVisible();
+  await expect(page.getByRole("table", { name: "API requests" }).getByRole("row").filter({ hasText: "api_key_scope_insufficient" })).toHaveCount(0);
+  await screenshot(page, "audit-log-refusals");
+
   await revokeAsOwner(ownerPage, readOnlyName);
   await revokeAsOwner(ownerPage, restrictedName);
   await admin.close();

@@ -1,6 +1,25 @@
 import { z } from "zod";
-import { RANGE_PRESET_MS, type AuditCursor, type AuditLogFilters, type RangePreset } from "@/db/request-log";
+import { RANGE_PRESET_MS, statusBounds, type AuditCursor, type AuditLogFilters, type RangePreset } from "@/db/request-log";
+import { API_ERRORS } from "./api/errors";
 import { boundedDate, boundedString, dateRangeProblem } from "./input-rules";
+
+/** The gateway's refusals the audit log can be filtered to (SPEC §4, §9), named as a person reads them. */
+export const REFUSALS = {
+  api_key_revoked: "Revoked key",
+  api_key_expired: "Expired key",
+  ip_not_allowed: "IP not allowed",
+  plan_no_api_access: "No API access (plan)",
+  api_key_scope_insufficient: "Beyond key's access",
+  rate_limited: "Rate limited",
+  monthly_quota_exceeded: "Quota used up",
+} as const;
+const REFUSAL_CODES = Object.keys(REFUSALS) as [keyof typeof REFUSALS, ...(keyof typeof REFUSALS)[]];
+
+/** Whether a status filter ("403" or "4xx") takes this status. */
+function statusMatches(filter: string, status: number): boolean {
+  const { min, max } = statusBounds(filter);
+  return status >= min && status <= max;
+}
 
 /**
  * The audit log's URL: one schema read by the page, the CSV export and the queries, so a shared
@@ -66,8 +85,17 @@ const auditFiltersSchema = z
       .regex(/^[A-Za-z]{1,16}$/, "Use an HTTP method such as GET or POST.")
       .transform((value) => value.toUpperCase())
       .optional(),
+    error: z.enum(REFUSAL_CODES, `Choose a refusal: ${REFUSAL_CODES.join(", ")}.`).optional(),
   })
-  .superRefine(checkRangeAndPage);
+  .superRefine(checkRangeAndPage)
+  .superRefine((value, ctx) => {
+    // A refusal has one status; a status filter that contradicts it would select nothing.
+    if (value.error && value.status && !statusMatches(value.status, API_ERRORS[value.error].status)) {
+      ctx.addIssue({ code: "custom", path: ["status"], message: `A refusal of kind ${value.error} is always a ${API_ERRORS[value.error].status}: choose that status, or any.` });
+    }
+  })
+  // The refusal's status narrows the daily rollups the page reads (db/queries/audit-log.ts) and says what it is.
+  .transform((value) => (value.error && !value.status ? { ...value, status: String(API_ERRORS[value.error].status) } : value));
 
 /** What the URL selects; a type error here means the queries cannot take what the URL holds. */
 type FitsTheQueries<T extends AuditLogFilters> = T;
@@ -75,7 +103,7 @@ export type AuditFilters = FitsTheQueries<z.output<typeof auditFiltersSchema>>;
 type AuditFilterParam = keyof z.input<typeof auditFiltersSchema>;
 
 /** The parameters that choose rows; the cursors only choose a page of them. */
-const FILTER_PARAMS = ["range", "from", "to", "endpoint", "status", "key", "method"] as const satisfies readonly AuditFilterParam[];
+const FILTER_PARAMS = ["range", "from", "to", "endpoint", "status", "key", "method", "error"] as const satisfies readonly AuditFilterParam[];
 
 export type SearchParamsInput = URLSearchParams | Record<string, string | string[] | undefined>;
 

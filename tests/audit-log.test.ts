@@ -91,6 +91,10 @@ beforeAll(async () => {
   await add({ ...prod, at: ago(3 * HOUR), endpoint: "POST /v1/invoices", status: 201 });
   await add({ ...prod, at: ago(2 * HOUR), endpoint: "GET /v1/invoices/{id}", path: "/v1/invoices/in_1", status: 404 });
   await add({ ...prod, at: ago(HOUR), endpoint: "GET /v1/invoices", status: 200 });
+  // SPEC §9's refusals, by their error code: both 403, told apart only by it.
+  await add({ ...prod, at: ago(50 * HOUR), endpoint: "POST /v1/customers", status: 403, errorCode: "api_key_scope_insufficient", touchesKey: false });
+  await add({ ...prod, at: ago(45 * HOUR), endpoint: "GET /v1/customers", status: 403, errorCode: "ip_not_allowed", ip: "198.51.100.201", touchesKey: false });
+  await add({ ...prod, at: ago(44 * HOUR), endpoint: "GET /v1/customers", status: 403, errorCode: "ip_not_allowed", ip: "198.51.100.201", touchesKey: false });
   await add({ orgId: foreign.orgId, apiKeyId: foreign.keyId, at: ago(HOUR), endpoint: "GET /v1/invoices", status: 404 });
   await add({ orgId: foreign.orgId, apiKeyId: foreign.keyId, at: ago(2 * DAY), endpoint: "GET /v1/customers", status: 200 });
 });
@@ -124,6 +128,9 @@ describe("audit log filters", () => {
       { key: "prod", endpoint: "GET /v1/invoices/{id}", status: "4xx", range: "7d" },
       (r) => r.apiKeyId === prodKey && r.endpoint === "GET /v1/invoices/{id}" && r.status >= 400 && r.status < 500 && since(7 * DAY)(r),
     ],
+    ["a refusal of the IP allowlist, its status filled in", { error: "ip_not_allowed" }, (r) => r.errorCode === "ip_not_allowed"],
+    ["a refusal of access on one endpoint", { error: "api_key_scope_insufficient", endpoint: "POST /v1/customers" }, (r) => r.errorCode === "api_key_scope_insufficient"],
+    ["a refusal with its status class", { error: "ip_not_allowed", status: "4xx", key: "prod" }, (r) => r.errorCode === "ip_not_allowed"],
     ["method, status class and a custom range together", { method: "GET", status: "2xx", range: "custom", from, to }, (r) => r.method === "GET" && r.status < 300 && r.at.getTime() >= fromStart() && r.at.getTime() < toEnd()],
   ])("selects %s", async (_label, params, select) => {
     const ids = expected(select);
@@ -165,10 +172,20 @@ describe("audit log filters", () => {
     expect(filtersOf(Object.fromEntries(auditSearchParams(filters)))).toEqual(filters);
   });
 
+  it("reads a refusal filter with the status it always has, and refuses a status that contradicts it", () => {
+    const filters = filtersOf({ error: "api_key_scope_insufficient" });
+    expect(filters).toEqual({ error: "api_key_scope_insufficient", status: "403" });
+    expect(auditSearchParams(filters).toString()).toBe("status=403&error=api_key_scope_insufficient");
+    const contradicting = parseAuditFilters({ error: "ip_not_allowed", status: "200" });
+    expect(contradicting.success ? null : contradicting.error.issues[0]?.message).toBe("A refusal of kind ip_not_allowed is always a 403: choose that status, or any.");
+    const unknown = parseAuditFilters({ error: "teapot" });
+    expect(unknown.success ? null : unknown.error.issues[0]?.message).toMatch(/^Choose a refusal: api_key_revoked, /);
+  });
+
   it("offers the endpoints, statuses and methods the organization has seen, and none of another's", async () => {
     const options = await getAuditFilterOptions(team.org.id);
-    expect(options.endpoints).toEqual(["GET /v1/customers", "DELETE /v1/customers/{id}", "GET /v1/invoices", "POST /v1/invoices", "GET /v1/invoices/{id}", "POST /v1/pdf/generate"]);
-    expect(options.statuses).toEqual([200, 201, 204, 302, 401, 404, 422, 429, 500, 503]);
+    expect(options.endpoints).toEqual(["GET /v1/customers", "POST /v1/customers", "DELETE /v1/customers/{id}", "GET /v1/invoices", "POST /v1/invoices", "GET /v1/invoices/{id}", "POST /v1/pdf/generate"]);
+    expect(options.statuses).toEqual([200, 201, 204, 302, 401, 403, 404, 422, 429, 500, 503]);
     expect(options.methods).toEqual(["DELETE", "GET", "POST"]);
   });
 });
@@ -294,6 +311,7 @@ describe("audit log CSV export", () => {
       path: text(row.path),
       endpoint: row.endpoint,
       status: String(row.status),
+      error_code: row.errorCode ?? "",
       duration_ms: String(row.durationMs),
       ip: text(row.ip),
       user_agent: text(row.userAgent),
@@ -304,6 +322,7 @@ describe("audit log CSV export", () => {
     ["everything", {}],
     ["an endpoint over 7 days", { endpoint: "GET /v1/invoices", range: "7d" }],
     ["a status class of one key", { status: "4xx", key: "prod" }],
+    ["one kind of refusal", { error: "ip_not_allowed" }],
   ])("has exactly the rows the page shows for %s", async (_label, params) => {
     const response = await exportAs(team.member.id, params);
     expect(response.status).toBe(200);
@@ -323,7 +342,7 @@ describe("audit log CSV export", () => {
     expect(records.map((r) => r.user_agent)).toContain(TRICKY_AGENT);
     expect(records.map((r) => r.path)).toContain(TRICKY_PATH);
     expect(records.map((r) => r.user_agent)).toContain(`'${FORMULA_AGENT}`);
-    expect(text.split("\n")[0]).toBe("time,request_id,key_id,key_name,key_hint,key_status,method,path,endpoint,status,duration_ms,ip,user_agent");
+    expect(text.split("\n")[0]).toBe("time,request_id,key_id,key_name,key_hint,key_status,method,path,endpoint,status,error_code,duration_ms,ip,user_agent");
   });
 
   it("takes a filter's quotes, percent signs, $1 and backslashes as text, not as SQL", async () => {
@@ -372,7 +391,7 @@ describe("audit log CSV export", () => {
 
   it("has only the header when nothing matches, such as another organization's key", async () => {
     const text = await (await exportAs(team.admin.id, { key: foreign.keyId })).text();
-    expect(text).toBe("time,request_id,key_id,key_name,key_hint,key_status,method,path,endpoint,status,duration_ms,ip,user_agent\n");
+    expect(text).toBe("time,request_id,key_id,key_name,key_hint,key_status,method,path,endpoint,status,error_code,duration_ms,ip,user_agent\n");
   });
 
   it("refuses filters that are not valid, saying why", async () => {

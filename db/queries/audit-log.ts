@@ -20,6 +20,8 @@ export interface AuditLogRowDto {
   path: string;
   endpoint: string;
   status: number;
+  /** The API's error code of a refusal, null for a success. */
+  errorCode: string | null;
   durationMs: number;
   ip: string | null;
   userAgent: string | null;
@@ -51,6 +53,7 @@ function filterConditions(orgId: string, filters: AuditLogFilters, now: Date): S
   }
   if (filters.key) conditions.push(eq(requestLog.apiKeyId, filters.key));
   if (filters.method) conditions.push(eq(requestLog.method, filters.method));
+  if (filters.error) conditions.push(eq(requestLog.errorCode, filters.error));
   return conditions;
 }
 
@@ -172,6 +175,7 @@ function byCombination(orgId: string, filters: AuditLogFilters, now: Date, slice
       from ${requestLog}
       where ${and(...inTime)} and ${requestLog.apiKeyId} = combination.api_key_id
         and ${requestLog.endpoint} = combination.endpoint and ${requestLog.status} = combination.status
+        ${filters.error ? sql`and ${requestLog.errorCode} = ${filters.error}` : sql``}
       order by ${requestLog.createdAt} ${order}, ${requestLog.id} ${order}
       limit ${slice.limit}
     ) picked
@@ -202,6 +206,7 @@ export function sliceQuery(orgId: string, filters: AuditLogFilters, now: Date, s
       path: requestLog.path,
       endpoint: requestLog.endpoint,
       status: requestLog.status,
+      errorCode: requestLog.errorCode,
       durationMs: requestLog.durationMs,
       ip: requestLog.ip,
       userAgent: requestLog.userAgent,
@@ -248,6 +253,7 @@ const EXPORT_COLUMNS = {
   path: inert(requestLog.path),
   endpoint: inert(requestLog.endpoint),
   status: requestLog.status,
+  error_code: requestLog.errorCode,
   duration_ms: requestLog.durationMs,
   ip: inert(requestLog.ip),
   user_agent: inert(requestLog.userAgent),

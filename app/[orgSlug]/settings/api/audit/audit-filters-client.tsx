@@ -4,7 +4,7 @@ import type { AuditFilterOptionsDto } from "@/db/queries/audit-log";
 import { FilterSelect, LogFilters, withCurrent } from "@/components/log-filters";
 import { SelectGroup, SelectItem, SelectLabel } from "@/components/ui/select";
 import { STATUS_CLASSES } from "@/db/request-log";
-import { auditSearchParams, filtersError, parseAuditFilters, type AuditFilters } from "@/lib/audit-filters";
+import { auditSearchParams, filtersError, parseAuditFilters, REFUSALS, type AuditFilters } from "@/lib/audit-filters";
 import { KeyFilterOptions, keyFilterDisplay, type KeyOptionDto } from "@/components/key-filter-options";
 
 function normalize(params: URLSearchParams): URLSearchParams | string {
@@ -19,7 +19,7 @@ export function AuditFiltersClient({ filters, options, keys }: { filters: AuditF
       range={filters}
       normalize={normalize}
       everything="Showing every request."
-      gridClassName="lg:grid-cols-3 xl:grid-cols-[minmax(0,1.2fr)_minmax(0,1fr)_minmax(0,1.8fr)_minmax(0,1.4fr)_minmax(0,1.1fr)]"
+      gridClassName="lg:grid-cols-3 xl:grid-cols-[minmax(0,1.1fr)_minmax(0,0.8fr)_minmax(0,1.5fr)_minmax(0,1.3fr)_minmax(0,1.2fr)_minmax(0,1fr)]"
     >
       {(change) => (
         <>
@@ -57,6 +57,13 @@ export function AuditFiltersClient({ filters, options, keys }: { filters: AuditF
           </FilterSelect>
           <FilterSelect id="filter-key" label="API key" value={filters.key} onChange={(key) => change({ key })} anyLabel="All keys" display={keyFilterDisplay(keys, filters.key)}>
             <KeyFilterOptions keys={keys} current={filters.key} />
+          </FilterSelect>
+          <FilterSelect id="filter-refusal" label="Refusal" value={filters.error} onChange={(error) => change({ error })} anyLabel="Any" display={filters.error ? REFUSALS[filters.error] : undefined}>
+            {(Object.keys(REFUSALS) as (keyof typeof REFUSALS)[]).map((code) => (
+              <SelectItem key={code} value={code}>
+                {REFUSALS[code]} <span className="font-mono text-xs text-muted-foreground">{code}</span>
+              </SelectItem>
+            ))}
           </FilterSelect>
           <FilterSelect id="filter-method" label="Method" value={filters.method} onChange={(method) => change({ method })} anyLabel="All methods">
             {withCurrent(options.methods, filters.method).map((method) => (
