@@ -153,6 +153,10 @@ export async function benchGatewayRatio(): Promise<void> {
     .insert(products)
     .values(Array.from({ length: 25 }, (_, i) => ({ orgId: org.id, id: newId("prod"), name: `Bench product ${i}`, unitAmount: 1_000 + i, currency: "USD" })));
   const values = keys.map((key) => key.value);
+  // The same load with keys restricted to what it asks for, from this machine only (SPEC §9).
+  const restricted = await Promise.all(
+    Array.from({ length: KEYS }, (_, i) => insertKey(org.id, { name: `Ratio restricted ${i}`, access: "restricted", scopes: { products: "read" }, ipAllowlist: ["127.0.0.0/8", "::1"] })),
+  );
 
   const admin = postgres(url, { max: 1, onnotice: () => {} });
   try {
@@ -165,9 +169,11 @@ export async function benchGatewayRatio(): Promise<void> {
 
     const gateway: (Round & { perRequest: ServerCounters })[] = [];
     const bare: (Round & { perRequest: ServerCounters })[] = [];
+    const withRestrictions: (Round & { perRequest: ServerCounters })[] = [];
     const ceiling: number[] = [];
     for (let round = 0; round < ROUNDS; round++) {
       gateway.push(await measuredRound(await startServerProcess("api-server.ts", {}), admin, database, values, idleCost));
+      withRestrictions.push(await measuredRound(await startServerProcess("api-server.ts", {}), admin, database, restricted.map((key) => key.value), idleCost));
       // The bare server opens its connections for the handler only: nothing to discount.
       const bareServer = await startServerProcess("bench/bare-handler-server.ts", { BENCH_ORG_ID: org.id });
       bare.push(await measuredRound(bareServer, admin, database, values, { transactions: 0, walSyncs: 0 }));
@@ -190,6 +196,15 @@ export async function benchGatewayRatio(): Promise<void> {
     const ratios = gateway.map((g, i) => g.requestsPerSecond / bare[i]!.requestsPerSecond);
     const statuses = gateway.map((g) => Object.entries(g.statuses).map(([code, n]) => `${code}×${n}`).join(" ")).join("; ");
     console.log(`median gateway ÷ bare ${median(ratios).toFixed(2)} (goal ≥ 0.6); gateway statuses: ${statuses}`);
+    const restrictedRatios = withRestrictions.map((r, i) => r.requestsPerSecond / gateway[i]!.requestsPerSecond);
+    printTable("## The gateway with restricted keys (products: read, an IP allowlist) against full-access keys, same load", [
+      ["round", "restricted req/s", "p50", "p99", "full access req/s", "restricted ÷ full", "statuses"],
+      ...withRestrictions.map((r, i) => [
+        String(i + 1), fmt(r.requestsPerSecond), ms(r.p50), ms(r.p99), fmt(gateway[i]!.requestsPerSecond), restrictedRatios[i]!.toFixed(2),
+        Object.entries(r.statuses).map(([code, n]) => `${code}×${n}`).join(" "),
+      ]),
+    ]);
+    console.log(`median restricted ÷ full ${median(restrictedRatios).toFixed(2)} (goal: within 5 %, ≥ 0.95)`);
   } finally {
     await admin.end();
   }

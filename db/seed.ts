@@ -180,7 +180,16 @@ function hourWeight(hour: number): number {
   return 0.15 + Math.exp(-((hour - 14) ** 2) / 18);
 }
 
+/** A key's own starting point for the generator (FNV-1a of its id): its traffic does not depend on which keys were seeded before it. */
+function seedOf(id: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < id.length; i++) hash = Math.imul(hash ^ id.charCodeAt(i), 0x01000193);
+  return hash | 0;
+}
+
 function trafficFor(key: DemoKey, now: Date): (typeof requestLog.$inferInsert)[] {
+  // A re-run seeds only the keys without traffic; each key's traffic is the same either way.
+  state = seedOf(key.id);
   const rows: (typeof requestLog.$inferInsert)[] = [];
   const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
   const hourWeights = Array.from({ length: 24 }, (_, h) => hourWeight(h));
@@ -207,9 +216,10 @@ function trafficFor(key: DemoKey, now: Date): (typeof requestLog.$inferInsert)[]
       // its access, or from an address beyond its allowlist, is refused.
       const restrictions = key.restrictions;
       const stray = restrictions && restrictions.ipAllowlist.length > 0 && random() < 0.01;
-      const beyond = restrictions && !stray && random() < 0.02;
-      const endpoint = restrictions && !beyond ? pick(ENDPOINTS.filter((e) => accessCovers(restrictions.access, restrictions.scopes, ...(e.endpoint.split(" ") as [string, string])))) : pick(ENDPOINTS);
-      const refusal = revoked ? null : stray ? "ip_not_allowed" : restrictions && !accessCovers(restrictions.access, restrictions.scopes, ...(endpoint.endpoint.split(" ") as [string, string])) ? "api_key_scope_insufficient" : null;
+      const covered = (e: (typeof ENDPOINTS)[number]) => !restrictions || accessCovers(restrictions.access, restrictions.scopes, ...(e.endpoint.split(" ") as [string, string]));
+      const beyond = Boolean(restrictions) && !stray && random() < 0.02 && ENDPOINTS.some((e) => !covered(e));
+      const endpoint = restrictions ? pick(ENDPOINTS.filter((e) => covered(e) !== beyond)) : pick(ENDPOINTS);
+      const refusal = revoked ? null : stray ? "ip_not_allowed" : beyond ? "api_key_scope_insufficient" : null;
       const status = refusal ? 403 : statusFor(endpoint, revoked);
       const duration = revoked || refusal || status === 429 ? 2 + Math.floor(random() * 4) : Math.round(endpoint.ms * (0.5 + random() * random() * 3));
       rows.push({
