@@ -1,7 +1,8 @@
 "use client";
 
 import { useState, type ReactElement, type ReactNode } from "react";
-import { Dialog, DialogContent, DialogTrigger } from "@/components/ui/dialog";
+import { Button, type ButtonVariant } from "@/components/ui/button";
+import { Dialog, DialogClose, DialogContent, DialogFooter, DialogTrigger } from "@/components/ui/dialog";
 
 /**
  * A dialog holding one form, mounted afresh each time it opens, so it starts from the current
@@ -21,5 +22,34 @@ export function FormDialog({ trigger, form }: { trigger: ReactElement; form: (cl
       <DialogTrigger asChild>{trigger}</DialogTrigger>
       <DialogContent key={opening}>{form(() => setOpen(false))}</DialogContent>
     </Dialog>
+  );
+}
+
+/** The end of a dialog's form: Cancel, and the submit button, both held while the action runs. */
+export function FormDialogFooter({
+  label,
+  pendingLabel,
+  pending,
+  disabled = false,
+  variant = "default",
+}: {
+  label: string;
+  pendingLabel: string;
+  pending: boolean;
+  /** The form cannot be sent as it stands (nothing typed, nothing changed). */
+  disabled?: boolean;
+  variant?: Extract<ButtonVariant, "default" | "destructive">;
+}) {
+  return (
+    <DialogFooter>
+      <DialogClose asChild>
+        <Button type="button" variant="outline" disabled={pending}>
+          Cancel
+        </Button>
+      </DialogClose>
+      <Button type="submit" variant={variant} disabled={pending || disabled}>
+        {pending ? pendingLabel : label}
+      </Button>
+    </DialogFooter>
   );
 }

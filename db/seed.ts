@@ -195,6 +195,11 @@ function trafficFor(key: DemoKey, now: Date): (typeof requestLog.$inferInsert)[]
   const hourWeights = Array.from({ length: 24 }, (_, h) => hourWeight(h));
   const weightSum = hourWeights.reduce((a, b) => a + b, 0);
   const { createdAt, expiresAt } = lifeOf(key, now);
+  // A restricted key's client mostly calls what the key may do; now and then a call beyond its
+  // access, or from an address beyond its allowlist, is refused.
+  const restrictions = key.restrictions;
+  const reachable = ENDPOINTS.filter((e) => !restrictions || accessCovers(restrictions.access, restrictions.scopes, ...(e.endpoint.split(" ") as [string, string])));
+  const beyondReach = ENDPOINTS.filter((e) => !reachable.includes(e));
   for (let daysAgo = 29; daysAgo >= 0; daysAgo--) {
     if (daysAgo > key.createdDaysAgo) continue;
     const dayStart = today - daysAgo * DAY;
@@ -212,13 +217,9 @@ function trafficFor(key: DemoKey, now: Date): (typeof requestLog.$inferInsert)[]
       // A key's client calls while the key lives; an expired key's client was switched off with it.
       if (at > now.getTime() || at < createdAt.getTime() || (expiresAt && at >= expiresAt.getTime())) continue;
       const revoked = at >= revokedAt;
-      // A restricted key's client mostly calls what the key may do; now and then a call beyond
-      // its access, or from an address beyond its allowlist, is refused.
-      const restrictions = key.restrictions;
       const stray = restrictions && restrictions.ipAllowlist.length > 0 && random() < 0.01;
-      const covered = (e: (typeof ENDPOINTS)[number]) => !restrictions || accessCovers(restrictions.access, restrictions.scopes, ...(e.endpoint.split(" ") as [string, string]));
-      const beyond = Boolean(restrictions) && !stray && random() < 0.02 && ENDPOINTS.some((e) => !covered(e));
-      const endpoint = restrictions ? pick(ENDPOINTS.filter((e) => covered(e) !== beyond)) : pick(ENDPOINTS);
+      const beyond = Boolean(restrictions) && !stray && random() < 0.02 && beyondReach.length > 0;
+      const endpoint = pick(beyond ? beyondReach : reachable);
       const refusal = revoked ? null : stray ? "ip_not_allowed" : beyond ? "api_key_scope_insufficient" : null;
       const status = refusal ? 403 : statusFor(endpoint, revoked);
       const duration = revoked || refusal || status === 429 ? 2 + Math.floor(random() * 4) : Math.round(endpoint.ms * (0.5 + random() * random() * 3));

@@ -100,7 +100,7 @@ describe("access per resource, permission and method", () => {
     expect((await errorOf(await api.request("/v1/nothing-here", { method: "POST", key: readOnly, json: {} }))).code).toBe("api_key_scope_insufficient");
   });
 
-  it("logs a scope refusal with its code, counts it in neither the minute nor the month, and leaves the key unused", async () => {
+  it("logs a scope refusal with its code, and counts it in neither the minute nor the month", async () => {
     const org = await createOrg("pro");
     const { id, value } = await insertKey(org.id, { access: "restricted", scopes: { analytics: "read" } });
     const refused = await api.request("/v1/invoices", { key: value });

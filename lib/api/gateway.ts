@@ -1,11 +1,10 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { routePath } from "hono/route";
 import { API_KEY_LENGTH, API_KEY_PREFIX, apiKeyHint, hashApiKey, parseApiKey } from "@/lib/api-key-format";
-import { API_RESOURCES } from "@/db/enums";
 import { describeNeed, isSafeMethod, requiredAccess, type RequiredAccess } from "@/lib/api-access";
 import { normalizeClientIp } from "@/lib/ip-allowlist";
 import { DEFAULT_RATE_LIMIT_PER_MINUTE, PLANS } from "@/lib/plans";
-import { PLAN_VALUES } from "@/db/enums";
+import { API_RESOURCES, PLAN_VALUES } from "@/db/enums";
 import { nextUtcMonth } from "@/db/time";
 import type { ApiEnv } from "./env";
 import { ApiError } from "./errors";

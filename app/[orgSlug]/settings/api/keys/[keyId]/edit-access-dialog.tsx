@@ -3,11 +3,11 @@
 import { SlidersHorizontal } from "lucide-react";
 import { toast } from "sonner";
 import { FormAlert } from "@/components/form-alert";
-import { FormDialog } from "@/components/form-dialog";
+import { FormDialog, FormDialogFooter } from "@/components/form-dialog";
 import { accessFieldsShowError, KeyAccessFields } from "@/components/key-access-fields";
 import { useActionForm } from "@/components/use-action-form";
 import { Button } from "@/components/ui/button";
-import { DialogClose, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
+import { DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import type { KeyRestrictions } from "@/db/enums";
 import { updateKeyRestrictionsAction } from "../../actions";
 
@@ -42,16 +42,7 @@ function EditAccessForm({ orgId, apiKey, onSaved }: { orgId: string; apiKey: Key
       <input type="hidden" name="orgId" value={orgId} />
       <input type="hidden" name="keyId" value={apiKey.id} />
       <KeyAccessFields initial={apiKey} fieldErrors={fieldErrors} />
-      <DialogFooter>
-        <DialogClose asChild>
-          <Button type="button" variant="outline" disabled={pending}>
-            Cancel
-          </Button>
-        </DialogClose>
-        <Button type="submit" disabled={pending}>
-          {pending ? "Saving…" : "Save access"}
-        </Button>
-      </DialogFooter>
+      <FormDialogFooter label="Save access" pendingLabel="Saving…" pending={pending} />
     </form>
   );
 }

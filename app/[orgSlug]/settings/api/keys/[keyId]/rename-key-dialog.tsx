@@ -4,11 +4,11 @@ import { PencilLine } from "lucide-react";
 import { useState } from "react";
 import { toast } from "sonner";
 import { FormAlert } from "@/components/form-alert";
-import { FormDialog } from "@/components/form-dialog";
+import { FormDialog, FormDialogFooter } from "@/components/form-dialog";
 import { KeyNameField } from "@/components/key-name-field";
 import { useActionForm } from "@/components/use-action-form";
 import { Button } from "@/components/ui/button";
-import { DialogClose, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
+import { DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { renameApiKeyAction } from "../../actions";
 
 /** Rename (owners, admins): the value, the history and the requests stay; only the label changes. */
@@ -42,16 +42,7 @@ function RenameForm({ orgId, apiKey, onRenamed }: { orgId: string; apiKey: { id:
       <input type="hidden" name="orgId" value={orgId} />
       <input type="hidden" name="keyId" value={apiKey.id} />
       <KeyNameField value={name} onChange={setName} error={fieldErrors.name?.[0]} />
-      <DialogFooter>
-        <DialogClose asChild>
-          <Button type="button" variant="outline" disabled={pending}>
-            Cancel
-          </Button>
-        </DialogClose>
-        <Button type="submit" disabled={pending || unchanged || name.trim() === ""}>
-          {pending ? "Saving…" : "Save name"}
-        </Button>
-      </DialogFooter>
+      <FormDialogFooter label="Save name" pendingLabel="Saving…" pending={pending} disabled={unchanged || name.trim() === ""} />
     </form>
   );
 }
