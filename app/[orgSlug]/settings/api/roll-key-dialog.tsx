@@ -9,7 +9,8 @@ import { LastUse } from "@/components/last-use";
 import { OneTimeKeyDialog, type RevealedKey } from "@/components/one-time-key-dialog";
 import { useActionForm } from "@/components/use-action-form";
 import { Button } from "@/components/ui/button";
-import { DialogClose, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
+import { FormDialogFooter } from "@/components/form-dialog";
+import { DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { FormField } from "@/components/ui/form-field";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { ROLL_OVERLAPS, type RollOverlap } from "@/lib/key-roll";
@@ -122,16 +123,7 @@ function RollForm({
           ))}
         </SelectContent>
       </Select>
-      <DialogFooter>
-        <DialogClose asChild>
-          <Button type="button" variant="outline">
-            Cancel
-          </Button>
-        </DialogClose>
-        <Button type="submit" variant={atOnce ? "destructive" : "default"} disabled={pending}>
-          {pending ? "Rolling…" : "Roll key"}
-        </Button>
-      </DialogFooter>
+      <FormDialogFooter label="Roll key" pendingLabel="Rolling…" pending={pending} variant={atOnce ? "destructive" : "default"} />
     </form>
   );
 }

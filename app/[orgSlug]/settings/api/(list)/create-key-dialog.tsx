@@ -9,7 +9,8 @@ import { KeyNameField } from "@/components/key-name-field";
 import { OneTimeKeyDialog, type RevealedKey } from "@/components/one-time-key-dialog";
 import { useActionForm } from "@/components/use-action-form";
 import { Button } from "@/components/ui/button";
-import { DialogClose, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
+import { FormDialogFooter } from "@/components/form-dialog";
+import { DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
@@ -81,16 +82,7 @@ function CreateKeyForm({ orgId, keyPolicy, onCreated }: { orgId: string; keyPoli
         ) : null}
       </div>
       <KeyAccessFields fieldErrors={fieldErrors} />
-      <DialogFooter>
-        <DialogClose asChild>
-          <Button type="button" variant="outline">
-            Cancel
-          </Button>
-        </DialogClose>
-        <Button type="submit" disabled={pending || name.trim() === ""}>
-          {pending ? "Creating…" : "Create key"}
-        </Button>
-      </DialogFooter>
+      <FormDialogFooter label="Create key" pendingLabel="Creating…" pending={pending} disabled={name.trim() === ""} />
     </form>
   );
 }
