@@ -1,4 +1,4 @@
-import { ArrowRight, Bot, CalendarX, CreditCard, Gauge, KeyRound, LockKeyhole, PencilLine, RefreshCw, ShieldCheck, ShieldOff, Sparkles } from "lucide-react";
+import { ArrowRight, BellRing, Bot, CalendarX, CreditCard, Gauge, KeyRound, LockKeyhole, PencilLine, RefreshCw, ShieldCheck, ShieldOff, Sparkles } from "lucide-react";
 import Link from "next/link";
 import type { ActivityEntryDto } from "@/db/queries/activity";
 import { RelativeTime } from "@/components/relative-time";
@@ -17,6 +17,7 @@ const ICONS: Record<ActivityAction, typeof KeyRound> = {
   "plan.changed": CreditCard,
   "rate_limit.changed": Gauge,
   "key_policy.changed": ShieldCheck,
+  "alert_settings.changed": BellRing,
 };
 
 const ENDING = new Set<string>(KEY_ENDING_ACTIONS);

@@ -1,21 +1,29 @@
 import { BookOpen } from "lucide-react";
 import Link from "next/link";
+import type { AlertDto } from "@/db/queries/alerts";
 import type { MembershipDto } from "@/db/queries/organizations";
+import { AlertBell, type MarkAlertsReadAction } from "@/components/alert-bell";
 import { Logo } from "@/components/logo";
 import { OrgSwitcher } from "@/components/org-switcher";
 import { UserMenu, type SignOutAction } from "@/components/user-menu";
 
-/** The account menu's actions come from the route (app/(auth)/actions.ts): components do not import app/. */
+/**
+ * The account menu's and the bell's actions come from the route (app/(auth)/actions.ts,
+ * app/[orgSlug]/settings/alerts/actions.ts): components do not import app/. `alerts` is null for
+ * a role that does not see them (guests).
+ */
 export function AppHeader({
   current,
   organizations,
   user,
   signOut,
+  alerts,
 }: {
   current: MembershipDto;
   organizations: MembershipDto[];
   user: { name: string; email: string };
   signOut: { here: SignOutAction; everywhere: SignOutAction };
+  alerts: { recent: AlertDto[]; unread: number; markRead: MarkAlertsReadAction } | null;
 }) {
   return (
     <header className="sticky top-0 z-30 border-b bg-background/90 backdrop-blur">
@@ -33,6 +41,7 @@ export function AppHeader({
             <BookOpen className="size-4" aria-hidden />
             API docs
           </Link>
+          {alerts ? <AlertBell orgId={current.orgId} orgSlug={current.orgSlug} alerts={alerts.recent} unread={alerts.unread} markRead={alerts.markRead} /> : null}
           <UserMenu name={user.name} email={user.email} signOutAction={signOut.here} signOutEverywhereAction={signOut.everywhere} />
         </div>
       </div>

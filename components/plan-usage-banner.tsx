@@ -5,6 +5,7 @@ import { Badge } from "@/components/ui/badge";
 import { Card, CardContent } from "@/components/ui/card";
 import { Progress } from "@/components/ui/progress";
 import { PLANS, plansWith } from "@/lib/plans";
+import { cn } from "@/lib/utils";
 
 const number = new Intl.NumberFormat("en-US");
 
@@ -30,8 +31,10 @@ export function PlanUsageBanner({ usage, orgSlug }: { usage: OrgUsageDto; orgSlu
   }
   const quota = plan.monthlyCalls;
   const share = quota ? Math.min(100, (usage.callsThisMonth / quota) * 100) : 0;
+  // SPEC §10: amber from 80 %, red once the quota is used up.
+  const level = quota === null || share < 80 ? null : share >= 100 ? "used-up" : "near";
   return (
-    <Card>
+    <Card className={cn(level === "near" && "border-warning/50 bg-warning/5", level === "used-up" && "border-destructive/40 bg-destructive/5")}>
       <CardContent className="grid gap-6 sm:grid-cols-[auto_1fr_1.4fr] sm:items-center">
         <div className="space-y-1">
           <p className="text-xs font-medium uppercase tracking-wide text-muted-foreground">Plan</p>
@@ -56,13 +59,20 @@ export function PlanUsageBanner({ usage, orgSlug }: { usage: OrgUsageDto; orgSlu
             <p className="flex items-center gap-1.5 text-xs font-medium uppercase tracking-wide text-muted-foreground">
               <Gauge className="size-3.5" aria-hidden /> API calls this month
             </p>
-            {quota !== null && share >= 90 ? <Badge variant={share >= 100 ? "destructive" : "warning"}>{share >= 100 ? "Quota used up" : "Almost used up"}</Badge> : null}
+            {level ? <Badge variant={level === "used-up" ? "destructive" : "warning"}>{level === "used-up" ? "Quota used up" : `${Math.floor(share)} % used`}</Badge> : null}
           </div>
           <p className="text-lg font-semibold tabular-nums">
             {number.format(usage.callsThisMonth)}
             <span className="text-sm font-normal text-muted-foreground"> / {quota === null ? "Unlimited" : number.format(quota)}</span>
           </p>
-          {quota !== null ? <Progress value={share} aria-label={`${number.format(usage.callsThisMonth)} of ${number.format(quota)} API calls used this month`} /> : null}
+          {quota !== null ? (
+            <Progress
+              value={share}
+              className={cn(level === "near" && "bg-warning/20", level === "used-up" && "bg-destructive/20")}
+              indicatorClassName={cn(level === "near" && "bg-warning", level === "used-up" && "bg-destructive")}
+              aria-label={`${number.format(usage.callsThisMonth)} of ${number.format(quota)} API calls used this month`}
+            />
+          ) : null}
         </div>
       </CardContent>
     </Card>

@@ -1,6 +1,6 @@
 "use client";
 
-import { CreditCard, History, KeyRound, ScrollText, ShieldCheck } from "lucide-react";
+import { Bell, CreditCard, History, KeyRound, ScrollText, ShieldCheck } from "lucide-react";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { cn } from "@/lib/utils";
@@ -16,6 +16,7 @@ const GROUPS = [
     ],
   },
   { title: "Organization", items: [{ label: "Plan", href: "/settings/plan", icon: CreditCard }] },
+  { title: "Notifications", items: [{ label: "Alerts", href: "/settings/alerts", icon: Bell }] },
 ] as const;
 
 export function SettingsNav({ orgSlug }: { orgSlug: string }) {

@@ -15,6 +15,7 @@ export const ACTIVITY_ACTIONS = {
   "plan.changed": "Plan changed",
   "rate_limit.changed": "Rate limit changed",
   "key_policy.changed": "Key policy changed",
+  "alert_settings.changed": "Alert settings changed",
 } as const;
 
 export type ActivityAction = keyof typeof ACTIVITY_ACTIONS;

@@ -65,3 +65,21 @@ export interface KeyRestrictions {
   /** Canonical addresses and CIDR ranges (lib/ip-allowlist.ts); empty: any address. */
   ipAllowlist: string[];
 }
+
+/**
+ * SPEC §10: what an alert is about. Each is raised once per period (db/alerts.ts): a quota
+ * threshold once a month, a burst of 429 once an hour per key, an expiry once per key.
+ */
+export const ALERT_KIND_VALUES = ["quota_threshold", "rate_limited", "key_expiring", "key_expired"] as const;
+export type AlertKind = (typeof ALERT_KIND_VALUES)[number];
+
+/** SPEC §10: the quota shares (percent) that raise an alert unless the organization chose others. */
+export const DEFAULT_QUOTA_ALERT_THRESHOLDS = [80, 90, 100] as const;
+/** At most this many quota thresholds per organization. */
+export const QUOTA_ALERT_THRESHOLDS_MAX = 5;
+/** SPEC §10: a key refused with 429 more than this many times in RATE_LIMIT_ALERT_MINUTES raises an alert, unless the organization chose another number. */
+export const DEFAULT_RATE_LIMIT_ALERT_THRESHOLD = 10;
+export const RATE_LIMIT_ALERT_THRESHOLD_MAX = 100_000;
+export const RATE_LIMIT_ALERT_MINUTES = 5;
+/** SPEC §10: a key expiring within this many days raises an alert. */
+export const KEY_EXPIRING_ALERT_DAYS = 7;

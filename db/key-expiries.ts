@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { DbOrTx } from "./index";
+import { raiseKeyExpiryAlerts } from "./alerts";
 import { rowsOf } from "./partitions";
 
 /**
@@ -20,4 +21,10 @@ export async function recordKeyExpiries(db: DbOrTx, now = new Date()): Promise<n
     on conflict (org_id, target_id) where action = 'api_key.expired' do nothing
     returning 1 as written`);
   return rowsOf(result).length;
+}
+
+/** The timer's and start-up's work on expiries: the history entries, then the alerts (SPEC §8, §10). */
+export async function watchKeyExpiries(db: DbOrTx, now = new Date()): Promise<void> {
+  await recordKeyExpiries(db, now);
+  await raiseKeyExpiryAlerts(db, now);
 }

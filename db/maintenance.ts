@@ -1,10 +1,10 @@
 import type { DbOrTx } from "./index";
 import { maintainRequestLog } from "./partitions";
-import { recordKeyExpiries } from "./key-expiries";
+import { watchKeyExpiries } from "./key-expiries";
 
 const REQUEST_LOG_INTERVAL_MS = 6 * 3600_000;
 // The gateway refuses an expired key on its own at once; this only bounds how late its
-// "expired" history entry (dated at the expiry itself) appears on the Activity page.
+// "expired" history entry (dated at the expiry itself) and its alerts appear.
 const KEY_EXPIRY_INTERVAL_MS = 5 * 60_000;
 
 function every(intervalMs: number, what: string, run: () => Promise<unknown>): void {
@@ -16,5 +16,5 @@ function every(intervalMs: number, what: string, run: () => Promise<unknown>): v
 /** The background work of a server process (both also run at start-up, in migrateDatabase); the timers never keep it alive. */
 export function scheduleMaintenance(db: () => DbOrTx): void {
   every(REQUEST_LOG_INTERVAL_MS, "Request-log maintenance", () => maintainRequestLog(db()));
-  every(KEY_EXPIRY_INTERVAL_MS, "Recording key expiries in the history", () => recordKeyExpiries(db()));
+  every(KEY_EXPIRY_INTERVAL_MS, "Recording key expiries and their alerts", () => watchKeyExpiries(db()));
 }

@@ -5,7 +5,7 @@ import type { PgliteDatabase } from "drizzle-orm/pglite";
 import type { PostgresJsDatabase } from "drizzle-orm/postgres-js";
 import { getDb, postgresClient } from "./index";
 import { maintainRequestLog } from "./partitions";
-import { recordKeyExpiries } from "./key-expiries";
+import { watchKeyExpiries } from "./key-expiries";
 
 const migrationsFolder = path.join(process.cwd(), "db", "migrations");
 // Any constant shared by every process of this service: migrations run one process at a time.
@@ -27,7 +27,8 @@ async function withMigrationLock(run: () => Promise<void>): Promise<void> {
 
 /**
  * Applies the committed drizzle-kit migrations (idempotent), then the request log's partitions and
- * retention, and the history entries of keys that expired while no process was running.
+ * retention, and the history entries and alerts of keys that expired (or are about to) while no
+ * process was running.
  */
 export async function migrateDatabase(): Promise<void> {
   await withMigrationLock(async () => {
@@ -35,6 +36,6 @@ export async function migrateDatabase(): Promise<void> {
     if (postgresClient()) await migratePostgres(db as unknown as PostgresJsDatabase, { migrationsFolder });
     else await migratePglite(db as unknown as PgliteDatabase, { migrationsFolder });
     await maintainRequestLog(db);
-    await recordKeyExpiries(db);
+    await watchKeyExpiries(db);
   });
 }

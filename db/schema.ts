@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { IP_ALLOWLIST_MAX, KEY_ACCESS_VALUES, KEY_MAX_LIFETIME_DAYS, PLAN_VALUES, REVOKE_REASON_VALUES, ROLE_VALUES, type KeyMaxLifetimeDays, type KeyScopes } from "./enums";
+import { ALERT_KIND_VALUES, DEFAULT_QUOTA_ALERT_THRESHOLDS, DEFAULT_RATE_LIMIT_ALERT_THRESHOLD, IP_ALLOWLIST_MAX, KEY_ACCESS_VALUES, QUOTA_ALERT_THRESHOLDS_MAX, RATE_LIMIT_ALERT_THRESHOLD_MAX, KEY_MAX_LIFETIME_DAYS, PLAN_VALUES, REVOKE_REASON_VALUES, ROLE_VALUES, type KeyMaxLifetimeDays, type KeyScopes } from "./enums";
 import {
   bigserial,
   bigint,
@@ -50,9 +50,23 @@ export const organizations = pgTable(
     keyMaxLifetimeDays: integer("key_max_lifetime_days").$type<KeyMaxLifetimeDays>(),
     /** Key policy (SPEC §7): new keys must expire. */
     keyExpiryRequired: boolean("key_expiry_required").notNull().default(false),
+    /** Alerts (SPEC §10): the shares of the monthly quota, in percent ascending, whose crossing raises an alert. */
+    quotaAlertThresholds: integer("quota_alert_thresholds")
+      .array()
+      .notNull()
+      .default(sql.raw(`'{${DEFAULT_QUOTA_ALERT_THRESHOLDS.join(",")}}'::integer[]`)),
+    /** Alerts (SPEC §10): more 429 refusals of one key than this within five minutes raise an alert. */
+    rateLimitAlertThreshold: integer("rate_limit_alert_threshold").notNull().default(DEFAULT_RATE_LIMIT_ALERT_THRESHOLD),
     createdAt: createdAt(),
   },
-  (t) => [check("organizations_key_max_lifetime_known", sql`${t.keyMaxLifetimeDays} is null or ${t.keyMaxLifetimeDays} in (${sql.raw(KEY_MAX_LIFETIME_DAYS.join(", "))})`)],
+  (t) => [
+    check("organizations_key_max_lifetime_known", sql`${t.keyMaxLifetimeDays} is null or ${t.keyMaxLifetimeDays} in (${sql.raw(KEY_MAX_LIFETIME_DAYS.join(", "))})`),
+    check(
+      "organizations_quota_alert_thresholds_valid",
+      sql`cardinality(${t.quotaAlertThresholds}) <= ${sql.raw(String(QUOTA_ALERT_THRESHOLDS_MAX))} and 1 <= all(${t.quotaAlertThresholds}) and 100 >= all(${t.quotaAlertThresholds})`,
+    ),
+    check("organizations_rate_limit_alert_threshold_valid", sql`${t.rateLimitAlertThreshold} between 1 and ${sql.raw(String(RATE_LIMIT_ALERT_THRESHOLD_MAX))}`),
+  ],
 );
 
 export const memberships = pgTable(
@@ -102,6 +116,48 @@ export const activityLog = pgTable(
     // The system records a key's expiry once, whichever process sees it first.
     uniqueIndex("activity_log_key_expired_once_idx").on(t.orgId, t.targetId).where(sql`${t.action} = 'api_key.expired'`),
   ],
+);
+
+/**
+ * SPEC §10: what the organization should know about (db/alerts.ts raises them). `period` makes an
+ * alert once per period whichever process sees it first: "2026-11:80" for a quota threshold in a
+ * month, the key and the hour for a burst of 429, the key and its expiry for an expiry.
+ */
+export const alerts = pgTable(
+  "alerts",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: ALERT_KIND_VALUES }).notNull(),
+    period: text("period").notNull(),
+    /** The key it is about, if any. */
+    apiKeyId: text("api_key_id").references((): AnyPgColumn => apiKeys.id, { onDelete: "cascade" }),
+    /** What the alert says, as figures: the threshold and calls, the refusals, the expiry. */
+    details: jsonb("details").$type<Record<string, string | number>>().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("alerts_once_per_period_idx").on(t.orgId, t.kind, t.period),
+    index("alerts_org_time_idx").on(t.orgId, t.createdAt.desc(), t.id.desc()),
+    check("alerts_kind_known", sql`${t.kind} in (${sql.raw(ALERT_KIND_VALUES.map((kind) => `'${kind}'`).join(", "))})`),
+  ],
+);
+
+/** Which alerts each person has read (the bell's unread count is per person). */
+export const alertReads = pgTable(
+  "alert_reads",
+  {
+    alertId: bigint("alert_id", { mode: "number" })
+      .notNull()
+      .references(() => alerts.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    readAt: timestamp("read_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.alertId] })],
 );
 
 export const apiKeys = pgTable(

@@ -3,12 +3,14 @@ import { mintApiKey } from "@/lib/api-key-format";
 import { hashPassword } from "@/lib/auth/password";
 import { PLANS } from "@/lib/plans";
 import type { Db } from "./index";
-import { recordKeyExpiries } from "./key-expiries";
+import { watchKeyExpiries } from "./key-expiries";
+import { quotaThresholdsReached, raiseQuotaAlerts } from "./alerts";
 import { ensureRequestLogPartitions } from "./partitions";
 import { rebuildDailyRollups } from "./rollups";
-import { spreadMonthlyUsage } from "./monthly-usage";
+import { callsThisMonth, spreadMonthlyUsage } from "./monthly-usage";
 import { accessCovers, restrictionChanges } from "@/lib/api-access";
-import type { KeyRestrictions, Plan, RevokeReason, Role } from "./enums";
+import { DEFAULT_QUOTA_ALERT_THRESHOLDS, type KeyRestrictions, type Plan, type RevokeReason, type Role } from "./enums";
+import { utcMonthStart } from "./time";
 import { activityLog, apiKeys, memberships, organizations, requestLog, users } from "./schema";
 
 export const DEMO_PASSWORD = "demo-password";
@@ -254,7 +256,15 @@ async function seedTraffic(db: Db, now: Date): Promise<void> {
   }
   await rebuildDailyRollups(db, ORGS.map((org) => org.id));
   // The month's quota counts what passed authentication and rate limiting (SPEC §2).
-  for (const org of ORGS) await spreadMonthlyUsage(db, org.id, PLANS[org.plan].monthlyCalls, now);
+  for (const org of ORGS) {
+    const quota = PLANS[org.plan].monthlyCalls;
+    await spreadMonthlyUsage(db, org.id, quota, now);
+    // The alerts the gateway would have raised on the way to this month's calls (SPEC §10).
+    if (quota) {
+      const thresholds = quotaThresholdsReached(quota, await callsThisMonth(db, org.id, now), DEFAULT_QUOTA_ALERT_THRESHOLDS);
+      await raiseQuotaAlerts(db, { orgId: org.id, month: utcMonthStart(now), quota, thresholds, at: now });
+    }
+  }
 }
 
 /** When a demo key was created and when it stops: its lifetime, or the end of its roll's overlap. */
@@ -326,7 +336,7 @@ export async function seedDatabase(db: Db, now = new Date()): Promise<void> {
     await db.insert(activityLog).values(missing.flatMap((key) => keyHistory(key, now, hints)));
   }
   await seedTraffic(db, now);
-  await recordKeyExpiries(db, now);
+  await watchKeyExpiries(db, now);
 }
 
 /** True when the database has no organization yet: the embedded database's first start. */

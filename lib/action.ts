@@ -24,12 +24,11 @@ export interface ActionContext {
 /**
  * What a mutation returns: its result for the caller and the history entries of its change
  * (SPEC §8), at least one. The wrapper writes them in the change's transaction, so no action can
- * change something without saying what it changed.
+ * change something without saying what it changed. The one exception says so by name: a change
+ * of the acting person's own view (which alerts they have read) changes nothing of the
+ * organization's, and the history is the organization's.
  */
-export interface Change<T> {
-  data: T;
-  activity: ActivityChange | readonly [ActivityChange, ...ActivityChange[]];
-}
+export type Change<T> = { data: T; activity: ActivityChange | readonly [ActivityChange, ...ActivityChange[]] } | { data: T; personal: true };
 
 function formToObject(form: FormData | Record<string, unknown>): Record<string, unknown> {
   return form instanceof FormData ? Object.fromEntries(form) : form;
@@ -62,6 +61,7 @@ export function orgAction<S extends z.ZodType<{ orgId: string }>, T>(
     try {
       const data = await getDb().transaction(async (tx) => {
         const change = await run(parsed.data, { userId, orgId: membership.orgId, role: membership.role, tx });
+        if ("personal" in change) return change.data;
         const entries = Array.isArray(change.activity) ? change.activity : [change.activity as ActivityChange];
         await insertActivity(tx, membership.orgId, { kind: "user", userId, ip: client.ip, userAgent: client.userAgent }, entries);
         return change.data;

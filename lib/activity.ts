@@ -26,10 +26,12 @@ const FIELD_LABELS: Record<string, string> = {
   access: "Access",
   scopes: "Permissions",
   ipAllowlist: "IP allowlist",
+  quotaAlertThresholds: "Quota alerts at",
+  rateLimitAlertThreshold: "Rate-limit alert above",
 };
 
 /** What a null means for a field: "Never" for an expiry, "Default (60)" for a rate limit. */
-const NULL_MEANS: Record<string, string> = { expiresAt: "Never", rateLimitPerMinute: "Default (60)", maxLifetimeDays: "No maximum", ipAllowlist: "Any address" };
+const NULL_MEANS: Record<string, string> = { expiresAt: "Never", rateLimitPerMinute: "Default (60)", maxLifetimeDays: "No maximum", ipAllowlist: "Any address", quotaAlertThresholds: "Off" };
 
 function shown(field: string, value: string | number | boolean | null | undefined): string | null {
   if (value === undefined) return null;
@@ -37,6 +39,7 @@ function shown(field: string, value: string | number | boolean | null | undefine
   if (field === "reason" && typeof value === "string") return REVOKE_REASONS[value as RevokeReason] ?? value;
   if (field === "expiresAt" && typeof value === "string") return `${value.slice(0, 10)} ${value.slice(11, 16)} UTC`;
   if (field === "maxLifetimeDays") return `${value} days`;
+  if (field === "rateLimitAlertThreshold") return `${value} refusals in 5 minutes`;
   if (field === "access" && typeof value === "string") return KEY_ACCESS_LABELS[value as KeyAccess] ?? value;
   if (typeof value === "boolean") return value ? "Yes" : "No";
   return String(value);

@@ -14,6 +14,8 @@ const PERMISSIONS = {
   "keys.policy": ["owner"],
   "plan.manage": ["owner"],
   "activity.view": ["owner", "admin", "member"],
+  "alerts.view": ["owner", "admin", "member"],
+  "notifications.manage": ["owner", "admin"],
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Permission = keyof typeof PERMISSIONS;
@@ -29,6 +31,8 @@ const DENIED: Record<Permission, string> = {
   "keys.policy": "Only owners can set the key policy.",
   "plan.manage": "Only owners can change the plan and rate limit.",
   "activity.view": "Guests cannot view or export the activity history.",
+  "alerts.view": "Guests cannot see the organization's alerts.",
+  "notifications.manage": "Only owners and admins can change alert settings and webhooks.",
 };
 
 export function can(role: Role, permission: Permission): boolean {

@@ -4,6 +4,7 @@ import { createApiKeyAction, renameApiKeyAction, revokeApiKeyAction, rollApiKeyA
 import { exportActivityCsv } from "@/app/[orgSlug]/settings/api/activity/export/export-activity-csv";
 import { loadActivity } from "@/app/[orgSlug]/settings/api/activity/load-activity";
 import { loadAuditLog } from "@/app/[orgSlug]/settings/api/audit/load-audit-log";
+import { setAlertSettingsAction } from "@/app/[orgSlug]/settings/alerts/actions";
 import { setKeyPolicyAction } from "@/app/[orgSlug]/settings/api/policy/actions";
 import { changePlanAction, setRateLimitAction } from "@/app/[orgSlug]/settings/plan/actions";
 import { getDb } from "@/db";
@@ -157,6 +158,18 @@ describe("an entry and its change commit together or not at all", () => {
     await expect(setKeyPolicyAction(null, form({ orgId: team.org.id, maxLifetimeDays: "30" }))).rejects.toThrow(/commit of key_policy.changed failed/);
     const [org] = await getDb().select().from(organizations).where(eq(organizations.id, team.org.id));
     expect({ max: org!.keyMaxLifetimeDays, required: org!.keyExpiryRequired }).toEqual({ max: null, required: false });
+    expect(await entriesOf(team.org.id)).toEqual([]);
+  });
+
+  it("leaves the alert settings as they were and no entry when their change fails", async () => {
+    const team = await createTeam("pro");
+    await getDb().update(organizations).set({ name: "Doomed Org" }).where(eq(organizations.id, team.org.id));
+    actAs(team.admin.id);
+    await expect(setAlertSettingsAction(null, form({ orgId: team.org.id, quotaAlertThresholds: "50", rateLimitAlertThreshold: "5" }))).rejects.toThrow(
+      /commit of alert_settings.changed failed/,
+    );
+    const [org] = await getDb().select().from(organizations).where(eq(organizations.id, team.org.id));
+    expect({ thresholds: org!.quotaAlertThresholds, burst: org!.rateLimitAlertThreshold }).toEqual({ thresholds: [80, 90, 100], burst: 10 });
     expect(await entriesOf(team.org.id)).toEqual([]);
   });
 

@@ -2,11 +2,12 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createApiKeyAction, renameApiKeyAction, revokeApiKeyAction, rollApiKeyAction, updateKeyRestrictionsAction } from "@/app/[orgSlug]/settings/api/actions";
+import { markAlertsReadAction, setAlertSettingsAction } from "@/app/[orgSlug]/settings/alerts/actions";
 import { setKeyPolicyAction } from "@/app/[orgSlug]/settings/api/policy/actions";
 import { changePlanAction, setRateLimitAction } from "@/app/[orgSlug]/settings/plan/actions";
 import type { ActionResult } from "@/lib/action-result";
 import { can, type Permission } from "@/lib/authz";
-import { changePlanInput, createApiKeyInput, keyPolicyInput, rateLimitInput, renameApiKeyInput, revokeApiKeyInput, rollApiKeyInput, updateKeyRestrictionsInput } from "@/lib/validation";
+import { alertSettingsInput, changePlanInput, createApiKeyInput, keyPolicyInput, markAlertsReadInput, rateLimitInput, renameApiKeyInput, revokeApiKeyInput, rollApiKeyInput, updateKeyRestrictionsInput } from "@/lib/validation";
 import { createTeam, createUser, insertKey } from "./helpers/factories";
 import { FUZZ_SEED, SchemaArbitraries, fuzzRuns, hostileValue } from "./helpers/fuzz-inputs";
 import { CPU_BUDGET_MS, FuzzTally, leastCpuMs, orgFingerprint, withCpuTime } from "./helpers/fuzz-probe";
@@ -28,6 +29,8 @@ const ACTIONS: { name: string; action: Action; input: z.ZodType; permission: Per
   { name: "changePlanAction", action: changePlanAction, input: changePlanInput, permission: "plan.manage" },
   { name: "setRateLimitAction", action: setRateLimitAction, input: rateLimitInput, permission: "plan.manage" },
   { name: "setKeyPolicyAction", action: setKeyPolicyAction, input: keyPolicyInput, permission: "keys.policy" },
+  { name: "setAlertSettingsAction", action: setAlertSettingsAction, input: alertSettingsInput, permission: "notifications.manage" },
+  { name: "markAlertsReadAction", action: markAlertsReadAction, input: markAlertsReadInput, permission: "alerts.view" },
 ];
 
 const ACTORS = ["owner", "admin", "member", "guest", "outsider", "signed out"] as const;

@@ -6,10 +6,14 @@ import { loadActivity } from "@/app/[orgSlug]/settings/api/activity/load-activit
 import { exportAuditCsv } from "@/app/[orgSlug]/settings/api/audit/export/export-audit-csv";
 import { loadAuditLog } from "@/app/[orgSlug]/settings/api/audit/load-audit-log";
 import { findKey } from "@/app/[orgSlug]/settings/api/keys/[keyId]/find-key";
+import { markAlertsReadAction, setAlertSettingsAction } from "@/app/[orgSlug]/settings/alerts/actions";
 import { setKeyPolicyAction } from "@/app/[orgSlug]/settings/api/policy/actions";
 import { changePlanAction, setRateLimitAction } from "@/app/[orgSlug]/settings/plan/actions";
 import { getDb } from "@/db";
+import { raiseQuotaAlerts } from "@/db/alerts";
+import { countUnreadAlerts } from "@/db/queries/alerts";
 import { getKeyUsage } from "@/db/queries/key-usage";
+import { utcMonthStart } from "@/db/time";
 import { apiKeys, organizations } from "@/db/schema";
 import type { Role } from "@/db/enums";
 import { requireOrgAccess } from "@/lib/org-access";
@@ -156,6 +160,36 @@ describe("set the organization's key policy (maximum lifetime, expiry required)"
     if (!result.ok) expect(result.error).toBe("Only owners can set the key policy.");
     const [row] = await getDb().select().from(organizations).where(eq(organizations.id, team.org.id));
     expect({ maxLifetimeDays: row!.keyMaxLifetimeDays, expiryRequired: row!.keyExpiryRequired }).toEqual(may ? { maxLifetimeDays: 90, expiryRequired: true } : { maxLifetimeDays: null, expiryRequired: false });
+  });
+});
+
+describe("see alerts (the notification bell)", () => {
+  it.each(allowed([true, true, true, false]))("%s: %s", async (role, may) => {
+    await raiseQuotaAlerts(getDb(), { orgId: team.org.id, month: utcMonthStart(new Date()), quota: 10_000, thresholds: [80], at: new Date() });
+    const userId = team.byRole[role].id;
+    const page = readAs(userId, () => requireOrgAccess(team.org.slug, "alerts.view"));
+    actAs(userId);
+    const marked = await markAlertsReadAction(null, { orgId: team.org.id, alertId: "all" });
+    if (may) {
+      await expect(page).resolves.toMatchObject({ membership: { role } });
+      expect(marked).toEqual({ ok: true, data: { matched: 1 } });
+      expect(await countUnreadAlerts(team.org.id, userId)).toBe(0);
+    } else {
+      await expect(page).rejects.toEqual(NOT_FOUND);
+      expect(marked).toEqual({ ok: false, error: "Guests cannot see the organization's alerts." });
+      expect(await countUnreadAlerts(team.org.id, userId)).toBe(1);
+    }
+  });
+});
+
+describe("manage webhook endpoints and alert settings", () => {
+  it.each(allowed([true, true, false, false]))("%s: %s", async (role, may) => {
+    actAs(team.byRole[role].id);
+    const result = await setAlertSettingsAction(null, form({ orgId: team.org.id, quotaAlertThresholds: "50, 100", rateLimitAlertThreshold: "20" }));
+    expect(result.ok).toBe(may);
+    if (!result.ok) expect(result.error).toBe("Only owners and admins can change alert settings and webhooks.");
+    const [row] = await getDb().select().from(organizations).where(eq(organizations.id, team.org.id));
+    expect(row!.quotaAlertThresholds).toEqual(may ? [50, 100] : [80, 90, 100]);
   });
 });
 

@@ -38,6 +38,8 @@ export interface Admission {
   /** The month's calls, this one included when it was counted. */
   quotaUsed: number;
   quotaCounted: boolean;
+  /** The organization's quota alert thresholds, percent (SPEC §10). */
+  quotaAlertThresholds: number[];
 }
 
 interface AdmissionRow {
@@ -55,6 +57,7 @@ interface AdmissionRow {
   quota: number | null;
   quota_used: number;
   quota_counted: boolean;
+  quota_alert_thresholds: number[];
 }
 
 function sqlLiteral(value: string | number | boolean | null): string {
@@ -106,7 +109,7 @@ export function admissionStatement(rules: PlanRule[]): string {
         with ordinality as r(key_hash, window_start, month, draw, at, resource, rank, safe, ip, ord)
     ), keyed as (
       select r.ord::int as ord, r.window_start, r.month, k.id as key_id, k.org_id, k.revoked_at is not null as revoked, o.plan, ru.quota,
-             k.expires_at, coalesce(k.expires_at <= r.at, false) as expired, k.access, ru.api_access,
+             k.expires_at, coalesce(k.expires_at <= r.at, false) as expired, k.access, ru.api_access, o.quota_alert_thresholds,
              case when cardinality(k.ip_allowlist) = 0 then true
                   else coalesce(r.ip::inet <<= any(k.ip_allowlist::cidr[]), false) end as ip_allowed,
              case k.access when 'full' then true
@@ -174,7 +177,7 @@ export function admissionStatement(rules: PlanRule[]): string {
     select f.ord, f.key_id, f.org_id, f.revoked, f.expires_at, f.expired, f.access, f.ip_allowed, f.scope_allowed, f.plan, f.rate_limit, p.rate_count, f.quota,
            (case when e.place <= t.after - t.before then m.used + e.place
                  else coalesce(m.used + t.after - t.before, m.used, 0) end)::int as quota_used,
-           coalesce(e.place <= t.after - t.before, false) as quota_counted,
+           coalesce(e.place <= t.after - t.before, false) as quota_counted, f.quota_alert_thresholds,
            -- Without a quota the only write is a one-minute counter: its commit need not wait for
            -- the disk. A crash of PostgreSQL could forget the last few counts of a minute.
            (select case when bool_and(quota is null) then set_config('synchronous_commit', 'off', true) end from found) as commit_mode
@@ -239,6 +242,7 @@ export function admissionFor(rules: PlanRule[]): (ask: AdmissionAsk) => Promise<
       quota: row.quota,
       quotaUsed: row.quota_used,
       quotaCounted: row.quota_counted,
+      quotaAlertThresholds: row.quota_alert_thresholds,
     };
     // The drawn shard was full while the month still had room: count on another one.
     const drawnShardFull = admission.quota !== null && admission.quota > 0 && !admission.quotaCounted && admission.quotaUsed < admission.quota;

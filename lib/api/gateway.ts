@@ -8,6 +8,7 @@ import { API_RESOURCES, PLAN_VALUES } from "@/db/enums";
 import { nextUtcMonth } from "@/db/time";
 import type { ApiEnv } from "./env";
 import { ApiError } from "./errors";
+import { UsageAlerts } from "./usage-alerts";
 import { admissionFor, findKeyOwner, pruneRateWindows, RATE_WINDOW_MS, rateWindowStart, writeRequestLog, type Admission, type KeyOwner, type PlanRule } from "@/db/queries/gateway";
 
 /** The socket's address, or the first X-Forwarded-For entry behind a proxy of ours (TRUST_PROXY). */
@@ -104,6 +105,7 @@ function decide(c: Context<ApiEnv>, admission: Admission, ask: { need: RequiredA
  * written before the response is handed back.
  */
 export function gateway(renderError: (c: Context<ApiEnv>, error: ApiError) => Response, clock: () => number = Date.now): MiddlewareHandler<ApiEnv> {
+  const usageAlerts = new UsageAlerts();
   return async (c, next) => {
     const started = performance.now();
     const now = clock();
@@ -124,6 +126,7 @@ export function gateway(renderError: (c: Context<ApiEnv>, error: ApiError) => Re
     const ask = { keyHash, at: new Date(now), need: requiredAccess(c.req.method, c.req.path), safe: isSafeMethod(c.req.method), ip: normalizeClientIp(ip) };
     let admission: Admission | null = null;
     let key: KeyOwner | null;
+    let watching: Promise<unknown> | undefined;
     try {
       key = admission = await admitRequest(ask);
     } catch (error) {
@@ -141,6 +144,8 @@ export function gateway(renderError: (c: Context<ApiEnv>, error: ApiError) => Re
       } catch (error) {
         c.res = error instanceof ApiError ? renderError(c, error) : failed(error);
       }
+      // Beside the log write; an alert that cannot be raised now is asked again by the next request.
+      watching = usageAlerts.watch(admission, now)?.catch((error: unknown) => console.error(`Raising usage alerts for ${key.orgId} failed`, error));
     }
     // The path and query as sent: the raw URL past its origin, without parsing it again.
     const url = c.req.url;
@@ -166,5 +171,6 @@ export function gateway(renderError: (c: Context<ApiEnv>, error: ApiError) => Re
       // No response leaves without its audit row (SPEC §4): this one is replaced by the failure.
       c.res = failed(error);
     }
+    await watching;
   };
 }

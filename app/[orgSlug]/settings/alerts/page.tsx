@@ -1,0 +1,47 @@
+import { Bell } from "lucide-react";
+import type { Metadata } from "next";
+import { getAlertSettings, listAlerts } from "@/db/queries/alerts";
+import { AlertList } from "@/components/alert-list";
+import { EmptyState } from "@/components/empty-state";
+import { PageHeader } from "@/components/page-header";
+import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
+import { can } from "@/lib/authz";
+import { requireOrgAccess } from "@/lib/org-access";
+import { PLANS } from "@/lib/plans";
+import { AlertSettingsForm } from "./alert-settings-form";
+
+export const metadata: Metadata = { title: "Alerts" };
+
+/** The newest alerts the page lists: a period raises each once, so this is months of them. */
+const PAGE_ALERTS = 100;
+
+export default async function AlertsPage({ params }: { params: Promise<{ orgSlug: string }> }) {
+  const { orgSlug } = await params;
+  const { userId, membership } = await requireOrgAccess(orgSlug, "alerts.view");
+  const [settings, alerts] = await Promise.all([getAlertSettings(membership.orgId), listAlerts(membership.orgId, userId, PAGE_ALERTS)]);
+  return (
+    <div className="space-y-6">
+      <PageHeader title="Alerts" description="Know before the monthly quota runs out, when a key keeps hitting its rate limit, and before a key expires." />
+      <AlertSettingsForm orgId={membership.orgId} settings={settings} canManage={can(membership.role, "notifications.manage")} quota={PLANS[membership.plan].monthlyCalls} />
+      <Card>
+        <CardHeader>
+          <CardTitle className="text-base">Recent alerts</CardTitle>
+        </CardHeader>
+        <CardContent>
+          {alerts.length === 0 ? (
+            <EmptyState
+              icon={<Bell aria-hidden />}
+              title="No alerts yet"
+              description="When calls reach a quota threshold, a key is refused for its rate limit in a burst, or a key is about to expire, it shows up here and under the bell."
+            />
+          ) : (
+            <>
+              <AlertList alerts={alerts} orgSlug={orgSlug} />
+              {alerts.length === PAGE_ALERTS ? <p className="pt-3 text-sm text-muted-foreground">The newest {PAGE_ALERTS} alerts.</p> : null}
+            </>
+          )}
+        </CardContent>
+      </Card>
+    </div>
+  );
+}

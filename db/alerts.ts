@@ -1,0 +1,96 @@
+import { sql } from "drizzle-orm";
+import { KEY_EXPIRING_ALERT_DAYS, RATE_LIMIT_ALERT_MINUTES, type AlertKind } from "./enums";
+import type { DbOrTx } from "./index";
+import { rowsOf } from "./partitions";
+
+/**
+ * Raising SPEC §10's alerts. Each statement inserts only what its period has not seen: the unique
+ * index on (organization, kind, period) keeps an alert once whichever process or request sees the
+ * crossing first, so callers may ask as often as they like.
+ */
+
+/** An alert that was just raised (the webhook deliveries are queued from these). */
+export interface RaisedAlert {
+  id: number;
+  orgId: string;
+  kind: AlertKind;
+  apiKeyId: string | null;
+}
+
+const RETURNING = sql`returning id::int as id, org_id as "orgId", kind, api_key_id as "apiKeyId"`;
+
+/** "2026-11" of a "YYYY-MM-01" month. */
+function monthLabel(month: string): string {
+  return month.slice(0, 7);
+}
+
+/** The thresholds (percent) of `thresholds` that `calls` has reached under `quota`. */
+export function quotaThresholdsReached(quota: number, calls: number, thresholds: readonly number[]): number[] {
+  return thresholds.filter((threshold) => calls >= Math.ceil((quota * threshold) / 100));
+}
+
+/**
+ * The month's quota thresholds (percent) that `thresholds` names and the month has not raised yet,
+ * once the calls have reached them. `month` is "YYYY-MM-01"; the details keep the call count the
+ * threshold stands for, not the racing count of the request that saw it.
+ */
+export async function raiseQuotaAlerts(db: DbOrTx, alert: { orgId: string; month: string; quota: number; thresholds: number[]; at: Date }): Promise<RaisedAlert[]> {
+  if (alert.thresholds.length === 0) return [];
+  const month = monthLabel(alert.month);
+  const result = await db.execute(sql`
+    insert into alerts (org_id, kind, period, details, created_at)
+    select ${alert.orgId}, 'quota_threshold', ${month} || ':' || t, jsonb_build_object('threshold', t, 'quota', ${alert.quota}::int, 'calls', ceil(${alert.quota}::int * t / 100.0)::int, 'month', ${month}::text), ${alert.at.toISOString()}::timestamptz
+    from unnest(${`{${alert.thresholds.join(",")}}`}::int[]) as t
+    order by t
+    on conflict (org_id, kind, period) do nothing
+    ${RETURNING}`);
+  return rowsOf<RaisedAlert>(result);
+}
+
+/**
+ * A key refused for its rate limit more often than its organization's threshold in the last
+ * RATE_LIMIT_ALERT_MINUTES one-minute windows (a window's count beyond the limit is its refusals),
+ * once per key and UTC hour.
+ */
+export async function raiseRateLimitAlert(db: DbOrTx, alert: { orgId: string; apiKeyId: string; rateLimit: number; at: Date }): Promise<RaisedAlert[]> {
+  const at = alert.at.toISOString();
+  const result = await db.execute(sql`
+    with refused as (
+      select coalesce(sum(greatest(w.count - ${alert.rateLimit}::int, 0)), 0)::int as n from rate_limit_windows w
+      where w.org_id = ${alert.orgId} and w.api_key_id = ${alert.apiKeyId}
+        and w.window_start > ${at}::timestamptz - make_interval(mins => ${RATE_LIMIT_ALERT_MINUTES}::int)
+    )
+    insert into alerts (org_id, kind, period, api_key_id, details, created_at)
+    select o.id, 'rate_limited', ${alert.apiKeyId} || ':' || to_char(${at}::timestamptz at time zone 'UTC', 'YYYY-MM-DD"T"HH24'), ${alert.apiKeyId},
+           jsonb_build_object('refused', r.n, 'minutes', ${RATE_LIMIT_ALERT_MINUTES}::int, 'rateLimit', ${alert.rateLimit}::int, 'threshold', o.rate_limit_alert_threshold), ${at}::timestamptz
+    from organizations o, refused r
+    where o.id = ${alert.orgId} and r.n > o.rate_limit_alert_threshold
+    on conflict (org_id, kind, period) do nothing
+    ${RETURNING}`);
+  return rowsOf<RaisedAlert>(result);
+}
+
+/**
+ * Keys expiring within KEY_EXPIRING_ALERT_DAYS and keys that have expired (in the last
+ * KEY_EXPIRING_ALERT_DAYS, so a first run does not raise the whole past), once per key and expiry.
+ * A key being replaced by a roll is left out: its end is the overlap someone chose. Run by the
+ * maintenance timer and at start-up.
+ */
+export async function raiseKeyExpiryAlerts(db: DbOrTx, now = new Date()): Promise<RaisedAlert[]> {
+  const at = now.toISOString();
+  const result = await db.execute(sql`
+    insert into alerts (org_id, kind, period, api_key_id, details, created_at)
+    select k.org_id, case when k.expires_at <= ${at}::timestamptz then 'key_expired' else 'key_expiring' end,
+           k.id || ':' || to_char(k.expires_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'), k.id,
+           jsonb_build_object('expiresAt', to_char(k.expires_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')),
+           least(${at}::timestamptz, k.expires_at)
+    from api_keys k
+    where k.revoked_at is null
+      and k.expires_at > ${at}::timestamptz - make_interval(days => ${KEY_EXPIRING_ALERT_DAYS}::int)
+      and k.expires_at <= ${at}::timestamptz + make_interval(days => ${KEY_EXPIRING_ALERT_DAYS}::int)
+      and not exists (select from api_keys successor where successor.replaces_key_id = k.id)
+    order by k.org_id, k.expires_at
+    on conflict (org_id, kind, period) do nothing
+    ${RETURNING}`);
+  return rowsOf<RaisedAlert>(result);
+}

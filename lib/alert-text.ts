@@ -1,0 +1,64 @@
+import type { AlertDto } from "@/db/queries/alerts";
+
+const number = new Intl.NumberFormat("en-US");
+const monthName = new Intl.DateTimeFormat("en-US", { month: "long", year: "numeric", timeZone: "UTC" });
+const dateTime = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
+
+/** What an alert says, where it leads, and how loud it is. */
+export interface AlertText {
+  title: string;
+  detail: string;
+  href: string;
+  /** The link's name: what the reader does next. */
+  action: string;
+  tone: "warning" | "destructive";
+}
+
+function keyName(alert: AlertDto): string {
+  return alert.apiKey ? `“${alert.apiKey.name}”` : "A key that no longer exists";
+}
+
+/** SPEC §10's alerts in words, with the page where the reader acts on them. */
+export function describeAlert(alert: AlertDto, orgSlug: string): AlertText {
+  const d = alert.details;
+  const keyHref = alert.apiKey ? `/${orgSlug}/settings/api/keys/${alert.apiKey.id}` : `/${orgSlug}/settings/api`;
+  switch (alert.kind) {
+    case "quota_threshold": {
+      const month = monthName.format(new Date(`${d.month}-01T00:00:00Z`));
+      const full = Number(d.threshold) >= 100;
+      return {
+        title: full ? "Monthly API quota used up" : `${d.threshold} % of the monthly API quota used`,
+        detail: full
+          ? `All ${number.format(Number(d.quota))} calls of ${month} are used: the API refuses further calls with 429 until the month ends (UTC).`
+          : `${number.format(Number(d.calls))} of ${number.format(Number(d.quota))} calls of ${month} are used.`,
+        href: `/${orgSlug}/settings/plan`,
+        action: "Review the plan",
+        tone: full ? "destructive" : "warning",
+      };
+    }
+    case "rate_limited":
+      return {
+        title: `${keyName(alert)} is being rate limited`,
+        detail: `Refused ${number.format(Number(d.refused))} times with 429 in ${d.minutes} minutes (limit ${number.format(Number(d.rateLimit))} requests per minute; alert above ${number.format(Number(d.threshold))}).`,
+        href: keyHref,
+        action: "Open the key",
+        tone: "warning",
+      };
+    case "key_expiring":
+      return {
+        title: `${keyName(alert)} expires soon`,
+        detail: `It stops working on ${dateTime.format(new Date(String(d.expiresAt)))} UTC. Roll it to get a replacement before then.`,
+        href: keyHref,
+        action: "Open the key",
+        tone: "warning",
+      };
+    case "key_expired":
+      return {
+        title: `${keyName(alert)} has expired`,
+        detail: `It stopped working on ${dateTime.format(new Date(String(d.expiresAt)))} UTC; the API refuses it with 401 api_key_expired.`,
+        href: keyHref,
+        action: "Open the key",
+        tone: "destructive",
+      };
+  }
+}
