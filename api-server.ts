@@ -2,6 +2,7 @@ import { serve } from "@hono/node-server";
 import { closeDb, getDb } from "@/db";
 import { migrateDatabase } from "@/db/migrate";
 import { scheduleMaintenance } from "@/db/maintenance";
+import { startWebhookWorker } from "@/lib/webhooks/worker";
 import { createApiApp } from "@/lib/api/app";
 
 // The API alone, for deployments that scale it apart from the dashboard. An embedded database
@@ -14,6 +15,8 @@ if (!process.env.DATABASE_URL) {
 const port = Number(process.env.API_PORT ?? process.env.PORT ?? 3001);
 await migrateDatabase();
 scheduleMaintenance(getDb);
+// The webhook deliveries' one consumer in this process (SPEC §10); pg-boss shares the queue between processes.
+await startWebhookWorker();
 const server = serve({ fetch: createApiApp().fetch, port, hostname: process.env.HOSTNAME_BIND ?? "0.0.0.0" }, () => {
   console.log(`Invoicing API ready on http://localhost:${port}/v1`);
 });

@@ -3,6 +3,7 @@ import next from "next";
 import { closeDb, getDb } from "@/db";
 import { migrateDatabase } from "@/db/migrate";
 import { scheduleMaintenance } from "@/db/maintenance";
+import { startWebhookWorker } from "@/lib/webhooks/worker";
 import { isEmpty, seedDatabase } from "@/db/seed";
 import { createApiApp } from "@/lib/api/app";
 import { createOnePortListener } from "@/lib/one-port-listener";
@@ -16,6 +17,8 @@ const hostname = process.env.HOSTNAME_BIND ?? "0.0.0.0";
 ensureAuthSecret();
 await migrateDatabase();
 scheduleMaintenance(getDb);
+// The webhook deliveries' one consumer in this process (SPEC §10); pg-boss shares the queue between processes.
+await startWebhookWorker();
 if (!process.env.DATABASE_URL && (await isEmpty(getDb()))) {
   console.log("First start of the embedded database: adding the demo data…");
   await seedDatabase(getDb());

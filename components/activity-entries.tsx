@@ -1,4 +1,4 @@
-import { ArrowRight, BellRing, Bot, CalendarX, CreditCard, Gauge, KeyRound, LockKeyhole, PencilLine, RefreshCw, ShieldCheck, ShieldOff, Sparkles } from "lucide-react";
+import { ArrowRight, BellRing, Bot, Send, Webhook, CalendarX, CreditCard, Gauge, KeyRound, LockKeyhole, PencilLine, RefreshCw, ShieldCheck, ShieldOff, Sparkles } from "lucide-react";
 import Link from "next/link";
 import type { ActivityEntryDto } from "@/db/queries/activity";
 import { RelativeTime } from "@/components/relative-time";
@@ -18,6 +18,13 @@ const ICONS: Record<ActivityAction, typeof KeyRound> = {
   "rate_limit.changed": Gauge,
   "key_policy.changed": ShieldCheck,
   "alert_settings.changed": BellRing,
+  "webhook_endpoint.created": Webhook,
+  "webhook_endpoint.enabled": Webhook,
+  "webhook_endpoint.disabled": Webhook,
+  "webhook_endpoint.secret_rotated": RefreshCw,
+  "webhook_endpoint.deleted": Webhook,
+  "webhook_endpoint.test_sent": Send,
+  "webhook_delivery.resent": Send,
 };
 
 const ENDING = new Set<string>(KEY_ENDING_ACTIONS);

@@ -1,6 +1,6 @@
 "use client";
 
-import { AlertTriangle, CalendarClock, CalendarX, Gauge, Timer } from "lucide-react";
+import { AlertTriangle, CalendarClock, CalendarX, Gauge, Timer, Webhook } from "lucide-react";
 import Link from "next/link";
 import type { AlertDto } from "@/db/queries/alerts";
 import type { AlertKind } from "@/db/enums";
@@ -13,6 +13,7 @@ const ICONS: Record<AlertKind, typeof Gauge> = {
   rate_limited: Timer,
   key_expiring: CalendarClock,
   key_expired: CalendarX,
+  webhook_disabled: Webhook,
 };
 
 /**

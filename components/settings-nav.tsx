@@ -1,6 +1,6 @@
 "use client";
 
-import { Bell, CreditCard, History, KeyRound, ScrollText, ShieldCheck } from "lucide-react";
+import { Bell, CreditCard, History, Webhook, KeyRound, ScrollText, ShieldCheck } from "lucide-react";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { cn } from "@/lib/utils";
@@ -16,10 +16,17 @@ const GROUPS = [
     ],
   },
   { title: "Organization", items: [{ label: "Plan", href: "/settings/plan", icon: CreditCard }] },
-  { title: "Notifications", items: [{ label: "Alerts", href: "/settings/alerts", icon: Bell }] },
+  {
+    title: "Notifications",
+    items: [
+      { label: "Alerts", href: "/settings/alerts", icon: Bell },
+      { label: "Webhooks", href: "/settings/webhooks", icon: Webhook },
+    ],
+  },
 ] as const;
 
-export function SettingsNav({ orgSlug }: { orgSlug: string }) {
+/** `hidden`: the pages the viewer's role cannot open (their routes answer 404), left out of the list. */
+export function SettingsNav({ orgSlug, hidden = [] }: { orgSlug: string; hidden?: string[] }) {
   const pathname = usePathname();
   return (
     <nav aria-label="Settings" className="flex gap-6 overflow-x-auto lg:flex-col lg:overflow-visible">
@@ -27,7 +34,7 @@ export function SettingsNav({ orgSlug }: { orgSlug: string }) {
         <div key={group.title} className="min-w-fit">
           <h2 className="mb-2 hidden px-3 text-xs font-semibold uppercase tracking-wide text-muted-foreground lg:block">{group.title}</h2>
           <ul className="flex gap-1 lg:flex-col">
-            {group.items.map((item) => {
+            {group.items.filter((item) => !hidden.includes(item.href)).map((item) => {
               const href = `/${orgSlug}${item.href}`;
               const excluded = "exclude" in item && item.exclude.some((path) => pathname.startsWith(`/${orgSlug}${path}`));
               const active = !excluded && (pathname === href || pathname.startsWith(`${href}/`));

@@ -16,6 +16,13 @@ export const ACTIVITY_ACTIONS = {
   "rate_limit.changed": "Rate limit changed",
   "key_policy.changed": "Key policy changed",
   "alert_settings.changed": "Alert settings changed",
+  "webhook_endpoint.created": "Webhook endpoint added",
+  "webhook_endpoint.enabled": "Webhook endpoint turned on",
+  "webhook_endpoint.disabled": "Webhook endpoint turned off",
+  "webhook_endpoint.secret_rotated": "Webhook secret rotated",
+  "webhook_endpoint.deleted": "Webhook endpoint deleted",
+  "webhook_endpoint.test_sent": "Webhook test event sent",
+  "webhook_delivery.resent": "Webhook delivery resent",
 } as const;
 
 export type ActivityAction = keyof typeof ACTIVITY_ACTIONS;
@@ -25,7 +32,7 @@ export const ACTIVITY_ACTION_VALUES = Object.keys(ACTIVITY_ACTIONS) as [Activity
 /** The entries that end a key: a refused request of that key links to one of them. */
 export const KEY_ENDING_ACTIONS = ["api_key.revoked", "api_key.expired"] as const satisfies readonly ActivityAction[];
 
-export type ActivityTargetType = "api_key" | "organization";
+export type ActivityTargetType = "api_key" | "organization" | "webhook_endpoint";
 
 /** Values of a target as they were before a change and after it: plain JSON, never a secret. */
 export type ActivityValues = Record<string, string | number | boolean | null>;

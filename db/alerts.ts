@@ -1,12 +1,14 @@
 import { sql } from "drizzle-orm";
-import { KEY_EXPIRING_ALERT_DAYS, RATE_LIMIT_ALERT_MINUTES, type AlertKind } from "./enums";
+import { KEY_EXPIRING_ALERT_DAYS, RATE_LIMIT_ALERT_MINUTES, type AlertKind, type WebhookEventType } from "./enums";
 import type { DbOrTx } from "./index";
 import { rowsOf } from "./partitions";
+import { enqueueWebhookEvent } from "./webhooks";
 
 /**
  * Raising SPEC §10's alerts. Each statement inserts only what its period has not seen: the unique
  * index on (organization, kind, period) keeps an alert once whichever process or request sees the
- * crossing first, so callers may ask as often as they like.
+ * crossing first, so callers may ask as often as they like. Each raised alert's webhook event is
+ * queued in the same transaction.
  */
 
 /** An alert that was just raised (the webhook deliveries are queued from these). */
@@ -15,9 +17,33 @@ export interface RaisedAlert {
   orgId: string;
   kind: AlertKind;
   apiKeyId: string | null;
+  details: Record<string, string | number>;
 }
 
-const RETURNING = sql`returning id::int as id, org_id as "orgId", kind, api_key_id as "apiKeyId"`;
+const RETURNING = sql`returning id::int as id, org_id as "orgId", kind, api_key_id as "apiKeyId", details`;
+
+/** SPEC §10: the webhook event each alert is sent as (a turned-off endpoint is an alert only). */
+const EVENT_OF: Partial<Record<AlertKind, WebhookEventType>> = {
+  quota_threshold: "usage.quota_threshold",
+  rate_limited: "usage.rate_limited",
+  key_expiring: "key.expiring",
+  key_expired: "key.expired",
+};
+
+/**
+ * Inserts alerts and, in the same transaction, queues their webhook events: an alert is sent
+ * exactly when it is raised.
+ */
+async function raise(db: DbOrTx, insert: (tx: DbOrTx) => Promise<unknown>, at: Date): Promise<RaisedAlert[]> {
+  return db.transaction(async (tx) => {
+    const raised = rowsOf<RaisedAlert>(await insert(tx));
+    for (const alert of raised) {
+      const type = EVENT_OF[alert.kind];
+      if (type) await enqueueWebhookEvent(tx, alert.orgId, { type, data: { alertId: alert.id, ...(alert.apiKeyId ? { keyId: alert.apiKeyId } : {}), ...alert.details } }, at);
+    }
+    return raised;
+  });
+}
 
 /** "2026-11" of a "YYYY-MM-01" month. */
 function monthLabel(month: string): string {
@@ -37,14 +63,13 @@ export function quotaThresholdsReached(quota: number, calls: number, thresholds:
 export async function raiseQuotaAlerts(db: DbOrTx, alert: { orgId: string; month: string; quota: number; thresholds: number[]; at: Date }): Promise<RaisedAlert[]> {
   if (alert.thresholds.length === 0) return [];
   const month = monthLabel(alert.month);
-  const result = await db.execute(sql`
+  return raise(db, (tx) => tx.execute(sql`
     insert into alerts (org_id, kind, period, details, created_at)
     select ${alert.orgId}, 'quota_threshold', ${month} || ':' || t, jsonb_build_object('threshold', t, 'quota', ${alert.quota}::int, 'calls', ceil(${alert.quota}::int * t / 100.0)::int, 'month', ${month}::text), ${alert.at.toISOString()}::timestamptz
     from unnest(${`{${alert.thresholds.join(",")}}`}::int[]) as t
     order by t
     on conflict (org_id, kind, period) do nothing
-    ${RETURNING}`);
-  return rowsOf<RaisedAlert>(result);
+    ${RETURNING}`), alert.at);
 }
 
 /**
@@ -54,7 +79,7 @@ export async function raiseQuotaAlerts(db: DbOrTx, alert: { orgId: string; month
  */
 export async function raiseRateLimitAlert(db: DbOrTx, alert: { orgId: string; apiKeyId: string; rateLimit: number; at: Date }): Promise<RaisedAlert[]> {
   const at = alert.at.toISOString();
-  const result = await db.execute(sql`
+  return raise(db, (tx) => tx.execute(sql`
     with refused as (
       select coalesce(sum(greatest(w.count - ${alert.rateLimit}::int, 0)), 0)::int as n from rate_limit_windows w
       where w.org_id = ${alert.orgId} and w.api_key_id = ${alert.apiKeyId}
@@ -66,8 +91,7 @@ export async function raiseRateLimitAlert(db: DbOrTx, alert: { orgId: string; ap
     from organizations o, refused r
     where o.id = ${alert.orgId} and r.n > o.rate_limit_alert_threshold
     on conflict (org_id, kind, period) do nothing
-    ${RETURNING}`);
-  return rowsOf<RaisedAlert>(result);
+    ${RETURNING}`), alert.at);
 }
 
 /**
@@ -78,7 +102,7 @@ export async function raiseRateLimitAlert(db: DbOrTx, alert: { orgId: string; ap
  */
 export async function raiseKeyExpiryAlerts(db: DbOrTx, now = new Date()): Promise<RaisedAlert[]> {
   const at = now.toISOString();
-  const result = await db.execute(sql`
+  return raise(db, (tx) => tx.execute(sql`
     insert into alerts (org_id, kind, period, api_key_id, details, created_at)
     select k.org_id, case when k.expires_at <= ${at}::timestamptz then 'key_expired' else 'key_expiring' end,
            k.id || ':' || to_char(k.expires_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'), k.id,
@@ -91,6 +115,5 @@ export async function raiseKeyExpiryAlerts(db: DbOrTx, now = new Date()): Promis
       and not exists (select from api_keys successor where successor.replaces_key_id = k.id)
     order by k.org_id, k.expires_at
     on conflict (org_id, kind, period) do nothing
-    ${RETURNING}`);
-  return rowsOf<RaisedAlert>(result);
+    ${RETURNING}`), now);
 }

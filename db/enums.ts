@@ -70,7 +70,7 @@ export interface KeyRestrictions {
  * SPEC §10: what an alert is about. Each is raised once per period (db/alerts.ts): a quota
  * threshold once a month, a burst of 429 once an hour per key, an expiry once per key.
  */
-export const ALERT_KIND_VALUES = ["quota_threshold", "rate_limited", "key_expiring", "key_expired"] as const;
+export const ALERT_KIND_VALUES = ["quota_threshold", "rate_limited", "key_expiring", "key_expired", "webhook_disabled"] as const;
 export type AlertKind = (typeof ALERT_KIND_VALUES)[number];
 
 /** SPEC §10: the quota shares (percent) that raise an alert unless the organization chose others. */
@@ -83,3 +83,29 @@ export const RATE_LIMIT_ALERT_THRESHOLD_MAX = 100_000;
 export const RATE_LIMIT_ALERT_MINUTES = 5;
 /** SPEC §10: a key expiring within this many days raises an alert. */
 export const KEY_EXPIRING_ALERT_DAYS = 7;
+
+/**
+ * SPEC §10: the events a webhook endpoint can subscribe to, in the order the form lists them,
+ * with what each says. "webhook.test" is not among them: "Send test event" sends it to one
+ * endpoint whatever it subscribes to.
+ */
+export const WEBHOOK_EVENT_TYPES = {
+  "key.created": "An API key was created.",
+  "key.rolled": "An API key was rolled: a new value, the old one ending after an overlap.",
+  "key.revoked": "An API key was revoked.",
+  "key.expiring": "An API key expires within 7 days.",
+  "key.expired": "An API key has expired.",
+  "usage.quota_threshold": "The organization's calls this month reached a quota threshold.",
+  "usage.rate_limited": "A key was refused for its rate limit in a burst.",
+} as const;
+export type WebhookEventType = keyof typeof WEBHOOK_EVENT_TYPES;
+export const WEBHOOK_EVENT_TYPE_VALUES = Object.keys(WEBHOOK_EVENT_TYPES) as [WebhookEventType, ...WebhookEventType[]];
+/** The event "Send test event" sends. */
+export const WEBHOOK_TEST_EVENT = "webhook.test";
+
+/** A delivery's state: waiting for (another) attempt, delivered, or given up after 24 hours or with its endpoint. */
+export const WEBHOOK_DELIVERY_STATUS_VALUES = ["pending", "succeeded", "failed"] as const;
+export type WebhookDeliveryStatus = (typeof WEBHOOK_DELIVERY_STATUS_VALUES)[number];
+
+/** At most this many endpoints per organization. */
+export const WEBHOOK_ENDPOINTS_MAX = 10;

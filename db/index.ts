@@ -89,6 +89,11 @@ function open(): DbHandle {
   };
 }
 
+/** The process's drivers themselves, for what drizzle does not carry (the job queue's own SQL). */
+export function databaseHandle(): Pick<DbHandle, "kind" | "sql" | "pglite"> {
+  return handle();
+}
+
 function handle(): DbHandle {
   const g = globalThis as GlobalWithHandle;
   g[HANDLE] ??= open();
@@ -111,7 +116,7 @@ export function postgresClient(): postgres.Sql | undefined {
 type Parameter = string | number | boolean | null;
 
 /** A PostgreSQL array literal, for a parameter cast to an array type (`$1::text[]`). */
-function arrayLiteral(values: Parameter[]): string {
+export function arrayLiteral(values: Parameter[]): string {
   const element = (value: Parameter) => (value === null ? "NULL" : `"${String(value).replace(/[\\"]/g, (c) => `\\${c}`)}"`);
   return `{${values.map(element).join(",")}}`;
 }
@@ -210,7 +215,22 @@ export function copyOut(query: string, options: string): ReadableStream<Uint8Arr
   );
 }
 
+const BEFORE_CLOSE = Symbol.for("invoicing.db.before-close");
+type GlobalWithHooks = typeof globalThis & { [BEFORE_CLOSE]?: Set<() => Promise<void>> };
+
+/** Work that uses the client and must end before it closes (the job queue's workers). */
+export function beforeDbClose(stop: () => Promise<void>): void {
+  const g = globalThis as GlobalWithHooks;
+  (g[BEFORE_CLOSE] ??= new Set()).add(stop);
+}
+
 export async function closeDb(): Promise<void> {
+  const hooks = (globalThis as GlobalWithHooks)[BEFORE_CLOSE];
+  if (hooks) {
+    const stops = [...hooks];
+    hooks.clear();
+    await Promise.all(stops.map((stop) => stop()));
+  }
   const g = globalThis as GlobalWithHandle;
   const current = g[HANDLE];
   g[HANDLE] = undefined;

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { ALERT_KIND_VALUES, DEFAULT_QUOTA_ALERT_THRESHOLDS, DEFAULT_RATE_LIMIT_ALERT_THRESHOLD, IP_ALLOWLIST_MAX, KEY_ACCESS_VALUES, QUOTA_ALERT_THRESHOLDS_MAX, RATE_LIMIT_ALERT_THRESHOLD_MAX, KEY_MAX_LIFETIME_DAYS, PLAN_VALUES, REVOKE_REASON_VALUES, ROLE_VALUES, type KeyMaxLifetimeDays, type KeyScopes } from "./enums";
+import { ALERT_KIND_VALUES, WEBHOOK_DELIVERY_STATUS_VALUES, DEFAULT_QUOTA_ALERT_THRESHOLDS, DEFAULT_RATE_LIMIT_ALERT_THRESHOLD, IP_ALLOWLIST_MAX, KEY_ACCESS_VALUES, QUOTA_ALERT_THRESHOLDS_MAX, RATE_LIMIT_ALERT_THRESHOLD_MAX, KEY_MAX_LIFETIME_DAYS, PLAN_VALUES, REVOKE_REASON_VALUES, ROLE_VALUES, type KeyMaxLifetimeDays, type KeyScopes } from "./enums";
 import {
   bigserial,
   bigint,
@@ -100,7 +100,7 @@ export const activityLog = pgTable(
     actorKind: text("actor_kind", { enum: ["user", "system"] }).notNull().default("user"),
     actorUserId: text("actor_user_id").references(() => users.id, { onDelete: "set null" }),
     action: text("action").notNull(),
-    targetType: text("target_type", { enum: ["api_key", "organization"] }).notNull(),
+    targetType: text("target_type", { enum: ["api_key", "organization", "webhook_endpoint"] }).notNull(),
     targetId: text("target_id").notNull(),
     targetName: text("target_name").notNull(),
     before: jsonb("before").$type<Record<string, unknown>>(),
@@ -142,6 +142,73 @@ export const alerts = pgTable(
     uniqueIndex("alerts_once_per_period_idx").on(t.orgId, t.kind, t.period),
     index("alerts_org_time_idx").on(t.orgId, t.createdAt.desc(), t.id.desc()),
     check("alerts_kind_known", sql`${t.kind} in (${sql.raw(ALERT_KIND_VALUES.map((kind) => `'${kind}'`).join(", "))})`),
+  ],
+);
+
+/**
+ * SPEC §10: where the organization's events are sent. The signing secret has to be readable to
+ * sign each delivery; no query returns it (db/queries/webhooks.ts), and the dashboard shows it
+ * once, when it is made. After a rotation the previous secret signs too until it ends, as
+ * Standard Webhooks allows (a receiver may still hold it).
+ */
+export const webhookEndpoints = pgTable(
+  "webhook_endpoints",
+  {
+    id: text("id").primaryKey(),
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    url: text("url").notNull(),
+    description: text("description").notNull().default(""),
+    eventTypes: text("event_types").array().notNull(),
+    signingSecret: text("signing_secret").notNull(),
+    previousSigningSecret: text("previous_signing_secret"),
+    previousSecretEndsAt: timestamp("previous_secret_ends_at", { withTimezone: true, mode: "date" }),
+    enabled: boolean("enabled").notNull().default(true),
+    /** Why it is off: a person turned it off, or it failed for 5 days (SPEC §10). */
+    disabledReason: text("disabled_reason", { enum: ["manual", "failing"] }),
+    /** The first failed delivery since the last one that succeeded; null while it works. */
+    failingSince: timestamp("failing_since", { withTimezone: true, mode: "date" }),
+    createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("webhook_endpoints_org_idx").on(t.orgId, t.createdAt),
+    check("webhook_endpoints_disabled_has_reason", sql`${t.enabled} = (${t.disabledReason} is null)`),
+  ],
+);
+
+/**
+ * One event sent to one endpoint: its id is the `webhook-id` every attempt carries, so a receiver
+ * dedupes retries and resends. The row is the delivery log: attempts so far and the last one's
+ * answer. pg-boss holds the attempts themselves (db/job-queue.ts).
+ */
+export const webhookDeliveries = pgTable(
+  "webhook_deliveries",
+  {
+    id: text("id").primaryKey(),
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    endpointId: text("endpoint_id")
+      .notNull()
+      .references(() => webhookEndpoints.id, { onDelete: "cascade" }),
+    eventType: text("event_type").notNull(),
+    /** The body as sent: Standard Webhooks' { type, timestamp, data }. */
+    payload: jsonb("payload").$type<{ type: string; timestamp: string; data: Record<string, unknown> }>().notNull(),
+    status: text("status", { enum: WEBHOOK_DELIVERY_STATUS_VALUES }).notNull().default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    lastAttemptAt: timestamp("last_attempt_at", { withTimezone: true, mode: "date" }),
+    /** The last attempt's HTTP status, or null when it got none (refused address, timeout, connection). */
+    responseStatus: integer("response_status"),
+    durationMs: integer("duration_ms"),
+    /** The start of the last answer's body, or what went wrong. */
+    responseExcerpt: text("response_excerpt"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("webhook_deliveries_endpoint_time_idx").on(t.orgId, t.endpointId, t.createdAt.desc(), t.id.desc()),
+    check("webhook_deliveries_status_known", sql`${t.status} in (${sql.raw(WEBHOOK_DELIVERY_STATUS_VALUES.map((status) => `'${status}'`).join(", "))})`),
   ],
 );
 

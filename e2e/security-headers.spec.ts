@@ -21,6 +21,8 @@ const OWNER_PAGES = [
   { path: "/acme/settings/api/audit", title: "Audit log · Invoicing" },
   { path: "/acme/settings/api/activity", title: "Activity · Invoicing" },
   { path: "/acme/settings/plan", title: "Plan · Invoicing" },
+  { path: "/acme/settings/alerts", title: "Alerts · Invoicing" },
+  { path: "/acme/settings/webhooks", title: "Webhooks · Invoicing" },
   { path: "/acme/settings/no-such-page", title: /Invoicing/ },
 ];
 

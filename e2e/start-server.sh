@@ -6,6 +6,8 @@ cd "$(dirname "$0")/.."
 export NODE_ENV=production
 export NEXT_TELEMETRY_DISABLED=1
 export AUTH_SECRET="${AUTH_SECRET:-e2e-secret-not-for-production-0123456789}"
+# The webhook specs' receivers listen on 127.0.0.1, which SPEC §10 refuses unless told otherwise.
+export WEBHOOK_ALLOW_PRIVATE=true
 if [ -z "${DATABASE_URL:-}" ]; then
   rm -rf data/e2e
   export PGLITE_DIR="$PWD/data/e2e/pglite"

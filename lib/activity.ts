@@ -28,6 +28,13 @@ const FIELD_LABELS: Record<string, string> = {
   ipAllowlist: "IP allowlist",
   quotaAlertThresholds: "Quota alerts at",
   rateLimitAlertThreshold: "Rate-limit alert above",
+  url: "URL",
+  description: "Description",
+  eventTypes: "Events",
+  enabled: "On",
+  secret: "Secret",
+  event: "Event",
+  delivery: "Delivery",
 };
 
 /** What a null means for a field: "Never" for an expiry, "Default (60)" for a rate limit. */

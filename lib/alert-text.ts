@@ -60,5 +60,13 @@ export function describeAlert(alert: AlertDto, orgSlug: string): AlertText {
         action: "Open the key",
         tone: "destructive",
       };
+    case "webhook_disabled":
+      return {
+        title: "A webhook endpoint was turned off",
+        detail: `Deliveries to ${d.url} failed for ${d.days} days, so it no longer receives events. Fix the receiver, then turn the endpoint on again.`,
+        href: `/${orgSlug}/settings/webhooks`,
+        action: "Open webhooks",
+        tone: "destructive",
+      };
   }
 }

@@ -6,12 +6,13 @@ import { loadActivity } from "@/app/[orgSlug]/settings/api/activity/load-activit
 import { loadAuditLog } from "@/app/[orgSlug]/settings/api/audit/load-audit-log";
 import { setAlertSettingsAction } from "@/app/[orgSlug]/settings/alerts/actions";
 import { setKeyPolicyAction } from "@/app/[orgSlug]/settings/api/policy/actions";
+import { createWebhookEndpointAction } from "@/app/[orgSlug]/settings/webhooks/actions";
 import { changePlanAction, setRateLimitAction } from "@/app/[orgSlug]/settings/plan/actions";
 import { getDb } from "@/db";
 import { recordKeyExpiries } from "@/db/key-expiries";
 import { listActivity, type ActivityFilters } from "@/db/queries/activity";
 import { createUserWithOrganization } from "@/db/queries/users";
-import { activityLog, apiKeys, organizations, users } from "@/db/schema";
+import { activityLog, apiKeys, organizations, users, webhookEndpoints } from "@/db/schema";
 import { encodeCursor } from "@/lib/audit-filters";
 import { createTeam, form, insertKey } from "./helpers/factories";
 import { logRequest } from "./helpers/request-log";
@@ -73,11 +74,11 @@ describe("every change writes its history entry", () => {
 
 describe("an entry and its change commit together or not at all", () => {
   // Fails the transaction at commit, after both the change and its entry were written: a
-  // deferred constraint trigger runs then. Only targets named "Doomed…" are hit.
+  // deferred constraint trigger runs then. Only targets named "Doomed…" (or URLs ending in /Doomed) are hit.
   beforeAll(async () => {
     await getDb().execute(sql`create or replace function doom_activity() returns trigger language plpgsql as $$
       begin
-        if new.target_name like 'Doomed%' then raise exception 'the commit of % failed', new.action; end if;
+        if new.target_name like 'Doomed%' or new.target_name like '%/Doomed' then raise exception 'the commit of % failed', new.action; end if;
         return null;
       end $$`);
     await getDb().execute(sql`create constraint trigger doom_activity after insert on activity_log deferrable initially deferred for each row execute function doom_activity()`);
@@ -170,6 +171,22 @@ describe("an entry and its change commit together or not at all", () => {
     );
     const [org] = await getDb().select().from(organizations).where(eq(organizations.id, team.org.id));
     expect({ thresholds: org!.quotaAlertThresholds, burst: org!.rateLimitAlertThreshold }).toEqual({ thresholds: [80, 90, 100], burst: 10 });
+    expect(await entriesOf(team.org.id)).toEqual([]);
+  });
+
+  it("leaves no webhook endpoint and no entry when its creation fails", async () => {
+    const team = await createTeam("pro");
+    actAs(team.admin.id);
+    process.env.WEBHOOK_ALLOW_PRIVATE = "true";
+    try {
+      // The entry's target is the endpoint's URL: a Doomed path dooms it.
+      await expect(createWebhookEndpointAction(null, form({ orgId: team.org.id, url: "http://127.0.0.1:9/Doomed", eventTypes: "key.created" }))).rejects.toThrow(
+        /commit of webhook_endpoint.created failed/,
+      );
+    } finally {
+      delete process.env.WEBHOOK_ALLOW_PRIVATE;
+    }
+    expect(await getDb().select().from(webhookEndpoints).where(eq(webhookEndpoints.orgId, team.org.id))).toEqual([]);
     expect(await entriesOf(team.org.id)).toEqual([]);
   });
 

@@ -4,10 +4,33 @@ import { z } from "zod";
 import { createApiKeyAction, renameApiKeyAction, revokeApiKeyAction, rollApiKeyAction, updateKeyRestrictionsAction } from "@/app/[orgSlug]/settings/api/actions";
 import { markAlertsReadAction, setAlertSettingsAction } from "@/app/[orgSlug]/settings/alerts/actions";
 import { setKeyPolicyAction } from "@/app/[orgSlug]/settings/api/policy/actions";
+import {
+  createWebhookEndpointAction,
+  deleteWebhookEndpointAction,
+  resendWebhookDeliveryAction,
+  rotateWebhookSecretAction,
+  sendTestWebhookAction,
+  setWebhookEndpointEnabledAction,
+} from "@/app/[orgSlug]/settings/webhooks/actions";
 import { changePlanAction, setRateLimitAction } from "@/app/[orgSlug]/settings/plan/actions";
 import type { ActionResult } from "@/lib/action-result";
 import { can, type Permission } from "@/lib/authz";
-import { alertSettingsInput, changePlanInput, createApiKeyInput, keyPolicyInput, markAlertsReadInput, rateLimitInput, renameApiKeyInput, revokeApiKeyInput, rollApiKeyInput, updateKeyRestrictionsInput } from "@/lib/validation";
+import {
+  alertSettingsInput,
+  changePlanInput,
+  createApiKeyInput,
+  createWebhookEndpointInput,
+  keyPolicyInput,
+  markAlertsReadInput,
+  resendWebhookDeliveryInput,
+  setWebhookEndpointEnabledInput,
+  rateLimitInput,
+  renameApiKeyInput,
+  revokeApiKeyInput,
+  rollApiKeyInput,
+  updateKeyRestrictionsInput,
+  webhookEndpointInput,
+} from "@/lib/validation";
 import { createTeam, createUser, insertKey } from "./helpers/factories";
 import { FUZZ_SEED, SchemaArbitraries, fuzzRuns, hostileValue } from "./helpers/fuzz-inputs";
 import { CPU_BUDGET_MS, FuzzTally, leastCpuMs, orgFingerprint, withCpuTime } from "./helpers/fuzz-probe";
@@ -31,6 +54,12 @@ const ACTIONS: { name: string; action: Action; input: z.ZodType; permission: Per
   { name: "setKeyPolicyAction", action: setKeyPolicyAction, input: keyPolicyInput, permission: "keys.policy" },
   { name: "setAlertSettingsAction", action: setAlertSettingsAction, input: alertSettingsInput, permission: "notifications.manage" },
   { name: "markAlertsReadAction", action: markAlertsReadAction, input: markAlertsReadInput, permission: "alerts.view" },
+  { name: "createWebhookEndpointAction", action: createWebhookEndpointAction, input: createWebhookEndpointInput, permission: "notifications.manage" },
+  { name: "setWebhookEndpointEnabledAction", action: setWebhookEndpointEnabledAction, input: setWebhookEndpointEnabledInput, permission: "notifications.manage" },
+  { name: "rotateWebhookSecretAction", action: rotateWebhookSecretAction, input: webhookEndpointInput, permission: "notifications.manage" },
+  { name: "deleteWebhookEndpointAction", action: deleteWebhookEndpointAction, input: webhookEndpointInput, permission: "notifications.manage" },
+  { name: "sendTestWebhookAction", action: sendTestWebhookAction, input: webhookEndpointInput, permission: "notifications.manage" },
+  { name: "resendWebhookDeliveryAction", action: resendWebhookDeliveryAction, input: resendWebhookDeliveryInput, permission: "notifications.manage" },
 ];
 
 const ACTORS = ["owner", "admin", "member", "guest", "outsider", "signed out"] as const;

@@ -8,11 +8,13 @@ import { loadAuditLog } from "@/app/[orgSlug]/settings/api/audit/load-audit-log"
 import { findKey } from "@/app/[orgSlug]/settings/api/keys/[keyId]/find-key";
 import { markAlertsReadAction, setAlertSettingsAction } from "@/app/[orgSlug]/settings/alerts/actions";
 import { setKeyPolicyAction } from "@/app/[orgSlug]/settings/api/policy/actions";
+import { createWebhookEndpointAction } from "@/app/[orgSlug]/settings/webhooks/actions";
 import { changePlanAction, setRateLimitAction } from "@/app/[orgSlug]/settings/plan/actions";
 import { getDb } from "@/db";
 import { raiseQuotaAlerts } from "@/db/alerts";
 import { countUnreadAlerts } from "@/db/queries/alerts";
 import { getKeyUsage } from "@/db/queries/key-usage";
+import { listWebhookEndpoints } from "@/db/queries/webhooks";
 import { utcMonthStart } from "@/db/time";
 import { apiKeys, organizations } from "@/db/schema";
 import type { Role } from "@/db/enums";
@@ -193,6 +195,17 @@ describe("manage webhook endpoints and alert settings", () => {
     if (!result.ok) expect(result.error).toBe("Only owners and admins can change alert settings and webhooks.");
     const [row] = await getDb().select().from(organizations).where(eq(organizations.id, team.org.id));
     expect(row!.quotaAlertThresholds).toEqual(may ? [50, 100] : [80, 90, 100]);
+
+    process.env.WEBHOOK_ALLOW_PRIVATE = "true";
+    const added = await createWebhookEndpointAction(null, form({ orgId: team.org.id, url: "http://127.0.0.1:9/hooks", eventTypes: "key.created" }));
+    delete process.env.WEBHOOK_ALLOW_PRIVATE;
+    expect(added.ok).toBe(may);
+    expect(await listWebhookEndpoints(team.org.id)).toHaveLength(may ? 1 : 0);
+    const page = await readAs(team.byRole[role].id, () => requireOrgAccess(team.org.slug, "notifications.manage")).then(
+      () => "shown",
+      (error: unknown) => error,
+    );
+    expect(page).toEqual(may ? "shown" : NOT_FOUND);
   });
 });
 

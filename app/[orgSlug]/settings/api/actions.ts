@@ -8,11 +8,17 @@ import { orgAction, type ActionContext, type Change } from "@/lib/action";
 import { mintApiKey } from "@/lib/api-key-format";
 import { UserFacingError } from "@/lib/errors";
 import { newId } from "@/db/ids";
+import { enqueueWebhookEvent } from "@/db/webhooks";
 import { keyExpiresAt } from "@/lib/key-expiry";
 import { fitToPolicy, policyBreach } from "@/lib/key-policy";
 import { rolledKeyEndsAt, replacementExpiresAt } from "@/lib/key-roll";
 import { PLANS, plansWith } from "@/lib/plans";
 import { createApiKeyInput, renameApiKeyInput, revokeApiKeyInput, rollApiKeyInput, updateKeyRestrictionsInput } from "@/lib/validation";
+
+/** What a key's webhook events say of it (SPEC §10): never its value. */
+function keyEventData(key: ApiKeyDto, by: string) {
+  return { id: key.id, name: key.name, hint: key.hint, access: key.access, expiresAt: key.expiresAt, actorUserId: by };
+}
 
 /** A new key's value, hash and hint, stored; the value is returned once, to be shown once. */
 async function mintKey(ctx: ActionContext, key: { name: string; expiresAt: Date | null; replacesKeyId?: string } & KeyRestrictions): Promise<{ key: ApiKeyDto; value: string }> {
@@ -46,6 +52,7 @@ export const createApiKeyAction = orgAction(createApiKeyInput, "keys.create", as
   const restrictions = { access, scopes, ipAllowlist };
   const created = await mintKey(ctx, { name, expiresAt, ...restrictions });
   const { key } = created;
+  await enqueueWebhookEvent(ctx.tx, ctx.orgId, { type: "key.created", data: keyEventData(key, ctx.userId) }, now);
   return {
     // The only place besides a roll where a value leaves the server: the one-time display of the dialog.
     data: created,
@@ -79,6 +86,7 @@ export const rollApiKeyAction = orgAction(rollApiKeyInput, "keys.roll", async ({
   const restrictions = { access: old.access, scopes: old.scopes, ipAllowlist: old.ipAllowlist };
   const created = await mintKey(ctx, { name: old.name, expiresAt: fitToPolicy(keyPolicy, replacementExpiresAt(old, now), now), replacesKeyId: old.id, ...restrictions });
   const { key } = created;
+  await enqueueWebhookEvent(ctx.tx, ctx.orgId, { type: "key.rolled", data: { ...keyEventData(key, ctx.userId), replaces: { id: old.id, hint: old.hint, endsAt: endsAt.toISOString() } } }, now);
   return {
     data: { ...created, oldKey: { id: old.id, endsAt: endsAt.toISOString() } },
     activity: [
@@ -104,6 +112,10 @@ export const revokeApiKeyAction = orgAction(revokeApiKeyInput, "keys.revoke", as
     const existing = await getApiKey(ctx.orgId, keyId, ctx.tx);
     throw new UserFacingError(existing ? `"${existing.name}" is already revoked.` : "API key not found in this organization.");
   }
+  await enqueueWebhookEvent(ctx.tx, ctx.orgId, {
+    type: "key.revoked",
+    data: { id: revoked.id, name: revoked.name, reason: revocation.reason, actorUserId: ctx.userId },
+  });
   return {
     data: { id: revoked.id, name: revoked.name },
     activity: {

@@ -1,0 +1,84 @@
+import { ArrowLeft } from "lucide-react";
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { WEBHOOK_EVENT_TYPES } from "@/db/enums";
+import { looksLikeId } from "@/db/ids";
+import { listWebhookDeliveries, listWebhookEndpoints } from "@/db/queries/webhooks";
+import { PageHeader } from "@/components/page-header";
+import { RelativeTime } from "@/components/relative-time";
+import { Badge } from "@/components/ui/badge";
+import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
+import { requireOrgAccess } from "@/lib/org-access";
+import { EndpointStatus } from "../endpoint-status";
+import { DeliveryLog } from "./delivery-log";
+import { EndpointControls } from "./endpoint-controls";
+
+export const metadata: Metadata = { title: "Webhook endpoint" };
+
+/** The newest deliveries the log shows. */
+const LOG_ROWS = 50;
+
+export default async function WebhookEndpointPage({ params }: { params: Promise<{ orgSlug: string; endpointId: string }> }) {
+  const { orgSlug, endpointId } = await params;
+  const { membership } = await requireOrgAccess(orgSlug, "notifications.manage");
+  if (!looksLikeId("whe", endpointId)) notFound();
+  const endpoint = (await listWebhookEndpoints(membership.orgId)).find((candidate) => candidate.id === endpointId);
+  if (!endpoint) notFound();
+  const deliveries = await listWebhookDeliveries(membership.orgId, endpoint.id, LOG_ROWS);
+  return (
+    <div className="space-y-6">
+      <PageHeader
+        title={<span className="break-all font-mono text-xl">{endpoint.url}</span>}
+        description={endpoint.description || undefined}
+        actions={<EndpointControls orgId={membership.orgId} orgSlug={orgSlug} endpoint={{ id: endpoint.id, url: endpoint.url, enabled: endpoint.enabled }} />}
+      >
+        <Link href={`/${orgSlug}/settings/webhooks`} className="inline-flex items-center gap-1 text-sm text-muted-foreground hover:text-foreground">
+          <ArrowLeft className="size-4" aria-hidden /> Webhooks
+        </Link>
+      </PageHeader>
+      <Card>
+        <CardContent className="grid gap-4 text-sm sm:grid-cols-3">
+          <div className="space-y-1">
+            <p className="text-xs font-medium uppercase tracking-wide text-muted-foreground">Status</p>
+            <div className="flex flex-wrap items-center gap-2">
+              <EndpointStatus endpoint={endpoint} />
+              {endpoint.failingSince && endpoint.enabled ? (
+                <span className="text-muted-foreground">
+                  since <RelativeTime value={endpoint.failingSince} />; turned off after 5 days
+                </span>
+              ) : null}
+            </div>
+          </div>
+          <div className="space-y-1">
+            <p className="text-xs font-medium uppercase tracking-wide text-muted-foreground">Signing secret</p>
+            <p className="font-mono">{endpoint.secretHint}</p>
+            {endpoint.previousSecretEndsAt ? (
+              <p className="text-muted-foreground">
+                The previous secret also signs until <RelativeTime value={endpoint.previousSecretEndsAt} />.
+              </p>
+            ) : null}
+          </div>
+          <div className="space-y-1">
+            <p className="text-xs font-medium uppercase tracking-wide text-muted-foreground">Events</p>
+            <div className="flex flex-wrap gap-1">
+              {endpoint.eventTypes.map((type) => (
+                <Badge key={type} variant="secondary" title={WEBHOOK_EVENT_TYPES[type]}>
+                  {type}
+                </Badge>
+              ))}
+            </div>
+          </div>
+        </CardContent>
+      </Card>
+      <Card>
+        <CardHeader>
+          <CardTitle className="text-base">Deliveries</CardTitle>
+        </CardHeader>
+        <CardContent>
+          <DeliveryLog orgId={membership.orgId} deliveries={deliveries} canResend={endpoint.enabled} />
+        </CardContent>
+      </Card>
+    </div>
+  );
+}

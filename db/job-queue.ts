@@ -1,0 +1,119 @@
+import { sql, type SQL } from "drizzle-orm";
+import PgBoss from "pg-boss";
+import type postgres from "postgres";
+import { arrayLiteral, beforeDbClose, databaseHandle, type DbOrTx } from "./index";
+import { rowsOf } from "./partitions";
+
+/**
+ * The job queue: pg-boss, in its own `pgboss` schema of the application's database, on the
+ * process's one client (PostgreSQL through postgres.js, or the embedded PGlite), so a job is sent
+ * in the same transaction as the change that causes it and survives whatever happens to the
+ * process afterwards. pg-boss takes its jobs with SKIP LOCKED: any number of processes may work
+ * one queue, each job goes to one of them.
+ */
+
+interface QueryResult {
+  rows: unknown[];
+  rowCount: number;
+}
+interface Executor {
+  executeSql(text: string, values?: unknown[]): Promise<QueryResult>;
+}
+
+/** pg-boss's values as node-postgres would send them: arrays as array literals, objects as JSON text, undefined as null. */
+function normalized(values: unknown[]): unknown[] {
+  return values.map((value) => {
+    if (value === undefined) return null;
+    if (Array.isArray(value)) return arrayLiteral(value as (string | number | boolean | null)[]);
+    if (value !== null && typeof value === "object" && !(value instanceof Date)) return JSON.stringify(value);
+    return value;
+  });
+}
+
+async function onReservedConnection<T>(pool: postgres.Sql, run: (connection: postgres.ReservedSql) => Promise<T>): Promise<T> {
+  const connection = await pool.reserve();
+  try {
+    return await run(connection);
+  } finally {
+    connection.release();
+  }
+}
+
+/** The process's client as pg-boss wants it. A text without values may hold several statements (its migrations). */
+function clientExecutor(): Executor {
+  const handle = databaseHandle();
+  return {
+    async executeSql(text, values = []) {
+      if (handle.sql) {
+        const params = normalized(values) as postgres.ParameterOrJSON<never>[];
+        // Its migrations are one text with BEGIN and COMMIT: they need a connection of their own.
+        const result = values.length === 0 ? await onReservedConnection(handle.sql, (connection) => connection.unsafe(text).simple()) : await handle.sql.unsafe(text, params);
+        const rows = [...result];
+        return { rows, rowCount: result.count ?? rows.length };
+      }
+      const pglite = handle.pglite!;
+      if (values.length === 0) {
+        const results = await pglite.exec(text);
+        const last = results.at(-1);
+        return { rows: last?.rows ?? [], rowCount: last?.affectedRows ?? last?.rows.length ?? 0 };
+      }
+      const result = await pglite.query(text, normalized(values));
+      return { rows: result.rows, rowCount: result.affectedRows ?? result.rows.length };
+    },
+  };
+}
+
+/** pg-boss's `$1` text as drizzle SQL with the same values as parameters. */
+function drizzleSql(text: string, values: unknown[]): SQL {
+  const parts = text.split(/\$(\d+)/);
+  const params = normalized(values);
+  return sql.join(parts.map((part, i) => (i % 2 === 0 ? sql.raw(part) : sql`${params[Number(part) - 1]}`)));
+}
+
+/** A transaction (or the client) as pg-boss's `db` option: the job is sent with the change, or not at all. */
+export function executorOf(db: DbOrTx): Executor {
+  return {
+    async executeSql(text, values = []) {
+      const rows = rowsOf<unknown>(await db.execute(drizzleSql(text, values)));
+      return { rows, rowCount: rows.length };
+    },
+  };
+}
+
+/** The queues, created when the queue starts (pg-boss wants a queue before its first job). */
+export const WEBHOOK_QUEUE = "webhook-delivery";
+const QUEUES = [WEBHOOK_QUEUE];
+
+const BOSS = Symbol.for("invoicing.job-queue");
+type GlobalWithBoss = typeof globalThis & { [BOSS]?: Promise<PgBoss> };
+
+/**
+ * The process's pg-boss, started once (its first start creates or migrates its schema). Next's
+ * bundle and server.ts share it through globalThis, as they share the database client.
+ */
+export function jobQueue(): Promise<PgBoss> {
+  const g = globalThis as GlobalWithBoss;
+  g[BOSS] ??= (async () => {
+    // No cron schedules; supervision (expiring stuck jobs, retention) stays on.
+    const boss = new PgBoss({ db: clientExecutor(), schema: "pgboss", schedule: false });
+    boss.on("error", (error: unknown) => console.error("Job queue error", error));
+    await boss.start();
+    for (const queue of QUEUES) if (!(await boss.getQueue(queue))) await boss.createQueue(queue);
+    beforeDbClose(stopJobQueue);
+    return boss;
+  })().catch((error: unknown) => {
+    delete g[BOSS];
+    throw error;
+  });
+  return g[BOSS];
+}
+
+/** Stops the process's pg-boss (its workers finish the job in hand) before the database closes. */
+export async function stopJobQueue(): Promise<void> {
+  const g = globalThis as GlobalWithBoss;
+  const started = g[BOSS];
+  if (!started) return;
+  delete g[BOSS];
+  const boss = await started.catch(() => null);
+  await boss?.stop({ graceful: true, wait: true, close: false, timeout: 15_000 });
+}

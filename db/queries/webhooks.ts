@@ -1,0 +1,154 @@
+import "server-only";
+import { and, count, desc, eq, sql } from "drizzle-orm";
+import { getDb, type DbOrTx } from "@/db";
+import type { WebhookDeliveryStatus, WebhookEventType } from "@/db/enums";
+import { webhookDeliveries, webhookEndpoints } from "@/db/schema";
+
+/** An endpoint as the Webhooks page shows it: never its secret, only the secret's last characters. */
+export interface WebhookEndpointDto {
+  id: string;
+  url: string;
+  description: string;
+  eventTypes: WebhookEventType[];
+  enabled: boolean;
+  disabledReason: "manual" | "failing" | null;
+  failingSince: string | null;
+  createdAt: string;
+  secretHint: string;
+  /** The previous secret still signs until then, after a rotation. */
+  previousSecretEndsAt: string | null;
+  deliveries: { total: number; failed: number; lastAt: string | null };
+}
+
+export interface WebhookDeliveryDto {
+  id: string;
+  eventType: string;
+  status: WebhookDeliveryStatus;
+  attempts: number;
+  createdAt: string;
+  lastAttemptAt: string | null;
+  responseStatus: number | null;
+  durationMs: number | null;
+  responseExcerpt: string | null;
+  payload: string;
+}
+
+const iso = (date: Date | null) => date?.toISOString() ?? null;
+
+function hintOf(secret: string): string {
+  return `whsec_…${secret.slice(-4)}`;
+}
+
+export async function listWebhookEndpoints(orgId: string): Promise<WebhookEndpointDto[]> {
+  const stats = getDb()
+    .select({
+      endpointId: webhookDeliveries.endpointId,
+      total: count().as("total"),
+      failed: sql<number>`count(*) filter (where ${webhookDeliveries.status} = 'failed')::int`.as("failed"),
+      lastAt: sql<Date | null>`max(${webhookDeliveries.createdAt})`.as("last_at"),
+    })
+    .from(webhookDeliveries)
+    .where(eq(webhookDeliveries.orgId, orgId))
+    .groupBy(webhookDeliveries.endpointId)
+    .as("stats");
+  const rows = await getDb()
+    .select({ endpoint: webhookEndpoints, total: stats.total, failed: stats.failed, lastAt: stats.lastAt })
+    .from(webhookEndpoints)
+    .leftJoin(stats, eq(stats.endpointId, webhookEndpoints.id))
+    .where(eq(webhookEndpoints.orgId, orgId))
+    .orderBy(webhookEndpoints.createdAt, webhookEndpoints.id);
+  return rows.map(({ endpoint, total, failed, lastAt }) => ({
+    id: endpoint.id,
+    url: endpoint.url,
+    description: endpoint.description,
+    eventTypes: endpoint.eventTypes as WebhookEventType[],
+    enabled: endpoint.enabled,
+    disabledReason: endpoint.disabledReason,
+    failingSince: iso(endpoint.failingSince),
+    createdAt: endpoint.createdAt.toISOString(),
+    secretHint: hintOf(endpoint.signingSecret),
+    previousSecretEndsAt: endpoint.previousSecretEndsAt && endpoint.previousSecretEndsAt > new Date() ? endpoint.previousSecretEndsAt.toISOString() : null,
+    deliveries: { total: total ?? 0, failed: failed ?? 0, lastAt: lastAt ? new Date(lastAt).toISOString() : null },
+  }));
+}
+
+/** The endpoint's newest deliveries, newest first. */
+export async function listWebhookDeliveries(orgId: string, endpointId: string, limit: number): Promise<WebhookDeliveryDto[]> {
+  const rows = await getDb()
+    .select()
+    .from(webhookDeliveries)
+    .where(and(eq(webhookDeliveries.orgId, orgId), eq(webhookDeliveries.endpointId, endpointId)))
+    .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
+    .limit(limit);
+  return rows.map((row) => ({
+    id: row.id,
+    eventType: row.eventType,
+    status: row.status,
+    attempts: row.attempts,
+    createdAt: row.createdAt.toISOString(),
+    lastAttemptAt: iso(row.lastAttemptAt),
+    responseStatus: row.responseStatus,
+    durationMs: row.durationMs,
+    responseExcerpt: row.responseExcerpt,
+    payload: JSON.stringify(row.payload, null, 2),
+  }));
+}
+
+/** The endpoint of the organization, locked for the rest of the transaction; null when it has none by that id. */
+export async function lockWebhookEndpoint(tx: DbOrTx, orgId: string, endpointId: string) {
+  const [endpoint] = await tx
+    .select()
+    .from(webhookEndpoints)
+    .where(and(eq(webhookEndpoints.orgId, orgId), eq(webhookEndpoints.id, endpointId)))
+    .for("update");
+  return endpoint ?? null;
+}
+
+export async function countWebhookEndpoints(tx: DbOrTx, orgId: string): Promise<number> {
+  const [row] = await tx.select({ n: count() }).from(webhookEndpoints).where(eq(webhookEndpoints.orgId, orgId));
+  return row?.n ?? 0;
+}
+
+/** A delivery of the organization with its endpoint's URL, locked; null when it has none by that id. */
+export async function lockWebhookDelivery(tx: DbOrTx, orgId: string, deliveryId: string) {
+  const [row] = await tx
+    .select({ delivery: webhookDeliveries, url: webhookEndpoints.url, enabled: webhookEndpoints.enabled })
+    .from(webhookDeliveries)
+    .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
+    .where(and(eq(webhookDeliveries.orgId, orgId), eq(webhookDeliveries.id, deliveryId)))
+    .for("update", { of: webhookDeliveries });
+  return row ?? null;
+}
+
+export async function insertWebhookEndpoint(
+  tx: DbOrTx,
+  endpoint: { id: string; orgId: string; url: string; description: string; eventTypes: WebhookEventType[]; signingSecret: string; createdBy: string },
+): Promise<void> {
+  await tx.insert(webhookEndpoints).values(endpoint);
+}
+
+/** On, or off by a person; turning it on clears a failing streak so it gets its 5 days again. */
+export async function setWebhookEndpointEnabled(tx: DbOrTx, endpointId: string, enabled: boolean): Promise<void> {
+  await tx
+    .update(webhookEndpoints)
+    .set(enabled ? { enabled: true, disabledReason: null, failingSince: null } : { enabled: false, disabledReason: "manual" })
+    .where(eq(webhookEndpoints.id, endpointId));
+}
+
+/** A new secret; the old one keeps signing (beside it) until `previousEndsAt`. */
+export async function rotateWebhookSecret(tx: DbOrTx, endpointId: string, secret: string, previous: string, previousEndsAt: Date): Promise<void> {
+  await tx
+    .update(webhookEndpoints)
+    .set({ signingSecret: secret, previousSigningSecret: previous, previousSecretEndsAt: previousEndsAt })
+    .where(eq(webhookEndpoints.id, endpointId));
+}
+
+/** The endpoint and its delivery log; queued jobs of it find nothing and end. */
+export async function deleteWebhookEndpoint(tx: DbOrTx, endpointId: string): Promise<void> {
+  await tx.delete(webhookEndpoints).where(eq(webhookEndpoints.id, endpointId));
+}
+
+/** Back to pending for a resend: its attempts so far stay counted. */
+export async function markDeliveryPending(tx: DbOrTx, deliveryId: string): Promise<void> {
+  await tx.update(webhookDeliveries).set({ status: "pending" }).where(eq(webhookDeliveries.id, deliveryId));
+}

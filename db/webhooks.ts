@@ -1,0 +1,132 @@
+import { and, eq, sql } from "drizzle-orm";
+import { WEBHOOK_TEST_EVENT, type WebhookDeliveryStatus, type WebhookEventType } from "./enums";
+import { newId } from "./ids";
+import { getDb, type DbOrTx } from "./index";
+import { executorOf, jobQueue, WEBHOOK_QUEUE } from "./job-queue";
+import { rowsOf } from "./partitions";
+import { webhookDeliveries, webhookEndpoints } from "./schema";
+
+/**
+ * SPEC §10's webhooks: events become one delivery per subscribed endpoint, each queued in the
+ * transaction of the change or the alert that caused it, and sent by a worker in every server
+ * process with Standard Webhooks signatures, retried with backoff for 24 hours.
+ */
+
+/** SPEC §10: a delivery is retried for this long after it was queued (or resent). */
+export const RETRY_WINDOW_MS = 24 * 3600_000;
+/** SPEC §10: an endpoint that has failed for this long is turned off, with an alert. */
+export const DISABLE_AFTER_FAILING_MS = 5 * 86_400_000;
+/**
+ * pg-boss's backoff waits about `delay × 2^n` (with jitter) before retry n: from 30 s, the 12th
+ * retry falls after 17 to 34 hours, so the 24-hour window, checked at each attempt, ends first.
+ */
+const RETRY_LIMIT = 12;
+
+function retryDelaySeconds(): number {
+  // The tests' receivers fail on purpose; they wait a second between attempts, not thirty.
+  return Number(process.env.WEBHOOK_RETRY_DELAY_SECONDS ?? 30);
+}
+
+/** What a job carries: the delivery, and when its 24 hours began (its queuing or its resend). */
+export interface DeliveryJob {
+  deliveryId: string;
+  since: string;
+}
+
+export interface WebhookEvent {
+  type: WebhookEventType | typeof WEBHOOK_TEST_EVENT;
+  data: Record<string, unknown>;
+}
+
+/** Queues one job for a delivery, in `db`'s transaction: the job exists exactly when the transaction commits. */
+export async function queueDelivery(db: DbOrTx, deliveryId: string, since: Date): Promise<void> {
+  const boss = await jobQueue();
+  const job: DeliveryJob = { deliveryId, since: since.toISOString() };
+  await boss.send(WEBHOOK_QUEUE, job, { db: executorOf(db), retryLimit: RETRY_LIMIT, retryDelay: retryDelaySeconds(), retryBackoff: true, expireInSeconds: 60 } as never);
+}
+
+/** A delivery of `event` to one endpoint, queued. */
+export async function createDelivery(db: DbOrTx, orgId: string, endpointId: string, event: WebhookEvent, at: Date): Promise<string> {
+  const id = newId("msg");
+  await db.insert(webhookDeliveries).values({
+    id,
+    orgId,
+    endpointId,
+    eventType: event.type,
+    payload: { type: event.type, timestamp: at.toISOString(), data: event.data },
+    createdAt: at,
+  });
+  await queueDelivery(db, id, at);
+  return id;
+}
+
+/** The event for every enabled endpoint of the organization subscribed to it. Run it in the change's transaction. */
+export async function enqueueWebhookEvent(db: DbOrTx, orgId: string, event: WebhookEvent & { type: WebhookEventType }, at = new Date()): Promise<number> {
+  const endpoints = await db
+    .select({ id: webhookEndpoints.id })
+    .from(webhookEndpoints)
+    .where(and(eq(webhookEndpoints.orgId, orgId), eq(webhookEndpoints.enabled, true), sql`${event.type} = any(${webhookEndpoints.eventTypes})`));
+  for (const endpoint of endpoints) await createDelivery(db, orgId, endpoint.id, event, at);
+  return endpoints.length;
+}
+
+/** A queued delivery with what sending it needs: its endpoint's URL, state and secrets. */
+export async function findQueuedDelivery(deliveryId: string) {
+  const [row] = await getDb()
+    .select({ delivery: webhookDeliveries, url: webhookEndpoints.url, enabled: webhookEndpoints.enabled, secret: webhookEndpoints.signingSecret, previous: webhookEndpoints.previousSigningSecret, previousEndsAt: webhookEndpoints.previousSecretEndsAt })
+    .from(webhookDeliveries)
+    .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
+    .where(eq(webhookDeliveries.id, deliveryId));
+  return row ?? null;
+}
+
+/** Settles a delivery that will not be sent (its endpoint is off). */
+export async function skipDelivery(deliveryId: string, why: string): Promise<void> {
+  await getDb().update(webhookDeliveries).set({ status: "failed", responseExcerpt: why }).where(eq(webhookDeliveries.id, deliveryId));
+}
+
+/** One attempt in the delivery log and in the endpoint's health, in one transaction. */
+export async function recordAttempt(
+  delivery: { id: string; endpointId: string },
+  attempt: { ok: boolean; status: number | null; durationMs: number; excerpt: string },
+  status: WebhookDeliveryStatus,
+  at: Date,
+  finishedAt: Date,
+): Promise<void> {
+  await getDb().transaction(async (tx) => {
+    await tx
+      .update(webhookDeliveries)
+      .set({ status, attempts: sql`${webhookDeliveries.attempts} + 1`, lastAttemptAt: at, responseStatus: attempt.status, durationMs: attempt.durationMs, responseExcerpt: attempt.excerpt })
+      .where(eq(webhookDeliveries.id, delivery.id));
+    await recordEndpointHealth(tx, delivery.endpointId, attempt.ok, finishedAt);
+  });
+}
+
+/** A success clears the endpoint's failing streak; a failure starts one or, after 5 days of it, turns the endpoint off. */
+async function recordEndpointHealth(tx: DbOrTx, endpointId: string, ok: boolean, at: Date): Promise<void> {
+  if (ok) {
+    await tx.update(webhookEndpoints).set({ failingSince: null }).where(eq(webhookEndpoints.id, endpointId));
+    return;
+  }
+  const iso = at.toISOString();
+  const failing = sql`make_interval(secs => ${DISABLE_AFTER_FAILING_MS / 1000})`;
+  const disabled = rowsOf<{ org_id: string; url: string; failing_since: Date | string; turned_off: boolean }>(
+    await tx.execute(sql`
+      with endpoint as (
+        select id, enabled, coalesce(failing_since, ${iso}::timestamptz) as since from webhook_endpoints where id = ${endpointId} for update
+      )
+      update webhook_endpoints w set
+        failing_since = e.since,
+        enabled = w.enabled and e.since > ${iso}::timestamptz - ${failing},
+        disabled_reason = case when w.enabled and e.since <= ${iso}::timestamptz - ${failing} then 'failing' else w.disabled_reason end
+      from endpoint e where w.id = e.id
+      returning w.org_id, w.url, e.since as failing_since, e.enabled and not w.enabled as turned_off`),
+  ).filter((row) => row.turned_off);
+  for (const endpoint of disabled) {
+    const since = new Date(endpoint.failing_since).toISOString();
+    await tx.execute(sql`
+      insert into alerts (org_id, kind, period, details, created_at)
+      values (${endpoint.org_id}, 'webhook_disabled', ${`${endpointId}:${since}`}, ${JSON.stringify({ endpointId, url: endpoint.url, days: DISABLE_AFTER_FAILING_MS / 86_400_000 })}::jsonb, ${iso}::timestamptz)
+      on conflict (org_id, kind, period) do nothing`);
+  }
+}

@@ -1,0 +1,84 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { Webhook } from "standardwebhooks";
+import { expect, PHONE, screenshot, storageStateOf, test } from "./fixtures";
+
+/** A receiver on 127.0.0.1 for this test: it answers 200 and keeps what it got. */
+async function startReceiver() {
+  const received: { headers: Record<string, string>; body: string }[] = [];
+  const server = http.createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on("data", (chunk: Buffer) => chunks.push(chunk));
+    request.on("end", () => {
+      received.push({ headers: request.headers as Record<string, string>, body: Buffer.concat(chunks).toString("utf8") });
+      response.writeHead(200, { "content-type": "text/plain" }).end("received");
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks/e2e-${Date.now()}`;
+  return { url, received, stop: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+test("an admin adds an endpoint, sends a test event, sees it delivered and resends it", async ({ browser }) => {
+  const receiver = await startReceiver();
+  const context = await browser.newContext({ storageState: storageStateOf("admin") });
+  const page = await context.newPage();
+  try {
+    await page.goto("/acme/settings/webhooks");
+    await expect(page.getByRole("heading", { name: "Webhooks", exact: true })).toBeVisible();
+    await page.getByRole("button", { name: "Add endpoint" }).click();
+    const dialog = page.getByRole("dialog");
+    await dialog.getByLabel("Endpoint URL").fill(receiver.url);
+    await dialog.getByLabel("Description (optional)").fill("E2E receiver");
+    await dialog.getByRole("checkbox", { name: /usage\.rate_limited/ }).uncheck();
+    await screenshot(page, "webhooks-add");
+    await dialog.getByRole("button", { name: "Add endpoint" }).click();
+    const secretField = dialog.getByLabel("Signing secret");
+    await expect(secretField).toHaveValue(/^whsec_/);
+    const secret = await secretField.inputValue();
+    await screenshot(page, "webhooks-secret");
+    await dialog.getByRole("button", { name: "Done" }).click();
+
+    await page.getByRole("link", { name: `Deliveries of ${receiver.url}` }).click();
+    await expect(page.getByText("No deliveries yet. Send a test event to see one here.")).toBeVisible();
+    await page.getByRole("button", { name: "Send test event" }).click();
+    const row = page.getByRole("row").filter({ hasText: "webhook.test" });
+    // The log refreshes itself while the delivery is under way.
+    await expect(row.getByText("Delivered")).toBeVisible({ timeout: 15_000 });
+    await expect(row.getByRole("cell", { name: "200", exact: true })).toBeVisible();
+    expect(receiver.received).toHaveLength(1);
+    const first = receiver.received[0]!;
+    expect(new Webhook(secret).verify(first.body, first.headers)).toMatchObject({ type: "webhook.test" });
+    await screenshot(page, "webhooks-deliveries");
+
+    await row.getByRole("button", { name: /^Resend webhook\.test/ }).click();
+    await expect(page.getByText("Delivery queued again")).toBeVisible();
+    await expect.poll(() => receiver.received.length, { timeout: 15_000 }).toBe(2);
+    expect(receiver.received[1]!.headers["webhook-id"]).toBe(first.headers["webhook-id"]);
+    await expect(row.getByRole("cell", { name: "2", exact: true })).toBeVisible({ timeout: 15_000 });
+
+    await page.setViewportSize(PHONE);
+    await screenshot(page, "webhooks-deliveries-phone");
+    await page.setViewportSize({ width: 1280, height: 900 });
+
+    // Deleting it leaves Acme as it was for the other specs.
+    await page.getByRole("button", { name: "Delete" }).click();
+    await page.getByRole("alertdialog").getByRole("button", { name: "Delete endpoint" }).click();
+    await expect(page).toHaveURL(/\/acme\/settings\/webhooks$/);
+    await expect(page.getByRole("link", { name: `Deliveries of ${receiver.url}` })).toHaveCount(0);
+  } finally {
+    await context.close();
+    await receiver.stop();
+  }
+});
+
+test("a member sees alerts but has no Webhooks page", async ({ browser }) => {
+  const context = await browser.newContext({ storageState: storageStateOf("member") });
+  const page = await context.newPage();
+  await page.goto("/acme/settings/alerts");
+  await expect(page.getByRole("navigation", { name: "Settings" }).getByRole("link", { name: "Alerts" })).toBeVisible();
+  await expect(page.getByRole("navigation", { name: "Settings" }).getByRole("link", { name: "Webhooks" })).toHaveCount(0);
+  await page.goto("/acme/settings/webhooks");
+  await expect(page.getByRole("heading", { name: "Page not found" })).toBeVisible();
+  await context.close();
+});

@@ -1,0 +1,69 @@
+import dns from "node:dns";
+import type { LookupFunction } from "node:net";
+import ipaddr from "ipaddr.js";
+
+/**
+ * SPEC §10's guard against server-side request forgery: a webhook goes only to public unicast
+ * addresses, never to this machine, its private networks, link-local (cloud metadata) or
+ * reserved ranges, unless WEBHOOK_ALLOW_PRIVATE=true (the tests' receivers on 127.0.0.1). The
+ * check runs on the addresses the connection is made to (the lookup of the request itself), so
+ * a name that resolves to a public address when it is saved and a private one later is refused.
+ */
+
+export function privateAddressesAllowed(): boolean {
+  return process.env.WEBHOOK_ALLOW_PRIVATE === "true";
+}
+
+/** Whether `address` is a public unicast address (an IPv4-mapped IPv6 address counts as its IPv4). */
+export function isPublicAddress(address: string): boolean {
+  if (!ipaddr.isValid(address)) return false;
+  const parsed = ipaddr.process(address);
+  return parsed.range() === "unicast";
+}
+
+export class RefusedAddressError extends Error {
+  constructor(readonly host: string, readonly address: string) {
+    super(`${host} resolves to ${address}, a private, loopback or reserved address: webhooks are sent to public addresses only.`);
+    this.name = "RefusedAddressError";
+  }
+}
+
+/** A DNS lookup for http.request that refuses a host with any non-public address. */
+export const guardedLookup: LookupFunction = (hostname, options, callback) => {
+  dns.lookup(hostname, { ...options, all: true }, (error, addresses) => {
+    if (error) return callback(error, "", 0);
+    const list = addresses as dns.LookupAddress[];
+    if (!privateAddressesAllowed()) {
+      const refused = list.find((entry) => !isPublicAddress(entry.address));
+      if (refused) return callback(new RefusedAddressError(hostname, refused.address), "", 0);
+    }
+    if (options.all) return (callback as unknown as (error: null, addresses: dns.LookupAddress[]) => void)(null, list);
+    const first = list[0];
+    if (!first) return callback(Object.assign(new Error(`${hostname} has no address`), { code: "ENOTFOUND" }), "", 0);
+    callback(null, first.address, first.family);
+  });
+};
+
+/**
+ * The refusal of a URL's host given as an address ("127.0.0.1", "[::1]"): Node connects to an
+ * address without a lookup, so the guard above never sees it.
+ */
+export function refusedLiteral(hostname: string): RefusedAddressError | null {
+  const bare = hostname.replace(/^\[|\]$/g, "");
+  if (!ipaddr.isValid(bare) || privateAddressesAllowed() || isPublicAddress(bare)) return null;
+  return new RefusedAddressError(hostname, bare);
+}
+
+/** The refusal, if any, for a host as it resolves now: what the endpoint form says when it is saved. */
+export async function addressProblem(hostname: string): Promise<string | null> {
+  const bare = hostname.replace(/^\[|\]$/g, "");
+  let addresses: dns.LookupAddress[];
+  try {
+    addresses = ipaddr.isValid(bare) ? [{ address: bare, family: bare.includes(":") ? 6 : 4 }] : await dns.promises.lookup(bare, { all: true });
+  } catch {
+    return `${hostname} could not be resolved. Check the address.`;
+  }
+  if (privateAddressesAllowed()) return null;
+  const refused = addresses.find((entry) => !isPublicAddress(entry.address));
+  return refused ? new RefusedAddressError(hostname, refused.address).message : null;
+}

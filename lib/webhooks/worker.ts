@@ -1,0 +1,55 @@
+import type { Job } from "pg-boss";
+import { jobQueue, WEBHOOK_QUEUE } from "@/db/job-queue";
+import { findQueuedDelivery, recordAttempt, RETRY_WINDOW_MS, skipDelivery, type DeliveryJob } from "@/db/webhooks";
+import { sendWebhook } from "./deliver";
+
+/** How many deliveries one process sends at once. */
+const DELIVERIES_AT_ONCE = 5;
+
+export type Outcome = "delivered" | "retry" | "failed" | "skipped";
+
+/**
+ * One attempt of a queued delivery: sends it, records the attempt in the delivery log and the
+ * endpoint's health, and says whether to try again. After 24 hours (or pg-boss's last retry) the
+ * delivery has failed; an endpoint failing for 5 days is turned off, with an alert, in the same
+ * transaction (db/webhooks.ts).
+ */
+export async function attemptDelivery(job: DeliveryJob, options: { lastRetry: boolean; now?: () => Date }): Promise<Outcome> {
+  const now = options.now ?? (() => new Date());
+  const row = await findQueuedDelivery(job.deliveryId);
+  // Deleted with its endpoint, or already settled (a resend queues its own job).
+  if (!row || row.delivery.status !== "pending") return "skipped";
+  if (!row.enabled) {
+    await skipDelivery(job.deliveryId, "Not sent: the endpoint is turned off.");
+    return "skipped";
+  }
+  const at = now();
+  const secrets = [row.secret, ...(row.previous && row.previousEndsAt && row.previousEndsAt > at ? [row.previous] : [])];
+  const attempt = await sendWebhook({ url: row.url, secrets, id: row.delivery.id, body: JSON.stringify(row.delivery.payload), at });
+  const finishedAt = now();
+  const outOfTime = options.lastRetry || finishedAt.getTime() - new Date(job.since).getTime() >= RETRY_WINDOW_MS;
+  const outcome: Outcome = attempt.ok ? "delivered" : outOfTime ? "failed" : "retry";
+  await recordAttempt(row.delivery, attempt, outcome === "delivered" ? "succeeded" : outcome === "failed" ? "failed" : "pending", at, finishedAt);
+  return outcome;
+}
+
+/**
+ * The process's one consumer of the delivery queue (npm start and npm run start:api alike):
+ * up to DELIVERIES_AT_ONCE deliveries at a time; each failed attempt is handed back to pg-boss,
+ * which schedules the next with backoff.
+ */
+export async function startWebhookWorker(): Promise<void> {
+  const boss = await jobQueue();
+  await boss.work<DeliveryJob>(WEBHOOK_QUEUE, { batchSize: DELIVERIES_AT_ONCE, includeMetadata: true, pollingIntervalSeconds: 1 } as never, async (jobs: Job<DeliveryJob>[]) => {
+    await Promise.all(
+      jobs.map(async (job) => {
+        const meta = job as Job<DeliveryJob> & { retryCount: number; retryLimit: number };
+        const outcome = await attemptDelivery(job.data, { lastRetry: meta.retryCount >= meta.retryLimit }).catch((error: unknown) => {
+          console.error(`Webhook delivery ${job.data.deliveryId} could not be attempted`, error);
+          return "retry" as const;
+        });
+        if (outcome === "retry") await boss.fail(WEBHOOK_QUEUE, job.id, { message: "The receiver did not accept the delivery; it is retried with backoff." });
+      }),
+    );
+  });
+}

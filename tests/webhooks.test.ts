@@ -1,0 +1,245 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { eq, sql } from "drizzle-orm";
+import { Webhook } from "standardwebhooks";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { getDb } from "@/db";
+import { rowsOf } from "@/db/partitions";
+import { alerts, webhookDeliveries, webhookEndpoints } from "@/db/schema";
+import { newId } from "@/db/ids";
+import { enqueueWebhookEvent } from "@/db/webhooks";
+import { attemptDelivery, startWebhookWorker } from "@/lib/webhooks/worker";
+import { isPublicAddress } from "@/lib/webhooks/address-guard";
+import { newSigningSecret } from "@/lib/webhooks/signing-secret";
+import { createApiKeyAction, revokeApiKeyAction } from "@/app/[orgSlug]/settings/api/actions";
+import { raiseQuotaAlerts } from "@/db/alerts";
+import { utcMonthStart } from "@/db/time";
+import { createOrg, createTeam, form } from "./helpers/factories";
+import { actAs } from "./helpers/session";
+
+// SPEC §10 with a real receiver on 127.0.0.1: that needs WEBHOOK_ALLOW_PRIVATE, which one test
+// turns off. Retries wait a second here, not thirty.
+process.env.WEBHOOK_ALLOW_PRIVATE = "true";
+process.env.WEBHOOK_RETRY_DELAY_SECONDS = "1";
+
+interface Received {
+  headers: http.IncomingHttpHeaders;
+  body: string;
+  at: number;
+}
+
+/** A receiver whose answer the test sets per request: a status, or "hang" to never answer. */
+class Receiver {
+  readonly received: Received[] = [];
+  answer: (request: number) => number | "hang" = () => 200;
+  private server = http.createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on("data", (chunk: Buffer) => chunks.push(chunk));
+    request.on("end", () => {
+      this.received.push({ headers: request.headers, body: Buffer.concat(chunks).toString("utf8"), at: Date.now() });
+      const answer = this.answer(this.received.length);
+      if (answer === "hang") return;
+      response.writeHead(answer, { "content-type": "text/plain" }).end(answer < 300 ? "thanks" : `refused with ${answer}`);
+    });
+  });
+  url = "";
+
+  async start(): Promise<void> {
+    await new Promise<void>((resolve) => this.server.listen(0, "127.0.0.1", resolve));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/hooks`;
+  }
+
+  async stop(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+const receivers: Receiver[] = [];
+async function receiver(): Promise<Receiver> {
+  const started = new Receiver();
+  await started.start();
+  receivers.push(started);
+  return started;
+}
+
+async function endpointFor(orgId: string, url: string, options: { eventTypes?: string[]; failingSince?: Date } = {}) {
+  const secret = newSigningSecret();
+  const id = newId("whe");
+  await getDb()
+    .insert(webhookEndpoints)
+    .values({ id, orgId, url, eventTypes: options.eventTypes ?? ["key.created", "key.revoked"], signingSecret: secret, failingSince: options.failingSince ?? null });
+  return { id, secret };
+}
+
+async function deliveriesOf(endpointId: string) {
+  return getDb().select().from(webhookDeliveries).where(eq(webhookDeliveries.endpointId, endpointId));
+}
+
+async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value) || Date.now() > deadline) return value;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+beforeAll(async () => {
+  await startWebhookWorker();
+}, 60_000);
+
+afterEach(() => {
+  process.env.WEBHOOK_ALLOW_PRIVATE = "true";
+});
+
+afterAll(async () => {
+  // Endpoints off first, so nothing is retried against a stopped receiver.
+  await getDb().update(webhookEndpoints).set({ enabled: false, disabledReason: "manual" });
+  await Promise.all(receivers.map((r) => r.stop()));
+});
+
+describe("webhook delivery (SPEC §10)", () => {
+  it("sends the event signed as Standard Webhooks says, verified by the standardwebhooks package", async () => {
+    const org = await createOrg("pro");
+    const hooks = await receiver();
+    const endpoint = await endpointFor(org.id, hooks.url);
+    const ignored = await endpointFor(org.id, hooks.url, { eventTypes: ["usage.rate_limited"] });
+    const queued = await getDb().transaction((tx) => enqueueWebhookEvent(tx, org.id, { type: "key.created", data: { id: "key_123", name: "Billing" } }));
+    expect(queued).toBe(1);
+
+    await eventually(async () => hooks.received.length, (n) => n >= 1);
+    expect(hooks.received).toHaveLength(1);
+    const [request] = hooks.received;
+    const payload = new Webhook(endpoint.secret).verify(request!.body, request!.headers as Record<string, string>) as { type: string; data: unknown; timestamp: string };
+    expect(payload).toMatchObject({ type: "key.created", data: { id: "key_123", name: "Billing" } });
+    expect(request!.headers["webhook-id"]).toMatch(/^msg_/);
+    // Another secret does not verify it.
+    expect(() => new Webhook(newSigningSecret()).verify(request!.body, request!.headers as Record<string, string>)).toThrow();
+
+    const [delivery] = await eventually(() => deliveriesOf(endpoint.id), (rows) => rows[0]?.status === "succeeded");
+    expect(delivery).toMatchObject({ id: request!.headers["webhook-id"], status: "succeeded", attempts: 1, responseStatus: 200, responseExcerpt: "thanks", eventType: "key.created" });
+    expect(await deliveriesOf(ignored.id)).toEqual([]);
+  });
+
+  it("retries a receiver that fails twice with backoff, and delivers on the third attempt with the same webhook-id", async () => {
+    const org = await createOrg("pro");
+    const hooks = await receiver();
+    hooks.answer = (n) => (n <= 2 ? 503 : 200);
+    const endpoint = await endpointFor(org.id, hooks.url);
+    await getDb().transaction((tx) => enqueueWebhookEvent(tx, org.id, { type: "key.revoked", data: { id: "key_9" } }));
+
+    const [delivery] = await eventually(() => deliveriesOf(endpoint.id), (rows) => rows[0]?.status === "succeeded", 25_000);
+    expect(delivery).toMatchObject({ status: "succeeded", attempts: 3, responseStatus: 200 });
+    expect(hooks.received).toHaveLength(3);
+    expect(new Set(hooks.received.map((r) => r.headers["webhook-id"]))).toEqual(new Set([delivery!.id]));
+    // Each attempt signs anew, each one verifies.
+    for (const request of hooks.received) expect(() => new Webhook(endpoint.secret).verify(request.body, request.headers as Record<string, string>)).not.toThrow();
+    // Backoff: the attempts are spread out, not sent back to back.
+    expect(hooks.received[2]!.at - hooks.received[0]!.at).toBeGreaterThanOrEqual(1_000);
+  }, 30_000);
+
+  it("cuts a receiver that does not answer at 10 s", async () => {
+    const org = await createOrg("pro");
+    const hooks = await receiver();
+    hooks.answer = () => "hang";
+    const endpoint = await endpointFor(org.id, hooks.url);
+    const deliveryId = await getDb().transaction(async (tx) => {
+      await enqueueWebhookEvent(tx, org.id, { type: "key.created", data: { id: "key_1" } });
+      return (await tx.select().from(webhookDeliveries).where(eq(webhookDeliveries.endpointId, endpoint.id)))[0]!.id;
+    });
+    // The attempt itself, as the worker makes it (the worker may make its own meanwhile).
+    const outcome = await attemptDelivery({ deliveryId, since: new Date().toISOString() }, { lastRetry: false });
+    expect(outcome).toBe("retry");
+    const [delivery] = await deliveriesOf(endpoint.id);
+    expect(delivery!.responseStatus).toBeNull();
+    expect(delivery!.responseExcerpt).toBe("No answer within 10 s.");
+    expect(delivery!.durationMs).toBeGreaterThanOrEqual(9_900);
+    expect(delivery!.durationMs).toBeLessThan(12_000);
+    await getDb().update(webhookEndpoints).set({ enabled: false, disabledReason: "manual" }).where(eq(webhookEndpoints.id, endpoint.id));
+  }, 30_000);
+
+  it("refuses a private address without WEBHOOK_ALLOW_PRIVATE, before connecting", async () => {
+    const org = await createOrg("pro");
+    const hooks = await receiver();
+    const endpoint = await endpointFor(org.id, hooks.url);
+    process.env.WEBHOOK_ALLOW_PRIVATE = "false";
+    await getDb().transaction((tx) => enqueueWebhookEvent(tx, org.id, { type: "key.created", data: {} }));
+    const [delivery] = await eventually(() => deliveriesOf(endpoint.id), (rows) => (rows[0]?.attempts ?? 0) >= 1);
+    await getDb().update(webhookEndpoints).set({ enabled: false, disabledReason: "manual" }).where(eq(webhookEndpoints.id, endpoint.id));
+    expect(delivery).toMatchObject({ status: "pending", responseStatus: null });
+    expect(delivery!.responseExcerpt).toBe("127.0.0.1 resolves to 127.0.0.1, a private, loopback or reserved address: webhooks are sent to public addresses only.");
+    expect(hooks.received).toEqual([]);
+  });
+
+  it("knows which addresses are public", () => {
+    for (const address of ["10.0.0.1", "172.16.5.4", "192.168.1.1", "127.0.0.1", "169.254.169.254", "100.64.0.1", "0.0.0.0", "::1", "fc00::1", "fe80::1", "::ffff:127.0.0.1", "::ffff:10.1.2.3", "224.0.0.1", "not an address"]) {
+      expect([address, isPublicAddress(address)]).toEqual([address, false]);
+    }
+    for (const address of ["93.184.216.34", "1.1.1.1", "2606:4700:4700::1111", "::ffff:93.184.216.34"]) expect([address, isPublicAddress(address)]).toEqual([address, true]);
+  });
+
+  it("queues nothing when the change's transaction rolls back", async () => {
+    const org = await createOrg("pro");
+    const hooks = await receiver();
+    const endpoint = await endpointFor(org.id, hooks.url);
+    const before = rowsOf<{ n: number }>(await getDb().execute(sql`select count(*)::int as n from pgboss.job`))[0]!.n;
+    await expect(
+      getDb().transaction(async (tx) => {
+        await enqueueWebhookEvent(tx, org.id, { type: "key.created", data: {} });
+        throw new Error("the change failed");
+      }),
+    ).rejects.toThrow("the change failed");
+    expect(rowsOf<{ n: number }>(await getDb().execute(sql`select count(*)::int as n from pgboss.job`))[0]!.n).toBe(before);
+    expect(await deliveriesOf(endpoint.id)).toEqual([]);
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(hooks.received).toEqual([]);
+  });
+
+  it("gives a delivery up after 24 hours, and turns off an endpoint failing for 5 days with one alert", async () => {
+    const org = await createOrg("pro");
+    const hooks = await receiver();
+    hooks.answer = () => 500;
+    const sixDaysAgo = new Date(Date.now() - 6 * 86_400_000);
+    const endpoint = await endpointFor(org.id, hooks.url, { failingSince: sixDaysAgo });
+    const dayAgo = new Date(Date.now() - 25 * 3600_000);
+    const deliveryId = await getDb().transaction(async (tx) => {
+      await enqueueWebhookEvent(tx, org.id, { type: "key.created", data: {} });
+      return (await tx.select().from(webhookDeliveries).where(eq(webhookDeliveries.endpointId, endpoint.id)))[0]!.id;
+    });
+    expect(await attemptDelivery({ deliveryId, since: dayAgo.toISOString() }, { lastRetry: false })).toBe("failed");
+    const [row] = await getDb().select().from(webhookEndpoints).where(eq(webhookEndpoints.id, endpoint.id));
+    expect(row).toMatchObject({ enabled: false, disabledReason: "failing", failingSince: sixDaysAgo });
+    const raised = await getDb().select().from(alerts).where(eq(alerts.orgId, org.id));
+    expect(raised).toEqual([expect.objectContaining({ kind: "webhook_disabled", details: { endpointId: endpoint.id, url: hooks.url, days: 5 } })]);
+  });
+
+  it("clears the failing streak on a success", async () => {
+    const org = await createOrg("pro");
+    const hooks = await receiver();
+    const endpoint = await endpointFor(org.id, hooks.url, { failingSince: new Date(Date.now() - 86_400_000) });
+    await getDb().transaction((tx) => enqueueWebhookEvent(tx, org.id, { type: "key.created", data: {} }));
+    await eventually(() => deliveriesOf(endpoint.id), (rows) => rows[0]?.status === "succeeded");
+    const [row] = await getDb().select().from(webhookEndpoints).where(eq(webhookEndpoints.id, endpoint.id));
+    expect(row).toMatchObject({ enabled: true, failingSince: null });
+  });
+
+  it("sends key lifecycle events from the actions and alerts as events, each queued with its change", async () => {
+    const team = await createTeam("pro");
+    const hooks = await receiver();
+    const endpoint = await endpointFor(team.org.id, hooks.url, { eventTypes: ["key.created", "key.revoked", "usage.quota_threshold"] });
+    actAs(team.owner.id);
+    const created = await createApiKeyAction(null, form({ orgId: team.org.id, name: "Billing server" }));
+    if (!created.ok) throw new Error(created.error);
+    expect((await revokeApiKeyAction(null, form({ orgId: team.org.id, keyId: created.data.key.id, reason: "no_longer_used" }))).ok).toBe(true);
+    await raiseQuotaAlerts(getDb(), { orgId: team.org.id, month: utcMonthStart(new Date()), quota: 10_000, thresholds: [80], at: new Date() });
+
+    await eventually(async () => hooks.received.length, (n) => n >= 3);
+    const bodies = hooks.received.map((request) => new Webhook(endpoint.secret).verify(request.body, request.headers as Record<string, string>) as { type: string; data: Record<string, unknown> });
+    expect(bodies.map((body) => body.type).sort()).toEqual(["key.created", "key.revoked", "usage.quota_threshold"]);
+    expect(bodies.find((body) => body.type === "key.created")!.data).toMatchObject({ id: created.data.key.id, name: "Billing server", actorUserId: team.owner.id });
+    expect(JSON.stringify(bodies)).not.toContain(created.data.value);
+    expect(bodies.find((body) => body.type === "key.revoked")!.data).toMatchObject({ id: created.data.key.id, reason: "no_longer_used" });
+    expect(bodies.find((body) => body.type === "usage.quota_threshold")!.data).toMatchObject({ threshold: 80, quota: 10_000, calls: 8_000 });
+  });
+});
