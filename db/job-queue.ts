@@ -84,6 +84,8 @@ export function executorOf(db: DbOrTx): Executor {
 export const WEBHOOK_QUEUE = "webhook-delivery";
 const QUEUES = [WEBHOOK_QUEUE];
 
+const MAINTENANCE_SECONDS = 15;
+
 const BOSS = Symbol.for("invoicing.job-queue");
 type GlobalWithBoss = typeof globalThis & { [BOSS]?: Promise<PgBoss> };
 
@@ -94,8 +96,9 @@ type GlobalWithBoss = typeof globalThis & { [BOSS]?: Promise<PgBoss> };
 export function jobQueue(): Promise<PgBoss> {
   const g = globalThis as GlobalWithBoss;
   g[BOSS] ??= (async () => {
-    // No cron schedules; supervision (expiring stuck jobs, retention) stays on.
-    const boss = new PgBoss({ db: clientExecutor(), schema: "pgboss", schedule: false });
+    // No cron schedules. Supervision stays on: every 15 s one process expires the jobs of a process
+    // that died mid-job, so they are retried (a delivery's job expires 20 s after it was taken).
+    const boss = new PgBoss({ db: clientExecutor(), schema: "pgboss", schedule: false, maintenanceIntervalSeconds: MAINTENANCE_SECONDS });
     boss.on("error", (error: unknown) => console.error("Job queue error", error));
     await boss.start();
     for (const queue of QUEUES) if (!(await boss.getQueue(queue))) await boss.createQueue(queue);

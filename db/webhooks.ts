@@ -22,6 +22,9 @@ export const DISABLE_AFTER_FAILING_MS = 5 * 86_400_000;
  */
 const RETRY_LIMIT = 12;
 
+/** A job taken by a process that then died is retried this long after it was taken: an attempt lasts at most 10 s. */
+const JOB_EXPIRES_SECONDS = 20;
+
 function retryDelaySeconds(): number {
   // The tests' receivers fail on purpose; they wait a second between attempts, not thirty.
   return Number(process.env.WEBHOOK_RETRY_DELAY_SECONDS ?? 30);
@@ -42,7 +45,7 @@ export interface WebhookEvent {
 export async function queueDelivery(db: DbOrTx, deliveryId: string, since: Date): Promise<void> {
   const boss = await jobQueue();
   const job: DeliveryJob = { deliveryId, since: since.toISOString() };
-  await boss.send(WEBHOOK_QUEUE, job, { db: executorOf(db), retryLimit: RETRY_LIMIT, retryDelay: retryDelaySeconds(), retryBackoff: true, expireInSeconds: 60 } as never);
+  await boss.send(WEBHOOK_QUEUE, job, { db: executorOf(db), retryLimit: RETRY_LIMIT, retryDelay: retryDelaySeconds(), retryBackoff: true, expireInSeconds: JOB_EXPIRES_SECONDS } as never);
 }
 
 /** A delivery of `event` to one endpoint, queued. */
