@@ -46,15 +46,18 @@ test("an admin adds an endpoint, sends a test event, sees it delivered and resen
     // The log refreshes itself while the delivery is under way.
     await expect(row.getByText("Delivered")).toBeVisible({ timeout: 15_000 });
     await expect(row.getByRole("cell", { name: "200", exact: true })).toBeVisible();
-    expect(receiver.received).toHaveLength(1);
-    const first = receiver.received[0]!;
+    // Other specs' keys may raise events for this endpoint meanwhile (a key expiring within 7 days):
+    // the test event is told apart by its type.
+    const testEvents = () => receiver.received.filter((request) => (JSON.parse(request.body) as { type: string }).type === "webhook.test");
+    expect(testEvents()).toHaveLength(1);
+    const first = testEvents()[0]!;
     expect(new Webhook(secret).verify(first.body, first.headers)).toMatchObject({ type: "webhook.test" });
     await screenshot(page, "webhooks-deliveries");
 
     await row.getByRole("button", { name: /^Resend webhook\.test/ }).click();
     await expect(page.getByText("Delivery queued again")).toBeVisible();
-    await expect.poll(() => receiver.received.length, { timeout: 15_000 }).toBe(2);
-    expect(receiver.received[1]!.headers["webhook-id"]).toBe(first.headers["webhook-id"]);
+    await expect.poll(() => testEvents().length, { timeout: 15_000 }).toBe(2);
+    expect(testEvents()[1]!.headers["webhook-id"]).toBe(first.headers["webhook-id"]);
     await expect(row.getByRole("cell", { name: "2", exact: true })).toBeVisible({ timeout: 15_000 });
 
     await page.setViewportSize(PHONE);
