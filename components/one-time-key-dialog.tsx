@@ -1,9 +1,7 @@
 "use client";
 
-import { TriangleAlert } from "lucide-react";
 import { useState, type ReactNode } from "react";
-import { CopyButton } from "@/components/copy-button";
-import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
+import { OneTimeSecret } from "@/components/one-time-secret";
 import {
   AlertDialog,
   AlertDialogAction,
@@ -17,7 +15,6 @@ import {
 import { Button } from "@/components/ui/button";
 import { Checkbox } from "@/components/ui/checkbox";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
-import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 
 /** A key value that the server has just minted and will never return again. */
@@ -87,18 +84,9 @@ export function OneTimeKeyDialog({
                   {intro(revealed)} Copy the key now and store it somewhere safe, such as your server&apos;s environment variables. {expiryLine(revealed.expiresAt)}
                 </DialogDescription>
               </DialogHeader>
-              <div className="space-y-2">
-                <Label htmlFor="created-api-key">API key</Label>
-                <div className="flex gap-2">
-                  <Input id="created-api-key" readOnly value={revealed.value} className="font-mono text-sm" onFocus={(e) => e.currentTarget.select()} />
-                  <CopyButton value={revealed.value} label="Copy" showLabel />
-                </div>
-              </div>
-              <Alert variant="warning">
-                <TriangleAlert className="size-4" aria-hidden />
-                <AlertTitle>This key will not be shown again</AlertTitle>
-                <AlertDescription>We store only a hash of it. If you lose it, revoke it and create a new one.</AlertDescription>
-              </Alert>
+              <OneTimeSecret id="created-api-key" label="API key" value={revealed.value} warning="This key will not be shown again">
+                We store only a hash of it. If you lose it, revoke it and create a new one.
+              </OneTimeSecret>
               <div className="flex items-center gap-2">
                 <Checkbox id="copied-confirmation" checked={copiedConfirmed} onCheckedChange={(checked) => setCopiedConfirmed(checked === true)} />
                 <Label htmlFor="copied-confirmation" className="font-normal">

@@ -117,3 +117,20 @@ export async function raiseKeyExpiryAlerts(db: DbOrTx, now = new Date()): Promis
     on conflict (org_id, kind, period) do nothing
     ${RETURNING}`), now);
 }
+
+/**
+ * An endpoint turned off after failing since `failingSince` (SPEC §10), once per failing streak.
+ * Run it in the transaction that turns the endpoint off (db/webhooks.ts). No webhook event: the
+ * endpoint is the one that no longer receives them.
+ */
+export async function raiseWebhookDisabledAlert(
+  db: DbOrTx,
+  alert: { orgId: string; endpointId: string; url: string; failingSince: Date; days: number; at: Date },
+): Promise<RaisedAlert[]> {
+  return raise(db, (tx) => tx.execute(sql`
+    insert into alerts (org_id, kind, period, details, created_at)
+    values (${alert.orgId}, 'webhook_disabled', ${`${alert.endpointId}:${alert.failingSince.toISOString()}`},
+            jsonb_build_object('endpointId', ${alert.endpointId}::text, 'url', ${alert.url}::text, 'days', ${alert.days}::int), ${alert.at.toISOString()}::timestamptz)
+    on conflict (org_id, kind, period) do nothing
+    ${RETURNING}`), alert.at);
+}

@@ -1,4 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
+import { raiseWebhookDisabledAlert } from "./alerts";
 import { WEBHOOK_TEST_EVENT, type WebhookDeliveryStatus, type WebhookEventType } from "./enums";
 import { newId } from "./ids";
 import { getDb, type DbOrTx } from "./index";
@@ -126,10 +127,13 @@ async function recordEndpointHealth(tx: DbOrTx, endpointId: string, ok: boolean,
       returning w.org_id, w.url, e.since as failing_since, e.enabled and not w.enabled as turned_off`),
   ).filter((row) => row.turned_off);
   for (const endpoint of disabled) {
-    const since = new Date(endpoint.failing_since).toISOString();
-    await tx.execute(sql`
-      insert into alerts (org_id, kind, period, details, created_at)
-      values (${endpoint.org_id}, 'webhook_disabled', ${`${endpointId}:${since}`}, ${JSON.stringify({ endpointId, url: endpoint.url, days: DISABLE_AFTER_FAILING_MS / 86_400_000 })}::jsonb, ${iso}::timestamptz)
-      on conflict (org_id, kind, period) do nothing`);
+    await raiseWebhookDisabledAlert(tx, {
+      orgId: endpoint.org_id,
+      endpointId,
+      url: endpoint.url,
+      failingSince: new Date(endpoint.failing_since),
+      days: DISABLE_AFTER_FAILING_MS / 86_400_000,
+      at,
+    });
   }
 }

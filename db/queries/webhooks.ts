@@ -39,7 +39,8 @@ function hintOf(secret: string): string {
   return `whsec_…${secret.slice(-4)}`;
 }
 
-export async function listWebhookEndpoints(orgId: string): Promise<WebhookEndpointDto[]> {
+/** The organization's endpoints, oldest first; with `endpointId`, that one alone (none when it is not the organization's). */
+export async function listWebhookEndpoints(orgId: string, endpointId?: string): Promise<WebhookEndpointDto[]> {
   const stats = getDb()
     .select({
       endpointId: webhookDeliveries.endpointId,
@@ -48,14 +49,14 @@ export async function listWebhookEndpoints(orgId: string): Promise<WebhookEndpoi
       lastAt: sql<Date | null>`max(${webhookDeliveries.createdAt})`.as("last_at"),
     })
     .from(webhookDeliveries)
-    .where(eq(webhookDeliveries.orgId, orgId))
+    .where(and(eq(webhookDeliveries.orgId, orgId), endpointId === undefined ? undefined : eq(webhookDeliveries.endpointId, endpointId)))
     .groupBy(webhookDeliveries.endpointId)
     .as("stats");
   const rows = await getDb()
     .select({ endpoint: webhookEndpoints, total: stats.total, failed: stats.failed, lastAt: stats.lastAt })
     .from(webhookEndpoints)
     .leftJoin(stats, eq(stats.endpointId, webhookEndpoints.id))
-    .where(eq(webhookEndpoints.orgId, orgId))
+    .where(and(eq(webhookEndpoints.orgId, orgId), endpointId === undefined ? undefined : eq(webhookEndpoints.id, endpointId)))
     .orderBy(webhookEndpoints.createdAt, webhookEndpoints.id);
   return rows.map(({ endpoint, total, failed, lastAt }) => ({
     id: endpoint.id,

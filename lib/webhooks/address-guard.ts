@@ -28,15 +28,25 @@ export class RefusedAddressError extends Error {
   }
 }
 
+/** The refusal of `hostname` when any of its addresses is not public, unless private addresses are allowed. */
+function refusalOf(hostname: string, addresses: string[]): RefusedAddressError | null {
+  if (privateAddressesAllowed()) return null;
+  const refused = addresses.find((address) => !isPublicAddress(address));
+  return refused === undefined ? null : new RefusedAddressError(hostname, refused);
+}
+
+/** "[::1]" as an address: a URL's IPv6 host comes in brackets. */
+function unbracketed(hostname: string): string {
+  return hostname.replace(/^\[|\]$/g, "");
+}
+
 /** A DNS lookup for http.request that refuses a host with any non-public address. */
 export const guardedLookup: LookupFunction = (hostname, options, callback) => {
   dns.lookup(hostname, { ...options, all: true }, (error, addresses) => {
     if (error) return callback(error, "", 0);
     const list = addresses as dns.LookupAddress[];
-    if (!privateAddressesAllowed()) {
-      const refused = list.find((entry) => !isPublicAddress(entry.address));
-      if (refused) return callback(new RefusedAddressError(hostname, refused.address), "", 0);
-    }
+    const refusal = refusalOf(hostname, list.map((entry) => entry.address));
+    if (refusal) return callback(refusal, "", 0);
     if (options.all) return (callback as unknown as (error: null, addresses: dns.LookupAddress[]) => void)(null, list);
     const first = list[0];
     if (!first) return callback(Object.assign(new Error(`${hostname} has no address`), { code: "ENOTFOUND" }), "", 0);
@@ -49,21 +59,19 @@ export const guardedLookup: LookupFunction = (hostname, options, callback) => {
  * address without a lookup, so the guard above never sees it.
  */
 export function refusedLiteral(hostname: string): RefusedAddressError | null {
-  const bare = hostname.replace(/^\[|\]$/g, "");
-  if (!ipaddr.isValid(bare) || privateAddressesAllowed() || isPublicAddress(bare)) return null;
-  return new RefusedAddressError(hostname, bare);
+  const bare = unbracketed(hostname);
+  return ipaddr.isValid(bare) ? refusalOf(hostname, [bare]) : null;
 }
 
 /** The refusal, if any, for a host as it resolves now: what the endpoint form says when it is saved. */
 export async function addressProblem(hostname: string): Promise<string | null> {
-  const bare = hostname.replace(/^\[|\]$/g, "");
+  const bare = unbracketed(hostname);
+  if (ipaddr.isValid(bare)) return refusalOf(hostname, [bare])?.message ?? null;
   let addresses: dns.LookupAddress[];
   try {
-    addresses = ipaddr.isValid(bare) ? [{ address: bare, family: bare.includes(":") ? 6 : 4 }] : await dns.promises.lookup(bare, { all: true });
+    addresses = await dns.promises.lookup(bare, { all: true });
   } catch {
     return `${hostname} could not be resolved. Check the address.`;
   }
-  if (privateAddressesAllowed()) return null;
-  const refused = addresses.find((entry) => !isPublicAddress(entry.address));
-  return refused ? new RefusedAddressError(hostname, refused.address).message : null;
+  return refusalOf(hostname, addresses.map((entry) => entry.address))?.message ?? null;
 }

@@ -23,7 +23,7 @@ export default async function WebhookEndpointPage({ params }: { params: Promise<
   const { orgSlug, endpointId } = await params;
   const { membership } = await requireOrgAccess(orgSlug, "notifications.manage");
   if (!looksLikeId("whe", endpointId)) notFound();
-  const endpoint = (await listWebhookEndpoints(membership.orgId)).find((candidate) => candidate.id === endpointId);
+  const [endpoint] = await listWebhookEndpoints(membership.orgId, endpointId);
   if (!endpoint) notFound();
   const deliveries = await listWebhookDeliveries(membership.orgId, endpoint.id, LOG_ROWS);
   return (
