@@ -7,7 +7,9 @@ export function SecretReveal({ secret, note }: { secret: string; note?: string }
   return (
     <div className="grid gap-3">
       <OneTimeSecret id="webhook-signing-secret" label="Signing secret" value={secret} warning="This secret will not be shown again">
-        Verify each delivery&apos;s <code>webhook-signature</code> with it (any Standard Webhooks library does). {note ?? "If you lose it, rotate the secret."}
+        <p>
+          Verify each delivery&apos;s <code>webhook-signature</code> with it (any Standard Webhooks library does). {note ?? "If you lose it, rotate the secret."}
+        </p>
       </OneTimeSecret>
     </div>
   );
