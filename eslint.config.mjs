@@ -28,8 +28,8 @@ export default defineConfig([
   globalIgnores([".next/**", "data/**", "test-results/**", "playwright-report/**", "next-env.d.ts", "db/migrations/**"]),
   layer(["components/**"], ["app"]),
   layer(["lib/**"], ["app", "components"]),
-  // db/seed.ts is a script at the top, like server.ts: it mints keys and hashes passwords with lib/.
-  layer(["db/**"], ["app", "components", "lib"], ["db/seed.ts"]),
+  // The seed is a script at the top, like server.ts: it mints keys, secrets and invitation tokens and hashes passwords with lib/.
+  layer(["db/**"], ["app", "components", "lib"], ["db/seed.ts", "db/seed-*.ts"]),
   {
     rules: {
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],

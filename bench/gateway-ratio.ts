@@ -27,18 +27,27 @@ import { count, median, ms, printTable } from "./lib";
 const CONNECTIONS = 50;
 const ROUND_SECONDS = 6;
 const WARM_UP_SECONDS = 2;
-const ROUNDS = 3;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const KEYS = 10;
 const PATH = "/v1/products?limit=10";
 
 interface Round {
   requestsPerSecond: number;
+  /** The server process's CPU time (user and system) per response, in microseconds. */
+  cpuMicrosPerRequest: number;
   p50: number;
   p99: number;
   statuses: Record<string, number>;
 }
 
-async function load(base: string, keys: string[], seconds: number): Promise<Round> {
+/** A process's CPU time so far, user and system, in ms (Linux /proc; clock ticks of 10 ms). */
+function processCpuMs(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  // utime and stime are fields 14 and 15 of the line, 12 and 13 after "pid (comm) ".
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+async function load(base: string, keys: string[], seconds: number): Promise<Omit<Round, "cpuMicrosPerRequest">> {
   const result = await autocannon({
     url: base,
     connections: CONNECTIONS,
@@ -65,7 +74,7 @@ async function serverCounters(admin: postgres.Sql, database: string): Promise<Se
 
 /** One round against a fresh server process, with the transactions and WAL syncs its requests caused. */
 async function measuredRound(
-  server: { base: string; stop: () => Promise<void> },
+  server: { base: string; stop: () => Promise<void>; child: { pid?: number } },
   admin: postgres.Sql,
   database: string,
   keys: string[],
@@ -74,7 +83,11 @@ async function measuredRound(
   await load(server.base, keys, WARM_UP_SECONDS);
   // A backend reports its counters when it exits: stop the server to read them whole.
   const before = await serverCounters(admin, database);
-  const round = await load(server.base, keys, ROUND_SECONDS);
+  const cpuBefore = processCpuMs(server.child.pid!);
+  const loaded = await load(server.base, keys, ROUND_SECONDS);
+  const cpuMs = processCpuMs(server.child.pid!) - cpuBefore;
+  const responses = Object.values(loaded.statuses).reduce((sum, n) => sum + n, 0);
+  const round = { ...loaded, cpuMicrosPerRequest: (cpuMs * 1000) / responses };
   await server.stop();
   await new Promise((resolve) => setTimeout(resolve, 300));
   const after = await serverCounters(admin, database);
@@ -171,8 +184,18 @@ export async function benchGatewayRatio(): Promise<void> {
     const bare: (Round & { perRequest: ServerCounters })[] = [];
     const withRestrictions: (Round & { perRequest: ServerCounters })[] = [];
     const ceiling: number[] = [];
+    // Another checkout's gateway (BENCH_BASELINE_DIR, with its node_modules) under the same load,
+    // against the same database: what a change between the two costs the hot path.
+    const baselineDir = process.env.BENCH_BASELINE_DIR;
+    const baseline: Round[] = [];
     for (let round = 0; round < ROUNDS; round++) {
+      const baselineRound = async () => {
+        if (baselineDir) baseline.push(await measuredRound(await startServerProcess("api-server.ts", {}, baselineDir), admin, database, values, idleCost));
+      };
+      // Which goes first alternates, so a warmer second turn favours neither.
+      if (round % 2 === 0) await baselineRound();
       gateway.push(await measuredRound(await startServerProcess("api-server.ts", {}), admin, database, values, idleCost));
+      if (round % 2 === 1) await baselineRound();
       withRestrictions.push(await measuredRound(await startServerProcess("api-server.ts", {}), admin, database, restricted.map((key) => key.value), idleCost));
       // The bare server opens its connections for the handler only: nothing to discount.
       const bareServer = await startServerProcess("bench/bare-handler-server.ts", { BENCH_ORG_ID: org.id });
@@ -182,12 +205,12 @@ export async function benchGatewayRatio(): Promise<void> {
 
     const fmt = (n: number) => count(Math.round(n));
     printTable(`## Gateway ratio: GET ${PATH}, ${CONNECTIONS} connections, ${KEYS} keys of an Enterprise organization, ${ROUNDS} rounds of ${ROUND_SECONDS} s`, [
-      ["round", "gateway req/s", "p50", "p99", "bare req/s", "p50", "p99", "pgbench tps", "gateway ÷ bare", "gateway ÷ pgbench", "added p99", "gateway tx / request", "WAL syncs / request"],
+      ["round", "gateway req/s", "p50", "p99", "bare req/s", "p50", "p99", "pgbench tps", "gateway ÷ bare", "gateway ÷ pgbench", "added p99", "µs CPU / request, gateway / bare", "gateway tx / request", "WAL syncs / request"],
       ...gateway.map((g, i) => {
         const b = bare[i]!;
         return [
           String(i + 1), fmt(g.requestsPerSecond), ms(g.p50), ms(g.p99), fmt(b.requestsPerSecond), ms(b.p50), ms(b.p99), fmt(ceiling[i]!),
-          (g.requestsPerSecond / b.requestsPerSecond).toFixed(2), (g.requestsPerSecond / ceiling[i]!).toFixed(2), ms(g.p99 - b.p99),
+          (g.requestsPerSecond / b.requestsPerSecond).toFixed(2), (g.requestsPerSecond / ceiling[i]!).toFixed(2), ms(g.p99 - b.p99), `${fmt(g.cpuMicrosPerRequest)} / ${fmt(b.cpuMicrosPerRequest)}`,
           // The transactions the gateway adds to the handler's own.
           (g.perRequest.transactions - b.perRequest.transactions).toFixed(2), g.perRequest.walSyncs.toFixed(2),
         ];
@@ -205,6 +228,24 @@ export async function benchGatewayRatio(): Promise<void> {
       ]),
     ]);
     console.log(`median restricted ÷ full ${median(restrictedRatios).toFixed(2)} (goal: within 5 %, ≥ 0.95)`);
+    if (baselineDir) {
+      const changeRatios = gateway.map((g, i) => g.requestsPerSecond / baseline[i]!.requestsPerSecond);
+      const cpuRatios = gateway.map((g, i) => g.cpuMicrosPerRequest / baseline[i]!.cpuMicrosPerRequest);
+      printTable(`## This gateway against the one in ${baselineDir}, same load, taking turns to go first`, [
+        ["round", "this req/s", "p50", "p99", "µs CPU / request", "baseline req/s", "p50", "p99", "µs CPU / request", "this ÷ baseline", "CPU this ÷ baseline", "this ÷ bare", "baseline ÷ bare"],
+        ...gateway.map((g, i) => {
+          const b = baseline[i]!;
+          const bareRound = bare[i]!.requestsPerSecond;
+          return [
+            String(i + 1), fmt(g.requestsPerSecond), ms(g.p50), ms(g.p99), fmt(g.cpuMicrosPerRequest), fmt(b.requestsPerSecond), ms(b.p50), ms(b.p99), fmt(b.cpuMicrosPerRequest),
+            changeRatios[i]!.toFixed(2), cpuRatios[i]!.toFixed(2), (g.requestsPerSecond / bareRound).toFixed(2), (b.requestsPerSecond / bareRound).toFixed(2),
+          ];
+        }),
+      ]);
+      // The geometric mean cancels what going first or second does to a round, as the order alternates.
+      const geometricMean = (ratios: number[]) => Math.exp(ratios.reduce((sum, r) => sum + Math.log(r), 0) / ratios.length);
+      console.log(`this ÷ baseline: median ${median(changeRatios).toFixed(2)}, geometric mean ${geometricMean(changeRatios).toFixed(2)}; server CPU per request this ÷ baseline: median ${median(cpuRatios).toFixed(2)}, geometric mean ${geometricMean(cpuRatios).toFixed(2)}`);
+    }
   } finally {
     await admin.end();
   }

@@ -9,10 +9,14 @@ export type ConfirmAction<I, T> = (prev: null, input: I) => Promise<ActionResult
 /**
  * The action behind a confirm dialog's button: `run` calls it in a transition (`pending` until it
  * answers), `onSettled` follows either answer, a refusal's message stays in `error` and a success
- * goes to `onSuccess` (close the dialog, say what happened). Dashboard actions revalidate the
+ * goes to `onSuccess` (close the dialog, say what happened). A control with no dialog of its own
+ * shows a refusal through `onError` (a toast) instead. Dashboard actions revalidate the
  * organization's pages themselves (lib/action.ts), so nothing here refreshes the router.
  */
-export function useConfirmAction<I, T>(action: ConfirmAction<I, T>, { onSuccess, onSettled }: { onSuccess?: (data: T) => void; onSettled?: () => void } = {}) {
+export function useConfirmAction<I, T>(
+  action: ConfirmAction<I, T>,
+  { onSuccess, onSettled, onError }: { onSuccess?: (data: T) => void; onSettled?: () => void; onError?: (message: string) => void } = {},
+) {
   const [pending, startTransition] = useTransition();
   const [error, setError] = useState<string | null>(null);
   const run = (input: I) =>
@@ -21,6 +25,7 @@ export function useConfirmAction<I, T>(action: ConfirmAction<I, T>, { onSuccess,
       onSettled?.();
       setError(result.ok ? null : result.error);
       if (result.ok) onSuccess?.(result.data);
+      else onError?.(result.error);
     });
   return { pending, error, run, clearError: () => setError(null) };
 }

@@ -4,6 +4,7 @@ import { hashPassword } from "@/lib/auth/password";
 import { PLANS } from "@/lib/plans";
 import type { Db } from "./index";
 import { watchKeyExpiries } from "./key-expiries";
+import { seedWebhooks } from "./seed-webhooks";
 import { quotaThresholdsReached, raiseQuotaAlerts } from "./alerts";
 import { ensureRequestLogPartitions } from "./partitions";
 import { rebuildDailyRollups } from "./rollups";
@@ -67,6 +68,7 @@ interface DemoKey {
 }
 
 // The demo people sign in from one office browser; their history entries say so.
+const DEMO_IP = "198.51.100.7";
 const DEMO_BROWSER = "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Safari/605.1.15";
 
 const ZAPIER_ACCESS: KeyRestrictions = { access: "restricted", scopes: { invoices: "write", customers: "write" }, ipAllowlist: ["203.0.113.52/31"] };
@@ -279,7 +281,7 @@ const iso = (date: Date | null) => date?.toISOString().replace(/\.\d{3}Z$/, "Z")
 
 /** The history entries of a demo key: created, rolled and revoked as it was (SPEC §8). */
 function keyHistory(key: DemoKey, now: Date, hints: Map<string, string>): (typeof activityLog.$inferInsert)[] {
-  const target = { orgId: key.orgId, actorUserId: key.createdBy, targetType: "api_key" as const, targetId: key.id, targetName: key.name, ip: "198.51.100.7", userAgent: DEMO_BROWSER };
+  const target = { orgId: key.orgId, actorUserId: key.createdBy, targetType: "api_key" as const, targetId: key.id, targetName: key.name, ip: DEMO_IP, userAgent: DEMO_BROWSER };
   const { createdAt, expiresAt } = lifeOf(key, now);
   const created = {
     name: key.name,
@@ -336,6 +338,7 @@ export async function seedDatabase(db: Db, now = new Date()): Promise<void> {
     await db.insert(activityLog).values(missing.flatMap((key) => keyHistory(key, now, hints)));
   }
   await seedTraffic(db, now);
+  await seedWebhooks(db, now, { ip: DEMO_IP, userAgent: DEMO_BROWSER });
   await watchKeyExpiries(db, now);
 }
 

@@ -8,6 +8,7 @@ import { apiKeys, memberships, organizations, requestDailyRollup, requestLog, us
 import { DEMO_PASSWORD, DEMO_USERS, seedDatabase } from "@/db/seed";
 import { listActivity } from "@/db/queries/activity";
 import { listApiKeys } from "@/db/queries/api-keys";
+import { listWebhookDeliveries, listWebhookEndpoints } from "@/db/queries/webhooks";
 
 async function counts() {
   const db = getDb();
@@ -142,6 +143,33 @@ describe("the seed", () => {
       await getDb().execute(sql`select distinct endpoint from request_log where api_key_id = 'key_demo_acme_zapier_old' and status <> 403`),
     ).map((row) => row.endpoint.split(" ")[1]!.split("/")[2]);
     expect(new Set(reached)).toEqual(new Set(["invoices", "customers"]));
+  });
+
+  it("shows a webhook endpoint an admin turned off, with delivered, retried and given-up deliveries in its log (SPEC §10)", async () => {
+    await seedDatabase(getDb());
+    await seedDatabase(getDb());
+    const [endpoint, ...others] = await listWebhookEndpoints("org_demo_acme");
+    expect(others).toEqual([]);
+    expect(endpoint).toMatchObject({ enabled: false, disabledReason: "manual" });
+    const [stored] = rowsOf<{ secret: string }>(await getDb().execute(sql`select signing_secret as secret from webhook_endpoints where id = ${endpoint!.id}`));
+    expect(stored!.secret).toMatch(/^whsec_/);
+    expect(JSON.stringify(endpoint)).not.toContain(stored!.secret);
+    const log = await listWebhookDeliveries("org_demo_acme", endpoint!.id, 50);
+    expect(log.map((delivery) => [delivery.eventType, delivery.status, delivery.attempts, delivery.responseStatus])).toEqual([
+      ["webhook.test", "failed", 11, 410],
+      ["key.revoked", "succeeded", 3, 200],
+      ["key.expired", "succeeded", 1, 204],
+      ["key.created", "succeeded", 1, 200],
+    ]);
+    // Off: the demo never sends to its made-up address, so the seed's key events queued nothing.
+    const [pending] = rowsOf<{ n: number }>(await getDb().execute(sql`select count(*)::int as n from webhook_deliveries where status = 'pending'`));
+    expect(pending!.n).toBe(0);
+    const history = await listActivity("org_demo_acme", {}, { pageSize: 100 });
+    expect(history.rows.filter((row) => row.targetId === endpoint!.id).map((row) => row.action)).toEqual([
+      "webhook_endpoint.disabled",
+      "webhook_endpoint.test_sent",
+      "webhook_endpoint.created",
+    ]);
   });
 
   it("lets every demo user sign in with the demo password, and nobody with a wrong one", async () => {

@@ -30,10 +30,10 @@ export function DeliveryLog({ orgId, deliveries, canResend }: { orgId: string; d
     const timer = setInterval(() => router.refresh(), REFRESH_MS);
     return () => clearInterval(timer);
   }, [waiting, router]);
-  const resend = useConfirmAction(resendWebhookDeliveryAction, { onSuccess: () => toast.success("Delivery queued again", { description: "Same webhook-id, so your receiver can tell it is a repeat." }) });
-  useEffect(() => {
-    if (resend.error) toast.error(resend.error);
-  }, [resend.error]);
+  const resend = useConfirmAction(resendWebhookDeliveryAction, {
+    onSuccess: () => toast.success("Delivery queued again", { description: "Same webhook-id, so your receiver can tell it is a repeat." }),
+    onError: toast.error,
+  });
 
   if (deliveries.length === 0) {
     return <p className="py-6 text-center text-sm text-muted-foreground">No deliveries yet. Send a test event to see one here.</p>;

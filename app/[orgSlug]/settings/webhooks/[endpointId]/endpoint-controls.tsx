@@ -2,7 +2,7 @@
 
 import { Power, RefreshCw, Send, Trash2 } from "lucide-react";
 import { useRouter } from "next/navigation";
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { toast } from "sonner";
 import { ConfirmFooter } from "@/components/confirm-footer";
 import { useConfirmAction } from "@/components/use-confirm-action";
@@ -25,12 +25,8 @@ type Endpoint = { id: string; url: string; enabled: boolean };
 /** The endpoint's actions: test event, on/off, secret rotation and deletion (the last two confirmed first). */
 export function EndpointControls({ orgId, orgSlug, endpoint }: { orgId: string; orgSlug: string; endpoint: Endpoint }) {
   const input = { orgId, endpointId: endpoint.id };
-  const test = useConfirmAction(sendTestWebhookAction, { onSuccess: () => toast.success("Test event queued", { description: "It appears in the deliveries below." }) });
-  const toggle = useConfirmAction(setWebhookEndpointEnabledAction, { onSuccess: ({ enabled }) => toast.success(enabled ? "Endpoint turned on" : "Endpoint turned off") });
-  const failed = test.error ?? toggle.error;
-  useEffect(() => {
-    if (failed) toast.error(failed);
-  }, [failed]);
+  const test = useConfirmAction(sendTestWebhookAction, { onSuccess: () => toast.success("Test event queued", { description: "It appears in the deliveries below." }), onError: toast.error });
+  const toggle = useConfirmAction(setWebhookEndpointEnabledAction, { onSuccess: ({ enabled }) => toast.success(enabled ? "Endpoint turned on" : "Endpoint turned off"), onError: toast.error });
   return (
     <div className="flex flex-wrap gap-2">
       <Button variant="outline" disabled={!endpoint.enabled || test.pending} onClick={() => test.run(input)}>

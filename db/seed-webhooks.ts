@@ -1,0 +1,134 @@
+import { newSigningSecret } from "@/lib/webhooks/signing-secret";
+import type { Db } from "./index";
+import { activityLog, webhookDeliveries, webhookEndpoints } from "./schema";
+
+/**
+ * Acme's demo webhook endpoint (SPEC §10): an accounting sync that received key events for weeks,
+ * then answered 410 once its receiver moved, so an admin turned it off. It is off so the demo
+ * never sends anything to its made-up address; its delivery log shows each outcome a real one has.
+ */
+const ENDPOINT_ID = "whe_demo_acme_books";
+const ADMIN = "usr_demo_admin";
+const URL = "https://hooks.acme-books.example/invoicing/events";
+const EVENT_TYPES = ["key.created", "key.rolled", "key.revoked", "key.expired"];
+
+const MINUTE = 60_000;
+const DAY = 24 * 60 * MINUTE;
+
+interface DemoDelivery {
+  id: string;
+  eventType: string;
+  daysAgo: number;
+  data: Record<string, unknown>;
+  status: "succeeded" | "failed";
+  attempts: number;
+  /** Minutes from the event to its last attempt. */
+  lastAttemptAfterMinutes: number;
+  responseStatus: number;
+  durationMs: number;
+  responseExcerpt: string;
+}
+
+const DELIVERIES: DemoDelivery[] = [
+  {
+    id: "msg_demo_acme_ios_created",
+    eventType: "key.created",
+    daysAgo: 21,
+    data: { id: "key_demo_acme_ios", name: "iOS app backend", access: "full", expiresAt: null, actorUserId: ADMIN },
+    status: "succeeded",
+    attempts: 1,
+    lastAttemptAfterMinutes: 0,
+    responseStatus: 200,
+    durationMs: 184,
+    responseExcerpt: '{"received":true}',
+  },
+  {
+    id: "msg_demo_acme_loadtest_expired",
+    eventType: "key.expired",
+    daysAgo: 10,
+    data: { keyId: "key_demo_acme_loadtest" },
+    status: "succeeded",
+    attempts: 1,
+    lastAttemptAfterMinutes: 0,
+    responseStatus: 204,
+    durationMs: 97,
+    responseExcerpt: "",
+  },
+  {
+    // Two 503s while the receiver was redeployed, then delivered with backoff.
+    id: "msg_demo_acme_legacy_revoked",
+    eventType: "key.revoked",
+    daysAgo: 9,
+    data: { id: "key_demo_acme_legacy", name: "Legacy CSV importer", reason: "replaced", actorUserId: "usr_demo_owner" },
+    status: "succeeded",
+    attempts: 3,
+    lastAttemptAfterMinutes: 2,
+    responseStatus: 200,
+    durationMs: 211,
+    responseExcerpt: '{"received":true}',
+  },
+  {
+    id: "msg_demo_acme_test",
+    eventType: "webhook.test",
+    daysAgo: 3,
+    data: { endpointId: ENDPOINT_ID, message: "A test event from the Invoicing dashboard." },
+    status: "failed",
+    attempts: 11,
+    lastAttemptAfterMinutes: 24 * 60,
+    responseStatus: 410,
+    durationMs: 63,
+    responseExcerpt: "Gone: this receiver moved to https://books.acme.example/hooks",
+  },
+];
+
+/** Adds the demo endpoint with its deliveries and history once (made from `browser`); a second run changes nothing. */
+export async function seedWebhooks(db: Db, now: Date, browser: { ip: string; userAgent: string }): Promise<void> {
+  const at = (daysAgo: number, minutes = 0) => new Date(now.getTime() - daysAgo * DAY + minutes * MINUTE);
+  const test = DELIVERIES.find((delivery) => delivery.eventType === "webhook.test")!;
+  const turnedOffAt = at(test.daysAgo, test.lastAttemptAfterMinutes + 30);
+  const added = await db
+    .insert(webhookEndpoints)
+    .values({
+      id: ENDPOINT_ID,
+      orgId: "org_demo_acme",
+      url: URL,
+      description: "Accounting sync (Acme Books)",
+      eventTypes: EVENT_TYPES,
+      signingSecret: newSigningSecret(),
+      enabled: false,
+      disabledReason: "manual",
+      failingSince: at(test.daysAgo),
+      createdBy: ADMIN,
+      createdAt: at(30),
+    })
+    .onConflictDoNothing()
+    .returning({ id: webhookEndpoints.id });
+  if (added.length === 0) return;
+
+  await db.insert(webhookDeliveries).values(
+    DELIVERIES.map((delivery) => {
+      const createdAt = at(delivery.daysAgo);
+      return {
+        id: delivery.id,
+        orgId: "org_demo_acme",
+        endpointId: ENDPOINT_ID,
+        eventType: delivery.eventType,
+        payload: { type: delivery.eventType, timestamp: createdAt.toISOString(), data: delivery.data },
+        status: delivery.status,
+        attempts: delivery.attempts,
+        lastAttemptAt: at(delivery.daysAgo, delivery.lastAttemptAfterMinutes),
+        responseStatus: delivery.responseStatus,
+        durationMs: delivery.durationMs,
+        responseExcerpt: delivery.responseExcerpt,
+        createdAt,
+      };
+    }),
+  );
+
+  const target = { orgId: "org_demo_acme", actorUserId: ADMIN, targetType: "webhook_endpoint" as const, targetId: ENDPOINT_ID, targetName: URL, ...browser };
+  await db.insert(activityLog).values([
+    { ...target, action: "webhook_endpoint.created", after: { url: URL, description: "Accounting sync (Acme Books)", eventTypes: EVENT_TYPES.join(", ") }, createdAt: at(30) },
+    { ...target, action: "webhook_endpoint.test_sent", after: { delivery: test.id }, createdAt: at(test.daysAgo) },
+    { ...target, action: "webhook_endpoint.disabled", before: { enabled: true }, after: { enabled: false }, createdAt: turnedOffAt },
+  ]);
+}
