@@ -5,5 +5,5 @@ export const dynamic = "force-dynamic";
 
 export default async function HomePage() {
   const target = await landingMembership();
-  redirect(target ? `/${target.orgSlug}/settings/api` : "/signup");
+  redirect(target ? `/${target.orgSlug}/settings/api` : "/no-organization");
 }

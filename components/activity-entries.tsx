@@ -1,4 +1,25 @@
-import { ArrowRight, BellRing, Bot, Send, Webhook, CalendarX, CreditCard, Gauge, KeyRound, LockKeyhole, PencilLine, RefreshCw, ShieldCheck, ShieldOff, Sparkles } from "lucide-react";
+import {
+  ArrowRight,
+  BellRing,
+  Bot,
+  Send,
+  Webhook,
+  CalendarX,
+  CreditCard,
+  Gauge,
+  KeyRound,
+  LockKeyhole,
+  MailPlus,
+  MailX,
+  PencilLine,
+  RefreshCw,
+  ShieldCheck,
+  ShieldOff,
+  Sparkles,
+  UserCheck,
+  UserCog,
+  UserMinus,
+} from "lucide-react";
 import Link from "next/link";
 import type { ActivityEntryDto } from "@/db/queries/activity";
 import { RelativeTime } from "@/components/relative-time";
@@ -25,6 +46,12 @@ const ICONS: Record<ActivityAction, typeof KeyRound> = {
   "webhook_endpoint.deleted": Webhook,
   "webhook_endpoint.test_sent": Send,
   "webhook_delivery.resent": Send,
+  "invitation.created": MailPlus,
+  "invitation.revoked": MailX,
+  "member.joined": UserCheck,
+  "member.role_changed": UserCog,
+  "member.removed": UserMinus,
+  "member.left": UserMinus,
 };
 
 const ENDING = new Set<string>(KEY_ENDING_ACTIONS);

@@ -1,6 +1,6 @@
 "use client";
 
-import { Bell, CreditCard, History, Webhook, KeyRound, ScrollText, ShieldCheck } from "lucide-react";
+import { Bell, CreditCard, History, Webhook, KeyRound, ScrollText, ShieldCheck, Users } from "lucide-react";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { cn } from "@/lib/utils";
@@ -15,7 +15,13 @@ const GROUPS = [
       { label: "Activity", href: "/settings/api/activity", icon: History },
     ],
   },
-  { title: "Organization", items: [{ label: "Plan", href: "/settings/plan", icon: CreditCard }] },
+  {
+    title: "Organization",
+    items: [
+      { label: "Members", href: "/settings/members", icon: Users },
+      { label: "Plan", href: "/settings/plan", icon: CreditCard },
+    ],
+  },
   {
     title: "Notifications",
     items: [

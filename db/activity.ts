@@ -23,6 +23,12 @@ export const ACTIVITY_ACTIONS = {
   "webhook_endpoint.deleted": "Webhook endpoint deleted",
   "webhook_endpoint.test_sent": "Webhook test event sent",
   "webhook_delivery.resent": "Webhook delivery resent",
+  "invitation.created": "Member invited",
+  "invitation.revoked": "Invitation revoked",
+  "member.joined": "Member joined",
+  "member.role_changed": "Member role changed",
+  "member.removed": "Member removed",
+  "member.left": "Member left",
 } as const;
 
 export type ActivityAction = keyof typeof ACTIVITY_ACTIONS;
@@ -32,7 +38,8 @@ export const ACTIVITY_ACTION_VALUES = Object.keys(ACTIVITY_ACTIONS) as [Activity
 /** The entries that end a key: a refused request of that key links to one of them. */
 export const KEY_ENDING_ACTIONS = ["api_key.revoked", "api_key.expired"] as const satisfies readonly ActivityAction[];
 
-export type ActivityTargetType = "api_key" | "organization" | "webhook_endpoint";
+export const ACTIVITY_TARGET_TYPES = ["api_key", "organization", "webhook_endpoint", "member", "invitation"] as const;
+export type ActivityTargetType = (typeof ACTIVITY_TARGET_TYPES)[number];
 
 /** Values of a target as they were before a change and after it: plain JSON, never a secret. */
 export type ActivityValues = Record<string, string | number | boolean | null>;

@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { ACTIVITY_TARGET_TYPES } from "./activity";
 import { ALERT_KIND_VALUES, WEBHOOK_DELIVERY_STATUS_VALUES, DEFAULT_QUOTA_ALERT_THRESHOLDS, DEFAULT_RATE_LIMIT_ALERT_THRESHOLD, IP_ALLOWLIST_MAX, KEY_ACCESS_VALUES, QUOTA_ALERT_THRESHOLDS_MAX, RATE_LIMIT_ALERT_THRESHOLD_MAX, KEY_MAX_LIFETIME_DAYS, PLAN_VALUES, REVOKE_REASON_VALUES, ROLE_VALUES, type KeyMaxLifetimeDays, type KeyScopes } from "./enums";
 import {
   bigserial,
@@ -32,6 +33,8 @@ export const users = pgTable("users", {
   name: text("name").notNull(),
   passwordHash: text("password_hash").notNull(),
   createdAt: createdAt(),
+  /** SPEC §12: shown on the Members page; set when a session starts. */
+  lastSignInAt: timestamp("last_sign_in_at", { withTimezone: true, mode: "date" }),
 });
 
 export const organizations = pgTable(
@@ -85,6 +88,37 @@ export const memberships = pgTable(
 );
 
 /**
+ * SPEC §12: an invitation to join with a role, by a single-use link valid 7 days that only the
+ * invited email can accept. The link's token is stored hashed, like a key; at most one open
+ * invitation per organization and email (a new one replaces it).
+ */
+export const invitations = pgTable(
+  "invitations",
+  {
+    id: text("id").primaryKey(),
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    /** Lower case, as accounts' emails are. */
+    email: text("email").notNull(),
+    role: roleEnum("role").notNull(),
+    tokenHash: text("token_hash").notNull().unique(),
+    invitedBy: text("invited_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+    expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }).notNull(),
+    acceptedAt: timestamp("accepted_at", { withTimezone: true, mode: "date" }),
+    acceptedBy: text("accepted_by").references(() => users.id, { onDelete: "set null" }),
+    revokedAt: timestamp("revoked_at", { withTimezone: true, mode: "date" }),
+    revokedBy: text("revoked_by").references(() => users.id, { onDelete: "set null" }),
+  },
+  (t) => [
+    uniqueIndex("invitations_open_email_idx").on(t.orgId, t.email).where(sql`${t.acceptedAt} is null and ${t.revokedAt} is null`),
+    index("invitations_org_time_idx").on(t.orgId, t.createdAt),
+    check("invitations_closed_once", sql`${t.acceptedAt} is null or ${t.revokedAt} is null`),
+  ],
+);
+
+/**
  * Activity history (SPEC §8): every change by a person or by the system, written in the same
  * transaction as the change (lib/action.ts writes it for every dashboard mutation). The target's
  * name is kept as it was, so an entry still reads well after the key is renamed.
@@ -100,7 +134,7 @@ export const activityLog = pgTable(
     actorKind: text("actor_kind", { enum: ["user", "system"] }).notNull().default("user"),
     actorUserId: text("actor_user_id").references(() => users.id, { onDelete: "set null" }),
     action: text("action").notNull(),
-    targetType: text("target_type", { enum: ["api_key", "organization", "webhook_endpoint"] }).notNull(),
+    targetType: text("target_type", { enum: ACTIVITY_TARGET_TYPES }).notNull(),
     targetId: text("target_id").notNull(),
     targetName: text("target_name").notNull(),
     before: jsonb("before").$type<Record<string, unknown>>(),

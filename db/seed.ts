@@ -1,4 +1,5 @@
-import { eq, inArray, ne } from "drizzle-orm";
+import { and, eq, inArray, isNull, ne } from "drizzle-orm";
+import { INVITATION_LIFETIME_DAYS } from "@/lib/invitation-link";
 import { mintApiKey } from "@/lib/api-key-format";
 import { hashPassword } from "@/lib/auth/password";
 import { PLANS } from "@/lib/plans";
@@ -12,7 +13,8 @@ import { callsThisMonth, spreadMonthlyUsage } from "./monthly-usage";
 import { accessCovers, restrictionChanges } from "@/lib/api-access";
 import { DEFAULT_QUOTA_ALERT_THRESHOLDS, type KeyRestrictions, type Plan, type RevokeReason, type Role } from "./enums";
 import { utcMonthStart } from "./time";
-import { activityLog, apiKeys, memberships, organizations, requestLog, users } from "./schema";
+import { activityLog, apiKeys, invitations, memberships, organizations, requestLog, users } from "./schema";
+import { mintInvitationToken } from "@/lib/invitation-token";
 
 export const DEMO_PASSWORD = "demo-password";
 
@@ -302,6 +304,32 @@ function keyHistory(key: DemoKey, now: Date, hints: Map<string, string>): (typeo
   return entries;
 }
 
+/**
+ * SPEC §12's states in Acme: an invitation waiting to be accepted and one that expired unused.
+ * Their links are random and shown to nobody: invite someone to get a link that works.
+ */
+const INVITATIONS = [
+  { id: "ivt_demo_acme_pending", email: "carol@acme.test", role: "admin", invitedBy: "usr_demo_owner", sentDaysAgo: 2 },
+  { id: "ivt_demo_acme_expired", email: "dev@contractor.test", role: "member", invitedBy: "usr_demo_admin", sentDaysAgo: 12 },
+] as const;
+
+async function seedInvitations(db: Db, now: Date): Promise<void> {
+  const rows = INVITATIONS.map(({ sentDaysAgo, ...invitation }) => {
+    const createdAt = new Date(now.getTime() - sentDaysAgo * DAY);
+    return { ...invitation, orgId: "org_demo_acme", tokenHash: mintInvitationToken().hash, createdAt, expiresAt: new Date(createdAt.getTime() + INVITATION_LIFETIME_DAYS * DAY) };
+  });
+  const added = await db.insert(invitations).values(rows).onConflictDoNothing().returning({ id: invitations.id });
+  const target = (row: (typeof rows)[number]) => ({ orgId: row.orgId, actorUserId: row.invitedBy, targetType: "invitation" as const, targetId: row.id, targetName: row.email, ip: DEMO_IP, userAgent: DEMO_BROWSER });
+  const history = rows
+    .filter((row) => added.some((a) => a.id === row.id))
+    .map((row) => ({ ...target(row), action: "invitation.created", after: { email: row.email, role: row.role, expiresAt: row.expiresAt.toISOString() }, createdAt: row.createdAt }));
+  if (history.length > 0) await db.insert(activityLog).values(history);
+  // When the demo people last signed in, for the Members page; the guest never has.
+  for (const [userId, hoursAgo] of [["usr_demo_owner", 3], ["usr_demo_admin", 26], ["usr_demo_member", 120]] as const) {
+    await db.update(users).set({ lastSignInAt: new Date(now.getTime() - hoursAgo * HOUR) }).where(and(eq(users.id, userId), isNull(users.lastSignInAt)));
+  }
+}
+
 /** Demo organizations, users, keys and 30 days of traffic. Safe to run again: it adds only what is missing. */
 export async function seedDatabase(db: Db, now = new Date()): Promise<void> {
   state = 20261123;
@@ -339,6 +367,7 @@ export async function seedDatabase(db: Db, now = new Date()): Promise<void> {
   }
   await seedTraffic(db, now);
   await seedWebhooks(db, now, { ip: DEMO_IP, userAgent: DEMO_BROWSER });
+  await seedInvitations(db, now);
   await watchKeyExpiries(db, now);
 }
 

@@ -11,6 +11,7 @@ const SIGNED_OUT_PAGES = [
   { path: "/signin", title: "Sign in · Invoicing" },
   { path: "/signup", title: "Create an account · Invoicing" },
   { path: "/docs", title: "API reference · Invoicing" },
+  { path: `/invite/inv_${"0".repeat(32)}`, title: "Invitation · Invoicing" },
 ];
 const OWNER_PAGES = [
   { path: "/acme/settings/api", title: "API keys · Invoicing" },
@@ -23,6 +24,7 @@ const OWNER_PAGES = [
   { path: "/acme/settings/plan", title: "Plan · Invoicing" },
   { path: "/acme/settings/alerts", title: "Alerts · Invoicing" },
   { path: "/acme/settings/webhooks", title: "Webhooks · Invoicing" },
+  { path: "/acme/settings/members", title: "Members · Invoicing" },
   { path: "/acme/settings/no-such-page", title: /Invoicing/ },
 ];
 

@@ -1,7 +1,8 @@
 import { ACTIVITY_ACTIONS, type ActivityValues } from "@/db/activity";
-import type { KeyAccess, RevokeReason } from "@/db/enums";
+import type { KeyAccess, RevokeReason, Role } from "@/db/enums";
 import { KEY_ACCESS_LABELS } from "./api-access";
 import { REVOKE_REASONS } from "./revoke-reasons";
+import { ROLE_INFO } from "./roles";
 
 /** How the dashboard shows an activity entry (the vocabulary itself is db/activity.ts). */
 
@@ -35,6 +36,10 @@ const FIELD_LABELS: Record<string, string> = {
   secret: "Secret",
   event: "Event",
   delivery: "Delivery",
+  email: "Email",
+  role: "Role",
+  invitation: "Invitation",
+  via: "Through",
 };
 
 /** What a null means for a field: "Never" for an expiry, "Default (60)" for a rate limit. */
@@ -48,6 +53,7 @@ function shown(field: string, value: string | number | boolean | null | undefine
   if (field === "maxLifetimeDays") return `${value} days`;
   if (field === "rateLimitAlertThreshold") return `${value} refusals in 5 minutes`;
   if (field === "access" && typeof value === "string") return KEY_ACCESS_LABELS[value as KeyAccess] ?? value;
+  if (field === "role" && typeof value === "string") return ROLE_INFO[value as Role]?.label ?? value;
   if (typeof value === "boolean") return value ? "Yes" : "No";
   return String(value);
 }

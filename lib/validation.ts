@@ -8,6 +8,7 @@ import {
   KEY_ACCESS_VALUES,
   KEY_MAX_LIFETIME_DAYS,
   PLAN_VALUES,
+  ROLE_VALUES,
   QUOTA_ALERT_THRESHOLDS_MAX,
   RATE_LIMIT_ALERT_THRESHOLD_MAX,
   REVOKE_REASON_VALUES,
@@ -22,6 +23,7 @@ import { IP_ALLOWLIST_TEXT_MAX, parseAllowlist } from "./ip-allowlist";
 import { REVOKE_NOTE_MAX } from "./revoke-reasons";
 import { ENTERPRISE_RATE_LIMIT_RANGE } from "./plans";
 import { WEBHOOK_URL_MAX, webhookUrlProblem } from "./webhooks/endpoint-url";
+import { isInvitationToken } from "./invitation-link";
 
 const graphemes = new Intl.Segmenter("en", { granularity: "grapheme" });
 
@@ -255,6 +257,18 @@ export const signUpInput = z.object({
   password: passwordSchema.min(10, "Use at least 10 characters."),
   organizationName: nameSchema(100, "Name your organization."),
 });
+
+/** SPEC §12. */
+const roleSchema = z.enum(ROLE_VALUES, { error: "Choose a role: owner, admin, member or guest." });
+const invitationTokenSchema = boundedString(64).refine(isInvitationToken, "This invitation link is not valid.");
+export const inviteMemberInput = z.object({ orgId: orgIdSchema, email: emailSchema, role: roleSchema });
+export const invitationInput = z.object({ orgId: orgIdSchema, invitationId: idSchema });
+export const memberInput = z.object({ orgId: orgIdSchema, userId: idSchema });
+export const changeMemberRoleInput = memberInput.extend({ role: roleSchema });
+export const leaveOrganizationInput = z.object({ orgId: orgIdSchema });
+export const acceptInvitationInput = z.object({ token: invitationTokenSchema });
+/** Sign-up through an invitation: the email is the invitation's, so the form does not send one. */
+export const signUpWithInvitationInput = signUpInput.pick({ name: true, password: true }).extend({ token: invitationTokenSchema });
 
 const MAX_LIFETIME_VALUES = ["none", ...KEY_MAX_LIFETIME_DAYS.map(String)] as [string, ...string[]];
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { can, ROLES, type Permission } from "@/lib/authz";
+import { can, grantableRoles, mayManageRole, ROLES, type Permission } from "@/lib/authz";
 
 // SPEC §1, row by row: owner, admin, member, guest.
 const SPEC_TABLE: [Permission, boolean[]][] = [
@@ -8,6 +8,10 @@ const SPEC_TABLE: [Permission, boolean[]][] = [
   ["keys.create", [true, true, false, false]],
   ["keys.revoke", [true, false, false, false]],
   ["plan.manage", [true, false, false, false]],
+  ["members.view", [true, true, true, false]],
+  ["members.manage", [true, true, false, false]],
+  ["members.manage_admins", [true, false, false, false]],
+  ["members.leave", [true, true, true, true]],
 ];
 
 describe("the permission table", () => {
@@ -17,4 +21,15 @@ describe("the permission table", () => {
       expect(can(role, permission)).toBe(allowed);
     },
   );
+});
+
+describe("who may grant which role (SPEC §1, §12)", () => {
+  it("lets owners grant every role, admins members and guests, and nobody else any", () => {
+    expect(grantableRoles("owner")).toEqual(["owner", "admin", "member", "guest"]);
+    expect(grantableRoles("admin")).toEqual(["member", "guest"]);
+    expect(grantableRoles("member")).toEqual([]);
+    expect(grantableRoles("guest")).toEqual([]);
+    expect(mayManageRole("admin", "admin")).toBe(false);
+    expect(mayManageRole("admin", "guest")).toBe(true);
+  });
 });

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { publicBaseUrl } from "@/lib/base-url";
 import { Browser } from "./helpers/next-request";
 
@@ -8,6 +8,8 @@ const forwarded = { host: "app.example.com:3000", "x-forwarded-host": "evil.exam
 const baseUrlFor = (headers: Record<string, string>) => new Browser(undefined, undefined, headers).request(publicBaseUrl);
 
 describe("the public address shown in the dashboard's examples", () => {
+  // The test setup sets one for every other file.
+  beforeEach(() => vi.stubEnv("PUBLIC_BASE_URL", ""));
   afterEach(() => vi.unstubAllEnvs());
 
   it("ignores a client's own X-Forwarded-Host and -Proto unless TRUST_PROXY is true", async () => {

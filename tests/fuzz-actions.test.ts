@@ -13,11 +13,24 @@ import {
   setWebhookEndpointEnabledAction,
 } from "@/app/[orgSlug]/settings/webhooks/actions";
 import { changePlanAction, setRateLimitAction } from "@/app/[orgSlug]/settings/plan/actions";
+import {
+  changeMemberRoleAction,
+  inviteMemberAction,
+  leaveOrganizationAction,
+  removeMemberAction,
+  revokeInvitationAction,
+  transferOwnershipAction,
+} from "@/app/[orgSlug]/settings/members/actions";
 import type { ActionResult } from "@/lib/action-result";
 import { can, type Permission } from "@/lib/authz";
 import {
   alertSettingsInput,
+  changeMemberRoleInput,
   changePlanInput,
+  invitationInput,
+  inviteMemberInput,
+  leaveOrganizationInput,
+  memberInput,
   createApiKeyInput,
   createWebhookEndpointInput,
   keyPolicyInput,
@@ -31,7 +44,7 @@ import {
   updateKeyRestrictionsInput,
   webhookEndpointInput,
 } from "@/lib/validation";
-import { createTeam, createUser, insertKey } from "./helpers/factories";
+import { addMember, createTeam, createUser, insertKey } from "./helpers/factories";
 import { FUZZ_SEED, SchemaArbitraries, fuzzRuns, hostileValue } from "./helpers/fuzz-inputs";
 import { CPU_BUDGET_MS, FuzzTally, leastCpuMs, orgFingerprint, withCpuTime } from "./helpers/fuzz-probe";
 import { actAs } from "./helpers/session";
@@ -60,6 +73,13 @@ const ACTIONS: { name: string; action: Action; input: z.ZodType; permission: Per
   { name: "deleteWebhookEndpointAction", action: deleteWebhookEndpointAction, input: webhookEndpointInput, permission: "notifications.manage" },
   { name: "sendTestWebhookAction", action: sendTestWebhookAction, input: webhookEndpointInput, permission: "notifications.manage" },
   { name: "resendWebhookDeliveryAction", action: resendWebhookDeliveryAction, input: resendWebhookDeliveryInput, permission: "notifications.manage" },
+  // Last: these change who holds which role, which the checks above take as fixed.
+  { name: "inviteMemberAction", action: inviteMemberAction, input: inviteMemberInput, permission: "members.manage" },
+  { name: "revokeInvitationAction", action: revokeInvitationAction, input: invitationInput, permission: "members.manage" },
+  { name: "changeMemberRoleAction", action: changeMemberRoleAction, input: changeMemberRoleInput, permission: "members.manage" },
+  { name: "removeMemberAction", action: removeMemberAction, input: memberInput, permission: "members.manage" },
+  { name: "transferOwnershipAction", action: transferOwnershipAction, input: memberInput, permission: "members.manage_admins" },
+  { name: "leaveOrganizationAction", action: leaveOrganizationAction, input: leaveOrganizationInput, permission: "members.leave" },
 ];
 
 const ACTORS = ["owner", "admin", "member", "guest", "outsider", "signed out"] as const;
@@ -71,6 +91,8 @@ let team: Awaited<ReturnType<typeof createTeam>>;
 let other: Awaited<ReturnType<typeof createTeam>>;
 let outsider: { id: string };
 const keyIds: string[] = [];
+/** People the member actions may act on: never the actors, whose roles the checks take as fixed. */
+const targetIds: string[] = [];
 
 beforeAll(async () => {
   team = await createTeam("enterprise");
@@ -78,6 +100,8 @@ beforeAll(async () => {
   outsider = await createUser("Member of no organization");
   for (const name of ["Production", "Staging", "Reporting"]) keyIds.push((await insertKey(team.org.id, { name })).id);
   keyIds.push((await insertKey(other.org.id, { name: "Other org's key" })).id);
+  for (const role of ["admin", "member", "guest"] as const) targetIds.push((await addMember(team.org.id, role, `Fuzz target ${role}`)).id);
+  targetIds.push(other.member.id);
 });
 
 afterAll(() => {
@@ -96,11 +120,13 @@ function formFor(input: z.ZodType): fc.Arbitrary<Record<string, unknown>> {
   const generated = new SchemaArbitraries({}).value(schema) as fc.Arbitrary<Record<string, unknown>>;
   const orgId = fc.oneof({ arbitrary: fc.constant(team.org.id), weight: 6 }, { arbitrary: fc.constant(other.org.id), weight: 1 }, { arbitrary: hostileValue, weight: 1 });
   const keyId = fc.oneof({ arbitrary: fc.constantFrom(...keyIds), weight: 4 }, { arbitrary: hostileValue, weight: 1 });
+  const userId = fc.oneof({ arbitrary: fc.constantFrom(...targetIds), weight: 4 }, { arbitrary: hostileValue, weight: 1 });
   const asText = fc.boolean();
-  return fc.tuple(generated, orgId, keyId, asText).map(([fields, org, key, text]) => {
+  return fc.tuple(generated, orgId, keyId, userId, asText).map(([fields, org, key, user, text]) => {
     const form: Record<string, unknown> = fields !== null && typeof fields === "object" && !Array.isArray(fields) ? { ...fields } : {};
     form.orgId = org;
     if ("keyId" in form) form.keyId = key;
+    if ("userId" in form) form.userId = user;
     // A browser's form posts strings; a hand-made call to the action endpoint can send any value.
     return text ? Object.fromEntries(Object.entries(form).map(([name, value]) => [name, typeof value === "string" ? value : JSON.stringify(value)])) : form;
   });

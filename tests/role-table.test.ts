@@ -9,6 +9,8 @@ import { findKey } from "@/app/[orgSlug]/settings/api/keys/[keyId]/find-key";
 import { markAlertsReadAction, setAlertSettingsAction } from "@/app/[orgSlug]/settings/alerts/actions";
 import { setKeyPolicyAction } from "@/app/[orgSlug]/settings/api/policy/actions";
 import { createWebhookEndpointAction } from "@/app/[orgSlug]/settings/webhooks/actions";
+import { changeMemberRoleAction, inviteMemberAction, removeMemberAction, revokeInvitationAction } from "@/app/[orgSlug]/settings/members/actions";
+import { listMembers } from "@/db/queries/members";
 import { changePlanAction, setRateLimitAction } from "@/app/[orgSlug]/settings/plan/actions";
 import { getDb } from "@/db";
 import { raiseQuotaAlerts } from "@/db/alerts";
@@ -19,7 +21,7 @@ import { utcMonthStart } from "@/db/time";
 import { apiKeys, organizations } from "@/db/schema";
 import type { Role } from "@/db/enums";
 import { requireOrgAccess } from "@/lib/org-access";
-import { createOrg, createTeam, form, insertKey } from "./helpers/factories";
+import { addMember, createOrg, createTeam, form, insertKey } from "./helpers/factories";
 import { logRequest } from "./helpers/request-log";
 import { actAs, readAs } from "./helpers/session";
 
@@ -207,6 +209,61 @@ describe("manage webhook endpoints and alert settings", () => {
     );
     expect(page).toEqual(may ? "shown" : NOT_FOUND);
   });
+});
+
+describe("see the organization's members and pending invitations", () => {
+  it.each(allowed([true, true, true, false]))("%s: %s", async (role, may) => {
+    const page = await readAs(team.byRole[role].id, () => requireOrgAccess(team.org.slug, "members.view")).then(
+      () => "shown",
+      (error: unknown) => error,
+    );
+    expect(page).toEqual(may ? "shown" : NOT_FOUND);
+  });
+});
+
+/** One change of each kind SPEC §12 names, on a person (or an invitation) with `targetRole`, as `role`. */
+async function manageMembers(role: Role, targetRole: Role) {
+  const target = await addMember(team.org.id, targetRole, `Target ${targetRole}`);
+  actAs(team.owner.id);
+  const pending = await inviteMemberAction(null, form({ orgId: team.org.id, email: `pending-${targetRole}@example.com`, role: targetRole }));
+  if (!pending.ok) throw new Error(pending.error);
+  actAs(team.byRole[role].id);
+  const lower: Role = targetRole === "owner" ? "admin" : targetRole === "admin" ? "member" : targetRole === "member" ? "guest" : "member";
+  return {
+    target,
+    invited: await inviteMemberAction(null, form({ orgId: team.org.id, email: `new-${targetRole}@example.com`, role: targetRole })),
+    reRoled: await changeMemberRoleAction(null, form({ orgId: team.org.id, userId: target.id, role: lower })),
+    revoked: await revokeInvitationAction(null, form({ orgId: team.org.id, invitationId: pending.data.id })),
+    removed: await removeMemberAction(null, form({ orgId: team.org.id, userId: target.id })),
+  };
+}
+
+describe("invite, re-role or remove members and guests; revoke invitations", () => {
+  it.each(allowed([true, true, false, false]).flatMap(([role, may]) => (["member", "guest"] as const).map((target) => [role, target, may] as const)))(
+    "%s on a %s: %s",
+    async (role, targetRole, may) => {
+      const { target, ...results } = await manageMembers(role, targetRole);
+      for (const [name, result] of Object.entries(results)) {
+        expect(result.ok, name).toBe(may);
+        if (!result.ok) expect(result.error, name).toBe("Only owners and admins can invite, re-role or remove members.");
+      }
+      expect((await listMembers(team.org.id)).some((member) => member.userId === target.id)).toBe(!may);
+    },
+  );
+});
+
+describe("invite, re-role or remove admins and owners", () => {
+  it.each(allowed([true, false, false, false]).flatMap(([role, may]) => (["admin", "owner"] as const).map((target) => [role, target, may] as const)))(
+    "%s on an %s: %s",
+    async (role, targetRole, may) => {
+      const { target, ...results } = await manageMembers(role, targetRole);
+      for (const [name, result] of Object.entries(results)) {
+        expect(result.ok, name).toBe(may);
+        if (!result.ok) expect(result.error, name).toMatch(/^Only owners (and admins )?can invite, re-role or remove/);
+      }
+      expect((await listMembers(team.org.id)).some((member) => member.userId === target.id)).toBe(!may);
+    },
+  );
 });
 
 describe("change the organization's plan and Enterprise rate limit", () => {

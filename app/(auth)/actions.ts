@@ -2,6 +2,7 @@
 
 import { CredentialsSignin } from "next-auth";
 import { headers } from "next/headers";
+import { redirect } from "next/navigation";
 import { z } from "zod";
 import { endAllSessions, endSession } from "@/db/queries/sessions";
 import { publicAction, userAction } from "@/lib/action";
@@ -9,10 +10,12 @@ import { signIn, signOut } from "@/lib/auth";
 import { clientOf } from "@/lib/auth/client";
 import { TooManyAttemptsForEmail, TooManyAttemptsFromAddress } from "@/lib/auth/credentials";
 import { signUp } from "@/lib/auth/sign-up";
+import { acceptInvitation, signUpWithInvitation } from "@/lib/invitations";
 import { UserFacingError } from "@/lib/errors";
+import { boundedString } from "@/lib/input-rules";
 import { safeCallbackPath } from "@/lib/safe-redirect";
-import { currentSession } from "@/lib/session";
-import { signInInput, signUpInput } from "@/lib/validation";
+import { currentClient, currentSession } from "@/lib/session";
+import { acceptInvitationInput, signInInput, signUpInput, signUpWithInvitationInput } from "@/lib/validation";
 
 /** What a refused sign-in tells the user; right after sign-up, that the account exists all the same. */
 function refusalMessage(error: CredentialsSignin, { afterSignUp }: { afterSignUp: boolean }): string {
@@ -49,11 +52,26 @@ export const signUpAction = publicAction(signUpInput, async (input) => {
   return signInOrExplain(input.email, input.password, `/${orgSlug}/settings/api`, { afterSignUp: true });
 });
 
-/** Ends this session on the server before its cookie goes, so a copy of the cookie is refused too. */
-export const signOutAction = publicAction(z.object({}), async () => {
+/** SPEC §12: a new user signs up through an invitation link and lands in its organization. */
+export const signUpWithInvitationAction = publicAction(signUpWithInvitationInput, async (input) => {
+  const { email, orgSlug } = await signUpWithInvitation(input, await currentClient());
+  return signInOrExplain(email, input.password, `/${orgSlug}/settings/api`, { afterSignUp: true });
+});
+
+/** SPEC §12: a signed-in user with the invited email joins and lands in the organization. */
+export const acceptInvitationAction = userAction(acceptInvitationInput, async ({ token }, { userId }) => {
+  const { orgSlug } = await acceptInvitation(token, userId, await currentClient());
+  redirect(`/${orgSlug}/settings/api`);
+});
+
+/**
+ * Ends this session on the server before its cookie goes, so a copy of the cookie is refused too.
+ * With `callbackUrl` (an invitation link), sign-in returns there.
+ */
+export const signOutAction = publicAction(z.object({ callbackUrl: boundedString(2048).optional() }), async ({ callbackUrl }) => {
   const session = await currentSession();
   if (session) await endSession(session.sessionId);
-  await signOut({ redirectTo: "/signin" });
+  await signOut({ redirectTo: callbackUrl ? `/signin?${new URLSearchParams({ callbackUrl: safeCallbackPath(callbackUrl) })}` : "/signin" });
 });
 
 /** Ends every session of the user, on every device, this one included. */

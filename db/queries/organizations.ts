@@ -32,8 +32,8 @@ export async function listMemberships(userId: string): Promise<MembershipDto[]> 
 }
 
 /** The user's membership in the organization, or null when they do not belong to it. */
-export async function findMembership(userId: string, orgId: string): Promise<MembershipDto | null> {
-  const [row] = await getDb()
+export async function findMembership(userId: string, orgId: string, db: DbOrTx = getDb()): Promise<MembershipDto | null> {
+  const [row] = await db
     .select(membershipColumns)
     .from(memberships)
     .innerJoin(organizations, eq(organizations.id, memberships.orgId))

@@ -2,17 +2,21 @@ import "server-only";
 import { and, eq, lt, sql } from "drizzle-orm";
 import { getDb } from "@/db";
 import { rowsOf } from "@/db/partitions";
-import { SESSION_IDLE_SECONDS, sessions } from "@/db/schema";
+import { SESSION_IDLE_SECONDS, sessions, users } from "@/db/schema";
 import { newId } from "@/db/ids";
 
 const USER_AGENT_MAX = 512;
 
-/** Starts a session for a user who just signed in, and forgets their sessions that ended unused. */
+/**
+ * Starts a session for a user who just signed in, records the sign-in for the Members page
+ * (SPEC §12), and forgets their sessions that ended unused.
+ */
 export async function createSession(userId: string, client: { ip: string | null; userAgent: string | null }): Promise<string> {
   const id = newId("ses");
   await getDb()
     .insert(sessions)
     .values({ id, userId, ip: client.ip, userAgent: client.userAgent?.slice(0, USER_AGENT_MAX) ?? null });
+  await getDb().update(users).set({ lastSignInAt: new Date() }).where(eq(users.id, userId));
   await getDb()
     .delete(sessions)
     .where(and(eq(sessions.userId, userId), lt(sessions.lastSeenAt, sql`now() - ${SESSION_IDLE_SECONDS}::int * interval '1 second'`)));

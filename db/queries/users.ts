@@ -1,6 +1,6 @@
 import "server-only";
 import { eq, sql } from "drizzle-orm";
-import { getDb, type Tx } from "@/db";
+import { getDb, type DbOrTx, type Tx } from "@/db";
 import { memberships, organizations, users } from "@/db/schema";
 import { insertActivity } from "@/db/queries/activity";
 import { newId } from "@/db/ids";
@@ -11,8 +11,8 @@ export interface UserDto {
   email: string;
 }
 
-export async function getUser(userId: string): Promise<UserDto | null> {
-  const [row] = await getDb()
+export async function getUser(userId: string, db: DbOrTx = getDb()): Promise<UserDto | null> {
+  const [row] = await db
     .select({ id: users.id, name: users.name, email: users.email })
     .from(users)
     .where(eq(users.id, userId));
@@ -37,7 +37,7 @@ export class EmailTakenError extends Error {
  * The unique email decides, not a look beforehand: of concurrent sign-ups with one email, one
  * inserts and the others meet the constraint.
  */
-async function insertUser(tx: Tx, user: typeof users.$inferInsert): Promise<void> {
+export async function insertUser(tx: Tx, user: typeof users.$inferInsert): Promise<void> {
   try {
     await tx.insert(users).values(user);
   } catch (error) {

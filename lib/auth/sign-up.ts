@@ -24,6 +24,12 @@ class EmailTaken extends UserFacingError {
   }
 }
 
+/** Counts a sign-up from the client's address, refusing it past MAX_SIGN_UPS_PER_IP in the hour. */
+export async function countSignUp(client: Client): Promise<void> {
+  const attempt = await countAttempt([{ subject: `signup-ip:${client.ip}`, limit: MAX_SIGN_UPS_PER_IP, windowSeconds: SIGN_UP_WINDOW_SECONDS }]);
+  if ("refusedBy" in attempt) throw new TooManySignUps();
+}
+
 export interface SignUpInput {
   name: string;
   email: string;
@@ -37,9 +43,7 @@ export interface SignUpInput {
  * have accounts). Throws EmailTaken for an email that has one.
  */
 export async function signUp({ password, ...input }: SignUpInput, client: Client): Promise<{ orgSlug: string }> {
-  const clientIp = client.ip;
-  const attempt = await countAttempt([{ subject: `signup-ip:${clientIp}`, limit: MAX_SIGN_UPS_PER_IP, windowSeconds: SIGN_UP_WINDOW_SECONDS }]);
-  if ("refusedBy" in attempt) throw new TooManySignUps();
+  await countSignUp(client);
   const passwordHash = await hashPassword(password);
   try {
     const { orgSlug } = await createUserWithOrganization({ ...input, passwordHash, slugCandidates: slugCandidates(input.organizationName), client });

@@ -41,7 +41,7 @@ export async function leastCpuMs(firstCpuMs: number, again: () => Promise<{ cpuM
   return cpuMs;
 }
 
-const TENANT_TABLES = ["customers", "products", "invoices", "invoice_line_items", "invoice_counters", "api_keys", "organizations", "activity_log", "memberships"] as const;
+const TENANT_TABLES = ["customers", "products", "invoices", "invoice_line_items", "invoice_counters", "api_keys", "organizations", "activity_log", "memberships", "invitations"] as const;
 
 /**
  * One hash over every row the organization owns, leaving out what every authenticated call

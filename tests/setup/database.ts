@@ -10,6 +10,8 @@ vi.mock("@/lib/session", () => ({
   currentClient: async () => testSession.client,
 }));
 vi.mock("next/cache", () => ({ revalidatePath: () => {}, revalidateTag: () => {} }));
+// Actions that write a link (invitations) take the site's address from here, as no request carries a Host header.
+process.env.PUBLIC_BASE_URL ??= "http://localhost:3000";
 
 const serverUrl = process.env.DATABASE_URL;
 let databaseName: string | null = null;

@@ -9,7 +9,7 @@ import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { signInAction } from "../actions";
 
-export function SignInForm({ callbackUrl }: { callbackUrl: string }) {
+export function SignInForm({ callbackUrl, email }: { callbackUrl: string; email: string }) {
   const { pending, onSubmit, error, fieldErrors } = useActionForm(signInAction);
   return (
     <Card>
@@ -22,10 +22,10 @@ export function SignInForm({ callbackUrl }: { callbackUrl: string }) {
           {error && Object.keys(fieldErrors).length === 0 ? <FormAlert>{error}</FormAlert> : null}
           <input type="hidden" name="callbackUrl" value={callbackUrl} />
           <FormField label="Email" error={fieldErrors.email?.[0]}>
-            <Input name="email" type="email" autoComplete="email" required autoFocus />
+            <Input name="email" type="email" autoComplete="email" required autoFocus={!email} defaultValue={email} />
           </FormField>
           <FormField label="Password" error={fieldErrors.password?.[0]}>
-            <Input name="password" type="password" autoComplete="current-password" required />
+            <Input name="password" type="password" autoComplete="current-password" required autoFocus={Boolean(email)} />
           </FormField>
         </CardContent>
         <CardFooter className="mt-6 flex flex-col gap-3">

@@ -5,8 +5,11 @@ import { requireOrgAccess } from "@/lib/org-access";
 export default async function SettingsLayout({ children, params }: { children: React.ReactNode; params: Promise<{ orgSlug: string }> }) {
   const { orgSlug } = await params;
   const { membership } = await requireOrgAccess(orgSlug);
-  // SPEC §10: guests see no alerts, members no webhooks; the pages themselves refuse them too.
-  const hidden = [...(can(membership.role, "alerts.view") ? [] : ["/settings/alerts"]), ...(can(membership.role, "notifications.manage") ? [] : ["/settings/webhooks"])];
+  // Pages the role cannot open (SPEC §10, §12); the pages themselves refuse them too.
+  const pagePermissions = { "/settings/members": "members.view", "/settings/alerts": "alerts.view", "/settings/webhooks": "notifications.manage" } as const;
+  const hidden = Object.entries(pagePermissions)
+    .filter(([, permission]) => !can(membership.role, permission))
+    .map(([href]) => href);
   return (
     <div className="mx-auto flex w-full max-w-7xl flex-col gap-6 px-4 py-6 sm:px-6 lg:flex-row lg:gap-8 lg:py-10">
       <aside className="lg:w-48 lg:shrink-0">

@@ -14,6 +14,7 @@ import { ArrowDown, ArrowUp, ArrowUpDown, KeyRound } from "lucide-react";
 import Link from "next/link";
 import { useMemo, useState } from "react";
 import type { ApiKeyDto } from "@/db/queries/api-keys";
+import { DataTableRows } from "@/components/data-table-rows";
 import { EmptyState } from "@/components/empty-state";
 import { ExpiryTime } from "@/components/expiry-time";
 import { Badge } from "@/components/ui/badge";
@@ -222,15 +223,7 @@ export function ApiKeysClient({
               </TableCell>
             </TableRow>
           ) : (
-            table.getRowModel().rows.map((row) => (
-              <TableRow key={row.id} data-state={row.original.status}>
-                {row.getAllCells().map((cell) => (
-                  <TableCell key={cell.id}>
-                    <table.FlexRender cell={cell} />
-                  </TableCell>
-                ))}
-              </TableRow>
-            ))
+            <DataTableRows rows={table.getRowModel().rows} stateOf={(key) => key.status} />
           )}
         </TableBody>
       </Table>

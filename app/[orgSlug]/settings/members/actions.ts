@@ -1,0 +1,150 @@
+"use server";
+
+import type { Role } from "@/db/enums";
+import { newId } from "@/db/ids";
+import { insertInvitation, lockOpenInvitation, markInvitationRevoked, revokeOpenInvitationFor } from "@/db/queries/invitations";
+import { countOwners, deleteMember, isMemberEmail, lockMember, setMemberRole } from "@/db/queries/members";
+import { lockOrganization } from "@/db/queries/organizations";
+import { orgAction, type ActionContext } from "@/lib/action";
+import { mayManageRole, roleDeniedMessage } from "@/lib/authz";
+import { publicBaseUrl } from "@/lib/base-url";
+import { mailInvitation } from "@/lib/mail";
+import { UserFacingError } from "@/lib/errors";
+import { INVITATION_LIFETIME_DAYS, invitationPath } from "@/lib/invitation-link";
+import { mintInvitationToken } from "@/lib/invitation-token";
+import { ROLE_INFO } from "@/lib/roles";
+import { changeMemberRoleInput, invitationInput, inviteMemberInput, leaveOrganizationInput, memberInput } from "@/lib/validation";
+
+/**
+ * SPEC §12. Every change first locks the organization's row, so changes to its members run one
+ * at a time, and then decides on the acting user's role as it is under that lock: two owners
+ * demoting each other at once are decided in turn, and the second is no longer an owner.
+ */
+
+const NOT_A_MEMBER = "This person is not a member of this organization.";
+
+/** Locks the organization's members; the acting user as they are now, whose role the checks use. */
+async function lockMembersAs(ctx: ActionContext): Promise<{ role: Role; name: string; orgName: string }> {
+  const org = await lockOrganization(ctx.tx, ctx.orgId);
+  const actor = await lockMember(ctx.tx, ctx.orgId, ctx.userId);
+  if (!actor) throw new UserFacingError("You are no longer a member of this organization.");
+  return { role: actor.role, name: actor.name, orgName: org.name };
+}
+
+async function lockMembers(ctx: ActionContext): Promise<Role> {
+  return (await lockMembersAs(ctx)).role;
+}
+
+function requireManageable(actorRole: Role, role: Role, field?: string): void {
+  if (mayManageRole(actorRole, role)) return;
+  const message = roleDeniedMessage(role);
+  throw new UserFacingError(message, field ? { [field]: [message] } : undefined);
+}
+
+/** The member `userId`, locked; the organization's members must be locked first. */
+async function memberOf(ctx: ActionContext, userId: string) {
+  const member = await lockMember(ctx.tx, ctx.orgId, userId);
+  if (!member) throw new UserFacingError(NOT_A_MEMBER);
+  return member;
+}
+
+/** SPEC §12: an organization always keeps an owner. */
+async function requireAnotherOwner(ctx: ActionContext, member: { userId: string; name: string; role: Role }, what: string): Promise<void> {
+  if (member.role !== "owner" || (await countOwners(ctx.tx, ctx.orgId)) > 1) return;
+  const who = member.userId === ctx.userId ? "You are" : `${member.name} is`;
+  throw new UserFacingError(`${who} the organization's last owner, so ${what}. Make someone else an owner first, or transfer ownership.`);
+}
+
+const memberTarget = (member: { userId: string; name: string }) => ({ type: "member" as const, id: member.userId, name: member.name });
+
+/** An invitation link, shown once; a new invitation to the same email replaces the open one. */
+export const inviteMemberAction = orgAction(inviteMemberInput, "members.manage", async ({ email, role }, ctx) => {
+  const inviter = await lockMembersAs(ctx);
+  requireManageable(inviter.role, role, "role");
+  if (await isMemberEmail(ctx.tx, ctx.orgId, email)) {
+    const message = `${email} is already a member of this organization.`;
+    throw new UserFacingError(message, { email: [message] });
+  }
+  const replaced = await revokeOpenInvitationFor(ctx.tx, ctx.orgId, email, ctx.userId);
+  const { token, hash } = mintInvitationToken();
+  const id = newId("ivt");
+  const expiresAt = new Date(Date.now() + INVITATION_LIFETIME_DAYS * 86_400_000);
+  await insertInvitation(ctx.tx, { id, orgId: ctx.orgId, email, role, tokenHash: hash, invitedBy: ctx.userId, expiresAt });
+  const url = `${await publicBaseUrl()}${invitationPath(token)}`;
+  const mail = await mailInvitation({ to: email, orgName: inviter.orgName, inviterName: inviter.name, role, url, expiresAt });
+  return {
+    data: { id, email, role, expiresAt: expiresAt.toISOString(), url, replaced: replaced !== null, mail },
+    activity: {
+      action: "invitation.created",
+      target: { type: "invitation", id, name: email },
+      after: { email, role, expiresAt: expiresAt.toISOString(), ...(replaced ? { replaces: replaced } : {}) },
+    },
+  };
+});
+
+export const revokeInvitationAction = orgAction(invitationInput, "members.manage", async ({ invitationId }, ctx) => {
+  const actorRole = await lockMembers(ctx);
+  const invitation = await lockOpenInvitation(ctx.tx, ctx.orgId, invitationId);
+  if (!invitation) throw new UserFacingError("This invitation was already accepted, revoked or replaced.");
+  requireManageable(actorRole, invitation.role);
+  await markInvitationRevoked(ctx.tx, invitation.id, ctx.userId);
+  return {
+    data: { id: invitation.id, email: invitation.email },
+    activity: { action: "invitation.revoked", target: { type: "invitation", id: invitation.id, name: invitation.email }, before: { status: "pending", role: invitation.role }, after: { status: "revoked" } },
+  };
+});
+
+/** Re-role: the acting user must be able to manage both the member's role and the new one. */
+export const changeMemberRoleAction = orgAction(changeMemberRoleInput, "members.manage", async ({ userId, role }, ctx) => {
+  const actorRole = await lockMembers(ctx);
+  const member = await memberOf(ctx, userId);
+  requireManageable(actorRole, member.role);
+  requireManageable(actorRole, role, "role");
+  if (member.role === role) throw new UserFacingError(`${member.name} is already ${ROLE_INFO[role].withArticle}.`);
+  if (role !== "owner") await requireAnotherOwner(ctx, member, "cannot stop being an owner");
+  await setMemberRole(ctx.tx, ctx.orgId, member.userId, role);
+  return {
+    data: { userId: member.userId, name: member.name, role },
+    activity: { action: "member.role_changed", target: memberTarget(member), before: { role: member.role }, after: { role } },
+  };
+});
+
+/** Removing someone else; removing yourself is leaving. */
+export const removeMemberAction = orgAction(memberInput, "members.manage", async ({ userId }, ctx) => {
+  if (userId === ctx.userId) throw new UserFacingError("To remove yourself, leave the organization.");
+  const actorRole = await lockMembers(ctx);
+  const member = await memberOf(ctx, userId);
+  requireManageable(actorRole, member.role);
+  await requireAnotherOwner(ctx, member, "cannot be removed");
+  await deleteMember(ctx.tx, ctx.orgId, member.userId);
+  return {
+    data: { userId: member.userId, name: member.name },
+    activity: { action: "member.removed", target: memberTarget(member), before: { role: member.role, email: member.email } },
+  };
+});
+
+export const leaveOrganizationAction = orgAction(leaveOrganizationInput, "members.leave", async (_input, ctx) => {
+  await lockMembers(ctx);
+  const member = await memberOf(ctx, ctx.userId);
+  await requireAnotherOwner(ctx, member, "cannot leave");
+  await deleteMember(ctx.tx, ctx.orgId, member.userId);
+  return { data: { userId: member.userId }, activity: { action: "member.left", target: memberTarget(member), before: { role: member.role } } };
+});
+
+/** An owner hands ownership to another member and becomes an admin, in one change. */
+export const transferOwnershipAction = orgAction(memberInput, "members.manage_admins", async ({ userId }, ctx) => {
+  if (userId === ctx.userId) throw new UserFacingError("Choose another member to transfer ownership to.");
+  if ((await lockMembers(ctx)) !== "owner") throw new UserFacingError(roleDeniedMessage("owner"));
+  const member = await memberOf(ctx, userId);
+  if (member.role === "owner") throw new UserFacingError(`${member.name} is already an owner.`);
+  const self = await memberOf(ctx, ctx.userId);
+  await setMemberRole(ctx.tx, ctx.orgId, member.userId, "owner");
+  await setMemberRole(ctx.tx, ctx.orgId, ctx.userId, "admin");
+  return {
+    data: { userId: member.userId, name: member.name },
+    activity: [
+      { action: "member.role_changed", target: memberTarget(member), before: { role: member.role }, after: { role: "owner", via: "ownership transfer" } },
+      { action: "member.role_changed", target: memberTarget(self), before: { role: "owner" }, after: { role: "admin", via: "ownership transfer" } },
+    ],
+  };
+});

@@ -1,0 +1,31 @@
+import type { Metadata } from "next";
+import { listOpenInvitations } from "@/db/queries/invitations";
+import { listMembers } from "@/db/queries/members";
+import { PageHeader } from "@/components/page-header";
+import { can, grantableRoles } from "@/lib/authz";
+import { requireOrgAccess } from "@/lib/org-access";
+import { InviteMemberDialog } from "./invite-member-dialog";
+import { MembersClient } from "./members-client";
+import { PendingInvitations } from "./pending-invitations";
+
+export const metadata: Metadata = { title: "Members" };
+
+/** SPEC §12: who is in the organization with which role, and who is invited. Guests get a 404. */
+export default async function MembersPage({ params }: { params: Promise<{ orgSlug: string }> }) {
+  const { orgSlug } = await params;
+  const { userId, membership } = await requireOrgAccess(orgSlug, "members.view");
+  const [members, invitations] = await Promise.all([listMembers(membership.orgId), listOpenInvitations(membership.orgId)]);
+  const grantable = grantableRoles(membership.role);
+  const canInvite = can(membership.role, "members.manage");
+  return (
+    <div className="space-y-6">
+      <PageHeader
+        title="Members"
+        description={`The people in ${membership.orgName} and what each may do. Roles are checked on every request: a change applies at the next page load.`}
+        actions={canInvite ? <InviteMemberDialog orgId={membership.orgId} roles={grantable} /> : null}
+      />
+      <MembersClient orgId={membership.orgId} orgName={membership.orgName} members={members} viewerId={userId} viewerRole={membership.role} grantable={grantable} />
+      <PendingInvitations orgId={membership.orgId} invitations={invitations} grantable={grantable} canInvite={canInvite} />
+    </div>
+  );
+}

@@ -1,0 +1,74 @@
+"use client";
+
+import { MailPlus } from "lucide-react";
+import { toast } from "sonner";
+import type { Role } from "@/db/enums";
+import type { InvitationDto } from "@/db/queries/invitations";
+import { EmptyState } from "@/components/empty-state";
+import { ExpiryTime } from "@/components/expiry-time";
+import { RelativeTime } from "@/components/relative-time";
+import { useConfirmAction } from "@/components/use-confirm-action";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { Card, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { ROLE_INFO } from "@/lib/roles";
+import { revokeInvitationAction } from "./actions";
+
+/** SPEC §12: invitations not yet accepted, with who sent them and when they expire. */
+export function PendingInvitations({ orgId, invitations, grantable, canInvite }: { orgId: string; invitations: InvitationDto[]; grantable: Role[]; canInvite: boolean }) {
+  const revoke = useConfirmAction(revokeInvitationAction, { onSuccess: ({ email }) => toast.success(`The invitation to ${email} no longer works`), onError: toast.error });
+  return (
+    <Card className="gap-0 overflow-hidden py-0">
+      <CardHeader className="border-b py-4">
+        <CardTitle className="text-base">Pending invitations</CardTitle>
+        <CardDescription>Each link works once, for 7 days, and only for the invited email.</CardDescription>
+      </CardHeader>
+      {invitations.length === 0 ? (
+        <EmptyState
+          icon={<MailPlus aria-hidden />}
+          title="No pending invitations"
+          description={canInvite ? "Use “Invite member” to bring in the admin who creates keys or the people who watch usage." : "Owners and admins can invite people to this organization."}
+        />
+      ) : (
+        <Table aria-label="Pending invitations">
+          <TableHeader>
+            <TableRow>
+              <TableHead>Email</TableHead>
+              <TableHead>Role</TableHead>
+              <TableHead className="hidden md:table-cell">Invited by</TableHead>
+              <TableHead>Expires</TableHead>
+              <TableHead>
+                <span className="sr-only">Actions</span>
+              </TableHead>
+            </TableRow>
+          </TableHeader>
+          <TableBody>
+            {invitations.map((invitation) => (
+              <TableRow key={invitation.id}>
+                <TableCell className="font-medium break-all whitespace-normal">{invitation.email}</TableCell>
+                <TableCell>
+                  <Badge variant="outline">{ROLE_INFO[invitation.role].label}</Badge>
+                </TableCell>
+                <TableCell className="hidden md:table-cell">
+                  {invitation.invitedByName ?? "Deleted user"}
+                  <span className="block text-xs text-muted-foreground">
+                    <RelativeTime value={invitation.createdAt} />
+                  </span>
+                </TableCell>
+                <TableCell>{invitation.expired ? <Badge variant="warning">Expired</Badge> : <ExpiryTime expiresAt={invitation.expiresAt} bare />}</TableCell>
+                <TableCell className="text-right">
+                  {grantable.includes(invitation.role) ? (
+                    <Button variant="outline" size="sm" disabled={revoke.pending} onClick={() => revoke.run({ orgId, invitationId: invitation.id })} aria-label={`Revoke the invitation to ${invitation.email}`}>
+                      Revoke
+                    </Button>
+                  ) : null}
+                </TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      )}
+    </Card>
+  );
+}

@@ -1,0 +1,64 @@
+import "server-only";
+import { and, asc, eq, sql } from "drizzle-orm";
+import { getDb, type DbOrTx } from "@/db";
+import type { Role } from "@/db/enums";
+import { memberships, users } from "@/db/schema";
+
+/** A person in the organization as the Members page shows them (SPEC §12). */
+export interface MemberDto {
+  userId: string;
+  name: string;
+  email: string;
+  role: Role;
+  joinedAt: string;
+  lastSignInAt: string | null;
+}
+
+/** The Members page's order: owners first, then by role, then by name. */
+export async function listMembers(orgId: string): Promise<MemberDto[]> {
+  const rows = await getDb()
+    .select({ userId: users.id, name: users.name, email: users.email, role: memberships.role, joinedAt: memberships.createdAt, lastSignInAt: users.lastSignInAt })
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .where(eq(memberships.orgId, orgId))
+    .orderBy(asc(memberships.role), asc(users.name), asc(users.id));
+  return rows.map((row) => ({ ...row, joinedAt: row.joinedAt.toISOString(), lastSignInAt: row.lastSignInAt?.toISOString() ?? null }));
+}
+
+/** A member's row, locked for the rest of the transaction; null when they are not a member. */
+export async function lockMember(tx: DbOrTx, orgId: string, userId: string): Promise<{ userId: string; name: string; email: string; role: Role } | null> {
+  const [row] = await tx
+    .select({ userId: users.id, name: users.name, email: users.email, role: memberships.role })
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .where(and(eq(memberships.orgId, orgId), eq(memberships.userId, userId)))
+    .for("update", { of: memberships });
+  return row ?? null;
+}
+
+export async function countOwners(tx: DbOrTx, orgId: string): Promise<number> {
+  const [row] = await tx.select({ n: sql<number>`count(*)::int` }).from(memberships).where(and(eq(memberships.orgId, orgId), eq(memberships.role, "owner")));
+  return row!.n;
+}
+
+export async function setMemberRole(tx: DbOrTx, orgId: string, userId: string, role: Role): Promise<void> {
+  await tx.update(memberships).set({ role }).where(and(eq(memberships.orgId, orgId), eq(memberships.userId, userId)));
+}
+
+export async function deleteMember(tx: DbOrTx, orgId: string, userId: string): Promise<void> {
+  await tx.delete(memberships).where(and(eq(memberships.orgId, orgId), eq(memberships.userId, userId)));
+}
+
+/** Whether the email already belongs to a member of the organization. */
+export async function isMemberEmail(tx: DbOrTx, orgId: string, email: string): Promise<boolean> {
+  const [row] = await tx
+    .select({ userId: memberships.userId })
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .where(and(eq(memberships.orgId, orgId), eq(users.email, email)));
+  return Boolean(row);
+}
+
+export async function insertMembership(tx: DbOrTx, orgId: string, userId: string, role: Role): Promise<void> {
+  await tx.insert(memberships).values({ orgId, userId, role });
+}
