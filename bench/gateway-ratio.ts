@@ -47,6 +47,19 @@ function processCpuMs(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
+/**
+ * The rounds' geometric mean and the range of two standard errors around it (about 95 %), on the
+ * log scale: the mean cancels what going first or second does to a round, as the order alternates,
+ * and the range says whether the rounds can tell a 5 % difference from the noise at all.
+ */
+function geometricMeanWithSpread(ratios: number[]): string {
+  const logs = ratios.map(Math.log);
+  const mean = logs.reduce((sum, l) => sum + l, 0) / logs.length;
+  const variance = logs.reduce((sum, l) => sum + (l - mean) ** 2, 0) / Math.max(1, logs.length - 1);
+  const twoErrors = 2 * Math.sqrt(variance / logs.length);
+  return `geometric mean ${Math.exp(mean).toFixed(3)} (±2 standard errors: ${Math.exp(mean - twoErrors).toFixed(3)}–${Math.exp(mean + twoErrors).toFixed(3)})`;
+}
+
 async function load(base: string, keys: string[], seconds: number): Promise<Omit<Round, "cpuMicrosPerRequest">> {
   const result = await autocannon({
     url: base,
@@ -242,9 +255,8 @@ export async function benchGatewayRatio(): Promise<void> {
           ];
         }),
       ]);
-      // The geometric mean cancels what going first or second does to a round, as the order alternates.
-      const geometricMean = (ratios: number[]) => Math.exp(ratios.reduce((sum, r) => sum + Math.log(r), 0) / ratios.length);
-      console.log(`this ÷ baseline: median ${median(changeRatios).toFixed(2)}, geometric mean ${geometricMean(changeRatios).toFixed(2)}; server CPU per request this ÷ baseline: median ${median(cpuRatios).toFixed(2)}, geometric mean ${geometricMean(cpuRatios).toFixed(2)}`);
+      console.log(`this ÷ baseline: median ${median(changeRatios).toFixed(2)}, ${geometricMeanWithSpread(changeRatios)}`);
+      console.log(`server CPU per request, this ÷ baseline: median ${median(cpuRatios).toFixed(2)}, ${geometricMeanWithSpread(cpuRatios)}`);
     }
   } finally {
     await admin.end();
