@@ -27,8 +27,14 @@ export interface ActionContext {
  * change something without saying what it changed. The one exception says so by name: a change
  * of the acting person's own view (which alerts they have read) changes nothing of the
  * organization's, and the history is the organization's.
+ *
+ * `afterCommit` is work outside the database that must wait for the commit (mailing a link that
+ * has to work when it arrives) and must not hold the transaction and its locks open meanwhile;
+ * what it gives is the action's result in place of `data`.
  */
-export type Change<T> = { data: T; activity: ActivityChange | readonly [ActivityChange, ...ActivityChange[]] } | { data: T; personal: true };
+export type Change<T, R = T> = ({ data: T; activity: ActivityChange | readonly [ActivityChange, ...ActivityChange[]] } | { data: T; personal: true }) & {
+  afterCommit?: () => Promise<R>;
+};
 
 function formToObject(form: FormData | Record<string, unknown>): Record<string, unknown> {
   return form instanceof FormData ? Object.fromEntries(form) : form;
@@ -42,13 +48,13 @@ function fieldErrorsOf(error: z.ZodError): Record<string, string[]> {
  * Every dashboard mutation is built by this: session → zod parse → membership role from the
  * database → permission check → transaction with its history entries → revalidate → typed result.
  */
-export function orgAction<S extends z.ZodType<{ orgId: string }>, T>(
+export function orgAction<S extends z.ZodType<{ orgId: string }>, T, R = T>(
   input: S,
   permission: Permission,
-  run: (data: z.output<S>, ctx: ActionContext) => Promise<Change<T>>,
+  run: (data: z.output<S>, ctx: ActionContext) => Promise<Change<T, R>>,
   options: { revalidate?: string } = {},
 ) {
-  return async (_prev: ActionResult<T> | null, form: FormData | Record<string, unknown>): Promise<ActionResult<T>> => {
+  return async (_prev: ActionResult<R> | null, form: FormData | Record<string, unknown>): Promise<ActionResult<R>> => {
     const userId = await currentUserId();
     if (!userId) return { ok: false, error: "Your session has ended. Sign in again." };
     const parsed = input.safeParse(formToObject(form));
@@ -59,13 +65,15 @@ export function orgAction<S extends z.ZodType<{ orgId: string }>, T>(
     if (!can(membership.role, permission)) return { ok: false, error: deniedMessage(permission) };
     const client = await currentClient();
     try {
-      const data = await getDb().transaction(async (tx) => {
+      const change = await getDb().transaction(async (tx) => {
         const change = await run(parsed.data, { userId, orgId: membership.orgId, role: membership.role, tx });
-        if ("personal" in change) return change.data;
+        if ("personal" in change) return change;
         const entries = Array.isArray(change.activity) ? change.activity : [change.activity as ActivityChange];
         await insertActivity(tx, membership.orgId, { kind: "user", userId, ip: client.ip, userAgent: client.userAgent }, entries);
-        return change.data;
+        return change;
       });
+      // Without afterCommit, R is T (its default).
+      const data = change.afterCommit ? await change.afterCommit() : (change.data as unknown as R);
       revalidatePath(options.revalidate ?? `/${membership.orgSlug}`, "layout");
       return { ok: true, data };
     } catch (error) {

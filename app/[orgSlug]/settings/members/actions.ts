@@ -71,14 +71,16 @@ export const inviteMemberAction = orgAction(inviteMemberInput, "members.manage",
   const expiresAt = new Date(Date.now() + INVITATION_LIFETIME_DAYS * 86_400_000);
   await insertInvitation(ctx.tx, { id, orgId: ctx.orgId, email, role, tokenHash: hash, invitedBy: ctx.userId, expiresAt });
   const url = `${await publicBaseUrl()}${invitationPath(token)}`;
-  const mail = await mailInvitation({ to: email, orgName: inviter.orgName, inviterName: inviter.name, role, url, expiresAt });
+  const invited = { id, email, role, expiresAt: expiresAt.toISOString(), url, replaced: replaced !== null };
   return {
-    data: { id, email, role, expiresAt: expiresAt.toISOString(), url, replaced: replaced !== null, mail },
+    data: invited,
     activity: {
       action: "invitation.created",
       target: { type: "invitation", id, name: email },
       after: { email, role, expiresAt: expiresAt.toISOString(), ...(replaced ? { replaces: replaced } : {}) },
     },
+    // After the commit: the link works when the mail arrives, and no lock waits on the SMTP server.
+    afterCommit: async () => ({ ...invited, mail: await mailInvitation({ to: email, orgName: inviter.orgName, inviterName: inviter.name, role, url, expiresAt }) }),
   };
 });
 
