@@ -21,15 +21,7 @@ import {
   DropdownMenuSeparator,
   DropdownMenuTrigger,
 } from "@/components/ui/dropdown-menu";
-
-function initials(name: string): string {
-  return name
-    .split(/\s+/)
-    .filter(Boolean)
-    .slice(0, 2)
-    .map((part) => part[0]!.toUpperCase())
-    .join("");
-}
+import { initials } from "@/lib/initials";
 
 /** Server actions that take no input; on success they redirect to /signin, so a result is a refusal. */
 export type SignOutAction = ConfirmAction<Record<string, never>, unknown>;
@@ -49,7 +41,7 @@ export function UserMenu({
   const signOut = useConfirmAction(signOutAction);
   const signOutEverywhere = useConfirmAction(signOutEverywhereAction);
   const pending = signOut.pending || signOutEverywhere.pending;
-  const shown = initials(name) || "?";
+  const shown = initials(name);
 
   return (
     <>

@@ -25,8 +25,16 @@ export async function listMembers(orgId: string): Promise<MemberDto[]> {
   return rows.map((row) => ({ ...row, joinedAt: row.joinedAt.toISOString(), lastSignInAt: row.lastSignInAt?.toISOString() ?? null }));
 }
 
+/** A member as the member actions decide on them. */
+export interface LockedMember {
+  userId: string;
+  name: string;
+  email: string;
+  role: Role;
+}
+
 /** A member's row, locked for the rest of the transaction; null when they are not a member. */
-export async function lockMember(tx: DbOrTx, orgId: string, userId: string): Promise<{ userId: string; name: string; email: string; role: Role } | null> {
+export async function lockMember(tx: DbOrTx, orgId: string, userId: string): Promise<LockedMember | null> {
   const [row] = await tx
     .select({ userId: users.id, name: users.name, email: users.email, role: memberships.role })
     .from(memberships)

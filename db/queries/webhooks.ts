@@ -35,7 +35,8 @@ export interface WebhookDeliveryDto {
 
 const iso = (date: Date | null) => date?.toISOString() ?? null;
 
-function hintOf(secret: string): string {
+/** How a signing secret is named wherever it is not shown (the page, the history): its last four characters. */
+export function signingSecretHint(secret: string): string {
   return `whsec_…${secret.slice(-4)}`;
 }
 
@@ -67,7 +68,7 @@ export async function listWebhookEndpoints(orgId: string, endpointId?: string): 
     disabledReason: endpoint.disabledReason,
     failingSince: iso(endpoint.failingSince),
     createdAt: endpoint.createdAt.toISOString(),
-    secretHint: hintOf(endpoint.signingSecret),
+    secretHint: signingSecretHint(endpoint.signingSecret),
     previousSecretEndsAt: endpoint.previousSecretEndsAt && endpoint.previousSecretEndsAt > new Date() ? endpoint.previousSecretEndsAt.toISOString() : null,
     deliveries: { total: total ?? 0, failed: failed ?? 0, lastAt: lastAt ? new Date(lastAt).toISOString() : null },
   }));

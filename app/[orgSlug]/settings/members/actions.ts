@@ -3,7 +3,7 @@
 import type { Role } from "@/db/enums";
 import { newId } from "@/db/ids";
 import { insertInvitation, lockOpenInvitation, markInvitationRevoked, revokeOpenInvitationFor } from "@/db/queries/invitations";
-import { countOwners, deleteMember, isMemberEmail, lockMember, setMemberRole } from "@/db/queries/members";
+import { countOwners, deleteMember, isMemberEmail, lockMember, setMemberRole, type LockedMember } from "@/db/queries/members";
 import { lockOrganization } from "@/db/queries/organizations";
 import { orgAction, type ActionContext } from "@/lib/action";
 import { mayManageRole, roleDeniedMessage } from "@/lib/authz";
@@ -24,15 +24,11 @@ import { changeMemberRoleInput, invitationInput, inviteMemberInput, leaveOrganiz
 const NOT_A_MEMBER = "This person is not a member of this organization.";
 
 /** Locks the organization's members; the acting user as they are now, whose role the checks use. */
-async function lockMembersAs(ctx: ActionContext): Promise<{ role: Role; name: string; orgName: string }> {
+async function lockMembers(ctx: ActionContext): Promise<{ actor: LockedMember; orgName: string }> {
   const org = await lockOrganization(ctx.tx, ctx.orgId);
   const actor = await lockMember(ctx.tx, ctx.orgId, ctx.userId);
   if (!actor) throw new UserFacingError("You are no longer a member of this organization.");
-  return { role: actor.role, name: actor.name, orgName: org.name };
-}
-
-async function lockMembers(ctx: ActionContext): Promise<Role> {
-  return (await lockMembersAs(ctx)).role;
+  return { actor, orgName: org.name };
 }
 
 function requireManageable(actorRole: Role, role: Role, field?: string): void {
@@ -42,14 +38,14 @@ function requireManageable(actorRole: Role, role: Role, field?: string): void {
 }
 
 /** The member `userId`, locked; the organization's members must be locked first. */
-async function memberOf(ctx: ActionContext, userId: string) {
+async function memberOf(ctx: ActionContext, userId: string): Promise<LockedMember> {
   const member = await lockMember(ctx.tx, ctx.orgId, userId);
   if (!member) throw new UserFacingError(NOT_A_MEMBER);
   return member;
 }
 
 /** SPEC §12: an organization always keeps an owner. */
-async function requireAnotherOwner(ctx: ActionContext, member: { userId: string; name: string; role: Role }, what: string): Promise<void> {
+async function requireAnotherOwner(ctx: ActionContext, member: LockedMember, what: string): Promise<void> {
   if (member.role !== "owner" || (await countOwners(ctx.tx, ctx.orgId)) > 1) return;
   const who = member.userId === ctx.userId ? "You are" : `${member.name} is`;
   throw new UserFacingError(`${who} the organization's last owner, so ${what}. Make someone else an owner first, or transfer ownership.`);
@@ -59,7 +55,7 @@ const memberTarget = (member: { userId: string; name: string }) => ({ type: "mem
 
 /** An invitation link, shown once; a new invitation to the same email replaces the open one. */
 export const inviteMemberAction = orgAction(inviteMemberInput, "members.manage", async ({ email, role }, ctx) => {
-  const inviter = await lockMembersAs(ctx);
+  const { actor: inviter, orgName } = await lockMembers(ctx);
   requireManageable(inviter.role, role, "role");
   if (await isMemberEmail(ctx.tx, ctx.orgId, email)) {
     const message = `${email} is already a member of this organization.`;
@@ -80,15 +76,15 @@ export const inviteMemberAction = orgAction(inviteMemberInput, "members.manage",
       after: { email, role, expiresAt: expiresAt.toISOString(), ...(replaced ? { replaces: replaced } : {}) },
     },
     // After the commit: the link works when the mail arrives, and no lock waits on the SMTP server.
-    afterCommit: async () => ({ ...invited, mail: await mailInvitation({ to: email, orgName: inviter.orgName, inviterName: inviter.name, role, url, expiresAt }) }),
+    afterCommit: async () => ({ ...invited, mail: await mailInvitation({ to: email, orgName, inviterName: inviter.name, role, url, expiresAt }) }),
   };
 });
 
 export const revokeInvitationAction = orgAction(invitationInput, "members.manage", async ({ invitationId }, ctx) => {
-  const actorRole = await lockMembers(ctx);
+  const { actor } = await lockMembers(ctx);
   const invitation = await lockOpenInvitation(ctx.tx, ctx.orgId, invitationId);
   if (!invitation) throw new UserFacingError("This invitation was already accepted, revoked or replaced.");
-  requireManageable(actorRole, invitation.role);
+  requireManageable(actor.role, invitation.role);
   await markInvitationRevoked(ctx.tx, invitation.id, ctx.userId);
   return {
     data: { id: invitation.id, email: invitation.email },
@@ -98,10 +94,10 @@ export const revokeInvitationAction = orgAction(invitationInput, "members.manage
 
 /** Re-role: the acting user must be able to manage both the member's role and the new one. */
 export const changeMemberRoleAction = orgAction(changeMemberRoleInput, "members.manage", async ({ userId, role }, ctx) => {
-  const actorRole = await lockMembers(ctx);
+  const { actor } = await lockMembers(ctx);
   const member = await memberOf(ctx, userId);
-  requireManageable(actorRole, member.role);
-  requireManageable(actorRole, role, "role");
+  requireManageable(actor.role, member.role);
+  requireManageable(actor.role, role, "role");
   if (member.role === role) throw new UserFacingError(`${member.name} is already ${ROLE_INFO[role].withArticle}.`);
   if (role !== "owner") await requireAnotherOwner(ctx, member, "cannot stop being an owner");
   await setMemberRole(ctx.tx, ctx.orgId, member.userId, role);
@@ -114,9 +110,9 @@ export const changeMemberRoleAction = orgAction(changeMemberRoleInput, "members.
 /** Removing someone else; removing yourself is leaving. */
 export const removeMemberAction = orgAction(memberInput, "members.manage", async ({ userId }, ctx) => {
   if (userId === ctx.userId) throw new UserFacingError("To remove yourself, leave the organization.");
-  const actorRole = await lockMembers(ctx);
+  const { actor } = await lockMembers(ctx);
   const member = await memberOf(ctx, userId);
-  requireManageable(actorRole, member.role);
+  requireManageable(actor.role, member.role);
   await requireAnotherOwner(ctx, member, "cannot be removed");
   await deleteMember(ctx.tx, ctx.orgId, member.userId);
   return {
@@ -126,8 +122,7 @@ export const removeMemberAction = orgAction(memberInput, "members.manage", async
 });
 
 export const leaveOrganizationAction = orgAction(leaveOrganizationInput, "members.leave", async (_input, ctx) => {
-  await lockMembers(ctx);
-  const member = await memberOf(ctx, ctx.userId);
+  const { actor: member } = await lockMembers(ctx);
   await requireAnotherOwner(ctx, member, "cannot leave");
   await deleteMember(ctx.tx, ctx.orgId, member.userId);
   return { data: { userId: member.userId }, activity: { action: "member.left", target: memberTarget(member), before: { role: member.role } } };
@@ -136,10 +131,10 @@ export const leaveOrganizationAction = orgAction(leaveOrganizationInput, "member
 /** An owner hands ownership to another member and becomes an admin, in one change. */
 export const transferOwnershipAction = orgAction(memberInput, "members.manage_admins", async ({ userId }, ctx) => {
   if (userId === ctx.userId) throw new UserFacingError("Choose another member to transfer ownership to.");
-  if ((await lockMembers(ctx)) !== "owner") throw new UserFacingError(roleDeniedMessage("owner"));
+  const { actor: self } = await lockMembers(ctx);
+  if (self.role !== "owner") throw new UserFacingError(roleDeniedMessage("owner"));
   const member = await memberOf(ctx, userId);
   if (member.role === "owner") throw new UserFacingError(`${member.name} is already an owner.`);
-  const self = await memberOf(ctx, ctx.userId);
   await setMemberRole(ctx.tx, ctx.orgId, member.userId, "owner");
   await setMemberRole(ctx.tx, ctx.orgId, ctx.userId, "admin");
   return {

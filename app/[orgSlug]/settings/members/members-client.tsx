@@ -20,6 +20,7 @@ import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuTrigge
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { Table, TableBody, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { mayManageRole } from "@/lib/authz";
+import { initials } from "@/lib/initials";
 import { ROLE_INFO } from "@/lib/roles";
 import { changeMemberRoleAction, leaveOrganizationAction, removeMemberAction, transferOwnershipAction } from "./actions";
 
@@ -28,11 +29,6 @@ const features = tableFeatures({});
 // On a phone the member and their role come first; the dates wait for a wider screen.
 const columnClass = (columnId: string) => (columnId === "joinedAt" || columnId === "lastSignInAt" ? "hidden md:table-cell" : undefined);
 const helper = createColumnHelper<typeof features, MemberDto>();
-
-function initials(name: string): string {
-  const parts = name.trim().split(/\s+/);
-  return ((parts[0]?.[0] ?? "") + (parts.length > 1 ? (parts.at(-1)?.[0] ?? "") : "")).toUpperCase() || "?";
-}
 
 /** What a confirmation asks, and the action it runs. */
 type Pending =

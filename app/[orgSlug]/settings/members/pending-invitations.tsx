@@ -12,6 +12,7 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { INVITATION_LIFETIME_DAYS } from "@/lib/invitation-link";
 import { ROLE_INFO } from "@/lib/roles";
 import { revokeInvitationAction } from "./actions";
 
@@ -22,7 +23,7 @@ export function PendingInvitations({ orgId, invitations, grantable, canInvite }:
     <Card className="gap-0 overflow-hidden py-0">
       <CardHeader className="border-b py-4">
         <CardTitle className="text-base">Pending invitations</CardTitle>
-        <CardDescription>Each link works once, for 7 days, and only for the invited email.</CardDescription>
+        <CardDescription>Each link works once, for {INVITATION_LIFETIME_DAYS} days, and only for the invited email.</CardDescription>
       </CardHeader>
       {invitations.length === 0 ? (
         <EmptyState

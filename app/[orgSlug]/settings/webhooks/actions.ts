@@ -11,6 +11,7 @@ import {
   markDeliveryPending,
   rotateWebhookSecret,
   setWebhookEndpointEnabled,
+  signingSecretHint,
 } from "@/db/queries/webhooks";
 import { lockOrganization } from "@/db/queries/organizations";
 import { createDelivery, queueDelivery } from "@/db/webhooks";
@@ -68,7 +69,7 @@ export const rotateWebhookSecretAction = orgAction(webhookEndpointInput, "notifi
   await rotateWebhookSecret(ctx.tx, endpoint.id, secret, endpoint.signingSecret, previousEndsAt);
   return {
     data: { secret, previousEndsAt: previousEndsAt.toISOString() },
-    activity: { action: "webhook_endpoint.secret_rotated", target: targetOf(endpoint), before: { secret: `whsec_…${endpoint.signingSecret.slice(-4)}` }, after: { secret: `whsec_…${secret.slice(-4)}` } },
+    activity: { action: "webhook_endpoint.secret_rotated", target: targetOf(endpoint), before: { secret: signingSecretHint(endpoint.signingSecret) }, after: { secret: signingSecretHint(secret) } },
   };
 });
 
