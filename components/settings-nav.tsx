@@ -3,6 +3,8 @@
 import { Bell, CreditCard, History, Webhook, KeyRound, ScrollText, ShieldCheck, Users } from "lucide-react";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
+import type { Role } from "@/db/enums";
+import { can } from "@/lib/authz";
 import { cn } from "@/lib/utils";
 
 const GROUPS = [
@@ -18,21 +20,24 @@ const GROUPS = [
   {
     title: "Organization",
     items: [
-      { label: "Members", href: "/settings/members", icon: Users },
+      { label: "Members", href: "/settings/members", icon: Users, permission: "members.view" },
       { label: "Plan", href: "/settings/plan", icon: CreditCard },
     ],
   },
   {
     title: "Notifications",
     items: [
-      { label: "Alerts", href: "/settings/alerts", icon: Bell },
-      { label: "Webhooks", href: "/settings/webhooks", icon: Webhook },
+      { label: "Alerts", href: "/settings/alerts", icon: Bell, permission: "alerts.view" },
+      { label: "Webhooks", href: "/settings/webhooks", icon: Webhook, permission: "notifications.manage" },
     ],
   },
 ] as const;
 
-/** `hidden`: the pages the viewer's role cannot open (their routes answer 404), left out of the list. */
-export function SettingsNav({ orgSlug, hidden = [] }: { orgSlug: string; hidden?: string[] }) {
+/**
+ * `permission`: what a page's route requires (SPEC §10, §12; it answers 404 without it), so the
+ * list leaves the page out for a role without it. The pages check it themselves as well.
+ */
+export function SettingsNav({ orgSlug, role }: { orgSlug: string; role: Role }) {
   const pathname = usePathname();
   return (
     <nav aria-label="Settings" className="flex gap-6 overflow-x-auto lg:flex-col lg:overflow-visible">
@@ -40,7 +45,7 @@ export function SettingsNav({ orgSlug, hidden = [] }: { orgSlug: string; hidden?
         <div key={group.title} className="min-w-fit">
           <h2 className="mb-2 hidden px-3 text-xs font-semibold uppercase tracking-wide text-muted-foreground lg:block">{group.title}</h2>
           <ul className="flex gap-1 lg:flex-col">
-            {group.items.filter((item) => !hidden.includes(item.href)).map((item) => {
+            {group.items.filter((item) => !("permission" in item) || can(role, item.permission)).map((item) => {
               const href = `/${orgSlug}${item.href}`;
               const excluded = "exclude" in item && item.exclude.some((path) => pathname.startsWith(`/${orgSlug}${path}`));
               const active = !excluded && (pathname === href || pathname.startsWith(`${href}/`));

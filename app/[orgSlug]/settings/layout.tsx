@@ -1,19 +1,13 @@
 import { SettingsNav } from "@/components/settings-nav";
-import { can } from "@/lib/authz";
 import { requireOrgAccess } from "@/lib/org-access";
 
 export default async function SettingsLayout({ children, params }: { children: React.ReactNode; params: Promise<{ orgSlug: string }> }) {
   const { orgSlug } = await params;
   const { membership } = await requireOrgAccess(orgSlug);
-  // Pages the role cannot open (SPEC §10, §12); the pages themselves refuse them too.
-  const pagePermissions = { "/settings/members": "members.view", "/settings/alerts": "alerts.view", "/settings/webhooks": "notifications.manage" } as const;
-  const hidden = Object.entries(pagePermissions)
-    .filter(([, permission]) => !can(membership.role, permission))
-    .map(([href]) => href);
   return (
     <div className="mx-auto flex w-full max-w-7xl flex-col gap-6 px-4 py-6 sm:px-6 lg:flex-row lg:gap-8 lg:py-10">
       <aside className="lg:w-48 lg:shrink-0">
-        <SettingsNav orgSlug={orgSlug} hidden={hidden} />
+        <SettingsNav orgSlug={orgSlug} role={membership.role} />
       </aside>
       <main className="min-w-0 flex-1">{children}</main>
     </div>
