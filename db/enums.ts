@@ -93,7 +93,7 @@ export const WEBHOOK_EVENT_TYPES = {
   "key.created": "An API key was created.",
   "key.rolled": "An API key was rolled: a new value, the old one ending after an overlap.",
   "key.revoked": "An API key was revoked.",
-  "key.expiring": "An API key expires within 7 days.",
+  "key.expiring": `An API key expires within ${KEY_EXPIRING_ALERT_DAYS} days.`,
   "key.expired": "An API key has expired.",
   "usage.quota_threshold": "The organization's calls this month reached a quota threshold.",
   "usage.rate_limited": "A key was refused for its rate limit in a burst.",
@@ -106,6 +106,9 @@ export const WEBHOOK_TEST_EVENT = "webhook.test";
 /** A delivery's state: waiting for (another) attempt, delivered, or given up after 24 hours or with its endpoint. */
 export const WEBHOOK_DELIVERY_STATUS_VALUES = ["pending", "succeeded", "failed"] as const;
 export type WebhookDeliveryStatus = (typeof WEBHOOK_DELIVERY_STATUS_VALUES)[number];
+
+/** SPEC §10: an endpoint whose deliveries have failed for this many days is turned off, with an alert. */
+export const WEBHOOK_DISABLE_AFTER_FAILING_DAYS = 5;
 
 /** At most this many endpoints per organization. */
 export const WEBHOOK_ENDPOINTS_MAX = 10;

@@ -1,6 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import { raiseWebhookDisabledAlert } from "./alerts";
-import { WEBHOOK_TEST_EVENT, type WebhookDeliveryStatus, type WebhookEventType } from "./enums";
+import { WEBHOOK_DISABLE_AFTER_FAILING_DAYS, WEBHOOK_TEST_EVENT, type WebhookDeliveryStatus, type WebhookEventType } from "./enums";
 import { newId } from "./ids";
 import { getDb, type DbOrTx } from "./index";
 import { executorOf, jobQueue, WEBHOOK_QUEUE } from "./job-queue";
@@ -16,7 +16,7 @@ import { webhookDeliveries, webhookEndpoints } from "./schema";
 /** SPEC §10: a delivery is retried for this long after it was queued (or resent). */
 export const RETRY_WINDOW_MS = 24 * 3600_000;
 /** SPEC §10: an endpoint that has failed for this long is turned off, with an alert. */
-export const DISABLE_AFTER_FAILING_MS = 5 * 86_400_000;
+export const DISABLE_AFTER_FAILING_MS = WEBHOOK_DISABLE_AFTER_FAILING_DAYS * 86_400_000;
 /**
  * pg-boss's backoff waits about `delay × 2^n` (with jitter) before retry n: from 30 s, the 12th
  * retry falls after 17 to 34 hours, so the 24-hour window, checked at each attempt, ends first.
@@ -132,7 +132,7 @@ async function recordEndpointHealth(tx: DbOrTx, endpointId: string, ok: boolean,
       endpointId,
       url: endpoint.url,
       failingSince: new Date(endpoint.failing_since),
-      days: DISABLE_AFTER_FAILING_MS / 86_400_000,
+      days: WEBHOOK_DISABLE_AFTER_FAILING_DAYS,
       at,
     });
   }

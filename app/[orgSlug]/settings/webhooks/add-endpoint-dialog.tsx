@@ -13,6 +13,7 @@ import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { WEBHOOK_EVENT_TYPE_VALUES, WEBHOOK_EVENT_TYPES, type WebhookEventType } from "@/db/enums";
+import { WEBHOOK_DESCRIPTION_MAX } from "@/lib/validation";
 import { createWebhookEndpointAction } from "./actions";
 import { SecretReveal } from "./secret-reveal";
 
@@ -74,7 +75,7 @@ function AddEndpointForm({ orgId, onAdded }: { orgId: string; onAdded: (secret: 
         <Input name="url" type="url" placeholder="https://example.com/webhooks/invoicing" autoComplete="off" required />
       </FormField>
       <FormField label="Description (optional)" error={fieldErrors.description?.[0]}>
-        <Input name="description" placeholder="Slack alerts relay" maxLength={200} />
+        <Input name="description" placeholder="Slack alerts relay" maxLength={WEBHOOK_DESCRIPTION_MAX} />
       </FormField>
       <fieldset className="grid gap-2">
         <legend className="mb-1 text-sm font-medium">Events</legend>

@@ -2,7 +2,7 @@ import { ArrowLeft } from "lucide-react";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { WEBHOOK_EVENT_TYPES } from "@/db/enums";
+import { WEBHOOK_DISABLE_AFTER_FAILING_DAYS, WEBHOOK_EVENT_TYPES } from "@/db/enums";
 import { looksLikeId } from "@/db/ids";
 import { listWebhookDeliveries, listWebhookEndpoints } from "@/db/queries/webhooks";
 import { PageHeader } from "@/components/page-header";
@@ -45,7 +45,7 @@ export default async function WebhookEndpointPage({ params }: { params: Promise<
               <EndpointStatus endpoint={endpoint} />
               {endpoint.failingSince && endpoint.enabled ? (
                 <span className="text-muted-foreground">
-                  since <RelativeTime value={endpoint.failingSince} />; turned off after 5 days
+                  since <RelativeTime value={endpoint.failingSince} />; turned off after {WEBHOOK_DISABLE_AFTER_FAILING_DAYS} days
                 </span>
               ) : null}
             </div>
