@@ -324,7 +324,10 @@ async function seedInvitations(db: Db, now: Date): Promise<void> {
     .filter((row) => added.some((a) => a.id === row.id))
     .map((row) => ({ ...target(row), action: "invitation.created", after: { email: row.email, role: row.role, expiresAt: row.expiresAt.toISOString() }, createdAt: row.createdAt }));
   if (history.length > 0) await db.insert(activityLog).values(history);
-  // When the demo people last signed in, for the Members page; the guest never has.
+}
+
+/** When the demo people last signed in, for the Members page (SPEC §12); the guest never has. */
+async function seedLastSignIns(db: Db, now: Date): Promise<void> {
   for (const [userId, hoursAgo] of [["usr_demo_owner", 3], ["usr_demo_admin", 26], ["usr_demo_member", 120]] as const) {
     await db.update(users).set({ lastSignInAt: new Date(now.getTime() - hoursAgo * HOUR) }).where(and(eq(users.id, userId), isNull(users.lastSignInAt)));
   }
@@ -368,6 +371,7 @@ export async function seedDatabase(db: Db, now = new Date()): Promise<void> {
   await seedTraffic(db, now);
   await seedWebhooks(db, now, { ip: DEMO_IP, userAgent: DEMO_BROWSER });
   await seedInvitations(db, now);
+  await seedLastSignIns(db, now);
   await watchKeyExpiries(db, now);
 }
 
