@@ -304,4 +304,15 @@ describe("reading the history", () => {
     expect(await readAs(other.owner.id, () => loadActivity(team.org.slug, {}))).toEqual({ kind: "refused", status: 404, message: "Not found." });
     expect(await getDb().select().from(activityLog).where(and(eq(activityLog.orgId, other.org.id)))).toEqual([]);
   });
+
+  it("offers as actors only the organization's own people, not another's owner who made a change there", async () => {
+    const other = await createTeam("pro");
+    actAs(other.owner.id);
+    expect((await changePlanAction(null, form({ orgId: other.org.id, plan: "enterprise" }))).ok).toBe(true);
+    const view = await readAs(team.owner.id, () => loadActivity(team.org.slug, {}));
+    if (view.kind !== "ok") throw new Error(`activity refused: ${view.kind}`);
+    const offered = view.actors.map((actor) => actor.id).sort();
+    expect(offered).toEqual([team.owner.id, team.admin.id, team.member.id, team.guest.id].sort());
+    expect(offered).not.toContain(other.owner.id);
+  });
 });

@@ -67,6 +67,15 @@ describe("admitting a batch of requests in one statement", () => {
     expect(await monthCount(org.id)).toBe(7);
   });
 
+  it("counts in the month every call its minute admits, the 60th included, and not the 61st", async () => {
+    const org = await createOrg("pro"); // 60 a minute; 10,000 a month over 8 shards: shard 0 holds 1,250
+    const { value: key } = await insertKey(org.id);
+    const rows = await admitTogether(Array.from({ length: 61 }, () => key));
+    expect(rows.map((row) => row.rate_count)).toEqual(Array.from({ length: 61 }, (_, i) => i + 1));
+    expect(rows.map((row) => row.quota_counted)).toEqual([...Array(60).fill(true), false]);
+    expect(await monthCount(org.id)).toBe(60);
+  });
+
   it("admits concurrent requests exactly through the gateway's batches, shards filling up included", async () => {
     const org = await createOrg("trial");
     const { value: key } = await insertKey(org.id);

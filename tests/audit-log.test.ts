@@ -97,6 +97,9 @@ beforeAll(async () => {
   await add({ ...prod, at: ago(44 * HOUR), endpoint: "GET /v1/customers", status: 403, errorCode: "ip_not_allowed", ip: "198.51.100.201", touchesKey: false });
   await add({ orgId: foreign.orgId, apiKeyId: foreign.keyId, at: ago(HOUR), endpoint: "GET /v1/invoices", status: 404 });
   await add({ orgId: foreign.orgId, apiKeyId: foreign.keyId, at: ago(2 * DAY), endpoint: "GET /v1/customers", status: 200 });
+  // Values only the other organization has seen: its filter choices must not reach this one's.
+  await add({ orgId: foreign.orgId, apiKeyId: foreign.keyId, at: ago(3 * HOUR), endpoint: "DELETE /v1/products/{id}", path: "/v1/products/prod_1", status: 409 });
+  await add({ orgId: foreign.orgId, apiKeyId: foreign.keyId, at: ago(3 * HOUR), endpoint: "PATCH /v1/products/{id}", path: "/v1/products/prod_1", status: 409 });
 });
 
 beforeEach(() => actAs(null));
@@ -187,6 +190,10 @@ describe("audit log filters", () => {
     expect(options.endpoints).toEqual(["GET /v1/customers", "POST /v1/customers", "DELETE /v1/customers/{id}", "GET /v1/invoices", "POST /v1/invoices", "GET /v1/invoices/{id}", "POST /v1/pdf/generate"]);
     expect(options.statuses).toEqual([200, 201, 204, 302, 401, 403, 404, 422, 429, 500, 503]);
     expect(options.methods).toEqual(["DELETE", "GET", "POST"]);
+    const foreignOptions = await getAuditFilterOptions(foreign.orgId);
+    expect(foreignOptions.endpoints).toContain("DELETE /v1/products/{id}");
+    expect(foreignOptions.statuses).toContain(409);
+    expect(foreignOptions.methods).toContain("PATCH");
   });
 });
 

@@ -60,6 +60,17 @@ describe("dates and date ranges on /v1", () => {
     expect(response.status).toBe(200);
     expect(((await response.json()) as { revenue_by_month: unknown[] }).revenue_by_month).toHaveLength(120);
   });
+
+  // 2016-01-01 to 2026-01-07 is 3,660 days with both ends included; one day more is 3,661.
+  it("answers a range of exactly 3,660 days and refuses 3,661, on /v1/analytics and the audit log", async () => {
+    expect((await client.call("/v1/analytics?from=2016-01-01&to=2026-01-07")).status).toBe(200);
+    const error = await expectValidationFailure(await client.call("/v1/analytics?from=2016-01-01&to=2026-01-08"), "query.to");
+    expect(error.details?.[0]?.message).toMatch(/at most 3,660 days/);
+    const team = await createTeam("pro");
+    const audit = (to: string) => readAs(team.owner.id, () => loadAuditLog(team.org.slug, { range: "custom", from: "2016-01-01", to }));
+    expect(await audit("2026-01-07")).toMatchObject({ kind: "ok" });
+    expect(await audit("2026-01-08")).toMatchObject({ kind: "invalid", message: expect.stringMatching(/at most 3,660 days/) });
+  });
 });
 
 describe("text the database cannot store on /v1", () => {
