@@ -6,6 +6,7 @@ import { scheduleMaintenance } from "@/db/maintenance";
 import { startWebhookWorker } from "@/lib/webhooks/worker";
 import { isEmpty, seedDatabase } from "@/db/seed";
 import { createApiApp } from "@/lib/api/app";
+import { keepHostThroughActionRedirects } from "@/lib/action-redirect-host";
 import { createOnePortListener } from "@/lib/one-port-listener";
 import { ensureAuthSecret } from "@/lib/runtime-config";
 
@@ -25,7 +26,7 @@ if (!process.env.DATABASE_URL && (await isEmpty(getDb()))) {
 }
 
 const app = next({ dev, hostname: "localhost", port });
-const handleNext = app.getRequestHandler();
+const handleNext = keepHostThroughActionRedirects(app.getRequestHandler());
 await app.prepare();
 
 const server = createServer(

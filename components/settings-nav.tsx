@@ -13,8 +13,8 @@ const GROUPS = [
     items: [
       { label: "API keys", href: "/settings/api", icon: KeyRound, exclude: ["/settings/api/audit", "/settings/api/activity", "/settings/api/policy"] },
       { label: "Key policy", href: "/settings/api/policy", icon: ShieldCheck },
-      { label: "Audit log", href: "/settings/api/audit", icon: ScrollText },
-      { label: "Activity", href: "/settings/api/activity", icon: History },
+      { label: "Audit log", href: "/settings/api/audit", icon: ScrollText, permission: "audit.view" },
+      { label: "Activity", href: "/settings/api/activity", icon: History, permission: "activity.view" },
     ],
   },
   {
@@ -34,7 +34,7 @@ const GROUPS = [
 ] as const;
 
 /**
- * `permission`: what a page's route requires (SPEC §10, §12; it answers 404 without it), so the
+ * `permission`: what a page's route requires (SPEC §1; its layout answers 404 without it), so the
  * list leaves the page out for a role without it. The pages check it themselves as well.
  */
 export function SettingsNav({ orgSlug, role }: { orgSlug: string; role: Role }) {

@@ -60,9 +60,11 @@ test.describe("as a member", () => {
 test.describe("as a guest", () => {
   test.use({ storageState: storageStateOf("guest") });
 
-  test("sees no activity and cannot export it", async ({ page }) => {
-    await page.goto("/acme/settings/api/activity");
-    await expect(page.getByRole("heading", { name: "Guests can't view the activity history" })).toBeVisible();
+  test("has no Activity page and cannot export it", async ({ page }) => {
+    await page.goto("/acme/settings/api");
+    await expect(page.getByRole("navigation", { name: "Settings" }).getByRole("link", { name: "Activity" })).toHaveCount(0);
+    expect((await page.goto("/acme/settings/api/activity"))?.status()).toBe(404);
+    await expect(page.getByRole("heading", { name: "Page not found" })).toBeVisible();
     await expect(page.getByRole("list", { name: "Changes" })).toHaveCount(0);
     const response = await page.request.get("/acme/settings/api/activity/export");
     expect(response.status()).toBe(403);

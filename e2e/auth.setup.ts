@@ -11,7 +11,7 @@ for (const role of Object.keys(USERS) as DemoRole[]) {
     await expect(page.getByRole("heading", { name: "API keys", exact: true })).toBeVisible();
     const nav = page.getByRole("navigation", { name: "Settings" });
     await expect(nav.getByText("API Access and Activity")).toBeVisible();
-    await expect(nav.getByRole("link", { name: "Audit log" })).toBeVisible();
+    await expect(nav.getByRole("link", { name: "API keys" })).toBeVisible();
     await page.context().storageState({ path: storageStateOf(role) });
   });
 }

@@ -1,6 +1,6 @@
 import "server-only";
 import { notFound, redirect } from "next/navigation";
-import { cache } from "react";
+import { cache, type ReactNode } from "react";
 import { findMembershipBySlug, type MembershipDto } from "@/db/queries/organizations";
 import { can, deniedMessage, type Permission } from "@/lib/authz";
 import { currentUserId } from "@/lib/session";
@@ -34,4 +34,16 @@ export async function requireOrgAccess(slug: string, permission?: Permission): P
   if (access.ok) return access;
   if (access.status === 401) redirect("/signin");
   notFound();
+}
+
+/**
+ * The layout of a segment only viewers who may `permission` reach. A page's status is sent with
+ * its first byte, and a segment's loading.tsx streams before the page renders: the permission is
+ * decided here, above that boundary, so a refused page answers 404 and not 200.
+ */
+export function layoutRequiring(permission: Permission) {
+  return async function PermissionLayout({ children, params }: { children: ReactNode; params: Promise<{ orgSlug: string }> }) {
+    await requireOrgAccess((await params).orgSlug, permission);
+    return children;
+  };
 }

@@ -48,4 +48,12 @@ export class MembersPage {
     await this.page.getByRole("combobox", { name: `Role of ${name}` }).click();
     await this.page.getByRole("option", { name: new RegExp(`^${role}`) }).click();
   }
+
+  /** Removes `name` from the organization, through the row's menu and its confirmation. */
+  async remove(name: string) {
+    await this.page.getByRole("button", { name: `Actions for ${name}` }).click();
+    await this.page.getByRole("menuitem", { name: "Remove from organization" }).click();
+    await expect(this.page.getByRole("alertdialog")).toContainText("loses access");
+    await this.page.getByRole("alertdialog").getByRole("button", { name: "Remove member" }).click();
+  }
 }

@@ -30,15 +30,10 @@ export default async function ActivityPage({
   const filters = view.kind === "refused" || view.kind === "invalid" ? {} : view.filters;
   return (
     <LogPage
-      orgSlug={orgSlug}
       title="Activity"
       description={DESCRIPTION}
       base={base}
       state={view}
-      guest={{
-        title: "Guests can't view the activity history",
-        description: "Owners, admins and members can see who changed what. Ask an owner of this organization if you need access.",
-      }}
       exportHref={view.kind === "ok" && view.page.rows.length > 0 ? `${base}/export?${activitySearchParams(filters)}` : null}
       filters={view.kind === "refused" ? null : <ActivityFiltersClient filters={filters} actors={view.actors} keys={view.keys} />}
     >

@@ -34,16 +34,10 @@ export default async function AuditLogPage({
   const filters = view.kind === "refused" || view.kind === "invalid" ? {} : view.filters;
   return (
     <LogPage
-      orgSlug={orgSlug}
       title="Audit log"
       description={DESCRIPTION}
       base={base}
       state={view}
-      guest={{
-        title: "Guests can't view the audit log",
-        description:
-          "Owners, admins and members can view and export every API request. Ask an owner of this organization if you need access. You can still see each key's 30-day usage on the API keys page.",
-      }}
       exportHref={view.kind === "ok" && view.page.rows.length > 0 ? `${base}/export?${auditSearchParams(filters)}` : null}
       filters={view.kind === "refused" ? null : <AuditFiltersClient filters={filters} options={view.options} keys={view.keys} />}
     >

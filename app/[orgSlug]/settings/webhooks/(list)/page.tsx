@@ -8,8 +8,8 @@ import { PageHeader } from "@/components/page-header";
 import { RelativeTime } from "@/components/relative-time";
 import { Card } from "@/components/ui/card";
 import { requireOrgAccess } from "@/lib/org-access";
-import { AddEndpointDialog } from "./add-endpoint-dialog";
-import { EndpointStatus } from "./endpoint-status";
+import { AddEndpointDialog } from "../add-endpoint-dialog";
+import { EndpointStatus } from "../endpoint-status";
 
 export const metadata: Metadata = { title: "Webhooks" };
 
