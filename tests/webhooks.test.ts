@@ -172,6 +172,23 @@ describe("webhook delivery (SPEC §10)", () => {
     expect(hooks.received).toEqual([]);
   });
 
+  it("refuses a host name that resolves to loopback at the connection's own lookup, and the receiver gets nothing", async () => {
+    // Stored straight, as a name resolving to a public address at save time and to loopback later
+    // would be: only the lookup the request makes stands between the delivery and this machine.
+    const org = await createOrg("pro");
+    const hooks = await receiver();
+    const byName = new URL(hooks.url);
+    byName.hostname = "localhost";
+    const endpoint = await endpointFor(org.id, byName.toString());
+    process.env.WEBHOOK_ALLOW_PRIVATE = "false";
+    await getDb().transaction((tx) => enqueueWebhookEvent(tx, org.id, { type: "key.created", data: {} }));
+    const [delivery] = await eventually(() => deliveriesOf(endpoint.id), (rows) => (rows[0]?.attempts ?? 0) >= 1);
+    await getDb().update(webhookEndpoints).set({ enabled: false, disabledReason: "manual" }).where(eq(webhookEndpoints.id, endpoint.id));
+    expect(delivery!.responseExcerpt).toMatch(/^localhost resolves to (127\.0\.0\.1|::1), a private, loopback or reserved address: webhooks are sent to public addresses only\.$/);
+    expect(delivery).toMatchObject({ status: "pending", responseStatus: null });
+    expect(hooks.received).toEqual([]);
+  });
+
   it("knows which addresses are public", () => {
     for (const address of ["10.0.0.1", "172.16.5.4", "192.168.1.1", "127.0.0.1", "169.254.169.254", "100.64.0.1", "0.0.0.0", "::1", "fc00::1", "fe80::1", "::ffff:127.0.0.1", "::ffff:10.1.2.3", "224.0.0.1", "not an address"]) {
       expect([address, isPublicAddress(address)]).toEqual([address, false]);
