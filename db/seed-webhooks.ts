@@ -1,6 +1,7 @@
 import { newSigningSecret } from "@/lib/webhooks/signing-secret";
 import type { Db } from "./index";
 import { activityLog, webhookDeliveries, webhookEndpoints } from "./schema";
+import { webhookPayload, type WebhookEvent } from "./webhooks";
 
 /**
  * Acme's demo webhook endpoint (SPEC §10): an accounting sync that received key events for weeks,
@@ -17,7 +18,7 @@ const DAY = 24 * 60 * MINUTE;
 
 interface DemoDelivery {
   id: string;
-  eventType: string;
+  eventType: WebhookEvent["type"];
   daysAgo: number;
   data: Record<string, unknown>;
   status: "succeeded" | "failed";
@@ -113,7 +114,7 @@ export async function seedWebhooks(db: Db, now: Date, browser: { ip: string; use
         orgId: "org_demo_acme",
         endpointId: ENDPOINT_ID,
         eventType: delivery.eventType,
-        payload: { type: delivery.eventType, timestamp: createdAt.toISOString(), data: delivery.data },
+        payload: webhookPayload({ type: delivery.eventType, data: delivery.data }, createdAt),
         status: delivery.status,
         attempts: delivery.attempts,
         lastAttemptAt: at(delivery.daysAgo, delivery.lastAttemptAfterMinutes),

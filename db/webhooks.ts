@@ -39,7 +39,31 @@ export interface DeliveryJob {
 
 export interface WebhookEvent {
   type: WebhookEventType | typeof WEBHOOK_TEST_EVENT;
+  /** Named as the code names things (camelCase); sent in snake_case by `webhookPayload`. */
   data: Record<string, unknown>;
+}
+
+/** A delivery's body: Standard Webhooks' `{ type, timestamp, data }`. */
+export type WebhookPayload = (typeof webhookDeliveries.$inferSelect)["payload"];
+
+/** "actorUserId" → "actor_user_id". */
+function snakeCase(name: string): string {
+  return name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+}
+
+/** `value` with every object key, at any depth, in snake_case. */
+function withSnakeCaseKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withSnakeCaseKeys);
+  if (value === null || typeof value !== "object") return value;
+  return Object.fromEntries(Object.entries(value).map(([key, inner]) => [snakeCase(key), withSnakeCaseKeys(inner)]));
+}
+
+/**
+ * The body every receiver reads, for every event type: its fields in snake_case, as `/v1` names
+ * its own (`expires_at`, `actor_user_id`), whatever the code that raised the event calls them.
+ */
+export function webhookPayload(event: WebhookEvent, at: Date): WebhookPayload {
+  return { type: event.type, timestamp: at.toISOString(), data: withSnakeCaseKeys(event.data) as Record<string, unknown> };
 }
 
 /** Queues one job for a delivery, in `db`'s transaction: the job exists exactly when the transaction commits. */
@@ -57,7 +81,7 @@ export async function createDelivery(db: DbOrTx, orgId: string, endpointId: stri
     orgId,
     endpointId,
     eventType: event.type,
-    payload: { type: event.type, timestamp: at.toISOString(), data: event.data },
+    payload: webhookPayload(event, at),
     createdAt: at,
   });
   await queueDelivery(db, id, at);
