@@ -5,7 +5,7 @@ import { newId } from "./ids";
 import { getDb, type DbOrTx } from "./index";
 import { executorOf, jobQueue, WEBHOOK_QUEUE } from "./job-queue";
 import { rowsOf } from "./partitions";
-import { webhookDeliveries, webhookEndpoints } from "./schema";
+import { webhookDeliveries, webhookDeliveryAttempts, webhookEndpoints } from "./schema";
 
 /**
  * SPEC §10's webhooks: events become one delivery per subscribed endpoint, each queued in the
@@ -113,7 +113,7 @@ export async function skipDelivery(deliveryId: string, why: string): Promise<voi
   await getDb().update(webhookDeliveries).set({ status: "failed", responseExcerpt: why }).where(eq(webhookDeliveries.id, deliveryId));
 }
 
-/** One attempt in the delivery log and in the endpoint's health, in one transaction. */
+/** One attempt in the delivery log (the delivery's last answer and the attempt's own row) and in the endpoint's health, in one transaction. */
 export async function recordAttempt(
   delivery: { id: string; endpointId: string },
   attempt: { ok: boolean; status: number | null; durationMs: number; excerpt: string },
@@ -122,10 +122,14 @@ export async function recordAttempt(
   finishedAt: Date,
 ): Promise<void> {
   await getDb().transaction(async (tx) => {
-    await tx
+    const answer = { responseStatus: attempt.status, durationMs: attempt.durationMs, responseExcerpt: attempt.excerpt };
+    // The row lock of the update numbers attempts one after the other, even for a job retried while its first run still ends.
+    const [counted] = await tx
       .update(webhookDeliveries)
-      .set({ status, attempts: sql`${webhookDeliveries.attempts} + 1`, lastAttemptAt: at, responseStatus: attempt.status, durationMs: attempt.durationMs, responseExcerpt: attempt.excerpt })
-      .where(eq(webhookDeliveries.id, delivery.id));
+      .set({ status, attempts: sql`${webhookDeliveries.attempts} + 1`, lastAttemptAt: at, ...answer })
+      .where(eq(webhookDeliveries.id, delivery.id))
+      .returning({ orgId: webhookDeliveries.orgId, attempts: webhookDeliveries.attempts });
+    if (counted) await tx.insert(webhookDeliveryAttempts).values({ orgId: counted.orgId, deliveryId: delivery.id, attempt: counted.attempts, attemptedAt: at, ...answer });
     await recordEndpointHealth(tx, delivery.endpointId, attempt.ok, finishedAt);
   });
 }

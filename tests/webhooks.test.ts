@@ -8,6 +8,7 @@ import { rowsOf } from "@/db/partitions";
 import { alerts, rateLimitWindows, webhookDeliveries, webhookEndpoints } from "@/db/schema";
 import { newId } from "@/db/ids";
 import { enqueueWebhookEvent } from "@/db/webhooks";
+import { listWebhookDeliveries } from "@/db/queries/webhooks";
 import { attemptDelivery, startWebhookWorker } from "@/lib/webhooks/worker";
 import { isPublicAddress } from "@/lib/webhooks/address-guard";
 import { newSigningSecret } from "@/lib/webhooks/signing-secret";
@@ -87,6 +88,17 @@ async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean
   }
 }
 
+/** An event to a receiver that answers 503 twice and then 200, once the worker has delivered it. */
+async function deliveredOnThirdAttempt() {
+  const org = await createOrg("pro");
+  const hooks = await receiver();
+  hooks.answer = (n) => (n <= 2 ? 503 : 200);
+  const endpoint = await endpointFor(org.id, hooks.url);
+  await getDb().transaction((tx) => enqueueWebhookEvent(tx, org.id, { type: "key.revoked", data: { id: "key_9" } }));
+  await eventually(() => deliveriesOf(endpoint.id), (rows) => rows[0]?.status === "succeeded", 25_000);
+  return { org, hooks, endpoint };
+}
+
 beforeAll(async () => {
   await startWebhookWorker();
 }, 60_000);
@@ -125,13 +137,9 @@ describe("webhook delivery (SPEC §10)", () => {
   });
 
   it("retries a receiver that fails twice with backoff, and delivers on the third attempt with the same webhook-id", async () => {
-    const org = await createOrg("pro");
-    const hooks = await receiver();
-    hooks.answer = (n) => (n <= 2 ? 503 : 200);
-    const endpoint = await endpointFor(org.id, hooks.url);
-    await getDb().transaction((tx) => enqueueWebhookEvent(tx, org.id, { type: "key.revoked", data: { id: "key_9" } }));
+    const { hooks, endpoint } = await deliveredOnThirdAttempt();
 
-    const [delivery] = await eventually(() => deliveriesOf(endpoint.id), (rows) => rows[0]?.status === "succeeded", 25_000);
+    const [delivery] = await deliveriesOf(endpoint.id);
     expect(delivery).toMatchObject({ status: "succeeded", attempts: 3, responseStatus: 200 });
     expect(hooks.received).toHaveLength(3);
     expect(new Set(hooks.received.map((r) => r.headers["webhook-id"]))).toEqual(new Set([delivery!.id]));
@@ -139,6 +147,23 @@ describe("webhook delivery (SPEC §10)", () => {
     for (const request of hooks.received) expect(() => new Webhook(endpoint.secret).verify(request.body, request.headers as Record<string, string>)).not.toThrow();
     // Backoff: the attempts are spread out, not sent back to back.
     expect(hooks.received[2]!.at - hooks.received[0]!.at).toBeGreaterThanOrEqual(1_000);
+  }, 30_000);
+
+  it("keeps every attempt's answer, so a receiver's earlier errors can be read after it recovers", async () => {
+    const { org, endpoint } = await deliveredOnThirdAttempt();
+    const [delivery] = await listWebhookDeliveries(org.id, endpoint.id, 10);
+    expect(delivery).toMatchObject({ status: "succeeded", attempts: 3, responseStatus: 200, responseExcerpt: "thanks" });
+    expect(delivery!.attemptLog.map(({ attempt, responseStatus, responseExcerpt }) => ({ attempt, responseStatus, responseExcerpt }))).toEqual([
+      { attempt: 1, responseStatus: 503, responseExcerpt: "refused with 503" },
+      { attempt: 2, responseStatus: 503, responseExcerpt: "refused with 503" },
+      { attempt: 3, responseStatus: 200, responseExcerpt: "thanks" },
+    ]);
+    const times = delivery!.attemptLog.map((attempt) => Date.parse(attempt.attemptedAt));
+    expect(times).toEqual([...times].sort((a, b) => a - b));
+    for (const attempt of delivery!.attemptLog) expect(attempt.durationMs).toBeGreaterThanOrEqual(0);
+    // Another organization reads none of them, even by the endpoint's id.
+    const other = await createOrg("pro");
+    expect(await listWebhookDeliveries(other.id, endpoint.id, 10)).toEqual([]);
   }, 30_000);
 
   it("cuts a receiver that does not answer at 10 s", async () => {
