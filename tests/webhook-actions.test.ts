@@ -141,7 +141,7 @@ describe("webhook endpoints (SPEC §10)", () => {
     const sent = await sendTestWebhookAction(null, { orgId: team.org.id, endpointId: added.id });
     if (!sent.ok) throw new Error(sent.error);
     const [delivery] = await getDb().select().from(webhookDeliveries).where(eq(webhookDeliveries.id, sent.data.deliveryId));
-    expect(delivery).toMatchObject({ eventType: "webhook.test", status: "pending", payload: { type: "webhook.test", data: { endpointId: added.id } } });
+    expect(delivery).toMatchObject({ eventType: "webhook.test", status: "pending", payload: { type: "webhook.test", data: { endpoint_id: added.id } } });
     expect(await queuedJobs()).toBe(jobsBefore + 1);
 
     expect(await resendWebhookDeliveryAction(null, { orgId: team.org.id, deliveryId: delivery!.id })).toEqual({ ok: false, error: "This delivery is still being attempted." });
