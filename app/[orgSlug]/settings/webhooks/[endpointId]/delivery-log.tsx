@@ -86,7 +86,7 @@ export function DeliveryLog({ orgId, deliveries, canResend }: { orgId: string; d
                 <details>
                   <summary className="cursor-pointer font-mono text-sm">{delivery.eventType}</summary>
                   {/* As wide as a phone's screen allows, so the opened row reads without scrolling sideways. */}
-                  <div className="mt-2 grid w-[min(36rem,calc(100vw-5rem))] gap-2 text-xs">
+                  <div className="mt-2 grid w-[min(36rem,calc(100vw-6rem))] gap-2 text-xs">
                     <p className="font-mono break-all text-muted-foreground">webhook-id {delivery.id}</p>
                     <pre className="max-h-60 overflow-auto rounded-md bg-muted p-2 break-all whitespace-pre-wrap">{delivery.payload}</pre>
                     {delivery.attemptLog.length > 0 ? (
