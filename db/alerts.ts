@@ -97,11 +97,14 @@ export async function raiseRateLimitAlert(db: DbOrTx, alert: { orgId: string; ap
 /**
  * Keys expiring within KEY_EXPIRING_ALERT_DAYS and keys that have expired (in the last
  * KEY_EXPIRING_ALERT_DAYS, so a first run does not raise the whole past), once per key and expiry.
- * A key being replaced by a roll is left out: its end is the overlap someone chose. Run by the
- * maintenance timer and at start-up.
+ * A key being replaced by a roll is left out: its end is the overlap someone chose. So is the
+ * "expiring" of a key made with a lifetime of KEY_EXPIRING_ALERT_DAYS or less: it was inside the
+ * window from its first second, on purpose, so the warning would tell its maker nothing (its
+ * expiry is still raised). Run by the maintenance timer and at start-up.
  */
 export async function raiseKeyExpiryAlerts(db: DbOrTx, now = new Date()): Promise<RaisedAlert[]> {
   const at = now.toISOString();
+  const window = sql`make_interval(days => ${KEY_EXPIRING_ALERT_DAYS}::int)`;
   return raise(db, (tx) => tx.execute(sql`
     insert into alerts (org_id, kind, period, api_key_id, details, created_at)
     select k.org_id, case when k.expires_at <= ${at}::timestamptz then 'key_expired' else 'key_expiring' end,
@@ -110,8 +113,9 @@ export async function raiseKeyExpiryAlerts(db: DbOrTx, now = new Date()): Promis
            least(${at}::timestamptz, k.expires_at)
     from api_keys k
     where k.revoked_at is null
-      and k.expires_at > ${at}::timestamptz - make_interval(days => ${KEY_EXPIRING_ALERT_DAYS}::int)
-      and k.expires_at <= ${at}::timestamptz + make_interval(days => ${KEY_EXPIRING_ALERT_DAYS}::int)
+      and k.expires_at > ${at}::timestamptz - ${window}
+      and k.expires_at <= ${at}::timestamptz + ${window}
+      and (k.expires_at <= ${at}::timestamptz or k.expires_at - k.created_at > ${window})
       and not exists (select from api_keys successor where successor.replaces_key_id = k.id)
     order by k.org_id, k.expires_at
     on conflict (org_id, kind, period) do nothing

@@ -214,8 +214,9 @@ export const webhookEndpoints = pgTable(
 
 /**
  * One event sent to one endpoint: its id is the `webhook-id` every attempt carries, so a receiver
- * dedupes retries and resends. The row is the delivery log: attempts so far and the last one's
- * answer. pg-boss holds the attempts themselves (db/job-queue.ts).
+ * dedupes retries and resends. The row is the delivery log's line: attempts so far and the last
+ * one's answer; each attempt's own answer is in webhook_delivery_attempts. pg-boss holds the
+ * jobs that make them (db/job-queue.ts).
  */
 export const webhookDeliveries = pgTable(
   "webhook_deliveries",
@@ -244,6 +245,31 @@ export const webhookDeliveries = pgTable(
     index("webhook_deliveries_endpoint_time_idx").on(t.orgId, t.endpointId, t.createdAt.desc(), t.id.desc()),
     check("webhook_deliveries_status_known", sql`${t.status} in (${sql.raw(WEBHOOK_DELIVERY_STATUS_VALUES.map((status) => `'${status}'`).join(", "))})`),
   ],
+);
+
+/**
+ * Every attempt of a delivery with its answer, so a receiver's earlier errors can still be read
+ * after it recovers (the delivery keeps only the last). Numbered from 1 per delivery, a resend
+ * going on from where it was; org_id leads the key as in every tenant table.
+ */
+export const webhookDeliveryAttempts = pgTable(
+  "webhook_delivery_attempts",
+  {
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    deliveryId: text("delivery_id")
+      .notNull()
+      .references(() => webhookDeliveries.id, { onDelete: "cascade" }),
+    attempt: integer("attempt").notNull(),
+    attemptedAt: timestamp("attempted_at", { withTimezone: true, mode: "date" }).notNull(),
+    /** The answer's HTTP status, or null when it got none (refused address, timeout, connection). */
+    responseStatus: integer("response_status"),
+    durationMs: integer("duration_ms").notNull(),
+    /** The start of the answer's body, or what went wrong. */
+    responseExcerpt: text("response_excerpt").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.orgId, t.deliveryId, t.attempt] })],
 );
 
 /** Which alerts each person has read (the bell's unread count is per person). */

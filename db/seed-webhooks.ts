@@ -1,6 +1,7 @@
 import { newSigningSecret } from "@/lib/webhooks/signing-secret";
 import type { Db } from "./index";
-import { activityLog, webhookDeliveries, webhookEndpoints } from "./schema";
+import { activityLog, webhookDeliveries, webhookDeliveryAttempts, webhookEndpoints } from "./schema";
+import { webhookPayload, type WebhookEvent } from "./webhooks";
 
 /**
  * Acme's demo webhook endpoint (SPEC §10): an accounting sync that received key events for weeks,
@@ -17,7 +18,7 @@ const DAY = 24 * 60 * MINUTE;
 
 interface DemoDelivery {
   id: string;
-  eventType: string;
+  eventType: WebhookEvent["type"];
   daysAgo: number;
   data: Record<string, unknown>;
   status: "succeeded" | "failed";
@@ -27,6 +28,8 @@ interface DemoDelivery {
   responseStatus: number;
   durationMs: number;
   responseExcerpt: string;
+  /** What the attempts before the last one got, when it was not the last one's answer. */
+  earlierAnswer?: { responseStatus: number; responseExcerpt: string };
 }
 
 const DELIVERIES: DemoDelivery[] = [
@@ -66,6 +69,7 @@ const DELIVERIES: DemoDelivery[] = [
     responseStatus: 200,
     durationMs: 211,
     responseExcerpt: '{"received":true}',
+    earlierAnswer: { responseStatus: 503, responseExcerpt: "upstream connect error or disconnect/reset before headers" },
   },
   {
     id: "msg_demo_acme_test",
@@ -80,6 +84,25 @@ const DELIVERIES: DemoDelivery[] = [
     responseExcerpt: "Gone: this receiver moved to https://books.acme.example/hooks",
   },
 ];
+
+/** A demo delivery's attempts, spread from its event to its last attempt as backoff spreads them (each wait about double the one before). */
+function demoAttempts(delivery: DemoDelivery, createdAt: Date) {
+  const last = delivery.attempts;
+  return Array.from({ length: last }, (_, index) => {
+    const attempt = index + 1;
+    const share = last === 1 ? 0 : (2 ** index - 1) / (2 ** (last - 1) - 1);
+    const answer = attempt === last ? delivery : (delivery.earlierAnswer ?? delivery);
+    return {
+      orgId: "org_demo_acme",
+      deliveryId: delivery.id,
+      attempt,
+      attemptedAt: new Date(createdAt.getTime() + share * delivery.lastAttemptAfterMinutes * MINUTE),
+      responseStatus: answer.responseStatus,
+      durationMs: delivery.durationMs,
+      responseExcerpt: answer.responseExcerpt,
+    };
+  });
+}
 
 /** Adds the demo endpoint with its deliveries and history once (made from `browser`); a second run changes nothing. */
 export async function seedWebhooks(db: Db, now: Date, browser: { ip: string; userAgent: string }): Promise<void> {
@@ -113,7 +136,7 @@ export async function seedWebhooks(db: Db, now: Date, browser: { ip: string; use
         orgId: "org_demo_acme",
         endpointId: ENDPOINT_ID,
         eventType: delivery.eventType,
-        payload: { type: delivery.eventType, timestamp: createdAt.toISOString(), data: delivery.data },
+        payload: webhookPayload({ type: delivery.eventType, data: delivery.data }, createdAt),
         status: delivery.status,
         attempts: delivery.attempts,
         lastAttemptAt: at(delivery.daysAgo, delivery.lastAttemptAfterMinutes),
@@ -124,6 +147,8 @@ export async function seedWebhooks(db: Db, now: Date, browser: { ip: string; use
       };
     }),
   );
+
+  await db.insert(webhookDeliveryAttempts).values(DELIVERIES.flatMap((delivery) => demoAttempts(delivery, at(delivery.daysAgo))));
 
   const target = { orgId: "org_demo_acme", actorUserId: ADMIN, targetType: "webhook_endpoint" as const, targetId: ENDPOINT_ID, targetName: URL, ...browser };
   await db.insert(activityLog).values([

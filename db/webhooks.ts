@@ -5,7 +5,7 @@ import { newId } from "./ids";
 import { getDb, type DbOrTx } from "./index";
 import { executorOf, jobQueue, WEBHOOK_QUEUE } from "./job-queue";
 import { rowsOf } from "./partitions";
-import { webhookDeliveries, webhookEndpoints } from "./schema";
+import { webhookDeliveries, webhookDeliveryAttempts, webhookEndpoints } from "./schema";
 
 /**
  * SPEC §10's webhooks: events become one delivery per subscribed endpoint, each queued in the
@@ -39,7 +39,31 @@ export interface DeliveryJob {
 
 export interface WebhookEvent {
   type: WebhookEventType | typeof WEBHOOK_TEST_EVENT;
+  /** Named as the code names things (camelCase); sent in snake_case by `webhookPayload`. */
   data: Record<string, unknown>;
+}
+
+/** A delivery's body: Standard Webhooks' `{ type, timestamp, data }`. */
+export type WebhookPayload = (typeof webhookDeliveries.$inferSelect)["payload"];
+
+/** "actorUserId" → "actor_user_id". */
+function snakeCase(name: string): string {
+  return name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+}
+
+/** `value` with every object key, at any depth, in snake_case. */
+function withSnakeCaseKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withSnakeCaseKeys);
+  if (value === null || typeof value !== "object") return value;
+  return Object.fromEntries(Object.entries(value).map(([key, inner]) => [snakeCase(key), withSnakeCaseKeys(inner)]));
+}
+
+/**
+ * The body every receiver reads, for every event type: its fields in snake_case, as `/v1` names
+ * its own (`expires_at`, `actor_user_id`), whatever the code that raised the event calls them.
+ */
+export function webhookPayload(event: WebhookEvent, at: Date): WebhookPayload {
+  return { type: event.type, timestamp: at.toISOString(), data: withSnakeCaseKeys(event.data) as Record<string, unknown> };
 }
 
 /** Queues one job for a delivery, in `db`'s transaction: the job exists exactly when the transaction commits. */
@@ -57,7 +81,7 @@ export async function createDelivery(db: DbOrTx, orgId: string, endpointId: stri
     orgId,
     endpointId,
     eventType: event.type,
-    payload: { type: event.type, timestamp: at.toISOString(), data: event.data },
+    payload: webhookPayload(event, at),
     createdAt: at,
   });
   await queueDelivery(db, id, at);
@@ -89,7 +113,7 @@ export async function skipDelivery(deliveryId: string, why: string): Promise<voi
   await getDb().update(webhookDeliveries).set({ status: "failed", responseExcerpt: why }).where(eq(webhookDeliveries.id, deliveryId));
 }
 
-/** One attempt in the delivery log and in the endpoint's health, in one transaction. */
+/** One attempt in the delivery log (the delivery's last answer and the attempt's own row) and in the endpoint's health, in one transaction. */
 export async function recordAttempt(
   delivery: { id: string; endpointId: string },
   attempt: { ok: boolean; status: number | null; durationMs: number; excerpt: string },
@@ -98,10 +122,14 @@ export async function recordAttempt(
   finishedAt: Date,
 ): Promise<void> {
   await getDb().transaction(async (tx) => {
-    await tx
+    const answer = { responseStatus: attempt.status, durationMs: attempt.durationMs, responseExcerpt: attempt.excerpt };
+    // The row lock of the update numbers attempts one after the other, even for a job retried while its first run still ends.
+    const [counted] = await tx
       .update(webhookDeliveries)
-      .set({ status, attempts: sql`${webhookDeliveries.attempts} + 1`, lastAttemptAt: at, responseStatus: attempt.status, durationMs: attempt.durationMs, responseExcerpt: attempt.excerpt })
-      .where(eq(webhookDeliveries.id, delivery.id));
+      .set({ status, attempts: sql`${webhookDeliveries.attempts} + 1`, lastAttemptAt: at, ...answer })
+      .where(eq(webhookDeliveries.id, delivery.id))
+      .returning({ orgId: webhookDeliveries.orgId, attempts: webhookDeliveries.attempts });
+    if (counted) await tx.insert(webhookDeliveryAttempts).values({ orgId: counted.orgId, deliveryId: delivery.id, attempt: counted.attempts, attemptedAt: at, ...answer });
     await recordEndpointHealth(tx, delivery.endpointId, attempt.ok, finishedAt);
   });
 }

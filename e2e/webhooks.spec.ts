@@ -60,7 +60,24 @@ test("an admin adds an endpoint, sends a test event, sees it delivered and resen
     expect(testEvents()[1]!.headers["webhook-id"]).toBe(first.headers["webhook-id"]);
     await expect(row.getByRole("cell", { name: "2", exact: true })).toBeVisible({ timeout: 15_000 });
 
+    // Opening the row shows each attempt with its own answer, the first one included.
+    await row.getByText("webhook.test", { exact: true }).click();
+    const attempts = row.getByRole("region", { name: "Attempts" }).getByRole("listitem");
+    await expect(attempts).toHaveCount(2);
+    for (const [index, attempt] of (await attempts.all()).entries()) {
+      await expect(attempt).toContainText(`Attempt ${index + 1}`);
+      await expect(attempt).toContainText("200");
+      await expect(attempt).toContainText("received");
+    }
+
     await page.setViewportSize(PHONE);
+    // Readable at a phone's width: the opened row fits the log's visible part, nothing to scroll sideways for.
+    const lastAttempt = attempts.last();
+    await lastAttempt.scrollIntoViewIfNeeded();
+    const box = (await lastAttempt.boundingBox())!;
+    const visible = (await page.locator("[data-slot=table-container]").boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(visible.x);
+    expect(box.x + box.width).toBeLessThanOrEqual(Math.min(visible.x + visible.width, PHONE.width));
     await screenshot(page, "webhooks-deliveries-phone");
     await page.setViewportSize({ width: 1280, height: 900 });
 

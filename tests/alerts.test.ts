@@ -145,7 +145,7 @@ describe("key expiry alerts (SPEC §10)", () => {
     const org = await createOrg("pro");
     const now = new Date();
     const day = 86_400_000;
-    const expiring = await insertKey(org.id, { name: "Expiring", expiresAt: new Date(now.getTime() + 3 * day) });
+    const expiring = await insertKey(org.id, { name: "Expiring", createdAt: new Date(now.getTime() - 30 * day), expiresAt: new Date(now.getTime() + 3 * day) });
     const expired = await insertKey(org.id, { name: "Expired", expiresAt: new Date(now.getTime() - day) });
     await insertKey(org.id, { name: "Later", expiresAt: new Date(now.getTime() + 30 * day) });
     await insertKey(org.id, { name: "Long gone", expiresAt: new Date(now.getTime() - 30 * day) });
@@ -163,6 +163,25 @@ describe("key expiry alerts (SPEC §10)", () => {
     // The expiring key, once expired, raises its second alert.
     await raiseKeyExpiryAlerts(getDb(), new Date(now.getTime() + 4 * day));
     expect((await alertsOf(org.id)).filter((alert) => alert.apiKeyId === expiring.id).map((alert) => alert.kind)).toEqual(["key_expired", "key_expiring"]);
+  });
+
+  it("does not warn that a key made on purpose with a lifetime of 7 days or less expires soon, and still says when it has expired", async () => {
+    const org = await createOrg("pro");
+    const now = new Date();
+    const day = 86_400_000;
+    const weekLong = await insertKey(org.id, { name: "Load test, 7 days", createdAt: now, expiresAt: new Date(now.getTime() + 7 * day) });
+    const dayLong = await insertKey(org.id, { name: "Demo, 1 day", createdAt: new Date(now.getTime() - 3_600_000), expiresAt: new Date(now.getTime() + 23 * 3_600_000) });
+    const eightDays = await insertKey(org.id, { name: "Sprint, 8 days", createdAt: now, expiresAt: new Date(now.getTime() + 8 * day) });
+
+    await raiseKeyExpiryAlerts(getDb(), now);
+    await raiseKeyExpiryAlerts(getDb(), new Date(now.getTime() + 3 * day));
+    expect((await alertsOf(org.id)).map(({ kind, apiKeyId }) => ({ kind, apiKeyId }))).toEqual([
+      { kind: "key_expired", apiKeyId: dayLong.id },
+      // Made outside the window, it entered it a day later: that is worth a warning.
+      { kind: "key_expiring", apiKeyId: eightDays.id },
+    ]);
+    await raiseKeyExpiryAlerts(getDb(), new Date(now.getTime() + 7 * day + 1_000));
+    expect((await alertsOf(org.id)).filter((alert) => alert.apiKeyId === weekLong.id).map((alert) => alert.kind)).toEqual(["key_expired"]);
   });
 });
 

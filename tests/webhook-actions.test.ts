@@ -13,6 +13,7 @@ import { jobQueue } from "@/db/job-queue";
 import { rowsOf } from "@/db/partitions";
 import { listWebhookEndpoints } from "@/db/queries/webhooks";
 import { activityLog, webhookDeliveries, webhookEndpoints } from "@/db/schema";
+import { isPublicAddress, refusedLiteral } from "@/lib/webhooks/address-guard";
 import { createTeam, form } from "./helpers/factories";
 import { actAs } from "./helpers/session";
 
@@ -89,6 +90,23 @@ describe("webhook endpoints (SPEC §10)", () => {
     expect(await endpointsOf(team.org.id)).toEqual([]);
   });
 
+  it("refuses https://[::127.0.0.1]/ and other IPv4-compatible IPv6 addresses as the IPv4 address they name", async () => {
+    process.env.WEBHOOK_ALLOW_PRIVATE = "false";
+    try {
+      // The URL parser writes [::127.0.0.1] as [::7f00:1]; each names a private IPv4 address.
+      for (const url of ["https://[::127.0.0.1]/", "https://[::7f00:1]/hooks", "https://[::10.0.0.1]/hooks", "https://[::169.254.169.254]/latest"]) {
+        const result = await createWebhookEndpointAction(null, form({ orgId: team.org.id, url, eventTypes: "key.created" }));
+        expect([url, result]).toMatchObject([url, { ok: false, fieldErrors: { url: [expect.stringContaining("a private, loopback or reserved address")] } }]);
+        expect(refusedLiteral(new URL(url).hostname)?.message).toContain("a private, loopback or reserved address");
+      }
+    } finally {
+      process.env.WEBHOOK_ALLOW_PRIVATE = "true";
+    }
+    expect(await endpointsOf(team.org.id)).toEqual([]);
+    // A public IPv4 address written the same way stays public.
+    expect(isPublicAddress("::8.8.8.8")).toBe(true);
+  });
+
   it("keeps an organization to 10 endpoints", async () => {
     for (let i = 0; i < 10; i++) await addEndpoint();
     expect(await createWebhookEndpointAction(null, form({ orgId: team.org.id, url: URL_OF_RECEIVER, eventTypes: "key.created" }))).toEqual({
@@ -123,7 +141,7 @@ describe("webhook endpoints (SPEC §10)", () => {
     const sent = await sendTestWebhookAction(null, { orgId: team.org.id, endpointId: added.id });
     if (!sent.ok) throw new Error(sent.error);
     const [delivery] = await getDb().select().from(webhookDeliveries).where(eq(webhookDeliveries.id, sent.data.deliveryId));
-    expect(delivery).toMatchObject({ eventType: "webhook.test", status: "pending", payload: { type: "webhook.test", data: { endpointId: added.id } } });
+    expect(delivery).toMatchObject({ eventType: "webhook.test", status: "pending", payload: { type: "webhook.test", data: { endpoint_id: added.id } } });
     expect(await queuedJobs()).toBe(jobsBefore + 1);
 
     expect(await resendWebhookDeliveryAction(null, { orgId: team.org.id, deliveryId: delivery!.id })).toEqual({ ok: false, error: "This delivery is still being attempted." });

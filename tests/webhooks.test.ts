@@ -5,16 +5,19 @@ import { Webhook } from "standardwebhooks";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/db";
 import { rowsOf } from "@/db/partitions";
-import { alerts, webhookDeliveries, webhookEndpoints } from "@/db/schema";
+import { alerts, rateLimitWindows, webhookDeliveries, webhookEndpoints } from "@/db/schema";
 import { newId } from "@/db/ids";
 import { enqueueWebhookEvent } from "@/db/webhooks";
+import { listWebhookDeliveries } from "@/db/queries/webhooks";
 import { attemptDelivery, startWebhookWorker } from "@/lib/webhooks/worker";
 import { isPublicAddress } from "@/lib/webhooks/address-guard";
 import { newSigningSecret } from "@/lib/webhooks/signing-secret";
-import { createApiKeyAction, revokeApiKeyAction } from "@/app/[orgSlug]/settings/api/actions";
-import { raiseQuotaAlerts } from "@/db/alerts";
+import { createApiKeyAction, revokeApiKeyAction, rollApiKeyAction } from "@/app/[orgSlug]/settings/api/actions";
+import { sendTestWebhookAction } from "@/app/[orgSlug]/settings/webhooks/actions";
+import { raiseKeyExpiryAlerts, raiseQuotaAlerts, raiseRateLimitAlert } from "@/db/alerts";
+import { WEBHOOK_EVENT_TYPE_VALUES, WEBHOOK_TEST_EVENT } from "@/db/enums";
 import { utcMonthStart } from "@/db/time";
-import { createOrg, createTeam, form } from "./helpers/factories";
+import { createOrg, createTeam, form, insertKey } from "./helpers/factories";
 import { actAs } from "./helpers/session";
 
 // SPEC §10 with a real receiver on 127.0.0.1: that needs WEBHOOK_ALLOW_PRIVATE, which one test
@@ -85,6 +88,17 @@ async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean
   }
 }
 
+/** An event to a receiver that answers 503 twice and then 200, once the worker has delivered it. */
+async function deliveredOnThirdAttempt() {
+  const org = await createOrg("pro");
+  const hooks = await receiver();
+  hooks.answer = (n) => (n <= 2 ? 503 : 200);
+  const endpoint = await endpointFor(org.id, hooks.url);
+  await getDb().transaction((tx) => enqueueWebhookEvent(tx, org.id, { type: "key.revoked", data: { id: "key_9" } }));
+  await eventually(() => deliveriesOf(endpoint.id), (rows) => rows[0]?.status === "succeeded", 25_000);
+  return { org, hooks, endpoint };
+}
+
 beforeAll(async () => {
   await startWebhookWorker();
 }, 60_000);
@@ -123,13 +137,9 @@ describe("webhook delivery (SPEC §10)", () => {
   });
 
   it("retries a receiver that fails twice with backoff, and delivers on the third attempt with the same webhook-id", async () => {
-    const org = await createOrg("pro");
-    const hooks = await receiver();
-    hooks.answer = (n) => (n <= 2 ? 503 : 200);
-    const endpoint = await endpointFor(org.id, hooks.url);
-    await getDb().transaction((tx) => enqueueWebhookEvent(tx, org.id, { type: "key.revoked", data: { id: "key_9" } }));
+    const { hooks, endpoint } = await deliveredOnThirdAttempt();
 
-    const [delivery] = await eventually(() => deliveriesOf(endpoint.id), (rows) => rows[0]?.status === "succeeded", 25_000);
+    const [delivery] = await deliveriesOf(endpoint.id);
     expect(delivery).toMatchObject({ status: "succeeded", attempts: 3, responseStatus: 200 });
     expect(hooks.received).toHaveLength(3);
     expect(new Set(hooks.received.map((r) => r.headers["webhook-id"]))).toEqual(new Set([delivery!.id]));
@@ -137,6 +147,23 @@ describe("webhook delivery (SPEC §10)", () => {
     for (const request of hooks.received) expect(() => new Webhook(endpoint.secret).verify(request.body, request.headers as Record<string, string>)).not.toThrow();
     // Backoff: the attempts are spread out, not sent back to back.
     expect(hooks.received[2]!.at - hooks.received[0]!.at).toBeGreaterThanOrEqual(1_000);
+  }, 30_000);
+
+  it("keeps every attempt's answer, so a receiver's earlier errors can be read after it recovers", async () => {
+    const { org, endpoint } = await deliveredOnThirdAttempt();
+    const [delivery] = await listWebhookDeliveries(org.id, endpoint.id, 10);
+    expect(delivery).toMatchObject({ status: "succeeded", attempts: 3, responseStatus: 200, responseExcerpt: "thanks" });
+    expect(delivery!.attemptLog.map(({ attempt, responseStatus, responseExcerpt }) => ({ attempt, responseStatus, responseExcerpt }))).toEqual([
+      { attempt: 1, responseStatus: 503, responseExcerpt: "refused with 503" },
+      { attempt: 2, responseStatus: 503, responseExcerpt: "refused with 503" },
+      { attempt: 3, responseStatus: 200, responseExcerpt: "thanks" },
+    ]);
+    const times = delivery!.attemptLog.map((attempt) => Date.parse(attempt.attemptedAt));
+    expect(times).toEqual([...times].sort((a, b) => a - b));
+    for (const attempt of delivery!.attemptLog) expect(attempt.durationMs).toBeGreaterThanOrEqual(0);
+    // Another organization reads none of them, even by the endpoint's id.
+    const other = await createOrg("pro");
+    expect(await listWebhookDeliveries(other.id, endpoint.id, 10)).toEqual([]);
   }, 30_000);
 
   it("cuts a receiver that does not answer at 10 s", async () => {
@@ -169,6 +196,23 @@ describe("webhook delivery (SPEC §10)", () => {
     await getDb().update(webhookEndpoints).set({ enabled: false, disabledReason: "manual" }).where(eq(webhookEndpoints.id, endpoint.id));
     expect(delivery).toMatchObject({ status: "pending", responseStatus: null });
     expect(delivery!.responseExcerpt).toBe("127.0.0.1 resolves to 127.0.0.1, a private, loopback or reserved address: webhooks are sent to public addresses only.");
+    expect(hooks.received).toEqual([]);
+  });
+
+  it("refuses a host name that resolves to loopback at the connection's own lookup, and the receiver gets nothing", async () => {
+    // Stored straight, as a name resolving to a public address at save time and to loopback later
+    // would be: only the lookup the request makes stands between the delivery and this machine.
+    const org = await createOrg("pro");
+    const hooks = await receiver();
+    const byName = new URL(hooks.url);
+    byName.hostname = "localhost";
+    const endpoint = await endpointFor(org.id, byName.toString());
+    process.env.WEBHOOK_ALLOW_PRIVATE = "false";
+    await getDb().transaction((tx) => enqueueWebhookEvent(tx, org.id, { type: "key.created", data: {} }));
+    const [delivery] = await eventually(() => deliveriesOf(endpoint.id), (rows) => (rows[0]?.attempts ?? 0) >= 1);
+    await getDb().update(webhookEndpoints).set({ enabled: false, disabledReason: "manual" }).where(eq(webhookEndpoints.id, endpoint.id));
+    expect(delivery!.responseExcerpt).toMatch(/^localhost resolves to (127\.0\.0\.1|::1), a private, loopback or reserved address: webhooks are sent to public addresses only\.$/);
+    expect(delivery).toMatchObject({ status: "pending", responseStatus: null });
     expect(hooks.received).toEqual([]);
   });
 
@@ -237,9 +281,51 @@ describe("webhook delivery (SPEC §10)", () => {
     await eventually(async () => hooks.received.length, (n) => n >= 3);
     const bodies = hooks.received.map((request) => new Webhook(endpoint.secret).verify(request.body, request.headers as Record<string, string>) as { type: string; data: Record<string, unknown> });
     expect(bodies.map((body) => body.type).sort()).toEqual(["key.created", "key.revoked", "usage.quota_threshold"]);
-    expect(bodies.find((body) => body.type === "key.created")!.data).toMatchObject({ id: created.data.key.id, name: "Billing server", actorUserId: team.owner.id });
+    expect(bodies.find((body) => body.type === "key.created")!.data).toMatchObject({ id: created.data.key.id, name: "Billing server", actor_user_id: team.owner.id });
     expect(JSON.stringify(bodies)).not.toContain(created.data.value);
     expect(bodies.find((body) => body.type === "key.revoked")!.data).toMatchObject({ id: created.data.key.id, reason: "no_longer_used" });
     expect(bodies.find((body) => body.type === "usage.quota_threshold")!.data).toMatchObject({ threshold: 80, quota: 10_000, calls: 8_000 });
   });
+
+  it("sends every event type's data in snake_case, as /v1 names its fields", async () => {
+    const team = await createTeam("pro");
+    const hooks = await receiver();
+    const endpoint = await endpointFor(team.org.id, hooks.url, { eventTypes: [...WEBHOOK_EVENT_TYPE_VALUES] });
+    const now = new Date();
+    const day = 86_400_000;
+    actAs(team.owner.id);
+    const created = await createApiKeyAction(null, form({ orgId: team.org.id, name: "Billing server", expiresIn: "90" }));
+    if (!created.ok) throw new Error(created.error);
+    expect((await rollApiKeyAction(null, form({ orgId: team.org.id, keyId: created.data.key.id, overlap: "1h" }))).ok).toBe(true);
+    expect((await revokeApiKeyAction(null, form({ orgId: team.org.id, keyId: created.data.key.id, reason: "replaced" }))).ok).toBe(true);
+    await insertKey(team.org.id, { name: "Expiring", createdAt: new Date(now.getTime() - 30 * day), expiresAt: new Date(now.getTime() + 3 * day) });
+    await insertKey(team.org.id, { name: "Expired", createdAt: new Date(now.getTime() - 30 * day), expiresAt: new Date(now.getTime() - day) });
+    await raiseKeyExpiryAlerts(getDb(), now);
+    await raiseQuotaAlerts(getDb(), { orgId: team.org.id, month: utcMonthStart(now), quota: 10_000, thresholds: [80], at: now });
+    const limited = await insertKey(team.org.id, { name: "Busy" });
+    await getDb().insert(rateLimitWindows).values({ orgId: team.org.id, apiKeyId: limited.id, windowStart: new Date(Math.floor(now.getTime() / 60_000) * 60_000), count: 100 });
+    await raiseRateLimitAlert(getDb(), { orgId: team.org.id, apiKeyId: limited.id, rateLimit: 60, at: now });
+    expect((await sendTestWebhookAction(null, form({ orgId: team.org.id, endpointId: endpoint.id }))).ok).toBe(true);
+
+    // Every type a receiver can get: a new one fails here until it is sent above.
+    const types = [...WEBHOOK_EVENT_TYPE_VALUES, WEBHOOK_TEST_EVENT].sort();
+    await eventually(async () => new Set(hooks.received.map((request) => (JSON.parse(request.body) as { type: string }).type)).size, (n) => n >= types.length);
+    const bodies = hooks.received.map((request) => new Webhook(endpoint.secret).verify(request.body, request.headers as Record<string, string>) as { type: string; data: Record<string, unknown> });
+    expect([...new Set(bodies.map((body) => body.type))].sort()).toEqual(types);
+    const keysOf = (value: unknown): string[] =>
+      value !== null && typeof value === "object" ? Object.entries(value).flatMap(([key, inner]) => [key, ...keysOf(inner)]) : [];
+    for (const body of bodies) expect([body.type, keysOf(body).filter((key) => !/^[a-z0-9]+(_[a-z0-9]+)*$/.test(key))]).toEqual([body.type, []]);
+    const dataOf = (type: string) => bodies.find((body) => body.type === type)!.data;
+    expect(dataOf("key.created")).toMatchObject({ id: created.data.key.id, expires_at: created.data.key.expiresAt, actor_user_id: team.owner.id });
+    expect(dataOf("key.rolled")).toMatchObject({ actor_user_id: team.owner.id, replaces: { id: created.data.key.id, ends_at: expect.any(String) } });
+    expect(dataOf("key.revoked")).toMatchObject({ reason: "replaced", actor_user_id: team.owner.id });
+    expect(dataOf("key.expiring")).toMatchObject({ alert_id: expect.any(Number), key_id: expect.any(String), expires_at: expect.any(String) });
+    expect(dataOf("key.expired")).toMatchObject({ key_id: expect.any(String), expires_at: expect.any(String) });
+    expect(dataOf("usage.quota_threshold")).toMatchObject({ threshold: 80, quota: 10_000, calls: 8_000 });
+    expect(dataOf("usage.rate_limited")).toMatchObject({ key_id: limited.id, rate_limit: 60, refused: 40 });
+    expect(dataOf(WEBHOOK_TEST_EVENT)).toMatchObject({ endpoint_id: endpoint.id });
+    // The delivery log shows the body as it was sent.
+    const logged = await deliveriesOf(endpoint.id);
+    expect(JSON.stringify(logged.map((delivery) => delivery.payload))).not.toMatch(/"[a-z0-9]+[A-Z]\w*":/);
+  }, 30_000);
 });

@@ -1,8 +1,8 @@
 import "server-only";
-import { and, count, desc, eq, sql } from "drizzle-orm";
+import { and, count, desc, eq, inArray, sql } from "drizzle-orm";
 import { getDb, type DbOrTx } from "@/db";
 import type { WebhookDeliveryStatus, WebhookEventType } from "@/db/enums";
-import { webhookDeliveries, webhookEndpoints } from "@/db/schema";
+import { webhookDeliveries, webhookDeliveryAttempts, webhookEndpoints } from "@/db/schema";
 
 /** An endpoint as the Webhooks page shows it: never its secret, only the secret's last characters. */
 export interface WebhookEndpointDto {
@@ -31,6 +31,18 @@ export interface WebhookDeliveryDto {
   durationMs: number | null;
   responseExcerpt: string | null;
   payload: string;
+  /** Each attempt's answer, the first first. */
+  attemptLog: WebhookAttemptDto[];
+}
+
+export interface WebhookAttemptDto {
+  attempt: number;
+  attemptedAt: string;
+  /** Null when no answer came (refused address, timeout, connection). */
+  responseStatus: number | null;
+  durationMs: number;
+  /** The start of the answer's body, or what went wrong. */
+  responseExcerpt: string;
 }
 
 const iso = (date: Date | null) => date?.toISOString() ?? null;
@@ -74,7 +86,24 @@ export async function listWebhookEndpoints(orgId: string, endpointId?: string): 
   }));
 }
 
-/** The endpoint's newest deliveries, newest first. */
+/** The attempts of the organization's `deliveryIds`, by delivery, each delivery's first first. */
+async function attemptsOf(orgId: string, deliveryIds: string[]): Promise<Map<string, WebhookAttemptDto[]>> {
+  const byDelivery = new Map<string, WebhookAttemptDto[]>();
+  if (deliveryIds.length === 0) return byDelivery;
+  const rows = await getDb()
+    .select()
+    .from(webhookDeliveryAttempts)
+    .where(and(eq(webhookDeliveryAttempts.orgId, orgId), inArray(webhookDeliveryAttempts.deliveryId, deliveryIds)))
+    .orderBy(webhookDeliveryAttempts.deliveryId, webhookDeliveryAttempts.attempt);
+  for (const row of rows) {
+    const attempts = byDelivery.get(row.deliveryId) ?? [];
+    attempts.push({ attempt: row.attempt, attemptedAt: row.attemptedAt.toISOString(), responseStatus: row.responseStatus, durationMs: row.durationMs, responseExcerpt: row.responseExcerpt });
+    byDelivery.set(row.deliveryId, attempts);
+  }
+  return byDelivery;
+}
+
+/** The endpoint's newest deliveries, newest first, each with its attempts. */
 export async function listWebhookDeliveries(orgId: string, endpointId: string, limit: number): Promise<WebhookDeliveryDto[]> {
   const rows = await getDb()
     .select()
@@ -82,6 +111,7 @@ export async function listWebhookDeliveries(orgId: string, endpointId: string, l
     .where(and(eq(webhookDeliveries.orgId, orgId), eq(webhookDeliveries.endpointId, endpointId)))
     .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
     .limit(limit);
+  const attempts = await attemptsOf(orgId, rows.map((row) => row.id));
   return rows.map((row) => ({
     id: row.id,
     eventType: row.eventType,
@@ -93,6 +123,7 @@ export async function listWebhookDeliveries(orgId: string, endpointId: string, l
     durationMs: row.durationMs,
     responseExcerpt: row.responseExcerpt,
     payload: JSON.stringify(row.payload, null, 2),
+    attemptLog: attempts.get(row.id) ?? [],
   }));
 }
 

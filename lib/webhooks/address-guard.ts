@@ -14,11 +14,24 @@ export function privateAddressesAllowed(): boolean {
   return process.env.WEBHOOK_ALLOW_PRIVATE === "true";
 }
 
-/** Whether `address` is a public unicast address (an IPv4-mapped IPv6 address counts as its IPv4). */
+/** `::/96`: RFC 4291's deprecated IPv4-compatible addresses, `::a.b.c.d`, which URLs write as `[::7f00:1]`. */
+const IPV4_COMPATIBLE = ipaddr.parseCIDR("::/96");
+
+/**
+ * The address a connection to `address` reaches, as ipaddr.js reads it: an IPv4-mapped
+ * (`::ffff:a.b.c.d`) or IPv4-compatible (`::a.b.c.d`) IPv6 address is the IPv4 address it names,
+ * since a dual-stack host may route it there; ipaddr.js itself sees only the mapped form.
+ */
+function effectiveAddress(address: string): ipaddr.IPv4 | ipaddr.IPv6 {
+  const parsed = ipaddr.process(address);
+  if (parsed.kind() === "ipv6" && parsed.match(IPV4_COMPATIBLE)) return ipaddr.fromByteArray(parsed.toByteArray().slice(12));
+  return parsed;
+}
+
+/** Whether `address` is a public unicast address (an IPv4 address written as IPv6 counts as its IPv4). */
 export function isPublicAddress(address: string): boolean {
   if (!ipaddr.isValid(address)) return false;
-  const parsed = ipaddr.process(address);
-  return parsed.range() === "unicast";
+  return effectiveAddress(address).range() === "unicast";
 }
 
 export class RefusedAddressError extends Error {

@@ -4,7 +4,7 @@ import { RotateCcw } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useEffect } from "react";
 import { toast } from "sonner";
-import type { WebhookDeliveryDto } from "@/db/queries/webhooks";
+import type { WebhookAttemptDto, WebhookDeliveryDto } from "@/db/queries/webhooks";
 import { RelativeTime } from "@/components/relative-time";
 import { useConfirmAction } from "@/components/use-confirm-action";
 import { Badge } from "@/components/ui/badge";
@@ -21,7 +21,31 @@ const STATUS = {
 /** While a delivery is being attempted, the page refreshes itself to show how it went. */
 const REFRESH_MS = 2_000;
 
-/** SPEC §10's delivery log: event, attempts, answer, duration, and "Resend" for a settled delivery. */
+/** Every attempt of a delivery with its answer, the first first: earlier errors stay readable after a success. */
+function AttemptLog({ attempts }: { attempts: WebhookAttemptDto[] }) {
+  return (
+    <section className="grid gap-2" aria-label="Attempts">
+      <p className="font-medium">Attempts</p>
+      <ol className="grid gap-2">
+        {attempts.map((attempt) => (
+          <li key={attempt.attempt} className="grid gap-1 rounded-md border p-2">
+            <div className="flex flex-wrap items-baseline gap-x-3 gap-y-1">
+              <span className="font-medium">Attempt {attempt.attempt}</span>
+              <span className={attempt.responseStatus !== null && attempt.responseStatus < 300 ? "font-mono" : "font-mono text-destructive"}>
+                {attempt.responseStatus ?? "No answer"}
+              </span>
+              <span className="tabular-nums text-muted-foreground">{attempt.durationMs.toLocaleString("en-US")} ms</span>
+              <RelativeTime value={attempt.attemptedAt} className="text-muted-foreground" />
+            </div>
+            {attempt.responseExcerpt ? <pre className="max-h-40 overflow-auto rounded bg-muted p-2 break-all whitespace-pre-wrap">{attempt.responseExcerpt}</pre> : null}
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}
+
+/** SPEC §10's delivery log: event, attempts (each with its answer when the row is opened), answer, duration, and "Resend" for a settled delivery. */
 export function DeliveryLog({ orgId, deliveries, canResend }: { orgId: string; deliveries: WebhookDeliveryDto[]; canResend: boolean }) {
   const router = useRouter();
   const waiting = deliveries.some((delivery) => delivery.status === "pending");
@@ -61,14 +85,14 @@ export function DeliveryLog({ orgId, deliveries, canResend }: { orgId: string; d
               <TableCell>
                 <details>
                   <summary className="cursor-pointer font-mono text-sm">{delivery.eventType}</summary>
-                  <div className="mt-2 grid max-w-xl gap-2 text-xs">
-                    <p className="font-mono text-muted-foreground">webhook-id {delivery.id}</p>
-                    <pre className="max-h-60 overflow-auto rounded-md bg-muted p-2 whitespace-pre-wrap">{delivery.payload}</pre>
-                    {delivery.responseExcerpt ? (
-                      <>
-                        <p className="font-medium">Last answer</p>
-                        <pre className="max-h-40 overflow-auto rounded-md bg-muted p-2 whitespace-pre-wrap">{delivery.responseExcerpt}</pre>
-                      </>
+                  {/* As wide as a phone's screen allows, so the opened row reads without scrolling sideways. */}
+                  <div className="mt-2 grid w-[min(36rem,calc(100vw-6rem))] gap-2 text-xs">
+                    <p className="font-mono break-all text-muted-foreground">webhook-id {delivery.id}</p>
+                    <pre className="max-h-60 overflow-auto rounded-md bg-muted p-2 break-all whitespace-pre-wrap">{delivery.payload}</pre>
+                    {delivery.attemptLog.length > 0 ? (
+                      <AttemptLog attempts={delivery.attemptLog} />
+                    ) : delivery.responseExcerpt ? (
+                      <p className="text-muted-foreground">{delivery.responseExcerpt}</p>
                     ) : null}
                   </div>
                 </details>
