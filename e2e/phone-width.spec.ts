@@ -35,7 +35,6 @@ test.describe("at phone width (390 px)", () => {
   test("the first-call example is never hidden under its copy button", async ({ page }) => {
     await new ApiKeysPage(page).goto();
     const code = page.getByLabel("curl example", { exact: true });
-    await code.scrollIntoViewIfNeeded();
     const codeBox = (await code.boundingBox())!;
     const copyBox = (await page.getByRole("button", { name: "Copy curl example" }).boundingBox())!;
     const overlapping = codeBox.x < copyBox.x + copyBox.width && copyBox.x < codeBox.x + codeBox.width && codeBox.y < copyBox.y + copyBox.height && copyBox.y < codeBox.y + codeBox.height;
