@@ -21,13 +21,16 @@ export function ApiQuickstart({ baseUrl, title = "Make your first call" }: { bas
         </CardDescription>
       </CardHeader>
       <CardContent className="space-y-3">
-        <div className="relative">
-          <pre className="overflow-x-auto rounded-lg bg-zinc-950 p-4 pr-24 text-sm text-zinc-100" aria-label="curl example">
+        {/* The copy button sits in a bar of its own above the code, never over it: at phone width
+            the command scrolls sideways and its end would hide under a floating button. */}
+        <div className="overflow-hidden rounded-lg bg-zinc-950">
+          <div className="flex items-center justify-between border-b border-zinc-800 py-1 pr-1 pl-4">
+            <span className="text-xs font-medium text-zinc-400">Shell</span>
+            <CopyButton value={example} label="Copy curl example" variant="ghost" size="icon-sm" className="text-zinc-300 hover:bg-zinc-800 hover:text-zinc-50" />
+          </div>
+          <pre className="overflow-x-auto p-4 text-sm text-zinc-100" aria-label="curl example">
             <code>{example}</code>
           </pre>
-          <div className="absolute top-2 right-2">
-            <CopyButton value={example} label="Copy curl example" variant="secondary" />
-          </div>
         </div>
         <Link href="/docs" className="inline-flex items-center gap-1.5 text-sm font-medium text-primary hover:underline">
           <BookOpen className="size-4" aria-hidden /> Read the API reference

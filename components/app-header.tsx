@@ -27,16 +27,16 @@ export function AppHeader({
 }) {
   return (
     <header className="sticky top-0 z-30 border-b bg-background/90 backdrop-blur">
-      <div className="mx-auto flex h-14 w-full max-w-7xl items-center gap-3 px-4 sm:px-6">
-        <Logo href={`/${current.orgSlug}/settings/api`} />
-        <span className="text-muted-foreground/50" aria-hidden>
+      <div className="mx-auto flex h-14 w-full max-w-7xl items-center gap-2 px-4 sm:gap-3 sm:px-6">
+        <Logo href={`/${current.orgSlug}/settings/api`} markOnlyOnPhone />
+        <span className="shrink-0 text-muted-foreground/50" aria-hidden>
           /
         </span>
         <OrgSwitcher
           current={{ slug: current.orgSlug, name: current.orgName, plan: current.plan, role: current.role }}
           organizations={organizations.map((m) => ({ slug: m.orgSlug, name: m.orgName, plan: m.plan, role: m.role }))}
         />
-        <div className="ml-auto flex items-center gap-2">
+        <div className="ml-auto flex shrink-0 items-center gap-1 sm:gap-2">
           <Link href="/docs" className="hidden items-center gap-1.5 rounded-md px-2 py-1.5 text-sm text-muted-foreground hover:bg-accent hover:text-foreground sm:flex">
             <BookOpen className="size-4" aria-hidden />
             API docs

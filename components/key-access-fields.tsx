@@ -94,7 +94,10 @@ export function KeyAccessFields({ initial, fieldErrors }: { initial?: KeyRestric
   );
 }
 
-/** One row per resource: none, then its permissions, lowest first. */
+/**
+ * One row per resource: none, then its permissions, lowest first, each rank in a column of its own
+ * width so the choices line up from row to row (below sm the resource's name goes above its choices).
+ */
 function ScopeGrid({ scopes, onChange }: { scopes: KeyScopes; onChange: (scopes: KeyScopes) => void }) {
   const id = useId();
   return (
@@ -103,7 +106,7 @@ function ScopeGrid({ scopes, onChange }: { scopes: KeyScopes; onChange: (scopes:
         const choices = ["none", ...API_RESOURCES[resource].permissions] as const;
         const current = scopes[resource] ?? "none";
         return (
-          <div key={resource} className="flex flex-wrap items-center justify-between gap-x-4 gap-y-1 py-1">
+          <div key={resource} className="grid gap-x-4 gap-y-1.5 py-1 sm:grid-cols-[minmax(0,1fr)_auto] sm:items-center">
             <span id={`${id}-${resource}`} className="text-sm font-medium">
               {API_RESOURCES[resource].label}
             </span>
@@ -113,7 +116,7 @@ function ScopeGrid({ scopes, onChange }: { scopes: KeyScopes; onChange: (scopes:
               onValueChange={(value) => onChange({ ...scopes, [resource]: value === "none" ? undefined : value })}
               orientation="horizontal"
               aria-labelledby={`${id}-${resource}`}
-              className="flex gap-4"
+              className="grid-cols-3 gap-x-2 sm:grid-cols-[repeat(3,5.5rem)]"
             >
               {choices.map((choice) => (
                 <Label key={choice} htmlFor={`${id}-${resource}-${choice}`} className="flex cursor-pointer items-center gap-1.5 font-normal">

@@ -33,12 +33,12 @@ export function OrgSwitcher({ current, organizations }: { current: OrgOption; or
       <DropdownMenuTrigger asChild>
         {/* Named by its visible text (organization, plan) after a prefix for screen readers, so the
             name holds what is on screen, as speech-input users say it; it announces as a menu button. */}
-        <Button variant="ghost" className="gap-2 px-2">
-          <span aria-hidden className="flex size-6 items-center justify-center rounded-md bg-secondary text-xs font-semibold">
+        <Button variant="ghost" className="min-w-0 shrink gap-2 px-2">
+          <span aria-hidden className="flex size-6 shrink-0 items-center justify-center rounded-md bg-secondary text-xs font-semibold">
             {current.name.slice(0, 1).toUpperCase()}
           </span>
           <span className="sr-only">Organization: </span>
-          <span className="max-w-[10rem] truncate font-medium">{current.name}</span>{" "}
+          <span className="min-w-0 max-w-[10rem] truncate font-medium">{current.name}</span>{" "}
           <Badge variant="secondary" className="hidden sm:inline-flex">
             {PLANS[current.plan].label}
           </Badge>

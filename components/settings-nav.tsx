@@ -3,6 +3,7 @@
 import { Bell, CreditCard, History, Webhook, KeyRound, ScrollText, ShieldCheck, Users } from "lucide-react";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
+import { useEffect, useRef } from "react";
 import type { Role } from "@/db/enums";
 import { can } from "@/lib/authz";
 import { cn } from "@/lib/utils";
@@ -39,8 +40,19 @@ const GROUPS = [
  */
 export function SettingsNav({ orgSlug, role }: { orgSlug: string; role: Role }) {
   const pathname = usePathname();
+  const nav = useRef<HTMLElement>(null);
+  // Below lg the nav is one row that scrolls sideways: bring the current page's tab into view, in
+  // the middle where it fits, by scrolling the row alone (scrollIntoView would scroll the page too).
+  useEffect(() => {
+    const row = nav.current;
+    const tab = row?.querySelector<HTMLElement>('[aria-current="page"]');
+    if (!row || !tab || row.scrollWidth <= row.clientWidth) return;
+    const rowBox = row.getBoundingClientRect();
+    const tabBox = tab.getBoundingClientRect();
+    row.scrollLeft += tabBox.left - rowBox.left - (rowBox.width - tabBox.width) / 2;
+  }, [pathname]);
   return (
-    <nav aria-label="Settings" className="flex gap-6 overflow-x-auto lg:flex-col lg:overflow-visible">
+    <nav ref={nav} aria-label="Settings" className="flex gap-6 overflow-x-auto lg:flex-col lg:overflow-visible">
       {GROUPS.map((group) => (
         <div key={group.title} className="min-w-fit">
           <h2 className="mb-2 hidden px-3 text-xs font-semibold uppercase tracking-wide text-muted-foreground lg:block">{group.title}</h2>

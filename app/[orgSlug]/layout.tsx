@@ -4,6 +4,7 @@ import { getUser } from "@/db/queries/users";
 import { signOutAction, signOutEverywhereAction } from "@/app/(auth)/actions";
 import { markAlertsReadAction } from "@/app/[orgSlug]/settings/alerts/actions";
 import { AppHeader } from "@/components/app-header";
+import { SkipLink } from "@/components/skip-link";
 import { can } from "@/lib/authz";
 import { requireOrgAccess } from "@/lib/org-access";
 
@@ -24,6 +25,7 @@ export default async function OrganizationLayout({ children, params }: { childre
   ]);
   return (
     <div className="flex min-h-dvh flex-col">
+      <SkipLink />
       <AppHeader
         current={membership}
         organizations={memberships}

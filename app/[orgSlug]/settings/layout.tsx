@@ -1,4 +1,5 @@
 import { SettingsNav } from "@/components/settings-nav";
+import { MAIN_CONTENT_ID } from "@/components/skip-link";
 import { requireOrgAccess } from "@/lib/org-access";
 
 export default async function SettingsLayout({ children, params }: { children: React.ReactNode; params: Promise<{ orgSlug: string }> }) {
@@ -9,7 +10,10 @@ export default async function SettingsLayout({ children, params }: { children: R
       <aside className="lg:w-48 lg:shrink-0">
         <SettingsNav orgSlug={orgSlug} role={membership.role} />
       </aside>
-      <main className="min-w-0 flex-1">{children}</main>
+      {/* Focusable from the skip link only; clear of the sticky header when scrolled to. */}
+      <main id={MAIN_CONTENT_ID} tabIndex={-1} className="min-w-0 flex-1 scroll-mt-20 outline-none">
+        {children}
+      </main>
     </div>
   );
 }

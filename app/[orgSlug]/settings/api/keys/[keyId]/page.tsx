@@ -318,16 +318,16 @@ function TopEndpoints({ usage }: { usage: KeyUsageDto }) {
             <TableRow>
               <TableHead>Endpoint</TableHead>
               <TableHead className="text-right">Requests</TableHead>
-              <TableHead className="w-40 text-right">Share</TableHead>
+              <TableHead className="text-right sm:w-40">Share</TableHead>
             </TableRow>
           </TableHeader>
           <TableBody>
             {usage.endpoints.map((row) => (
               <TableRow key={row.endpoint}>
-                <TableCell>
+                <TableCell className="whitespace-normal">
                   <span className="flex items-baseline gap-2">
                     <MethodLabel method={row.method} className="w-12 shrink-0" />
-                    <span className="font-mono text-xs">{row.route}</span>
+                    <span className="min-w-0 break-all font-mono text-xs">{row.route}</span>
                   </span>
                 </TableCell>
                 <TableCell className="text-right tabular-nums">{number.format(row.count)}</TableCell>

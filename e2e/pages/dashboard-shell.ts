@@ -1,0 +1,28 @@
+import type { Locator, Page } from "@playwright/test";
+
+/** What every signed-in page shares: the header, the settings nav and the main content. */
+export class DashboardShell {
+  readonly settingsNav: Locator;
+  readonly currentTab: Locator;
+  readonly main: Locator;
+
+  constructor(private readonly page: Page) {
+    this.settingsNav = page.getByRole("navigation", { name: "Settings" });
+    this.currentTab = this.settingsNav.locator('[aria-current="page"]');
+    this.main = page.getByRole("main");
+  }
+
+  /** How many pixels the page is wider than the window: anything above 0 scrolls sideways. */
+  horizontalOverflow(): Promise<number> {
+    return this.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  }
+
+  /** Whether the current settings tab lies wholly inside the nav's visible box (not scrolled out of it). */
+  currentTabInView(): Promise<boolean> {
+    return this.currentTab.evaluate((tab) => {
+      const nav = tab.closest("nav")!.getBoundingClientRect();
+      const box = tab.getBoundingClientRect();
+      return box.left >= nav.left && box.right <= nav.right && box.right <= window.innerWidth;
+    });
+  }
+}
