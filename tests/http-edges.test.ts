@@ -1,4 +1,4 @@
-import { Agent, createServer, request, type IncomingHttpHeaders, type Server } from "node:http";
+import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { createApiApp } from "@/lib/api/app";
@@ -8,10 +8,11 @@ import { trustedProxyHops } from "@/lib/client-address";
 import { createOnePortListener } from "@/lib/one-port-listener";
 import { startApiServer } from "./helpers/api-server";
 import { createOrg, insertKey } from "./helpers/factories";
+import { pooledClient, type PooledRequest } from "./helpers/pooled-client";
 
 // The HTTP edges of /v1 on both servers: server.ts's one-port listener (Next replaced by a handler
 // that records what reached it) and the API alone as api-server.ts serves it. Requests are written
-// through node:http, on a pooled keep-alive agent like an SDK's.
+// through node:http, on a pooled keep-alive agent like an SDK's (tests/helpers/pooled-client.ts).
 
 const reachedNext: IncomingHttpHeaders[] = [];
 const handleNext = (req: { headers: IncomingHttpHeaders }, res: { writeHead: (status: number) => { end: (body: string) => void } }) => {
@@ -49,45 +50,24 @@ afterEach(() => {
 
 interface Answer {
   status: number;
-  headers: IncomingHttpHeaders;
+  headers: Headers;
   body: string;
 }
 
 interface Send {
   key?: string;
   headers?: Record<string, string>;
-  /** Written in one piece with its Content-Length, or in chunks (Transfer-Encoding: chunked). */
-  body?: Buffer | Buffer[];
-  /** The request target as written on the request line; the path by default. */
+  body?: PooledRequest["body"];
   target?: string;
 }
 
 function sender(base: () => string) {
-  // One connection, kept alive between requests: each request reuses the previous one's socket.
-  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-  afterAll(() => agent.destroy());
-  return (method: string, path: string, options: Send = {}): Promise<Answer> => {
-    const { hostname, port } = new URL(base());
-    const headers: Record<string, string> = { ...(options.key ? { "X-API-Key": options.key } : {}), ...options.headers };
-    if (options.body) headers["Content-Type"] = "application/json";
-    if (Buffer.isBuffer(options.body)) headers["Content-Length"] = String(options.body.length);
-    return new Promise((resolve, reject) => {
-      let answer: Answer | null = null;
-      const outgoing = request({ agent, hostname, port, method, path: options.target ?? path, headers }, (incoming) => {
-        const chunks: Buffer[] = [];
-        incoming.on("data", (chunk: Buffer) => chunks.push(chunk));
-        incoming.on("end", () => {
-          answer = { status: incoming.statusCode!, headers: incoming.headers, body: Buffer.concat(chunks).toString("utf8") };
-          resolve(answer);
-        });
-      });
-      // The server may answer (413) and stop reading before the whole body is written.
-      outgoing.on("error", (error) => {
-        if (!answer) reject(error);
-      });
-      for (const chunk of [options.body ?? []].flat()) outgoing.write(chunk);
-      outgoing.end();
-    });
+  // One connection, kept alive between requests: each request goes out on the previous one's socket.
+  const client = pooledClient(base, 1);
+  return async (method: string, path: string, options: Send = {}): Promise<Answer> => {
+    const headers = { ...(options.key ? { "X-API-Key": options.key } : {}), ...(options.body ? { "Content-Type": "application/json" } : {}), ...options.headers };
+    const response = await client.fetch(path, { method, headers, body: options.body, target: options.target });
+    return { status: response.status, headers: response.headers, body: await response.text() };
   };
 }
 
@@ -129,7 +109,7 @@ describe.each([
         const refused = await send("POST", "/v1/customers", { key: fullKey, body: OVER_LIMIT });
         expect(refused.status).toBe(413);
         expect(errorCode(refused)).toBe("payload_too_large");
-        expect(refused.headers.connection).toBe("close");
+        expect(refused.headers.get("connection")).toBe("close");
         expect((await send("GET", "/v1/customers", { key: fullKey })).status).toBe(200);
       }
     });
@@ -139,7 +119,7 @@ describe.each([
       for (let round = 0; round < 3; round++) {
         const refused = await send("POST", "/v1/customers", { key: fullKey, body: pieces });
         expect(refused.status).toBe(413);
-        expect(refused.headers.connection).toBe("close");
+        expect(refused.headers.get("connection")).toBe("close");
         expect((await send("GET", "/v1/customers", { key: fullKey })).status).toBe(200);
       }
     });
@@ -156,7 +136,7 @@ describe.each([
       const before = reachedNext.length;
       const answer = await send("GET", "/V1/invoices", { key: fullKey });
       expect(answer.status).toBe(404);
-      expect(JSON.parse(answer.body)).toEqual({ error: { code: "route_not_found", message: expect.any(String), request_id: answer.headers["x-request-id"] } });
+      expect(JSON.parse(answer.body)).toEqual({ error: { code: "route_not_found", message: expect.any(String), request_id: answer.headers.get("x-request-id") } });
       expect(reachedNext.length).toBe(before);
     });
 
