@@ -4,6 +4,7 @@ import { migrateDatabase } from "@/db/migrate";
 import { scheduleMaintenance } from "@/db/maintenance";
 import { startWebhookWorker } from "@/lib/webhooks/worker";
 import { createApiApp } from "@/lib/api/app";
+import { trustedProxyHops } from "@/lib/client-address";
 
 // The API alone, for deployments that scale it apart from the dashboard. An embedded database
 // has a single owning process, so this needs a shared PostgreSQL.
@@ -12,6 +13,8 @@ if (!process.env.DATABASE_URL) {
   process.exit(1);
 }
 
+// A TRUST_PROXY_HOPS that is no number of proxies stops the start instead of failing every request.
+trustedProxyHops();
 const port = Number(process.env.API_PORT ?? process.env.PORT ?? 3001);
 await migrateDatabase();
 scheduleMaintenance(getDb);

@@ -8,6 +8,7 @@ import { isEmpty, seedDatabase } from "@/db/seed";
 import { createApiApp } from "@/lib/api/app";
 import { keepHostThroughActionRedirects } from "@/lib/action-redirect-host";
 import { createOnePortListener } from "@/lib/one-port-listener";
+import { trustedProxyHops } from "@/lib/client-address";
 import { ensureAuthSecret } from "@/lib/runtime-config";
 
 // One port: /v1 goes straight to the API, everything else to Next (lib/one-port-listener.ts).
@@ -30,7 +31,7 @@ const handleNext = keepHostThroughActionRedirects(app.getRequestHandler());
 await app.prepare();
 
 const server = createServer(
-  createOnePortListener({ handleNext, apiFetch: createApiApp().fetch, trustProxy: process.env.TRUST_PROXY === "true" }),
+  createOnePortListener({ handleNext, apiFetch: createApiApp().fetch, proxyHops: trustedProxyHops() }),
 );
 
 server.listen(port, hostname, () => {

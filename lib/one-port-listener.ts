@@ -1,19 +1,41 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
 import type { TLSSocket } from "node:tls";
 import { getRequestListener } from "@hono/node-server";
+import { clientAddress } from "@/lib/client-address";
 
 /** Browsers keep to HTTPS for two years once they have seen this over HTTPS (RFC 6797). */
 export const STRICT_TRANSPORT_SECURITY = "max-age=63072000; includeSubDomains";
 
+/**
+ * /v1 and what is under it, in any case: the API answers /V1/… with its JSON 404 (its paths are
+ * case-sensitive, like Stripe's) instead of the dashboard's sign-in page.
+ */
 export function isApiPath(url: string | undefined): boolean {
-  return url === "/v1" || url?.startsWith("/v1/") === true || url?.startsWith("/v1?") === true;
+  if (url?.slice(0, 3).toLowerCase() !== "/v1") return false;
+  return url.length === 3 || url[3] === "/" || url[3] === "?";
 }
+
+/** Headers a proxy of ours sets about the request as the client sent it; from anyone else they are the client's own words. */
+const PROXY_HEADERS = ["x-forwarded-host", "x-forwarded-proto", "x-forwarded-port", "forwarded", "x-real-ip"] as const;
 
 /** Over TLS here, or (behind a proxy of our own) over TLS to that proxy. */
 function servedOverHttps(req: IncomingMessage, trustProxy: boolean): boolean {
   if ((req.socket as TLSSocket).encrypted) return true;
   const forwardedProto = req.headers["x-forwarded-proto"];
   return trustProxy && typeof forwardedProto === "string" && forwardedProto.split(",")[0]!.trim().toLowerCase() === "https";
+}
+
+/**
+ * A request target in absolute form (`GET http://host/v1/customers HTTP/1.1`, as sent to a proxy)
+ * becomes its path and query, its host the Host header (RFC 9112 §3.2.2). Next.js answered it with
+ * a redirect to the same URL, and the /v1 test never saw the path.
+ */
+function toOriginForm(req: IncomingMessage): void {
+  if (!req.url || req.url.startsWith("/") || !URL.canParse(req.url)) return;
+  const target = new URL(req.url);
+  if (target.protocol !== "http:" && target.protocol !== "https:") return;
+  req.url = `${target.pathname}${target.search}`;
+  req.headers.host = target.host;
 }
 
 /**
@@ -25,17 +47,20 @@ function servedOverHttps(req: IncomingMessage, trustProxy: boolean): boolean {
 export function createOnePortListener(options: {
   handleNext: (req: IncomingMessage, res: ServerResponse) => unknown;
   apiFetch: (request: Request) => Response | Promise<Response>;
-  trustProxy: boolean;
+  /** Proxies of ours in front (lib/client-address.ts, TRUST_PROXY_HOPS); 0 without TRUST_PROXY. */
+  proxyHops: number;
 }): RequestListener {
-  const { handleNext, trustProxy } = options;
+  const { handleNext, proxyHops } = options;
+  const trustProxy = proxyHops > 0;
   const handleApi = getRequestListener(options.apiFetch, { overrideGlobalObjects: false });
   return (req, res) => {
-    // The client address the app sees (sign-in throttling, the audit log): the socket's, unless a
-    // proxy of our own sets X-Forwarded-For. A client's own header would let it pick any address.
-    if (!trustProxy) {
-      req.headers["x-forwarded-for"] = req.socket.remoteAddress ?? "";
-      delete req.headers["x-real-ip"];
-    }
+    toOriginForm(req);
+    // From here on X-Forwarded-For names the client alone (sign-in throttling and the sessions
+    // table read it, lib/auth/client.ts): the socket's address, or the entry our own proxies vouch for.
+    req.headers["x-forwarded-for"] = clientAddress(req.socket.remoteAddress, [req.headers["x-forwarded-for"] ?? []].flat().join(","), proxyHops) ?? "";
+    // Without a proxy of ours, Next.js fills these in from the Host header and the socket; next-auth
+    // would otherwise build its URLs (and pick its cookies' names) from what the client claims.
+    if (!trustProxy) for (const header of PROXY_HEADERS) delete req.headers[header];
     if (servedOverHttps(req, trustProxy)) res.setHeader("Strict-Transport-Security", STRICT_TRANSPORT_SECURITY);
     if (isApiPath(req.url)) void handleApi(req, res);
     else void handleNext(req, res);

@@ -1,11 +1,13 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiApp } from "@/lib/api/app";
+import { MAX_BODY_BYTES } from "@/lib/api/body-limit";
 import { OpenApiContract } from "./helpers/api-contract";
 import { startApiServer } from "./helpers/api-server";
 import { createOrg, insertKey } from "./helpers/factories";
 import { BROKEN_ENCODINGS, FUZZ_SEED, HOSTILE_STRINGS, MALFORMED_BODIES, SchemaArbitraries, fuzzRuns, urlComponent } from "./helpers/fuzz-inputs";
 import { CPU_BUDGET_MS, FuzzTally, leastCpuMs, orgFingerprint, withCpuTime } from "./helpers/fuzz-probe";
+import { pooledClient, type PooledRequest } from "./helpers/pooled-client";
 
 // SPEC §11, over every operation of the served OpenAPI document: generated paths, queries,
 // bodies and headers, hostile ones among them, each answered with a 2xx or a documented 4xx and
@@ -40,8 +42,12 @@ let org: { id: string };
 let key: string;
 const fixtureIds: Record<string, string[]> = { customers: [], products: [], invoices: [] };
 
-async function send(path: string, init: RequestInit = {}): Promise<Response> {
-  return fetch(api.url(path), { ...init, headers: { "X-API-Key": key, ...(init.headers as Record<string, string>) } });
+// A pooled keep-alive client without retries, as SDKs are: a connection the server closes without
+// saying so fails the next request on it.
+const client = pooledClient(() => api.base);
+
+async function send(path: string, init: PooledRequest = {}): Promise<Response> {
+  return client.fetch(path, { ...init, headers: { "X-API-Key": key, ...init.headers } });
 }
 
 async function create(path: string, json: unknown): Promise<string> {
@@ -144,6 +150,19 @@ afterAll(() => {
 describe("every /v1 operation under generated input", () => {
   it("covers every operation of the served document", () => {
     expect(operationsOf(doc).length).toBeGreaterThanOrEqual(20);
+  });
+
+  it("keeps its connections pooled across a 413 and sees no reset", async () => {
+    const reusedBefore = client.reused;
+    const tooLarge = JSON.stringify({ name: "x".repeat(MAX_BODY_BYTES), currency: "EUR" });
+    for (let round = 0; round < 12; round++) {
+      const refused = await send("/v1/customers", { method: "POST", headers: { "Content-Type": "application/json" }, body: tooLarge });
+      expect(refused.status).toBe(413);
+      expect((await send("/v1/customers?limit=1")).status).toBe(200);
+      expect((await send("/v1/products?limit=1")).status).toBe(200);
+    }
+    // The pool was at work: requests went out on connections earlier ones had used.
+    expect(client.reused - reusedBefore).toBeGreaterThanOrEqual(12);
   });
 
   for (const [index, operation] of operationsOf(doc).entries()) {

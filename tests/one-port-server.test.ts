@@ -19,8 +19,8 @@ const listenerOptions = {
   apiFetch: createApiApp().fetch,
 };
 
-async function listen(trustProxy: boolean): Promise<{ server: Server; port: number }> {
-  const server = createServer(createOnePortListener({ ...listenerOptions, trustProxy }));
+async function listen(proxyHops: number): Promise<{ server: Server; port: number }> {
+  const server = createServer(createOnePortListener({ ...listenerOptions, proxyHops }));
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return { server, port: (server.address() as AddressInfo).port };
 }
@@ -86,7 +86,7 @@ const draftInvoice = async () =>
 
 let server: Server;
 beforeAll(async () => {
-  ({ server, port } = await listen(false));
+  ({ server, port } = await listen(0));
   const org = await createOrg("enterprise", { rateLimitPerMinute: 100_000 });
   key = (await insertKey(org.id)).value;
 });
@@ -188,7 +188,7 @@ describe("/v1 through the one-port listener", () => {
 describe("Strict-Transport-Security", () => {
   let trusting: { server: Server; port: number };
   beforeAll(async () => {
-    trusting = await listen(true);
+    trusting = await listen(1);
   });
   afterAll(async () => {
     await new Promise((resolve) => trusting.server.close(resolve));

@@ -41,7 +41,8 @@ export function createApiApp(options: { clock?: () => number } = {}): OpenAPIHon
   });
   app.notFound((c) => renderError(c, ApiError.of("route_not_found", `No route ${c.req.method} ${c.req.path}. See /docs for the API reference.`)));
 
-  app.use("/v1/*", async (c, next) => {
+  // Every answer, /V1/… and other paths of no route included, carries these.
+  app.use("*", async (c, next) => {
     const requestId = newId("req");
     c.set("requestId", requestId);
     c.header("X-Request-Id", requestId);
@@ -55,7 +56,10 @@ export function createApiApp(options: { clock?: () => number } = {}): OpenAPIHon
   app.use(
     "/v1/*",
     bodyLimit(MAX_BODY_BYTES, () => {
-      throw ApiError.of("payload_too_large", `Request bodies are limited to ${MAX_BODY_BYTES / 1024} KiB.`);
+      // The rest of the body is not read and @hono/node-server closes the connection after the
+      // answer: said in advance, a pooled client sends its next request on a new one instead of
+      // into a closed socket (ECONNRESET).
+      throw ApiError.of("payload_too_large", `Request bodies are limited to ${MAX_BODY_BYTES / 1024} KiB.`, { headers: { Connection: "close" } });
     }),
   );
   app.use("/v1/*", idempotency());

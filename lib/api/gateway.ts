@@ -2,6 +2,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import { routePath } from "hono/route";
 import { API_KEY_LENGTH, API_KEY_PREFIX, apiKeyHint, hashApiKey, parseApiKey } from "@/lib/api-key-format";
 import { describeNeed, isSafeMethod, requiredAccess, type RequiredAccess } from "@/lib/api-access";
+import { clientAddress } from "@/lib/client-address";
 import { normalizeClientIp } from "@/lib/ip-allowlist";
 import { DEFAULT_RATE_LIMIT_PER_MINUTE, PLANS } from "@/lib/plans";
 import { API_RESOURCES, PLAN_VALUES } from "@/db/enums";
@@ -11,13 +12,9 @@ import { ApiError } from "./errors";
 import { UsageAlerts } from "./usage-alerts";
 import { admissionFor, findKeyOwner, pruneRateWindows, RATE_WINDOW_MS, rateWindowStart, writeRequestLog, type Admission, type KeyOwner, type PlanRule } from "@/db/queries/gateway";
 
-/** The socket's address, or the first X-Forwarded-For entry behind a proxy of ours (TRUST_PROXY). */
+/** The socket's address, or behind proxies of ours the X-Forwarded-For entry they vouch for (lib/client-address.ts). */
 function clientIp(c: Context<ApiEnv>): string | null {
-  if (process.env.TRUST_PROXY === "true") {
-    const forwarded = c.req.header("x-forwarded-for")?.split(",")[0]?.trim();
-    if (forwarded) return forwarded;
-  }
-  return c.env?.incoming?.socket.remoteAddress ?? null;
+  return clientAddress(c.env?.incoming?.socket.remoteAddress, c.req.header("x-forwarded-for"));
 }
 
 /** SPEC §9's scope refusal, naming the resource and the permission the request needs. */
@@ -29,11 +26,26 @@ function scopeRefusal(admission: Admission, need: RequiredAccess | null): ApiErr
   return ApiError.of("api_key_scope_insufficient", `${key} ${describeNeed(need)}. ${needs} ${change}`);
 }
 
+/** The template of the route that answers the request ("/v1/invoices/:id"), or null when none does and it will be a 404. */
+function routeTemplate(c: Context<ApiEnv>): string | null {
+  // Hono matches every handler before the first runs: the last is the route's, or a "/v1/*" middleware.
+  const template = routePath(c, -1);
+  return !template || template.includes("*") ? null : template;
+}
+
 /** "GET /v1/invoices/{id}": the route template, so the audit log groups calls by endpoint. */
 function endpointOf(c: Context<ApiEnv>): string {
-  const template = routePath(c, -1);
-  const path = !template || template.includes("*") ? "(unmatched)" : template.replace(/:(\w+)/g, "{$1}");
-  return `${c.req.method} ${path}`;
+  return `${c.req.method} ${routeTemplate(c)?.replace(/:(\w+)/g, "{$1}") ?? "(unmatched)"}`;
+}
+
+/**
+ * What the key's access must cover. A request no route answers (OPTIONS, a trailing slash, a path
+ * of no resource) needs nothing: every key that passes the checks before it gets the same 404
+ * route_not_found, whatever it may do. A real route keeps SPEC §9's order.
+ */
+function accessAsked(c: Context<ApiEnv>): { need: RequiredAccess | null; safe: boolean } {
+  if (!routeTemplate(c)) return { need: null, safe: true };
+  return { need: requiredAccess(c.req.method, c.req.path), safe: isSafeMethod(c.req.method) };
 }
 
 /** RFC 3339 in UTC to the second, as X-API-Key-Expires gives it (GitHub's token-expiration header, in ISO form). */
@@ -123,7 +135,7 @@ export function gateway(renderError: (c: Context<ApiEnv>, error: ApiError) => Re
       return renderError(c, ApiError.internal());
     };
     const ip = clientIp(c);
-    const ask = { keyHash, at: new Date(now), need: requiredAccess(c.req.method, c.req.path), safe: isSafeMethod(c.req.method), ip: normalizeClientIp(ip) };
+    const ask = { keyHash, at: new Date(now), ...accessAsked(c), ip: normalizeClientIp(ip) };
     let admission: Admission | null = null;
     let key: KeyOwner | null;
     let watching: Promise<unknown> | undefined;
