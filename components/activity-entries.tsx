@@ -118,7 +118,8 @@ export function ActivityEntries({ orgSlug, entries, label, linkKeys = true }: { 
                   {changes.map((change) => (
                     <div key={change.field} className="flex min-w-0 gap-1">
                       <dt className="text-muted-foreground">{change.label}:</dt>
-                      <dd className="min-w-0 break-words">
+                      {/* pre-line: a revoke note keeps the lines it was written in, as on the key's page. */}
+                      <dd className="min-w-0 break-words whitespace-pre-line">
                         {change.before !== null && change.after !== null ? (
                           <>
                             <span className="text-muted-foreground line-through decoration-muted-foreground/50">{change.before}</span> → {change.after}

@@ -7,7 +7,7 @@ import { RadioGroup, RadioGroupItem } from "@/components/ui/radio-group";
 import { Textarea } from "@/components/ui/textarea";
 import { API_RESOURCE_NAMES, API_RESOURCES, IP_ALLOWLIST_MAX, type ApiResource, type KeyAccess, type KeyRestrictions, type KeyScopes } from "@/db/enums";
 import { KEY_ACCESS_LABELS, PERMISSION_LABELS } from "@/lib/api-access";
-import { parseAllowlist, splitAllowlist } from "@/lib/ip-allowlist";
+import { allowlistCount, parseAllowlist } from "@/lib/ip-allowlist";
 import { scopeField } from "@/lib/validation";
 import { cn } from "@/lib/utils";
 
@@ -39,7 +39,7 @@ export function KeyAccessFields({ initial, fieldErrors }: { initial?: KeyRestric
   const [checked, setChecked] = useState(false);
   const parsed = parseAllowlist(allowlist);
   const typedError = checked && !parsed.ok ? parsed.messages.join(" ") : null;
-  const entries = splitAllowlist(allowlist).length;
+  const count = allowlistCount(allowlist);
   const accessError = fieldErrors.access?.[0] ?? API_RESOURCE_NAMES.map((resource) => fieldErrors[scopeField(resource)]?.[0]).find(Boolean);
 
   return (
@@ -72,8 +72,8 @@ export function KeyAccessFields({ initial, fieldErrors }: { initial?: KeyRestric
         label="IP allowlist (optional)"
         error={typedError ?? fieldErrors.ipAllowlist?.join(" ")}
         description={
-          entries > 0
-            ? `${Math.min(entries, IP_ALLOWLIST_MAX + 1)} of at most ${IP_ALLOWLIST_MAX}. Calls from any other address are refused with 403 ip_not_allowed.`
+          count
+            ? `${count} Calls from any other address are refused with 403 ip_not_allowed.`
             : `One IPv4 or IPv6 address or CIDR range per line, up to ${IP_ALLOWLIST_MAX}. Leave it empty to allow any address.`
         }
       >

@@ -1,6 +1,7 @@
 import fs from "node:fs/promises";
 import { parse as parseCsv } from "csv-parse/sync";
 import { expect, PHONE, screenshot, storageStateOf, test } from "./fixtures";
+import { ApiKeysPage } from "./pages/api-keys-page";
 
 test.describe("as a member", () => {
   test.use({ storageState: storageStateOf("member") });
@@ -71,5 +72,32 @@ test.describe("as a guest", () => {
     await page.goto("/acme/settings/api/keys/key_demo_acme_legacy");
     await expect(page.getByRole("heading", { name: "Legacy CSV importer" })).toBeVisible();
     await expect(page.getByRole("list", { name: "History of this key" })).toHaveCount(0);
+  });
+});
+
+test.describe("as the owner", () => {
+  test.use({ storageState: storageStateOf("owner") });
+
+  test("describes a full-access key's permissions as Full access and a read-only key's as Read only", async ({ page }) => {
+    await page.goto("/acme/settings/api/activity?action=api_key.created");
+    const changes = page.getByRole("list", { name: "Changes" });
+    await expect(changes.getByRole("listitem", { name: "Key created: Production billing server" })).toContainText(/Permissions:\s*Full access/);
+    await expect(changes.getByRole("listitem", { name: "Key created: Partner sandbox (Initech)" })).toContainText(/Permissions:\s*Read only/);
+    await expect(changes).not.toContainText(/Permissions:\s*None/);
+  });
+
+  test("keeps a revoke note's line breaks and shows its reason before it", async ({ page }) => {
+    const keys = new ApiKeysPage(page);
+    const name = `Retired relay ${Date.now()}`;
+    await keys.goto();
+    await keys.createAndDismiss(name);
+    await keys.revoke(name, "No longer used", "Moved to the new relay.\nOld host shut down on Friday.");
+
+    await page.goto("/acme/settings/api/activity?action=api_key.revoked");
+    const entry = page.getByRole("list", { name: "Changes" }).getByRole("listitem", { name: `Key revoked: ${name}` });
+    await expect(entry).toBeVisible();
+    expect(await entry.locator("dt").allInnerTexts()).toEqual(["Status:", "Reason:", "Note:"]);
+    expect(await entry.locator("dt:has-text('Note:') + dd").innerText()).toBe("Moved to the new relay.\nOld host shut down on Friday.");
+    await screenshot(page, "activity-revoke-note");
   });
 });

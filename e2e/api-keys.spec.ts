@@ -193,4 +193,25 @@ test.describe("sorting and filtering", () => {
     await keys.showStatus("All keys");
     await expect(keys.row("Legacy CSV importer")).toContainText("Revoked");
   });
+
+  test("keeps the status filter in the URL, so a filtered list survives a reload and can be shared", async ({ page }) => {
+    const keys = new ApiKeysPage(page);
+    const filter = page.getByRole("combobox", { name: "Filter by status" });
+    await keys.goto();
+    await keys.showStatus("Revoked");
+    await expect(page).toHaveURL(/\/acme\/settings\/api\?status=revoked$/);
+    await expect(keys.row("Legacy CSV importer")).toBeVisible();
+    await page.reload({ waitUntil: "networkidle" });
+    await expect(filter).toHaveText("Revoked");
+    await expect(keys.row("Legacy CSV importer")).toBeVisible();
+    await expect(keys.row("Production billing server")).toHaveCount(0);
+
+    // A shared link to another filter, and back to the default, which the URL leaves out.
+    await page.goto("/acme/settings/api?status=expired", { waitUntil: "networkidle" });
+    await expect(filter).toHaveText("Expired");
+    await expect(keys.row("Black Friday load test")).toBeVisible();
+    await keys.showStatus("Active");
+    await expect(page).toHaveURL(/\/acme\/settings\/api$/);
+    await expect(keys.row("Production billing server")).toBeVisible();
+  });
 });

@@ -58,6 +58,37 @@ test("the key policy refuses a key without expiry, even from a dialog opened bef
   await ownerContext.close();
 });
 
+test("choosing No maximum after a saved maximum does not keep the expiry it only implied", async ({ browser }) => {
+  const context = await browser.newContext({ storageState: storageStateOf("owner") });
+  const page = await context.newPage();
+  const lifetime = page.getByRole("combobox", { name: "Maximum lifetime" });
+  const mustExpire = page.getByRole("checkbox", { name: "New keys must expire" });
+  const chooseLifetime = async (label: string) => {
+    await lifetime.click();
+    await page.getByRole("option", { name: label, exact: true }).click();
+  };
+  await page.goto("/acme/settings/api/policy", { waitUntil: "networkidle" });
+  await expect(mustExpire).not.toBeChecked();
+
+  // Within a visit: the maximum ticks the box, and No maximum gives it back as it was.
+  await chooseLifetime("30 days");
+  await expect(mustExpire).toBeChecked();
+  await expect(mustExpire).toBeDisabled();
+  await page.getByRole("button", { name: "Save policy" }).click();
+  await expect(page.getByText("Now: Keys expire within 30 days.")).toBeVisible();
+  await chooseLifetime("No maximum");
+  await expect(mustExpire).not.toBeChecked();
+
+  // On a later visit too: the saved maximum's implied tick is not kept.
+  await page.reload({ waitUntil: "networkidle" });
+  await chooseLifetime("No maximum");
+  await expect(mustExpire).not.toBeChecked();
+  await expect(mustExpire).toBeEnabled();
+  await page.getByRole("button", { name: "Save policy" }).click();
+  await expect(page.getByText("Now: no policy, keys may be created without an expiry.")).toBeVisible();
+  await context.close();
+});
+
 test.describe("as an admin", () => {
   test.use({ storageState: storageStateOf("admin") });
 

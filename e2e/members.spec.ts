@@ -131,3 +131,30 @@ test("a guest has no Members page; a made-up invitation link says it is not vali
   await expect(page.getByText("This invitation link is not valid.")).toBeVisible();
   await context.close();
 });
+
+test("the only owner's role and Leave are disabled with why, and another member's new role is confirmed first", async ({ browser }) => {
+  const context = await browser.newContext({ storageState: storageStateOf("owner") });
+  const page = await context.newPage();
+  const members = new MembersPage(page);
+  await members.goto();
+  const why = "You are the only owner: transfer ownership first.";
+  await expect(members.roleSelect("Olivia Owens")).toBeDisabled();
+  await expect(members.roleSelect("Olivia Owens")).toHaveAccessibleDescription(why);
+  await page.getByRole("button", { name: "Actions for Olivia Owens" }).click();
+  const leave = page.getByRole("menuitem", { name: /^Leave organization/ });
+  await expect(leave).toBeDisabled();
+  await expect(leave).toContainText(why);
+  await screenshot(page, "members-last-owner");
+  await page.keyboard.press("Escape");
+
+  // Another member's role: a confirmation says what the new role allows; Cancel changes nothing.
+  const dialog = await members.chooseNewRole("Mia Moreau", "Guest");
+  await expect(dialog).toHaveAccessibleName("Make Mia Moreau a guest?");
+  await expect(dialog).toContainText("Sees the API keys");
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+  await expect(dialog).toBeHidden();
+  await expect(members.roleSelect("Mia Moreau")).toHaveText("Member");
+  await members.goto();
+  await expect(members.roleSelect("Mia Moreau")).toHaveText("Member");
+  await context.close();
+});

@@ -45,8 +45,15 @@ const FIELD_LABELS: Record<string, string> = {
 /** What a null means for a field: "Never" for an expiry, "Default (60)" for a rate limit. */
 const NULL_MEANS: Record<string, string> = { expiresAt: "Never", rateLimitPerMinute: "Default (60)", maxLifetimeDays: "No maximum", ipAllowlist: "Any address", quotaAlertThresholds: "Off" };
 
-function shown(field: string, value: string | number | boolean | null | undefined): string | null {
+/** The order fields are shown in: the label table's, whatever order the stored JSON kept (jsonb sorts its keys by length). */
+const FIELD_ORDER = Object.keys(FIELD_LABELS);
+const fieldRank = (field: string) => (FIELD_ORDER.includes(field) ? FIELD_ORDER.indexOf(field) : FIELD_ORDER.length);
+
+/** One side's value of a field; `side` is the whole side, for a value that reads differently beside another. */
+function shown(field: string, value: string | number | boolean | null | undefined, side: ActivityValues | null): string | null {
   if (value === undefined) return null;
+  // A key without a restricted access records no permissions: it has every one (full) or every read (read only).
+  if (field === "scopes" && value === null && typeof side?.access === "string") return KEY_ACCESS_LABELS[side.access as KeyAccess] ?? "None";
   if (value === null) return NULL_MEANS[field] ?? "None";
   if (field === "reason" && typeof value === "string") return REVOKE_REASONS[value as RevokeReason] ?? value;
   if (field === "expiresAt" && typeof value === "string") return `${value.slice(0, 10)} ${value.slice(11, 16)} UTC`;
@@ -65,8 +72,8 @@ export interface FieldChange {
   after: string | null;
 }
 
-/** The fields an entry records, each with its value before and after ("Status: active → revoked"). */
+/** The fields an entry records, in the label table's order, each with its value before and after ("Status: active → revoked"). */
 export function fieldChanges(before: ActivityValues | null, after: ActivityValues | null): FieldChange[] {
-  const fields = [...new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})])];
-  return fields.map((field) => ({ field, label: FIELD_LABELS[field] ?? field, before: shown(field, before?.[field]), after: shown(field, after?.[field]) }));
+  const fields = [...new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})])].sort((a, b) => fieldRank(a) - fieldRank(b));
+  return fields.map((field) => ({ field, label: FIELD_LABELS[field] ?? field, before: shown(field, before?.[field], before), after: shown(field, after?.[field], after) }));
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { normalizeClientIp, parseAllowlist, parseAllowlistEntry } from "./ip-allowlist";
+import { allowlistCount, normalizeClientIp, parseAllowlist, parseAllowlistEntry } from "./ip-allowlist";
 
 describe("an allowlist entry", () => {
   it.each([
@@ -50,6 +50,13 @@ describe("a typed allowlist", () => {
     const many = Array.from({ length: 21 }, (_, i) => `10.0.0.${i}`).join("\n");
     const parsed = parseAllowlist(many);
     expect(parsed.ok ? [] : parsed.messages).toEqual(["Use at most 20 addresses or ranges; a wider range can cover several."]);
+  });
+
+  it("counts only valid entries toward the maximum, once each, and says how many are not valid", () => {
+    expect(allowlistCount("")).toBeNull();
+    expect(allowlistCount("203.0.113.10\n10.0.0.0/8")).toBe("2 of at most 20.");
+    expect(allowlistCount("203.0.113.10\nnope\n203.0.113.10/32\n10.0.0.1/8")).toBe("1 of at most 20; 2 entries are not an address or range.");
+    expect(allowlistCount("nope")).toBe("0 of at most 20; 1 entry is not an address or range.");
   });
 
   it("reads at most 21 entries of a long paste", () => {

@@ -50,18 +50,36 @@ export function splitAllowlist(text: string): string[] {
   return text.split(/[\s,]+/).filter(Boolean);
 }
 
-/** The whole list: canonical entries without repeats, or the problems of the entries that are not. */
-export function parseAllowlist(text: string): { ok: true; entries: string[] } | { ok: false; messages: string[] } {
-  const typed = splitAllowlist(text);
+/** Typed entries read one by one: the canonical ones without repeats, and a problem for each of the others. */
+function readEntries(typed: string[]): { entries: Set<string>; messages: string[] } {
   const messages: string[] = [];
   const entries = new Set<string>();
-  for (const raw of typed.slice(0, IP_ALLOWLIST_MAX + 1)) {
+  for (const raw of typed) {
     const parsed = parseAllowlistEntry(raw);
     if (parsed.ok) entries.add(parsed.entry);
     else messages.push(parsed.message);
   }
+  return { entries, messages };
+}
+
+/** The whole list: canonical entries without repeats, or the problems of the entries that are not. */
+export function parseAllowlist(text: string): { ok: true; entries: string[] } | { ok: false; messages: string[] } {
+  const typed = splitAllowlist(text);
+  const { entries, messages } = readEntries(typed.slice(0, IP_ALLOWLIST_MAX + 1));
   if (typed.length > IP_ALLOWLIST_MAX) messages.unshift(`Use at most ${IP_ALLOWLIST_MAX} addresses or ranges; a wider range can cover several.`);
   return messages.length > 0 ? { ok: false, messages } : { ok: true, entries: [...entries] };
+}
+
+/**
+ * The form's counter as the list is typed: only the valid entries count toward the maximum (a
+ * repeat once), and the entries that are not valid are counted apart. Null while nothing is typed.
+ */
+export function allowlistCount(text: string): string | null {
+  const typed = splitAllowlist(text);
+  if (typed.length === 0) return null;
+  const { entries, messages } = readEntries(typed);
+  const invalid = messages.length === 0 ? "" : `; ${messages.length} ${messages.length === 1 ? "entry is" : "entries are"} not an address or range`;
+  return `${entries.size} of at most ${IP_ALLOWLIST_MAX}${invalid}.`;
 }
 
 /**

@@ -31,7 +31,7 @@ export interface KeyUsageDto {
   byClass: Record<StatusClass, number>;
   /** One entry per day of the window, oldest first, days without requests included. */
   daily: DailyUsageDto[];
-  /** Most frequent first. */
+  /** In order of code, lowest first: 200 above 404 above 500, as a reader scans them. */
   statuses: StatusCountDto[];
   /** Most accessed first. */
   endpoints: EndpointCountDto[];
@@ -102,7 +102,9 @@ export async function getKeyUsage(orgId: string, keyId: string, now = new Date()
     total,
     byClass,
     daily: [...daily.values()],
-    statuses: ranked(statuses, total).map(({ key, ...rest }) => ({ status: key, ...rest })),
+    statuses: ranked(statuses, total)
+      .map(({ key, ...rest }) => ({ status: key, ...rest }))
+      .sort((a, b) => a.status - b.status),
     endpoints: ranked(endpoints, total).map(({ key, ...rest }) => ({ endpoint: key, ...splitEndpoint(key), ...rest })),
   };
 }

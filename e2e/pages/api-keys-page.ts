@@ -39,6 +39,25 @@ export class ApiKeysPage {
     await this.page.getByRole("option", { name: label, exact: true }).click();
   }
 
+  /** Creates a key named `name` with the defaults, confirming its value was copied. */
+  async createAndDismiss(name: string) {
+    const shown = await this.create(name);
+    await shown.getByRole("checkbox", { name: "I have copied this key" }).check();
+    await shown.getByRole("button", { name: "Done" }).click();
+    await expect(this.row(name)).toBeVisible();
+  }
+
+  /** Revokes the key named `name` (owners) with a reason and a note for the history. */
+  async revoke(name: string, reason: string, note: string) {
+    await this.row(name).getByRole("button", { name: `Revoke ${name}` }).click();
+    const dialog = this.page.getByRole("alertdialog", { name: "Revoke API key" });
+    await dialog.getByRole("combobox", { name: "Reason (optional)" }).click();
+    await this.page.getByRole("option", { name: reason, exact: true }).click();
+    await dialog.getByRole("textbox", { name: /^Note/ }).fill(note);
+    await dialog.getByRole("button", { name: "Revoke key" }).click();
+    await expect(dialog).toBeHidden();
+  }
+
   /** Opens the creation dialog; returns it. */
   async openCreateDialog(): Promise<Locator> {
     await this.page.getByRole("button", { name: "Create API key" }).click();

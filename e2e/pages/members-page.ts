@@ -44,9 +44,22 @@ export class MembersPage {
     return link.inputValue();
   }
 
-  async setRole(name: string, role: string) {
-    await this.page.getByRole("combobox", { name: `Role of ${name}` }).click();
+  roleSelect(name: string): Locator {
+    return this.page.getByRole("combobox", { name: `Role of ${name}` });
+  }
+
+  /** Chooses a new role for `name`; returns the confirmation it asks for. */
+  async chooseNewRole(name: string, role: string): Promise<Locator> {
+    await this.roleSelect(name).click();
     await this.page.getByRole("option", { name: new RegExp(`^${role}`) }).click();
+    return this.page.getByRole("alertdialog");
+  }
+
+  /** Changes the role of `name` to `role`, confirming. */
+  async setRole(name: string, role: string) {
+    const dialog = await this.chooseNewRole(name, role);
+    await dialog.getByRole("button", { name: /^Change (my )?role$/ }).click();
+    await expect(dialog).toBeHidden();
   }
 
   /** Removes `name` from the organization, through the row's menu and its confirmation. */

@@ -35,7 +35,10 @@ type Pending =
   | { kind: "remove"; member: MemberDto }
   | { kind: "leave"; member: MemberDto }
   | { kind: "transfer"; member: MemberDto }
-  | { kind: "demote-self"; member: MemberDto; role: Role };
+  | { kind: "change-role"; member: MemberDto; role: Role };
+
+/** SPEC §12: an organization keeps an owner, so its last one can neither change role nor leave. */
+const LAST_OWNER_HINT = "You are the only owner: transfer ownership first.";
 
 interface Props {
   orgId: string;
@@ -48,15 +51,7 @@ interface Props {
 
 export function MembersClient({ orgId, orgName, members, viewerId, viewerRole, grantable }: Props) {
   const [confirming, setConfirming] = useState<Pending | null>(null);
-  const roleChange = useConfirmAction(changeMemberRoleAction, {
-    onSuccess: (changed) => toast.success(`${changed.name} is now ${ROLE_INFO[changed.role].withArticle}`),
-    onError: toast.error,
-  });
-  const onRoleChange = (member: MemberDto, role: Role) => {
-    // Lowering your own role takes away what you could do: ask first.
-    if (member.userId === viewerId) setConfirming({ kind: "demote-self", member, role });
-    else roleChange.run({ orgId, userId: member.userId, role });
-  };
+  const lastOwner = members.filter((member) => member.role === "owner").length === 1;
 
   const columns = useMemo(
     () =>
@@ -87,20 +82,30 @@ export function MembersClient({ orgId, orgName, members, viewerId, viewerRole, g
             const member = info.row.original;
             const editable = mayManageRole(viewerRole, member.role) && grantable.length > 1;
             if (!editable) return <Badge variant="outline">{ROLE_INFO[member.role].label}</Badge>;
+            const locked = lastOwner && member.role === "owner";
+            const hintId = `last-owner-${member.userId}`;
+            // A role change takes effect at the member's next request: ask first, as every other change here.
             return (
-              <Select value={member.role} onValueChange={(role) => onRoleChange(member, role as Role)} disabled={roleChange.pending}>
-                <SelectTrigger size="sm" className="w-28" aria-label={`Role of ${member.name}`}>
-                  {/* The label itself, so the server's HTML shows it before the select hydrates. */}
-                  <SelectValue>{ROLE_INFO[member.role].label}</SelectValue>
-                </SelectTrigger>
-                <SelectContent>
-                  {grantable.map((role) => (
-                    <SelectItem key={role} value={role} description={ROLE_INFO[role].description}>
-                      {ROLE_INFO[role].label}
-                    </SelectItem>
-                  ))}
-                </SelectContent>
-              </Select>
+              <div className="grid gap-1">
+                <Select value={member.role} onValueChange={(role) => setConfirming({ kind: "change-role", member, role: role as Role })} disabled={locked}>
+                  <SelectTrigger size="sm" className="w-28" aria-label={`Role of ${member.name}`} aria-describedby={locked ? hintId : undefined} title={locked ? LAST_OWNER_HINT : undefined}>
+                    {/* The label itself, so the server's HTML shows it before the select hydrates. */}
+                    <SelectValue>{ROLE_INFO[member.role].label}</SelectValue>
+                  </SelectTrigger>
+                  <SelectContent>
+                    {grantable.map((role) => (
+                      <SelectItem key={role} value={role} description={ROLE_INFO[role].description}>
+                        {ROLE_INFO[role].label}
+                      </SelectItem>
+                    ))}
+                  </SelectContent>
+                </Select>
+                {locked ? (
+                  <p id={hintId} className="text-xs whitespace-normal text-muted-foreground">
+                    {LAST_OWNER_HINT}
+                  </p>
+                ) : null}
+              </div>
             );
           },
         }),
@@ -109,12 +114,10 @@ export function MembersClient({ orgId, orgName, members, viewerId, viewerRole, g
         helper.display({
           id: "actions",
           header: () => <span className="sr-only">Actions</span>,
-          cell: (info) => <RowActions member={info.row.original} viewerId={viewerId} viewerRole={viewerRole} onChoose={setConfirming} />,
+          cell: (info) => <RowActions member={info.row.original} viewerId={viewerId} viewerRole={viewerRole} lastOwner={lastOwner} onChoose={setConfirming} />,
         }),
       ]),
-    // onRoleChange reads only stable values and the action's pending state.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-    [viewerId, viewerRole, grantable, roleChange.pending],
+    [viewerId, viewerRole, grantable, lastOwner],
   );
   const table = useTable({ features, columns, data: members }, (state) => state);
 
@@ -141,12 +144,24 @@ export function MembersClient({ orgId, orgName, members, viewerId, viewerRole, g
           <DataTableRows rows={table.getRowModel().rows} columnClass={columnClass} />
         </TableBody>
       </Table>
-      <ConfirmMemberChange orgId={orgId} orgName={orgName} confirming={confirming} onClose={() => setConfirming(null)} />
+      <ConfirmMemberChange orgId={orgId} orgName={orgName} viewerId={viewerId} confirming={confirming} onClose={() => setConfirming(null)} />
     </Card>
   );
 }
 
-function RowActions({ member, viewerId, viewerRole, onChoose }: { member: MemberDto; viewerId: string; viewerRole: Role; onChoose: (pending: Pending) => void }) {
+function RowActions({
+  member,
+  viewerId,
+  viewerRole,
+  lastOwner,
+  onChoose,
+}: {
+  member: MemberDto;
+  viewerId: string;
+  viewerRole: Role;
+  lastOwner: boolean;
+  onChoose: (pending: Pending) => void;
+}) {
   const self = member.userId === viewerId;
   const canTransfer = !self && viewerRole === "owner" && member.role !== "owner";
   const canRemove = !self && mayManageRole(viewerRole, member.role);
@@ -165,7 +180,12 @@ function RowActions({ member, viewerId, viewerRole, onChoose }: { member: Member
             Remove from organization
           </DropdownMenuItem>
         ) : null}
-        {self ? (
+        {self && lastOwner && member.role === "owner" ? (
+          <DropdownMenuItem disabled className="flex-col items-start gap-0.5">
+            Leave organization
+            <span className="text-xs text-muted-foreground">{LAST_OWNER_HINT}</span>
+          </DropdownMenuItem>
+        ) : self ? (
           <DropdownMenuItem variant="destructive" onSelect={() => onChoose({ kind: "leave", member })}>
             Leave organization
           </DropdownMenuItem>
@@ -176,7 +196,19 @@ function RowActions({ member, viewerId, viewerRole, onChoose }: { member: Member
 }
 
 /** The confirmation of a change that takes access away, saying what will happen. */
-function ConfirmMemberChange({ orgId, orgName, confirming, onClose }: { orgId: string; orgName: string; confirming: Pending | null; onClose: () => void }) {
+function ConfirmMemberChange({
+  orgId,
+  orgName,
+  viewerId,
+  confirming,
+  onClose,
+}: {
+  orgId: string;
+  orgName: string;
+  viewerId: string;
+  confirming: Pending | null;
+  onClose: () => void;
+}) {
   const router = useRouter();
   const done = (message: string) => {
     onClose();
@@ -184,7 +216,9 @@ function ConfirmMemberChange({ orgId, orgName, confirming, onClose }: { orgId: s
   };
   const remove = useConfirmAction(removeMemberAction, { onSuccess: (removed) => done(`${removed.name} was removed from ${orgName}`) });
   const transfer = useConfirmAction(transferOwnershipAction, { onSuccess: (to) => done(`${to.name} is now an owner, and you are an admin`) });
-  const changeRole = useConfirmAction(changeMemberRoleAction, { onSuccess: (changed) => done(`You are now ${ROLE_INFO[changed.role].withArticle}`) });
+  const changeRole = useConfirmAction(changeMemberRoleAction, {
+    onSuccess: (changed) => done(`${changed.userId === viewerId ? "You are" : `${changed.name} is`} now ${ROLE_INFO[changed.role].withArticle}`),
+  });
   const leave = useConfirmAction(leaveOrganizationAction, {
     onSuccess: () => {
       onClose();
@@ -194,6 +228,8 @@ function ConfirmMemberChange({ orgId, orgName, confirming, onClose }: { orgId: s
   });
   if (!confirming) return null;
   const { member } = confirming;
+  const self = member.userId === viewerId;
+  const newRole = confirming.kind === "change-role" ? confirming.role : member.role;
   const dialog = {
     remove: {
       title: `Remove ${member.name}?`,
@@ -219,13 +255,15 @@ function ConfirmMemberChange({ orgId, orgName, confirming, onClose }: { orgId: s
       action: transfer,
       run: () => transfer.run({ orgId, userId: member.userId }),
     },
-    "demote-self": {
-      title: `Make yourself ${confirming.kind === "demote-self" ? ROLE_INFO[confirming.role].withArticle : ""}?`,
-      body: `You lose what your current role allows at once, and someone with a higher role has to give it back.`,
-      label: "Change my role",
+    "change-role": {
+      title: self ? `Make yourself ${ROLE_INFO[newRole].withArticle}?` : `Make ${member.name} ${ROLE_INFO[newRole].withArticle}?`,
+      body: self
+        ? "You lose what your current role allows at once, and someone with a higher role has to give it back."
+        : `${ROLE_INFO[newRole].label}: ${ROLE_INFO[newRole].description} The change applies from ${member.name}'s next page load or request.`,
+      label: self ? "Change my role" : "Change role",
       pendingLabel: "Changing…",
       action: changeRole,
-      run: () => confirming.kind === "demote-self" && changeRole.run({ orgId, userId: member.userId, role: confirming.role }),
+      run: () => changeRole.run({ orgId, userId: member.userId, role: newRole }),
     },
   }[confirming.kind];
   return (

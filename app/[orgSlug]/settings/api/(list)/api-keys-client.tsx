@@ -12,6 +12,7 @@ import {
 } from "@tanstack/react-table";
 import { ArrowDown, ArrowUp, ArrowUpDown, KeyRound } from "lucide-react";
 import Link from "next/link";
+import { useSearchParams } from "next/navigation";
 import { useMemo, useState } from "react";
 import type { ApiKeyDto } from "@/db/queries/api-keys";
 import { DataTableRows } from "@/components/data-table-rows";
@@ -41,6 +42,10 @@ const STATUS_FILTERS = {
   all: { label: "All keys", matches: () => true },
 } satisfies Record<string, { label: string; matches: (key: ApiKeyDto, now: number) => boolean }>;
 type StatusFilter = keyof typeof STATUS_FILTERS;
+const DEFAULT_STATUS: StatusFilter = "active";
+
+/** The filter of the URL's `?status=` (so a filtered list can be shared and survives a reload); Active when absent or unknown. */
+const statusOf = (param: string | null): StatusFilter => (param !== null && Object.hasOwn(STATUS_FILTERS, param) ? (param as StatusFilter) : DEFAULT_STATUS);
 
 
 /** SPEC §7: a key created before the policy, and what to do about it (on hover and keyboard focus). */
@@ -83,6 +88,7 @@ export function ApiKeysClient({
   canRevoke,
   canRoll,
   noApiAccess,
+  renderedAt,
 }: {
   orgId: string;
   orgSlug: string;
@@ -92,10 +98,22 @@ export function ApiKeysClient({
   canRevoke: boolean;
   canRoll: boolean;
   noApiAccess: boolean;
+  /** When the server rendered the page: the time-based filters of a URL compare with it, on the server and in hydration alike. */
+  renderedAt: number;
 }) {
-  // The filter with the moment it was chosen: the time-based ones compare with that moment, so
-  // rendering stays pure and hydration never reads a clock (the default, Active, needs none).
-  const [{ status, chosenAt }, setFilter] = useState<{ status: StatusFilter; chosenAt: number }>({ status: "active", chosenAt: 0 });
+  // The filter lives in the URL; the moment it was chosen (or the page rendered) is what the
+  // time-based ones compare with, so rendering stays pure and hydration never reads a clock.
+  const searchParams = useSearchParams();
+  const status = statusOf(searchParams.get("status"));
+  const [chosenAt, setChosenAt] = useState(renderedAt);
+  const chooseStatus = (value: StatusFilter) => {
+    setChosenAt(Date.now());
+    const params = new URLSearchParams(searchParams);
+    if (value === DEFAULT_STATUS) params.delete("status");
+    else params.set("status", value);
+    // Next's router follows pushState (useSearchParams updates) without asking the server again.
+    window.history.pushState(null, "", params.size > 0 ? `?${params}` : window.location.pathname);
+  };
   const [sorting, setSorting] = useState<SortingState>([{ id: "createdAt", desc: true }]);
   const visible = useMemo(() => keys.filter((key) => STATUS_FILTERS[status].matches(key, chosenAt)), [keys, status, chosenAt]);
 
@@ -183,7 +201,7 @@ export function ApiKeysClient({
         <p className="text-sm text-muted-foreground">
           {visible.length} {visible.length === 1 ? "key" : "keys"}
         </p>
-        <Select value={status} onValueChange={(value) => setFilter({ status: value as StatusFilter, chosenAt: Date.now() })}>
+        <Select value={status} onValueChange={(value) => chooseStatus(value as StatusFilter)}>
           <SelectTrigger className="w-52" aria-label="Filter by status">
             <SelectValue />
           </SelectTrigger>

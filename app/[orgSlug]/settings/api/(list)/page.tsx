@@ -19,6 +19,10 @@ export default async function ApiKeysPage({ params }: { params: Promise<{ orgSlu
   const [keys, usage, baseUrl, keyPolicy] = await Promise.all([listApiKeys(membership.orgId), getOrgUsage(membership.orgId), publicBaseUrl(), getKeyPolicy(membership.orgId)]);
   const canCreate = can(membership.role, "keys.create");
   const { apiAccess } = PLANS[usage.plan];
+  // A server component renders once per request: this is the request's moment, which the client's
+  // time-based filters (from the URL) compare with on the server and in hydration alike.
+  // eslint-disable-next-line react-hooks/purity
+  const renderedAt = Date.now();
   return (
     <div className="space-y-6">
       <PageHeader
@@ -36,6 +40,7 @@ export default async function ApiKeysPage({ params }: { params: Promise<{ orgSlu
         canCreate={canCreate}
         canRevoke={can(membership.role, "keys.revoke")}
         noApiAccess={!apiAccess}
+        renderedAt={renderedAt}
       />
       <ApiQuickstart baseUrl={baseUrl} />
     </div>

@@ -101,7 +101,7 @@ function StatusTooltip({ active, payload }: TooltipContentProps) {
 
 const colourOf = (status: number) => CLASS_COLOURS[statusClassOf(status) ?? "3xx"];
 
-/** One bar per status code, longest first, coloured by class; the numbers sit in the table beside it. */
+/** One bar per status code, in order of code, coloured by class; the numbers sit in the table beside it. */
 export function StatusCodesChart({ statuses }: { statuses: StatusCountDto[] }) {
   return (
     <div className="w-full min-w-0" style={{ height: statuses.length * 30 + 16 }} role="img" aria-label="Requests per status code; the numbers are in the table that follows.">
