@@ -47,7 +47,11 @@ const NULL_MEANS: Record<string, string> = { expiresAt: "Never", rateLimitPerMin
 
 /** The order fields are shown in: the label table's, whatever order the stored JSON kept (jsonb sorts its keys by length). */
 const FIELD_ORDER = Object.keys(FIELD_LABELS);
-const fieldRank = (field: string) => (FIELD_ORDER.includes(field) ? FIELD_ORDER.indexOf(field) : FIELD_ORDER.length);
+/** A field's place in FIELD_ORDER; a field without a label goes last. */
+function fieldRank(field: string): number {
+  const rank = FIELD_ORDER.indexOf(field);
+  return rank === -1 ? FIELD_ORDER.length : rank;
+}
 
 /** One side's value of a field; `side` is the whole side, for a value that reads differently beside another. */
 function shown(field: string, value: string | number | boolean | null | undefined, side: ActivityValues | null): string | null {

@@ -51,7 +51,9 @@ interface Props {
 
 export function MembersClient({ orgId, orgName, members, viewerId, viewerRole, grantable }: Props) {
   const [confirming, setConfirming] = useState<Pending | null>(null);
-  const lastOwner = members.filter((member) => member.role === "owner").length === 1;
+  // The organization's one owner, whose role select and "Leave" are locked; null while there are several.
+  const owners = members.filter((member) => member.role === "owner");
+  const lastOwnerId = owners.length === 1 ? owners[0]!.userId : null;
 
   const columns = useMemo(
     () =>
@@ -82,7 +84,7 @@ export function MembersClient({ orgId, orgName, members, viewerId, viewerRole, g
             const member = info.row.original;
             const editable = mayManageRole(viewerRole, member.role) && grantable.length > 1;
             if (!editable) return <Badge variant="outline">{ROLE_INFO[member.role].label}</Badge>;
-            const locked = lastOwner && member.role === "owner";
+            const locked = member.userId === lastOwnerId;
             const hintId = `last-owner-${member.userId}`;
             // A role change takes effect at the member's next request: ask first, as every other change here.
             return (
@@ -114,10 +116,10 @@ export function MembersClient({ orgId, orgName, members, viewerId, viewerRole, g
         helper.display({
           id: "actions",
           header: () => <span className="sr-only">Actions</span>,
-          cell: (info) => <RowActions member={info.row.original} viewerId={viewerId} viewerRole={viewerRole} lastOwner={lastOwner} onChoose={setConfirming} />,
+          cell: (info) => <RowActions member={info.row.original} viewerId={viewerId} viewerRole={viewerRole} lastOwnerId={lastOwnerId} onChoose={setConfirming} />,
         }),
       ]),
-    [viewerId, viewerRole, grantable, lastOwner],
+    [viewerId, viewerRole, grantable, lastOwnerId],
   );
   const table = useTable({ features, columns, data: members }, (state) => state);
 
@@ -153,13 +155,13 @@ function RowActions({
   member,
   viewerId,
   viewerRole,
-  lastOwner,
+  lastOwnerId,
   onChoose,
 }: {
   member: MemberDto;
   viewerId: string;
   viewerRole: Role;
-  lastOwner: boolean;
+  lastOwnerId: string | null;
   onChoose: (pending: Pending) => void;
 }) {
   const self = member.userId === viewerId;
@@ -180,7 +182,7 @@ function RowActions({
             Remove from organization
           </DropdownMenuItem>
         ) : null}
-        {self && lastOwner && member.role === "owner" ? (
+        {self && member.userId === lastOwnerId ? (
           <DropdownMenuItem disabled className="flex-col items-start gap-0.5">
             Leave organization
             <span className="text-xs text-muted-foreground">{LAST_OWNER_HINT}</span>
