@@ -86,6 +86,27 @@ const QUEUES = [WEBHOOK_QUEUE];
 
 const MAINTENANCE_SECONDS = 15;
 
+/** Looks before each try; the last try's error is thrown if the queue still is not there. */
+const QUEUE_CREATE_TRIES = 5;
+
+/**
+ * Creates `queue` unless it exists. Processes that start together on a new database (several API
+ * processes, one per core) each find it missing and race to create it: pg-boss's create_queue
+ * takes no lock of its own, so the losers fail, with a deadlock or a duplicate name. A loser's
+ * next look (its next insert waits for the winner's commit) finds the winner's queue.
+ */
+export async function ensureQueue(boss: PgBoss, queue: string): Promise<void> {
+  for (let tried = 1; ; tried++) {
+    if (await boss.getQueue(queue)) return;
+    try {
+      await boss.createQueue(queue);
+      return;
+    } catch (error) {
+      if (tried >= QUEUE_CREATE_TRIES) throw error;
+    }
+  }
+}
+
 const BOSS = Symbol.for("invoicing.job-queue");
 type GlobalWithBoss = typeof globalThis & { [BOSS]?: Promise<PgBoss> };
 
@@ -101,7 +122,7 @@ export function jobQueue(): Promise<PgBoss> {
     const boss = new PgBoss({ db: clientExecutor(), schema: "pgboss", schedule: false, maintenanceIntervalSeconds: MAINTENANCE_SECONDS });
     boss.on("error", (error: unknown) => console.error("Job queue error", error));
     await boss.start();
-    for (const queue of QUEUES) if (!(await boss.getQueue(queue))) await boss.createQueue(queue);
+    for (const queue of QUEUES) await ensureQueue(boss, queue);
     beforeDbClose(stopJobQueue);
     return boss;
   })().catch((error: unknown) => {
