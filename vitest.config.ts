@@ -11,13 +11,25 @@ export default defineConfig({
   },
   test: {
     environment: "node",
-    include: ["tests/**/*.test.ts", "lib/**/*.test.ts"],
-    setupFiles: ["tests/setup/database.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",
     maxWorkers: 2,
     // next-auth imports "next/server" without an extension, which only a bundler resolves.
     server: { deps: { inline: ["next-auth"] } },
+    projects: [
+      // Rules that need no database: run once, whichever database the run is for (see .ci/run).
+      { extends: true, test: { name: "unit", include: ["lib/**/*.test.ts", "tests/unit/**/*.test.ts"] } },
+      {
+        extends: true,
+        test: {
+          name: "integration",
+          include: ["tests/**/*.test.ts"],
+          exclude: ["tests/unit/**"],
+          globalSetup: ["tests/setup/template-database.ts"],
+          setupFiles: ["tests/setup/database.ts"],
+        },
+      },
+    ],
   },
 });

@@ -12,6 +12,7 @@ if [ -z "${DATABASE_URL:-}" ]; then
   rm -rf data/e2e
   export PGLITE_DIR="$PWD/data/e2e/pglite"
 fi
-npx next build
+# .ci/run's second pass (PostgreSQL) serves the build its first pass made: the build reads no database.
+if [ -z "${E2E_REUSE_BUILD:-}" ] || [ ! -f .next/BUILD_ID ]; then npx next build; fi
 npx tsx scripts/db-seed.ts
 exec node --conditions=react-server --import tsx server.ts

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
-import postgres from "postgres";
-import { afterAll, beforeAll, vi } from "vitest";
+import { afterAll, beforeAll, inject, vi } from "vitest";
 import { testSession } from "../helpers/session";
+import { onServer } from "./database-server";
 
 // Identity comes from next-auth's cookie in the app; tests say who is acting with actAs().
 vi.mock("@/lib/session", () => ({
@@ -13,11 +13,12 @@ vi.mock("next/cache", () => ({ revalidatePath: () => {}, revalidateTag: () => {}
 // Actions that write a link (invitations) take the site's address from here, as no request carries a Host header.
 process.env.PUBLIC_BASE_URL ??= "http://localhost:3000";
 
+// Each file gets a database of its own, a copy of the one tests/setup/template-database.ts migrated.
+const template = inject("migratedTemplate");
 const serverUrl = process.env.DATABASE_URL;
 let databaseName: string | null = null;
 
 if (serverUrl) {
-  // A fresh database per test file on the PostgreSQL server, dropped afterwards.
   databaseName = `test_${process.pid}_${randomBytes(4).toString("hex")}`;
   const url = new URL(serverUrl);
   url.pathname = `/${databaseName}`;
@@ -27,23 +28,21 @@ if (serverUrl) {
   process.env.PGLITE_DIR = "memory://";
 }
 
-async function onServer(statement: string) {
-  const admin = postgres(serverUrl!, { max: 1, onnotice: () => {} });
-  try {
-    await admin.unsafe(statement);
-  } finally {
-    await admin.end();
-  }
-}
-
 beforeAll(async () => {
-  if (databaseName) await onServer(`create database "${databaseName}"`);
-  const { migrateDatabase } = await import("@/db/migrate");
-  await migrateDatabase();
+  if (template.kind === "postgres") await onServer(serverUrl!, `create database "${databaseName}" template "${template.database}"`);
+  // Only this process's own client starts from the snapshot: servers a test spawns inherit the environment.
+  if (template.kind === "pglite") process.env.PGLITE_SNAPSHOT = template.snapshotFile;
+  try {
+    // Nothing left to migrate; the request log's partitions and the expiry watch run as at every start.
+    const { migrateDatabase } = await import("@/db/migrate");
+    await migrateDatabase();
+  } finally {
+    delete process.env.PGLITE_SNAPSHOT;
+  }
 });
 
 afterAll(async () => {
   const { closeDb } = await import("@/db");
   await closeDb();
-  if (databaseName) await onServer(`drop database if exists "${databaseName}" with (force)`);
+  if (databaseName) await onServer(serverUrl!, `drop database if exists "${databaseName}" with (force)`);
 });

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { publicBaseUrl } from "@/lib/base-url";
-import { Browser } from "./helpers/next-request";
+import { Browser } from "../helpers/next-request";
 
-vi.mock("next/headers", async () => (await import("./helpers/next-request")).nextHeadersModule);
+vi.mock("next/headers", async () => (await import("../helpers/next-request")).nextHeadersModule);
 
 const forwarded = { host: "app.example.com:3000", "x-forwarded-host": "evil.example", "x-forwarded-proto": "https" };
 const baseUrlFor = (headers: Record<string, string>) => new Browser(undefined, undefined, headers).request(publicBaseUrl);

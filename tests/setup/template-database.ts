@@ -1,0 +1,57 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { randomBytes } from "node:crypto";
+import type { TestProject } from "vitest/node";
+import { onServer } from "./database-server";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    /** The migrated database each test file starts from: a PGlite snapshot file, or a PostgreSQL template database's name. */
+    migratedTemplate: { kind: "pglite"; snapshotFile: string } | { kind: "postgres"; database: string };
+  }
+}
+
+async function migrateOnce(): Promise<void> {
+  const { migrateDatabase } = await import("@/db/migrate");
+  await migrateDatabase();
+}
+
+/**
+ * Migrates one database before any test file runs; each file then starts from a copy of it
+ * (tests/setup/database.ts) instead of migrating its own: PostgreSQL copies a template database
+ * with CREATE DATABASE … TEMPLATE, PGlite loads a snapshot of its data directory.
+ */
+export default async function migrateTemplate(project: TestProject): Promise<() => Promise<void>> {
+  const serverUrl = process.env.DATABASE_URL;
+  const { closeDb, databaseHandle } = await import("@/db");
+  if (serverUrl) {
+    const database = `test_template_${process.pid}_${randomBytes(4).toString("hex")}`;
+    await onServer(serverUrl, `create database "${database}"`);
+    const url = new URL(serverUrl);
+    url.pathname = `/${database}`;
+    process.env.DATABASE_URL = url.toString();
+    try {
+      await migrateOnce();
+    } finally {
+      await closeDb();
+      process.env.DATABASE_URL = serverUrl;
+    }
+    project.provide("migratedTemplate", { kind: "postgres", database });
+    return () => onServer(serverUrl, `drop database if exists "${database}" with (force)`);
+  }
+  const previousDir = process.env.PGLITE_DIR;
+  process.env.PGLITE_DIR = "memory://";
+  const snapshotFile = path.join(os.tmpdir(), `invoicing-test-template-${process.pid}-${randomBytes(4).toString("hex")}.tar`);
+  try {
+    await migrateOnce();
+    const snapshot = await databaseHandle().pglite!.dumpDataDir("none");
+    fs.writeFileSync(snapshotFile, Buffer.from(await snapshot.arrayBuffer()));
+  } finally {
+    await closeDb();
+    if (previousDir === undefined) delete process.env.PGLITE_DIR;
+    else process.env.PGLITE_DIR = previousDir;
+  }
+  project.provide("migratedTemplate", { kind: "pglite", snapshotFile });
+  return async () => fs.rmSync(snapshotFile, { force: true });
+}
