@@ -124,7 +124,7 @@ export async function raiseKeyExpiryAlerts(db: DbOrTx, now = new Date()): Promis
 
 /**
  * An endpoint turned off after failing since `failingSince` (SPEC §10), once per failing streak.
- * Run it in the transaction that turns the endpoint off (db/webhooks.ts). No webhook event: the
+ * Run it in the transaction that turns the endpoint off (lib/webhooks/worker.ts). No webhook event: the
  * endpoint is the one that no longer receives them.
  */
 export async function raiseWebhookDisabledAlert(

@@ -1,8 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
-import { raiseWebhookDisabledAlert } from "./alerts";
 import { WEBHOOK_DISABLE_AFTER_FAILING_DAYS, WEBHOOK_TEST_EVENT, type WebhookDeliveryStatus, type WebhookEventType } from "./enums";
 import { newId } from "./ids";
-import { getDb, type DbOrTx } from "./index";
+import { getDb, type DbOrTx, type Tx } from "./index";
 import { executorOf, jobQueue, WEBHOOK_QUEUE } from "./job-queue";
 import { rowsOf } from "./partitions";
 import { webhookDeliveries, webhookDeliveryAttempts, webhookEndpoints } from "./schema";
@@ -113,36 +112,46 @@ export async function skipDelivery(deliveryId: string, why: string): Promise<voi
   await getDb().update(webhookDeliveries).set({ status: "failed", responseExcerpt: why }).where(eq(webhookDeliveries.id, deliveryId));
 }
 
-/** One attempt in the delivery log (the delivery's last answer and the attempt's own row) and in the endpoint's health, in one transaction. */
+/** An endpoint a failing streak of WEBHOOK_DISABLE_AFTER_FAILING_DAYS has just turned off. */
+export interface TurnedOffEndpoint {
+  orgId: string;
+  endpointId: string;
+  url: string;
+  failingSince: Date;
+}
+
+/**
+ * One attempt in the delivery log (the delivery's last answer and the attempt's own row) and in the
+ * endpoint's health, in the caller's transaction. Returns the endpoint if this attempt turned it off.
+ */
 export async function recordAttempt(
+  tx: Tx,
   delivery: { id: string; endpointId: string },
   attempt: { ok: boolean; status: number | null; durationMs: number; excerpt: string },
   status: WebhookDeliveryStatus,
   at: Date,
   finishedAt: Date,
-): Promise<void> {
-  await getDb().transaction(async (tx) => {
-    const answer = { responseStatus: attempt.status, durationMs: attempt.durationMs, responseExcerpt: attempt.excerpt };
-    // The row lock of the update numbers attempts one after the other, even for a job retried while its first run still ends.
-    const [counted] = await tx
-      .update(webhookDeliveries)
-      .set({ status, attempts: sql`${webhookDeliveries.attempts} + 1`, lastAttemptAt: at, ...answer })
-      .where(eq(webhookDeliveries.id, delivery.id))
-      .returning({ orgId: webhookDeliveries.orgId, attempts: webhookDeliveries.attempts });
-    if (counted) await tx.insert(webhookDeliveryAttempts).values({ orgId: counted.orgId, deliveryId: delivery.id, attempt: counted.attempts, attemptedAt: at, ...answer });
-    await recordEndpointHealth(tx, delivery.endpointId, attempt.ok, finishedAt);
-  });
+): Promise<TurnedOffEndpoint | null> {
+  const answer = { responseStatus: attempt.status, durationMs: attempt.durationMs, responseExcerpt: attempt.excerpt };
+  // The row lock of the update numbers attempts one after the other, even for a job retried while its first run still ends.
+  const [counted] = await tx
+    .update(webhookDeliveries)
+    .set({ status, attempts: sql`${webhookDeliveries.attempts} + 1`, lastAttemptAt: at, ...answer })
+    .where(eq(webhookDeliveries.id, delivery.id))
+    .returning({ orgId: webhookDeliveries.orgId, attempts: webhookDeliveries.attempts });
+  if (counted) await tx.insert(webhookDeliveryAttempts).values({ orgId: counted.orgId, deliveryId: delivery.id, attempt: counted.attempts, attemptedAt: at, ...answer });
+  return recordEndpointHealth(tx, delivery.endpointId, attempt.ok, finishedAt);
 }
 
 /** A success clears the endpoint's failing streak; a failure starts one or, after 5 days of it, turns the endpoint off. */
-async function recordEndpointHealth(tx: DbOrTx, endpointId: string, ok: boolean, at: Date): Promise<void> {
+async function recordEndpointHealth(tx: DbOrTx, endpointId: string, ok: boolean, at: Date): Promise<TurnedOffEndpoint | null> {
   if (ok) {
     await tx.update(webhookEndpoints).set({ failingSince: null }).where(eq(webhookEndpoints.id, endpointId));
-    return;
+    return null;
   }
   const iso = at.toISOString();
   const failing = sql`make_interval(secs => ${DISABLE_AFTER_FAILING_MS / 1000})`;
-  const disabled = rowsOf<{ org_id: string; url: string; failing_since: Date | string; turned_off: boolean }>(
+  const [turnedOff] = rowsOf<{ org_id: string; url: string; failing_since: Date | string; turned_off: boolean }>(
     await tx.execute(sql`
       with endpoint as (
         select id, enabled, coalesce(failing_since, ${iso}::timestamptz) as since from webhook_endpoints where id = ${endpointId} for update
@@ -154,14 +163,5 @@ async function recordEndpointHealth(tx: DbOrTx, endpointId: string, ok: boolean,
       from endpoint e where w.id = e.id
       returning w.org_id, w.url, e.since as failing_since, e.enabled and not w.enabled as turned_off`),
   ).filter((row) => row.turned_off);
-  for (const endpoint of disabled) {
-    await raiseWebhookDisabledAlert(tx, {
-      orgId: endpoint.org_id,
-      endpointId,
-      url: endpoint.url,
-      failingSince: new Date(endpoint.failing_since),
-      days: WEBHOOK_DISABLE_AFTER_FAILING_DAYS,
-      at,
-    });
-  }
+  return turnedOff ? { orgId: turnedOff.org_id, endpointId, url: turnedOff.url, failingSince: new Date(turnedOff.failing_since) } : null;
 }

@@ -1,4 +1,7 @@
 import type { Job } from "pg-boss";
+import { getDb } from "@/db";
+import { raiseWebhookDisabledAlert } from "@/db/alerts";
+import { WEBHOOK_DISABLE_AFTER_FAILING_DAYS } from "@/db/enums";
 import { jobQueue, WEBHOOK_QUEUE } from "@/db/job-queue";
 import { findQueuedDelivery, recordAttempt, RETRY_WINDOW_MS, skipDelivery, type DeliveryJob } from "@/db/webhooks";
 import { sendWebhook } from "./deliver";
@@ -11,8 +14,8 @@ export type Outcome = "delivered" | "retry" | "failed" | "skipped";
 /**
  * One attempt of a queued delivery: sends it, records the attempt in the delivery log and the
  * endpoint's health, and says whether to try again. After 24 hours (or pg-boss's last retry) the
- * delivery has failed; an endpoint failing for 5 days is turned off, with an alert, in the same
- * transaction (db/webhooks.ts).
+ * delivery has failed; an endpoint failing for 5 days is turned off, with an alert, in the
+ * transaction that records the attempt.
  */
 export async function attemptDelivery(job: DeliveryJob, options: { lastRetry: boolean; now?: () => Date }): Promise<Outcome> {
   const now = options.now ?? (() => new Date());
@@ -29,7 +32,11 @@ export async function attemptDelivery(job: DeliveryJob, options: { lastRetry: bo
   const finishedAt = now();
   const outOfTime = options.lastRetry || finishedAt.getTime() - new Date(job.since).getTime() >= RETRY_WINDOW_MS;
   const outcome: Outcome = attempt.ok ? "delivered" : outOfTime ? "failed" : "retry";
-  await recordAttempt(row.delivery, attempt, outcome === "delivered" ? "succeeded" : outcome === "failed" ? "failed" : "pending", at, finishedAt);
+  const status = outcome === "delivered" ? "succeeded" : outcome === "failed" ? "failed" : "pending";
+  await getDb().transaction(async (tx) => {
+    const turnedOff = await recordAttempt(tx, row.delivery, attempt, status, at, finishedAt);
+    if (turnedOff) await raiseWebhookDisabledAlert(tx, { ...turnedOff, days: WEBHOOK_DISABLE_AFTER_FAILING_DAYS, at: finishedAt });
+  });
   return outcome;
 }
 
