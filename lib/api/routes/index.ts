@@ -1,6 +1,6 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { ApiEnv } from "../env";
-import { API_RESOURCE_NAMES, API_RESOURCES } from "@/db/enums";
+import { API_RESOURCE_NAMES, API_RESOURCES, IP_ALLOWLIST_MAX } from "@/db/enums";
 import { MAX_RANGE_DAYS } from "@/lib/input-rules";
 import { MAX_BODY_BYTES } from "../body-limit";
 import { registerSharedComponents } from "../schemas/responses";
@@ -29,7 +29,7 @@ a permission per resource, chosen when it is created and changeable later by an 
 ${RESOURCE_TABLE}
 
 A higher permission includes the lower one (write includes read); \`GET\` needs the first permission listed, any other method
-the last listed. A key may also carry an **IP allowlist** of up to 20 addresses or CIDR ranges (IPv4 or IPv6): any other
+the last listed. A key may also carry an **IP allowlist** of up to ${IP_ALLOWLIST_MAX} addresses or CIDR ranges (IPv4 or IPv6): any other
 address is refused with \`403 ip_not_allowed\`. The checks run in this order: the key itself (\`401\`), its
 allowlist, the plan, its access, the rate limit, the quota. A refusal by allowlist or access is logged and counts
 toward neither the rate limit nor the quota. For a reporting job that only reads analytics from one server:
