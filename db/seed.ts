@@ -15,17 +15,7 @@ import { DEFAULT_QUOTA_ALERT_THRESHOLDS, type KeyRestrictions, type Plan, type R
 import { utcMonthStart } from "./time";
 import { activityLog, apiKeys, invitations, memberships, organizations, requestLog, users } from "./schema";
 import { mintInvitationToken } from "@/lib/invitation-token";
-
-export const DEMO_PASSWORD = "demo-password";
-
-export const DEMO_USERS = [
-  { id: "usr_demo_owner", email: "owner@acme.test", name: "Olivia Owens" },
-  { id: "usr_demo_admin", email: "admin@acme.test", name: "Adam Alvarez" },
-  { id: "usr_demo_member", email: "member@acme.test", name: "Mia Moreau" },
-  { id: "usr_demo_guest", email: "guest@acme.test", name: "Gus Grant" },
-  { id: "usr_demo_globex", email: "dana@globex.test", name: "Dana Scully" },
-  { id: "usr_demo_multi", email: "alex@studio.test", name: "Alex Kim" },
-] as const;
+import { DEMO_PASSWORD, DEMO_USERS } from "./seed-accounts";
 
 const ORGS: { id: string; name: string; slug: string; plan: Plan }[] = [
   { id: "org_demo_acme", name: "Acme Inc", slug: "acme", plan: "pro" },
@@ -337,7 +327,7 @@ async function seedLastSignIns(db: Db, now: Date): Promise<void> {
 export async function seedDatabase(db: Db, now = new Date()): Promise<void> {
   state = 20261123;
   const passwordHash = await hashPassword(DEMO_PASSWORD);
-  await db.insert(users).values(DEMO_USERS.map((user) => ({ ...user, passwordHash }))).onConflictDoNothing();
+  await db.insert(users).values(DEMO_USERS.map(({ id, email, name }) => ({ id, email, name, passwordHash }))).onConflictDoNothing();
   await db.insert(organizations).values(ORGS).onConflictDoNothing();
   await db.insert(memberships).values(MEMBERSHIPS).onConflictDoNothing();
   const existingKeys = await db.select({ id: apiKeys.id }).from(apiKeys).where(inArray(apiKeys.id, KEYS.map((key) => key.id)));

@@ -1,15 +1,9 @@
 import { test as base, expect, type Page } from "@playwright/test";
+import { DEMO_ACCOUNTS } from "../db/seed-accounts";
 
-export const DEMO_PASSWORD = "demo-password";
-/** Every demo sign-in of the README, with the organization each lands in. */
-export const USERS = {
-  owner: { email: "owner@acme.test", name: "Olivia Owens", lands: "acme" },
-  admin: { email: "admin@acme.test", name: "Adam Alvarez", lands: "acme" },
-  member: { email: "member@acme.test", name: "Mia Moreau", lands: "acme" },
-  guest: { email: "guest@acme.test", name: "Gus Grant", lands: "acme" },
-  trialOwner: { email: "dana@globex.test", name: "Dana Scully", lands: "globex" },
-  multi: { email: "alex@studio.test", name: "Alex Kim", lands: "globex" },
-} as const;
+export { DEMO_PASSWORD } from "../db/seed-accounts";
+/** Every demo sign-in of the README (the seed's), with the organization each lands in. */
+export const USERS = DEMO_ACCOUNTS;
 export type DemoRole = keyof typeof USERS;
 
 /** A phone-width screen (SPEC §5: every page works on one). */

@@ -5,7 +5,8 @@ import { migrateDatabase } from "@/db/migrate";
 import { ensureRequestLogPartitions, maintainRequestLog, REQUEST_LOG_RETENTION_MONTHS, rowsOf } from "@/db/partitions";
 import { checkPassword } from "@/lib/auth/credentials";
 import { apiKeys, memberships, organizations, requestDailyRollup, requestLog, users } from "@/db/schema";
-import { DEMO_PASSWORD, DEMO_USERS, seedDatabase } from "@/db/seed";
+import { seedDatabase } from "@/db/seed";
+import { DEMO_PASSWORD, DEMO_USERS } from "@/db/seed-accounts";
 import { listActivity } from "@/db/queries/activity";
 import { listApiKeys } from "@/db/queries/api-keys";
 import { listWebhookDeliveries, listWebhookEndpoints } from "@/db/queries/webhooks";
@@ -175,7 +176,7 @@ describe("the seed", () => {
   it("lets every demo user sign in with the demo password, and nobody with a wrong one", async () => {
     await seedDatabase(getDb());
     for (const user of DEMO_USERS) expect(await checkPassword(user.email, DEMO_PASSWORD)).toMatchObject({ id: user.id, email: user.email });
-    expect(await checkPassword(DEMO_USERS[0].email, "wrong-password")).toBeNull();
+    expect(await checkPassword(DEMO_USERS[0]!.email, "wrong-password")).toBeNull();
     expect(await checkPassword("nobody@acme.test", DEMO_PASSWORD)).toBeNull();
   });
 });
