@@ -1,0 +1,154 @@
+import { ArrowRight } from "lucide-react";
+import Link from "next/link";
+import type { KeyUsageDto, RecentCallDto } from "@/db/queries/key-usage";
+import { MethodLabel, RequestCells, RequestListItem, RequestTime, StatusCodeBadge } from "@/components/request-format";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { StatusCodesChart } from "./key-usage-charts";
+
+const number = new Intl.NumberFormat("en-US");
+const percent = new Intl.NumberFormat("en-US", { style: "percent", maximumFractionDigits: 1 });
+// A single call among thousands is not "0%".
+const share = (fraction: number) => (fraction > 0 && fraction < 0.001 ? "<0.1%" : percent.format(fraction));
+
+export function UsageSummary({ usage }: { usage: KeyUsageDto }) {
+  const ofTotal = (count: number) => `${share(count / usage.total)} of requests`;
+  const tiles = [
+    { label: "Total requests", value: usage.total, note: "Last 30 days" },
+    { label: "Successful (2xx)", value: usage.byClass["2xx"], note: ofTotal(usage.byClass["2xx"]) },
+    { label: "Client errors (4xx)", value: usage.byClass["4xx"], note: ofTotal(usage.byClass["4xx"]) },
+    { label: "Server errors (5xx)", value: usage.byClass["5xx"], note: ofTotal(usage.byClass["5xx"]) },
+  ];
+  return (
+    <div className="grid grid-cols-2 gap-4 lg:grid-cols-4">
+      {tiles.map((tile) => (
+        <Card key={tile.label} className="gap-1 px-4 py-4 sm:px-6">
+          <p className="text-xs font-medium uppercase tracking-wide text-muted-foreground">{tile.label}</p>
+          <p className="text-2xl font-semibold tabular-nums">{number.format(tile.value)}</p>
+          <p className="text-xs text-muted-foreground">{tile.note}</p>
+        </Card>
+      ))}
+    </div>
+  );
+}
+
+export function StatusCodes({ usage }: { usage: KeyUsageDto }) {
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle className="text-base">Status codes</CardTitle>
+        <CardDescription>How the API answered this key.</CardDescription>
+      </CardHeader>
+      <CardContent className="grid gap-6 md:grid-cols-2 md:items-start">
+        <StatusCodesChart statuses={usage.statuses} />
+        <Table aria-label="Requests per status code" containerClassName="min-w-0">
+          <TableHeader>
+            <TableRow>
+              <TableHead>Status</TableHead>
+              <TableHead className="text-right">Requests</TableHead>
+              <TableHead className="text-right">Share</TableHead>
+            </TableRow>
+          </TableHeader>
+          <TableBody>
+            {usage.statuses.map((row) => (
+              <TableRow key={row.status}>
+                <TableCell>
+                  <StatusCodeBadge status={row.status} />
+                </TableCell>
+                <TableCell className="text-right tabular-nums">{number.format(row.count)}</TableCell>
+                <TableCell className="text-right tabular-nums text-muted-foreground">{share(row.share)}</TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      </CardContent>
+    </Card>
+  );
+}
+
+export function TopEndpoints({ usage }: { usage: KeyUsageDto }) {
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle className="text-base">Most accessed endpoints</CardTitle>
+        <CardDescription>Grouped by route template, so every invoice id counts as one endpoint.</CardDescription>
+      </CardHeader>
+      <CardContent>
+        <Table aria-label="Most accessed endpoints">
+          <TableHeader>
+            <TableRow>
+              <TableHead>Endpoint</TableHead>
+              <TableHead className="text-right">Requests</TableHead>
+              <TableHead className="text-right sm:w-40">Share</TableHead>
+            </TableRow>
+          </TableHeader>
+          <TableBody>
+            {usage.endpoints.map((row) => (
+              <TableRow key={row.endpoint}>
+                <TableCell className="whitespace-normal">
+                  <span className="flex items-baseline gap-2">
+                    <MethodLabel method={row.method} className="w-12 shrink-0" />
+                    <span className="min-w-0 break-all font-mono text-xs">{row.route}</span>
+                  </span>
+                </TableCell>
+                <TableCell className="text-right tabular-nums">{number.format(row.count)}</TableCell>
+                <TableCell>
+                  <span className="flex items-center justify-end gap-2">
+                    <span className="hidden h-1.5 w-20 overflow-hidden rounded-full bg-muted sm:block" aria-hidden>
+                      <span className="block h-full rounded-full bg-primary/70" style={{ width: `${Math.max(2, row.share * 100)}%` }} />
+                    </span>
+                    <span className="w-12 text-right tabular-nums text-muted-foreground">{share(row.share)}</span>
+                  </span>
+                </TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      </CardContent>
+    </Card>
+  );
+}
+
+export function RecentCalls({ calls, auditHref }: { calls: RecentCallDto[]; auditHref: string | null }) {
+  return (
+    <Card className="gap-0 overflow-hidden pb-0">
+      <CardHeader className="flex flex-wrap items-start justify-between gap-2 pb-4">
+        <div className="space-y-1.5">
+          <CardTitle className="text-base">Last {calls.length} calls</CardTitle>
+          <CardDescription>Newest first, straight from the request log. Times are UTC.</CardDescription>
+        </div>
+        {auditHref ? (
+          <Link href={auditHref} className="inline-flex items-center gap-1 text-sm font-medium text-primary hover:underline">
+            All calls in the audit log <ArrowRight className="size-4" aria-hidden />
+          </Link>
+        ) : null}
+      </CardHeader>
+      <ul aria-label="Last calls" className="divide-y border-t sm:hidden">
+        {calls.map((call) => (
+          <RequestListItem key={call.id} request={call} />
+        ))}
+      </ul>
+      <Table aria-label="Last calls" containerClassName="hidden sm:block">
+        <TableHeader>
+          <TableRow>
+            <TableHead className="pl-6">Time (UTC)</TableHead>
+            <TableHead>Method</TableHead>
+            <TableHead>Path</TableHead>
+            <TableHead>Status</TableHead>
+            <TableHead className="pr-6 text-right">Duration</TableHead>
+          </TableRow>
+        </TableHeader>
+        <TableBody>
+          {calls.map((call) => (
+            <TableRow key={call.id}>
+              <TableCell className="pl-6">
+                <RequestTime iso={call.createdAt} />
+              </TableCell>
+              <RequestCells request={call} lastClassName="pr-6" />
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+    </Card>
+  );
+}
