@@ -24,31 +24,55 @@ const PERMISSIONS = {
 
 export type Permission = keyof typeof PERMISSIONS;
 
-const DENIED: Record<Permission, string> = {
-  "keys.view": "You do not have access to this organization's API keys.",
-  "audit.view": "Guests cannot view or export the audit log.",
-  "keys.create": "Only owners and admins can create API keys.",
-  "keys.revoke": "Only owners can revoke API keys.",
-  "keys.rename": "Only owners and admins can rename API keys.",
-  "keys.restrict": "Only owners and admins can change what an API key may do.",
-  "keys.roll": "Only owners can roll API keys.",
-  "keys.policy": "Only owners can set the key policy.",
-  "plan.manage": "Only owners can change the plan and rate limit.",
-  "activity.view": "Guests cannot view or export the activity history.",
-  "alerts.view": "Guests cannot see the organization's alerts.",
-  "notifications.manage": "Only owners and admins can change alert settings and webhooks.",
-  "members.view": "Guests cannot see the organization's members.",
-  "members.manage": "Only owners and admins can invite, re-role or remove members.",
-  "members.manage_admins": "Only owners can invite, re-role or remove admins and owners.",
-  "members.leave": "You are not a member of this organization.",
-};
-
 export function can(role: Role, permission: Permission): boolean {
   return (PERMISSIONS[permission] as readonly Role[]).includes(role);
 }
 
+/** What each permission lets its holders do, worded for "Only owners can …" and "Guests cannot …". */
+const ACTIONS: Record<Exclude<Permission, "keys.view" | "members.leave">, string> = {
+  "audit.view": "view or export the audit log",
+  "keys.create": "create API keys",
+  "keys.revoke": "revoke API keys",
+  "keys.rename": "rename API keys",
+  "keys.restrict": "change what an API key may do",
+  "keys.roll": "roll API keys",
+  "keys.policy": "set the key policy",
+  "plan.manage": "change the plan and rate limit",
+  "activity.view": "view or export the activity history",
+  "alerts.view": "see the organization's alerts",
+  "notifications.manage": "change alert settings and webhooks",
+  "members.view": "see the organization's members",
+  "members.manage": "invite, re-role or remove members",
+  "members.manage_admins": "invite, re-role or remove admins and owners",
+};
+
+const ROLE_PLURALS: Record<Role, string> = { owner: "owners", admin: "admins", member: "members", guest: "guests" };
+
+function inWords(roles: readonly Role[]): string {
+  const plurals = roles.map((role) => ROLE_PLURALS[role]);
+  return plurals.length > 1 ? `${plurals.slice(0, -1).join(", ")} and ${plurals.at(-1)}` : (plurals[0] ?? "nobody");
+}
+
+/** The words as a sentence's start: "Owners and admins can …". */
+export const sentence = (words: string) => `${words.charAt(0).toUpperCase()}${words.slice(1)}`;
+
+/** Who holds `permission`, in words read from the table: "owners", "owners and admins", "owners, admins and members". */
+export function holdersOf(permission: Permission): string {
+  return inWords(PERMISSIONS[permission]);
+}
+
+/** "Only owners can change the key policy.": a sentence on a page, read from the table. */
+export function onlyHoldersCan(permission: Permission, action: string): string {
+  return `Only ${holdersOf(permission)} can ${action}.`;
+}
+
+/** The refusal of `permission` to a role without it, worded from the table. */
 export function deniedMessage(permission: Permission): string {
-  return DENIED[permission];
+  // Everyone in an organization holds these: the refusal is that the person is not in it.
+  if (permission === "keys.view") return "You do not have access to this organization's API keys.";
+  if (permission === "members.leave") return "You are not a member of this organization.";
+  const refused = ROLES.filter((role) => !can(role, permission));
+  return refused.length === 1 ? sentence(`${inWords(refused)} cannot ${ACTIONS[permission]}.`) : onlyHoldersCan(permission, ACTIONS[permission]);
 }
 
 /**

@@ -11,6 +11,7 @@ import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle }
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { setAlertSettingsAction } from "./actions";
+import { holdersOf, onlyHoldersCan } from "@/lib/authz";
 
 const thresholdsText = (thresholds: number[]) => thresholds.join(", ");
 
@@ -30,7 +31,7 @@ export function AlertSettingsForm({ orgId, settings, canManage, quota }: { orgId
         <CardTitle className="flex items-center gap-2 text-base">
           <BellRing className="size-4 text-primary" aria-hidden /> When to alert
         </CardTitle>
-        <CardDescription>Alerts appear under the bell for owners, admins and members. Keys expiring within 7 days and expired keys always raise one.</CardDescription>
+        <CardDescription>Alerts appear under the bell for {holdersOf("alerts.view")}. Keys expiring within 7 days and expired keys always raise one.</CardDescription>
       </CardHeader>
       <form onSubmit={onSubmit} noValidate>
         <CardContent className="grid items-start gap-5 sm:grid-cols-2">
@@ -65,7 +66,7 @@ export function AlertSettingsForm({ orgId, settings, canManage, quota }: { orgId
               {pending ? "Saving…" : "Save alert settings"}
             </Button>
           ) : (
-            <p className="text-sm text-muted-foreground">Only owners and admins can change the alert settings.</p>
+            <p className="text-sm text-muted-foreground">{onlyHoldersCan("notifications.manage", "change the alert settings")}</p>
           )}
         </CardFooter>
       </form>

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { getOrgUsage } from "@/db/queries/api-keys";
 import { getPlanChange } from "@/db/queries/organizations";
 import { PageHeader } from "@/components/page-header";
-import { can } from "@/lib/authz";
+import { can, onlyHoldersCan } from "@/lib/authz";
 import { PLAN_ORDER, PLANS, rateLimitFor } from "@/lib/plans";
 import { requireOrgAccess } from "@/lib/org-access";
 import { PlanClient } from "./plan-client";
@@ -21,7 +21,7 @@ export default async function PlanPage({ params }: { params: Promise<{ orgSlug: 
         description={
           canManage
             ? "Switch plans at any time: the change applies to the very next API request. Downgrading never deletes keys."
-            : "Only owners can change the plan. Ask an owner of this organization if you need more keys or calls."
+            : `${onlyHoldersCan("plan.manage", "change the plan")} Ask an owner of this organization if you need more keys or calls.`
         }
       />
       <PlanClient

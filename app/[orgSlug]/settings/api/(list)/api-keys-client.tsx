@@ -29,6 +29,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@
 import { Tooltip, TooltipContent, TooltipTrigger } from "@/components/ui/tooltip";
 import { keyOutsidePolicy, outsidePolicyAdvice, type KeyPolicy } from "@/lib/key-policy";
 import { RevokeKeyDialog } from "../revoke-key-dialog";
+import { deniedMessage } from "@/lib/authz";
 
 const DAY_MS = 86_400_000;
 
@@ -188,7 +189,7 @@ export function ApiKeysClient({
               ? "Your plan has no API access. An owner can switch to Trial, Pro or Enterprise on the Plan page."
               : canCreate
                 ? "Create your first key with “Create API key”, name it after where it will be used, and copy it into that server's environment."
-                : "Only owners and admins can create API keys. Ask one of them to create a key for your integration."
+                : `${deniedMessage("keys.create")} Ask one of them to create a key for your integration.`
           }
         />
       </Card>

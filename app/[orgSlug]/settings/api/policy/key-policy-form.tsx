@@ -16,6 +16,7 @@ import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@
 import { KEY_MAX_LIFETIME_DAYS, type KeyMaxLifetimeDays } from "@/db/enums";
 import { describeKeyPolicy, keyOutsidePolicy, mustExpire, type KeyPolicy } from "@/lib/key-policy";
 import { setKeyPolicyAction } from "./actions";
+import { onlyHoldersCan } from "@/lib/authz";
 
 type PolicyKey = { status: string; replacedBy: boolean; createdAt: string; expiresAt: string | null };
 
@@ -131,7 +132,7 @@ export function KeyPolicyForm({
               {pending ? "Saving…" : "Save policy"}
             </Button>
           ) : (
-            <p className="text-sm text-muted-foreground">Only owners can change the key policy.</p>
+            <p className="text-sm text-muted-foreground">{onlyHoldersCan("keys.policy", "change the key policy")}</p>
           )}
         </CardFooter>
       </form>
