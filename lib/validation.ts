@@ -5,6 +5,7 @@ import { ROLL_OVERLAP_VALUES } from "./key-roll";
 import {
   API_RESOURCE_NAMES,
   API_RESOURCES,
+  IP_ALLOWLIST_MAX,
   KEY_ACCESS_VALUES,
   KEY_MAX_LIFETIME_DAYS,
   PLAN_VALUES,
@@ -113,7 +114,7 @@ export const keyRestrictionsInput = z
     ...(Object.fromEntries(API_RESOURCE_NAMES.map((resource) => [scopeField(resource), scopeSchema(resource)])) as Record<ScopeField, ReturnType<typeof scopeSchema>>),
     ipAllowlist: z.preprocess(
       (value) => value ?? "",
-      boundedString(IP_ALLOWLIST_TEXT_MAX, "This list is too long: use at most 20 addresses or ranges.").transform((text, ctx) => {
+      boundedString(IP_ALLOWLIST_TEXT_MAX, `This list is too long: use at most ${IP_ALLOWLIST_MAX} addresses or ranges.`).transform((text, ctx) => {
         const parsed = parseAllowlist(text);
         if (parsed.ok) return parsed.entries;
         for (const message of parsed.messages) ctx.addIssue({ code: "custom", message });

@@ -3,6 +3,7 @@
 import { BellRing } from "lucide-react";
 import { useState } from "react";
 import { toast } from "sonner";
+import { KEY_EXPIRING_ALERT_DAYS, RATE_LIMIT_ALERT_MINUTES } from "@/db/enums";
 import type { AlertSettings } from "@/db/queries/alerts";
 import { FormAlert } from "@/components/form-alert";
 import { useActionForm } from "@/components/use-action-form";
@@ -31,7 +32,7 @@ export function AlertSettingsForm({ orgId, settings, canManage, quota }: { orgId
         <CardTitle className="flex items-center gap-2 text-base">
           <BellRing className="size-4 text-primary" aria-hidden /> When to alert
         </CardTitle>
-        <CardDescription>Alerts appear under the bell for {holdersOf("alerts.view")}. Keys expiring within 7 days and expired keys always raise one.</CardDescription>
+        <CardDescription>Alerts appear under the bell for {holdersOf("alerts.view")}. Keys expiring within {KEY_EXPIRING_ALERT_DAYS} days and expired keys always raise one.</CardDescription>
       </CardHeader>
       <form onSubmit={onSubmit} noValidate>
         <CardContent className="grid items-start gap-5 sm:grid-cols-2">
@@ -53,9 +54,9 @@ export function AlertSettingsForm({ orgId, settings, canManage, quota }: { orgId
             <Input name="quotaAlertThresholds" value={thresholds} onChange={(event) => setThresholds(event.target.value)} disabled={!canManage} placeholder="80, 90, 100" inputMode="numeric" />
           </FormField>
           <FormField
-            label="Rate-limit burst (refusals in 5 minutes)"
+            label={`Rate-limit burst (refusals in ${RATE_LIMIT_ALERT_MINUTES} minutes)`}
             error={fieldErrors.rateLimitAlertThreshold?.[0]}
-            description="A key refused with 429 more often than this within 5 minutes raises an alert, at most once an hour per key."
+            description={`A key refused with 429 more often than this within ${RATE_LIMIT_ALERT_MINUTES} minutes raises an alert, at most once an hour per key.`}
           >
             <Input name="rateLimitAlertThreshold" type="number" min={1} value={burst} onChange={(event) => setBurst(event.target.value)} disabled={!canManage} inputMode="numeric" />
           </FormField>

@@ -33,13 +33,16 @@ import { deniedMessage } from "@/lib/authz";
 
 const DAY_MS = 86_400_000;
 
-/** SPEC §7's status filter. "Unused" keys are active ones with no call for 30 days (never used: since creation). */
+const EXPIRING_WITHIN_DAYS = 7;
+const UNUSED_FOR_DAYS = 30;
+
+/** SPEC §7's status filter. "Unused" keys are active ones with no call for UNUSED_FOR_DAYS (never used: since creation). */
 const STATUS_FILTERS = {
   active: { label: "Active", matches: (key: ApiKeyDto) => key.status === "active" },
-  expiring: { label: "Expiring within 7 days", matches: (key: ApiKeyDto, now: number) => key.status === "active" && key.expiresAt !== null && Date.parse(key.expiresAt) - now <= 7 * DAY_MS },
+  expiring: { label: `Expiring within ${EXPIRING_WITHIN_DAYS} days`, matches: (key: ApiKeyDto, now: number) => key.status === "active" && key.expiresAt !== null && Date.parse(key.expiresAt) - now <= EXPIRING_WITHIN_DAYS * DAY_MS },
   expired: { label: "Expired", matches: (key: ApiKeyDto) => key.status === "expired" },
   revoked: { label: "Revoked", matches: (key: ApiKeyDto) => key.status === "revoked" },
-  unused: { label: "Unused for 30 days", matches: (key: ApiKeyDto, now: number) => key.status === "active" && now - Date.parse(key.lastUsedAt ?? key.createdAt) >= 30 * DAY_MS },
+  unused: { label: `Unused for ${UNUSED_FOR_DAYS} days`, matches: (key: ApiKeyDto, now: number) => key.status === "active" && now - Date.parse(key.lastUsedAt ?? key.createdAt) >= UNUSED_FOR_DAYS * DAY_MS },
   all: { label: "All keys", matches: () => true },
 } satisfies Record<string, { label: string; matches: (key: ApiKeyDto, now: number) => boolean }>;
 type StatusFilter = keyof typeof STATUS_FILTERS;
