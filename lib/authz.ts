@@ -53,8 +53,7 @@ function inWords(roles: readonly Role[]): string {
   return plurals.length > 1 ? `${plurals.slice(0, -1).join(", ")} and ${plurals.at(-1)}` : (plurals[0] ?? "nobody");
 }
 
-/** The words as a sentence's start: "Owners and admins can …". */
-export const sentence = (words: string) => `${words.charAt(0).toUpperCase()}${words.slice(1)}`;
+const sentence = (words: string) => `${words.charAt(0).toUpperCase()}${words.slice(1)}`;
 
 /** Who holds `permission`, in words read from the table: "owners", "owners and admins", "owners, admins and members". */
 export function holdersOf(permission: Permission): string {
@@ -64,6 +63,11 @@ export function holdersOf(permission: Permission): string {
 /** "Only owners can change the key policy.": a sentence on a page, read from the table. */
 export function onlyHoldersCan(permission: Permission, action: string): string {
   return `Only ${holdersOf(permission)} can ${action}.`;
+}
+
+/** "Owners and admins can invite people to this organization.": the same, said as what they can do. */
+export function holdersCan(permission: Permission, action: string): string {
+  return sentence(`${holdersOf(permission)} can ${action}.`);
 }
 
 /** The refusal of `permission` to a role without it, worded from the table. */

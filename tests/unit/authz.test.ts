@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { can, deniedMessage, grantableRoles, holdersOf, mayManageRole, onlyHoldersCan, ROLES, type Permission } from "@/lib/authz";
+import { can, deniedMessage, grantableRoles, holdersCan, holdersOf, mayManageRole, onlyHoldersCan, ROLES, type Permission } from "@/lib/authz";
 
 // SPEC §1, row by row: owner, admin, member, guest.
 const SPEC_TABLE: [Permission, boolean[]][] = [
@@ -40,12 +40,14 @@ describe("what pages and refusals say about roles", () => {
     expect(holdersOf("keys.create")).toBe("owners and admins");
     expect(holdersOf("alerts.view")).toBe("owners, admins and members");
     expect(onlyHoldersCan("keys.policy", "change the key policy")).toBe("Only owners can change the key policy.");
+    expect(holdersCan("members.manage", "invite people to this organization")).toBe("Owners and admins can invite people to this organization.");
   });
 
   it.each(SPEC_TABLE.filter(([, cells]) => cells.includes(false)))("refuses %s naming who may, or the one role that may not", (permission, cells) => {
     const holders = ROLES.filter((_, i) => cells[i]);
     const message = deniedMessage(permission);
     if (holders.length === ROLES.length - 1) expect(message).toMatch(/^Guests cannot /);
-    else expect(message).toMatch(new RegExp(`^Only ${holders.map((role) => `${role}s`).join(holders.length > 2 ? ", " : " and ")} can `));
+    // Refused to more than guests, a permission has one or two holders.
+    else expect(message).toMatch(new RegExp(`^Only ${holders.map((role) => `${role}s`).join(" and ")} can `));
   });
 });

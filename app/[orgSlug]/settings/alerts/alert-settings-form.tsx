@@ -11,8 +11,8 @@ import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from "@/components/ui/card";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
-import { setAlertSettingsAction } from "./actions";
 import { holdersOf, onlyHoldersCan } from "@/lib/authz";
+import { setAlertSettingsAction } from "./actions";
 
 const thresholdsText = (thresholds: number[]) => thresholds.join(", ");
 

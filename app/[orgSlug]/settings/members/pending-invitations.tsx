@@ -14,8 +14,8 @@ import { Card, CardDescription, CardHeader, CardTitle } from "@/components/ui/ca
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { INVITATION_LIFETIME_DAYS } from "@/lib/invitation-link";
 import { ROLE_INFO } from "@/lib/roles";
+import { holdersCan } from "@/lib/authz";
 import { revokeInvitationAction } from "./actions";
-import { holdersOf, sentence } from "@/lib/authz";
 
 /** SPEC §12: invitations not yet accepted, with who sent them and when they expire. */
 export function PendingInvitations({ orgId, invitations, grantable, canInvite }: { orgId: string; invitations: InvitationDto[]; grantable: Role[]; canInvite: boolean }) {
@@ -30,7 +30,7 @@ export function PendingInvitations({ orgId, invitations, grantable, canInvite }:
         <EmptyState
           icon={<MailPlus aria-hidden />}
           title="No pending invitations"
-          description={canInvite ? "Use “Invite member” to bring in the admin who creates keys or the people who watch usage." : `${sentence(holdersOf("members.manage"))} can invite people to this organization.`}
+          description={canInvite ? "Use “Invite member” to bring in the admin who creates keys or the people who watch usage." : holdersCan("members.manage", "invite people to this organization")}
         />
       ) : (
         <Table aria-label="Pending invitations">

@@ -28,8 +28,8 @@ import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { Tooltip, TooltipContent, TooltipTrigger } from "@/components/ui/tooltip";
 import { keyOutsidePolicy, outsidePolicyAdvice, type KeyPolicy } from "@/lib/key-policy";
-import { RevokeKeyDialog } from "../revoke-key-dialog";
 import { deniedMessage } from "@/lib/authz";
+import { RevokeKeyDialog } from "../revoke-key-dialog";
 
 const DAY_MS = 86_400_000;
 

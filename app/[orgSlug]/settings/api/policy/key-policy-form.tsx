@@ -15,8 +15,8 @@ import { Label } from "@/components/ui/label";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { KEY_MAX_LIFETIME_DAYS, type KeyMaxLifetimeDays } from "@/db/enums";
 import { describeKeyPolicy, keyOutsidePolicy, mustExpire, type KeyPolicy } from "@/lib/key-policy";
-import { setKeyPolicyAction } from "./actions";
 import { onlyHoldersCan } from "@/lib/authz";
+import { setKeyPolicyAction } from "./actions";
 
 type PolicyKey = { status: string; replacedBy: boolean; createdAt: string; expiresAt: string | null };
 
