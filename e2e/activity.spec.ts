@@ -1,12 +1,12 @@
 import fs from "node:fs/promises";
 import { parse as parseCsv } from "csv-parse/sync";
-import { expect, PHONE, screenshot, storageStateOf, test } from "./fixtures";
+import { expect, PHONE, POSTGRES, screenshot, storageStateOf, test } from "./fixtures";
 import { ApiKeysPage } from "./pages/api-keys-page";
 
 test.describe("as a member", () => {
   test.use({ storageState: storageStateOf("member") });
 
-  test("reads the Activity page and filters it by action, in the URL", async ({ page }) => {
+  test("reads the Activity page and filters it by action, in the URL", POSTGRES, async ({ page }) => {
     await page.goto("/acme/settings/api");
     await page.getByRole("link", { name: "Activity" }).click();
     await expect(page.getByRole("heading", { name: "Activity", level: 1 })).toBeVisible();

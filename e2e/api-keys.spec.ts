@@ -1,9 +1,9 @@
-import { expect, PHONE, screenshot, storageStateOf, test } from "./fixtures";
+import { expect, PHONE, POSTGRES, screenshot, storageStateOf, test } from "./fixtures";
 import { ApiKeysPage } from "./pages/api-keys-page";
 
 const KEY_FORMAT = /^ik_[0-9A-Za-z]{32}$/;
 
-test.describe.serial("a key's life: an admin creates it, the owner revokes it", () => {
+test.describe.serial("a key's life: an admin creates it, the owner revokes it", POSTGRES, () => {
   const name = `Deploy server ${Date.now()}`;
   let value = "";
 

@@ -1,5 +1,5 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, screenshot, storageStateOf, test, USERS } from "./fixtures";
+import { expect, POSTGRES, screenshot, storageStateOf, test, USERS } from "./fixtures";
 import { SignInPage } from "./pages/sign-in-page";
 import { SignUpPage } from "./pages/sign-up-page";
 
@@ -37,7 +37,7 @@ test.describe("signed out", () => {
     await expect(page).toHaveURL(/\/signin/);
   });
 
-  test("sign-up creates an account and a trial organization they own", async ({ page }) => {
+  test("sign-up creates an account and a trial organization they own", POSTGRES, async ({ page }) => {
     const signUp = new SignUpPage(page);
     await signUp.goto();
     await screenshot(page, "sign-up");
@@ -106,7 +106,7 @@ test.describe("signed in", () => {
     expect(violations).toEqual([]);
   });
 
-  test("signs out, and a saved copy of that session's cookies no longer signs anyone in", async ({ browser }) => {
+  test("signs out, and a saved copy of that session's cookies no longer signs anyone in", POSTGRES, async ({ browser }) => {
     // A session of its own, so signing out does not end the shared one.
     const context = await browser.newContext({ storageState: undefined });
     const page = await context.newPage();

@@ -1,5 +1,6 @@
 import { request, type APIRequestContext } from "@playwright/test";
 import { expect, storageStateOf, test, type DemoRole } from "./fixtures";
+import { serverOrigin, workerServer } from "./servers";
 
 // The status line of a page as clients, monitors and crawlers get it: plain HTTP through server.ts,
 // no browser. A page's status goes out with its first byte, before a loading.tsx skeleton.
@@ -13,7 +14,7 @@ import { expect, storageStateOf, test, type DemoRole } from "./fixtures";
 const NOT_FOUND_DIGEST = "NEXT_HTTP_ERROR_FALLBACK;404";
 
 async function signedInAs(role: DemoRole): Promise<APIRequestContext> {
-  return request.newContext({ baseURL: test.info().project.use.baseURL, storageState: storageStateOf(role) });
+  return request.newContext({ baseURL: serverOrigin(workerServer()), storageState: storageStateOf(role) });
 }
 
 async function expectNotFound(client: APIRequestContext, path: string) {

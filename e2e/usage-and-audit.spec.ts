@@ -1,6 +1,6 @@
 import fs from "node:fs/promises";
 import { parse as parseCsv } from "csv-parse/sync";
-import { expect, PHONE, screenshot, storageStateOf, test } from "./fixtures";
+import { expect, PHONE, POSTGRES, screenshot, storageStateOf, test } from "./fixtures";
 import { ApiKeysPage } from "./pages/api-keys-page";
 
 test.describe("as a member", () => {
@@ -84,7 +84,7 @@ test.describe("as a member", () => {
     await expect(page.getByRole("button", { name: "Newer" })).toBeDisabled();
   });
 
-  test("exports the filtered rows as CSV", async ({ page }) => {
+  test("exports the filtered rows as CSV", POSTGRES, async ({ page }) => {
     await page.goto("/acme/settings/api/audit?status=5xx&range=30d");
     const table = page.getByRole("table", { name: "API requests" });
     const firstPath = await table.locator("tbody tr td:nth-child(4)").first().innerText();

@@ -1,7 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
-import { expect, PHONE, screenshot, storageStateOf, test } from "./fixtures";
+import { expect, PHONE, POSTGRES, screenshot, storageStateOf, test } from "./fixtures";
 
 /** A receiver on 127.0.0.1 for this test: it answers 200 and keeps what it got. */
 async function startReceiver() {
@@ -19,7 +19,7 @@ async function startReceiver() {
   return { url, received, stop: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
-test("an admin adds an endpoint, sends a test event, sees it delivered and resends it", async ({ browser }) => {
+test("an admin adds an endpoint, sends a test event, sees it delivered and resends it", POSTGRES, async ({ browser }) => {
   const receiver = await startReceiver();
   const context = await browser.newContext({ storageState: storageStateOf("admin") });
   const page = await context.newPage();
