@@ -1,0 +1,139 @@
+import { sql } from "drizzle-orm";
+import { boolean, check, index, integer, pgEnum, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { DEFAULT_QUOTA_ALERT_THRESHOLDS, DEFAULT_RATE_LIMIT_ALERT_THRESHOLD, QUOTA_ALERT_THRESHOLDS_MAX, RATE_LIMIT_ALERT_THRESHOLD_MAX, KEY_MAX_LIFETIME_DAYS, PLAN_VALUES, ROLE_VALUES, type KeyMaxLifetimeDays } from "../enums";
+import { createdAt } from "./columns";
+
+// Who signs in and where: people, organizations and their members, invitations, sessions, sign-in throttling.
+
+export const planEnum = pgEnum("plan", PLAN_VALUES);
+export const roleEnum = pgEnum("role", ROLE_VALUES);
+
+export const users = pgTable("users", {
+  id: text("id").primaryKey(),
+  email: text("email").notNull().unique(),
+  name: text("name").notNull(),
+  passwordHash: text("password_hash").notNull(),
+  createdAt: createdAt(),
+  /** SPEC §12: shown on the Members page; set when a session starts. */
+  lastSignInAt: timestamp("last_sign_in_at", { withTimezone: true, mode: "date" }),
+});
+
+export const organizations = pgTable(
+  "organizations",
+  {
+    id: text("id").primaryKey(),
+    name: text("name").notNull(),
+    slug: text("slug").notNull().unique(),
+    // A new organization starts on the trial plan.
+    plan: planEnum("plan").notNull().default("trial"),
+    /** Enterprise only: requests per minute per key; null means the default of 60. */
+    rateLimitPerMinute: integer("rate_limit_per_minute"),
+    planChangedAt: timestamp("plan_changed_at", { withTimezone: true, mode: "date" }),
+    planChangedBy: text("plan_changed_by").references(() => users.id, { onDelete: "set null" }),
+    /** Key policy (SPEC §7): the longest a new key may live, in days; null for no maximum. */
+    keyMaxLifetimeDays: integer("key_max_lifetime_days").$type<KeyMaxLifetimeDays>(),
+    /** Key policy (SPEC §7): new keys must expire. */
+    keyExpiryRequired: boolean("key_expiry_required").notNull().default(false),
+    /** Alerts (SPEC §10): the shares of the monthly quota, in percent ascending, whose crossing raises an alert. */
+    quotaAlertThresholds: integer("quota_alert_thresholds")
+      .array()
+      .notNull()
+      .default(sql.raw(`'{${DEFAULT_QUOTA_ALERT_THRESHOLDS.join(",")}}'::integer[]`)),
+    /** Alerts (SPEC §10): more 429 refusals of one key than this within five minutes raise an alert. */
+    rateLimitAlertThreshold: integer("rate_limit_alert_threshold").notNull().default(DEFAULT_RATE_LIMIT_ALERT_THRESHOLD),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check("organizations_key_max_lifetime_known", sql`${t.keyMaxLifetimeDays} is null or ${t.keyMaxLifetimeDays} in (${sql.raw(KEY_MAX_LIFETIME_DAYS.join(", "))})`),
+    check(
+      "organizations_quota_alert_thresholds_valid",
+      sql`cardinality(${t.quotaAlertThresholds}) <= ${sql.raw(String(QUOTA_ALERT_THRESHOLDS_MAX))} and 1 <= all(${t.quotaAlertThresholds}) and 100 >= all(${t.quotaAlertThresholds})`,
+    ),
+    check("organizations_rate_limit_alert_threshold_valid", sql`${t.rateLimitAlertThreshold} between 1 and ${sql.raw(String(RATE_LIMIT_ALERT_THRESHOLD_MAX))}`),
+  ],
+);
+
+/** A tenant row's organization, deleted with it; org_id leads the row's keys (SPEC §6). */
+export const tenant = () =>
+  text("org_id")
+    .notNull()
+    .references(() => organizations.id, { onDelete: "cascade" });
+
+export const memberships = pgTable(
+  "memberships",
+  {
+    orgId: tenant(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    role: roleEnum("role").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.orgId, t.userId] }), index("memberships_user_idx").on(t.userId)],
+);
+
+/**
+ * SPEC §12: an invitation to join with a role, by a single-use link valid 7 days that only the
+ * invited email can accept. The link's token is stored hashed, like a key; at most one open
+ * invitation per organization and email (a new one replaces it).
+ */
+export const invitations = pgTable(
+  "invitations",
+  {
+    id: text("id").primaryKey(),
+    orgId: tenant(),
+    /** Lower case, as accounts' emails are. */
+    email: text("email").notNull(),
+    role: roleEnum("role").notNull(),
+    tokenHash: text("token_hash").notNull().unique(),
+    invitedBy: text("invited_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+    expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }).notNull(),
+    acceptedAt: timestamp("accepted_at", { withTimezone: true, mode: "date" }),
+    acceptedBy: text("accepted_by").references(() => users.id, { onDelete: "set null" }),
+    revokedAt: timestamp("revoked_at", { withTimezone: true, mode: "date" }),
+    revokedBy: text("revoked_by").references(() => users.id, { onDelete: "set null" }),
+  },
+  (t) => [
+    uniqueIndex("invitations_open_email_idx").on(t.orgId, t.email).where(sql`${t.acceptedAt} is null and ${t.revokedAt} is null`),
+    index("invitations_org_time_idx").on(t.orgId, t.createdAt),
+    check("invitations_closed_once", sql`${t.acceptedAt} is null or ${t.revokedAt} is null`),
+  ],
+);
+
+/** A session ends after 14 days without use; the cookie's own expiry slides the same way. */
+export const SESSION_IDLE_SECONDS = 60 * 60 * 24 * 14;
+
+/**
+ * Dashboard sessions. The session cookie (a JWT) names one of these rows; every server-side read
+ * of the signed-in user checks the row, so deleting it ends the session at once.
+ */
+export const sessions = pgTable(
+  "sessions",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+    /** Updated at most once an hour; the session ends after SESSION_IDLE_SECONDS without use. */
+    lastSeenAt: timestamp("last_seen_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    userAgent: text("user_agent"),
+    ip: text("ip"),
+  },
+  (t) => [index("sessions_user_idx").on(t.userId)],
+);
+
+/**
+ * Sign-in and sign-up throttling: one fixed window per subject ("signin-email:<address>",
+ * "signin-ip:<address>", "signup-ip:<address>"). An attempt is counted in `attempts` before any
+ * work, under the row lock of one upsert, so concurrent attempts cannot pass the limit.
+ */
+export const authThrottle = pgTable("auth_throttle", {
+  subject: text("subject").primaryKey(),
+  windowStart: timestamp("window_start", { withTimezone: true, mode: "date" }).notNull(),
+  /** Attempts counted in this window: those still being checked plus the failed ones. */
+  attempts: integer("attempts").notNull(),
+  /** Attempts known to have failed, which a success of the same subject forgets. */
+  failures: integer("failures").notNull().default(0),
+});

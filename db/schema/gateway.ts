@@ -1,0 +1,120 @@
+import { bigserial, bigint, customType, date, index, integer, jsonb, pgTable, primaryKey, smallint, text, timestamp } from "drizzle-orm/pg-core";
+import { createdAt } from "./columns";
+import { tenant } from "./accounts";
+
+// What the /v1 gateway writes per request: the log and its daily rollup, rate-limit windows,
+// idempotency keys and the monthly usage counted against the quota.
+
+/**
+ * One row per /v1 request whose key maps to an organization. On PostgreSQL (and PGlite) the
+ * migration makes this a table partitioned by month on created_at; see db/partitions.ts.
+ */
+export const requestLog = pgTable(
+  "request_log",
+  {
+    id: bigserial("id", { mode: "number" }).notNull(),
+    orgId: text("org_id").notNull(),
+    apiKeyId: text("api_key_id").notNull(),
+    requestId: text("request_id").notNull(),
+    method: text("method").notNull(),
+    path: text("path").notNull(),
+    /** Route template with method, e.g. "GET /v1/invoices/{id}". */
+    endpoint: text("endpoint").notNull(),
+    status: smallint("status").notNull(),
+    durationMs: integer("duration_ms").notNull(),
+    ip: text("ip"),
+    userAgent: text("user_agent"),
+    /** The API's error code of a refused request (lib/api/errors.ts), null for a success. */
+    errorCode: text("error_code"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    // org_id leads every key, so the table can be distributed by it (SPEC §6).
+    primaryKey({ columns: [t.orgId, t.createdAt, t.id] }),
+    // The unfiltered log, newest first, is the primary key read backwards; a key's own requests
+    // (its page, the key filter) are the first index. Every other filter combination is read either
+    // in time order or, when its matches are sparse, one (key, endpoint, status) at a time on the
+    // second index (db/queries/audit-log.ts): two indexes serve every combination the dashboard
+    // offers, where one index per filter left sparse combinations walking millions of entries.
+    // Times ascend in both: read backwards, they give ORDER BY created_at DESC (NULLS FIRST, its
+    // default), which a "DESC NULLS LAST" index cannot give, so pages were sorted instead of read.
+    index("request_log_org_key_time_idx").on(t.orgId, t.apiKeyId, t.createdAt, t.id),
+    index("request_log_org_combination_time_idx").on(t.orgId, t.apiKeyId, t.endpoint, t.status, t.createdAt, t.id),
+  ],
+);
+
+/** Daily counts per key, endpoint and status, kept in step with request_log as rows are written. */
+export const requestDailyRollup = pgTable(
+  "request_daily_rollup",
+  {
+    orgId: text("org_id").notNull(),
+    apiKeyId: text("api_key_id").notNull(),
+    day: date("day", { mode: "string" }).notNull(),
+    endpoint: text("endpoint").notNull(),
+    status: smallint("status").notNull(),
+    count: bigint("count", { mode: "number" }).notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ columns: [t.orgId, t.apiKeyId, t.day, t.endpoint, t.status] }),
+    index("request_daily_rollup_org_day_idx").on(t.orgId, t.day),
+  ],
+);
+
+/** Fixed one-minute windows per key; the row lock makes the count exact across processes. */
+export const rateLimitWindows = pgTable(
+  "rate_limit_windows",
+  {
+    orgId: text("org_id").notNull(),
+    apiKeyId: text("api_key_id").notNull(),
+    windowStart: timestamp("window_start", { withTimezone: true, mode: "date" }).notNull(),
+    count: integer("count").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.orgId, t.apiKeyId, t.windowStart] })],
+);
+
+/** How long an Idempotency-Key and its response are kept (SPEC §11: Stripe's 24 hours). */
+export const IDEMPOTENCY_WINDOW_HOURS = 24;
+
+/** Raw bytes: a stored response is replayed exactly as it was sent, JSON or PDF. */
+const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({ dataType: () => "bytea" });
+
+/**
+ * POST requests sent with an Idempotency-Key (SPEC §11), per organization and key, for 24 hours:
+ * the request's hash, and once it has finished, the response to replay. A row without a response
+ * is a request still running.
+ */
+export const idempotencyKeys = pgTable(
+  "idempotency_keys",
+  {
+    orgId: tenant(),
+    key: text("key").notNull(),
+    apiKeyId: text("api_key_id").notNull(),
+    /** SHA-256 of the method, the path with its query, and the body. */
+    requestHash: text("request_hash").notNull(),
+    createdAt: createdAt(),
+    responseStatus: smallint("response_status"),
+    /** The headers that describe the body: Content-Type, Content-Disposition. */
+    responseHeaders: jsonb("response_headers").$type<Record<string, string>>(),
+    responseBody: bytea("response_body"),
+  },
+  (t) => [primaryKey({ columns: [t.orgId, t.key] }), index("idempotency_keys_created_idx").on(t.createdAt)],
+);
+
+/**
+ * Calls counted against the monthly quota, per organization and UTC month (first day), spread
+ * over up to QUOTA_SHARDS rows so concurrent requests of one organization do not queue on one row
+ * lock. Each shard accepts calls while `count < cap`, and the caps of a month sum to the quota, so
+ * the total stays exact (db/monthly-usage.ts). Shard -1 holds calls beyond the quota
+ * carried over from a plan change; its cap is 0. Plans without a quota write no rows.
+ */
+export const monthlyUsage = pgTable(
+  "monthly_usage",
+  {
+    orgId: tenant(),
+    month: date("month", { mode: "string" }).notNull(),
+    shard: smallint("shard").notNull().default(0),
+    count: integer("count").notNull(),
+    cap: integer("cap").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.orgId, t.month, t.shard] })],
+);

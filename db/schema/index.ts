@@ -1,0 +1,11 @@
+/**
+ * The database's tables, one file per feature; the migrations in db/migrations are generated from
+ * this module (drizzle.config.ts). Every tenant table leads its keys with org_id (SPEC §6).
+ */
+export * from "./accounts";
+export * from "./activity";
+export * from "./alerts";
+export * from "./webhooks";
+export * from "./api-keys";
+export * from "./gateway";
+export * from "./invoicing";

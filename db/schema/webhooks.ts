@@ -1,0 +1,92 @@
+import { sql } from "drizzle-orm";
+import { boolean, check, index, integer, jsonb, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
+import { WEBHOOK_DELIVERY_STATUS_VALUES } from "../enums";
+import { createdAt } from "./columns";
+import { tenant, users } from "./accounts";
+
+/**
+ * SPEC §10: where the organization's events are sent. The signing secret has to be readable to
+ * sign each delivery; no query returns it (db/queries/webhooks.ts), and the dashboard shows it
+ * once, when it is made. After a rotation the previous secret signs too until it ends, as
+ * Standard Webhooks allows (a receiver may still hold it).
+ */
+export const webhookEndpoints = pgTable(
+  "webhook_endpoints",
+  {
+    id: text("id").primaryKey(),
+    orgId: tenant(),
+    url: text("url").notNull(),
+    description: text("description").notNull().default(""),
+    eventTypes: text("event_types").array().notNull(),
+    signingSecret: text("signing_secret").notNull(),
+    previousSigningSecret: text("previous_signing_secret"),
+    previousSecretEndsAt: timestamp("previous_secret_ends_at", { withTimezone: true, mode: "date" }),
+    enabled: boolean("enabled").notNull().default(true),
+    /** Why it is off: a person turned it off, or it failed for 5 days (SPEC §10). */
+    disabledReason: text("disabled_reason", { enum: ["manual", "failing"] }),
+    /** The first failed delivery since the last one that succeeded; null while it works. */
+    failingSince: timestamp("failing_since", { withTimezone: true, mode: "date" }),
+    createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("webhook_endpoints_org_idx").on(t.orgId, t.createdAt),
+    check("webhook_endpoints_disabled_has_reason", sql`${t.enabled} = (${t.disabledReason} is null)`),
+  ],
+);
+
+/**
+ * One event sent to one endpoint: its id is the `webhook-id` every attempt carries, so a receiver
+ * dedupes retries and resends. The row is the delivery log's line: attempts so far and the last
+ * one's answer; each attempt's own answer is in webhook_delivery_attempts. pg-boss holds the
+ * jobs that make them (db/job-queue.ts).
+ */
+export const webhookDeliveries = pgTable(
+  "webhook_deliveries",
+  {
+    id: text("id").primaryKey(),
+    orgId: tenant(),
+    endpointId: text("endpoint_id")
+      .notNull()
+      .references(() => webhookEndpoints.id, { onDelete: "cascade" }),
+    eventType: text("event_type").notNull(),
+    /** The body as sent: Standard Webhooks' { type, timestamp, data }. */
+    payload: jsonb("payload").$type<{ type: string; timestamp: string; data: Record<string, unknown> }>().notNull(),
+    status: text("status", { enum: WEBHOOK_DELIVERY_STATUS_VALUES }).notNull().default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    lastAttemptAt: timestamp("last_attempt_at", { withTimezone: true, mode: "date" }),
+    /** The last attempt's HTTP status, or null when it got none (refused address, timeout, connection). */
+    responseStatus: integer("response_status"),
+    durationMs: integer("duration_ms"),
+    /** The start of the last answer's body, or what went wrong. */
+    responseExcerpt: text("response_excerpt"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("webhook_deliveries_endpoint_time_idx").on(t.orgId, t.endpointId, t.createdAt.desc(), t.id.desc()),
+    check("webhook_deliveries_status_known", sql`${t.status} in (${sql.raw(WEBHOOK_DELIVERY_STATUS_VALUES.map((status) => `'${status}'`).join(", "))})`),
+  ],
+);
+
+/**
+ * Every attempt of a delivery with its answer, so a receiver's earlier errors can still be read
+ * after it recovers (the delivery keeps only the last). Numbered from 1 per delivery, a resend
+ * going on from where it was; org_id leads the key as in every tenant table.
+ */
+export const webhookDeliveryAttempts = pgTable(
+  "webhook_delivery_attempts",
+  {
+    orgId: tenant(),
+    deliveryId: text("delivery_id")
+      .notNull()
+      .references(() => webhookDeliveries.id, { onDelete: "cascade" }),
+    attempt: integer("attempt").notNull(),
+    attemptedAt: timestamp("attempted_at", { withTimezone: true, mode: "date" }).notNull(),
+    /** The answer's HTTP status, or null when it got none (refused address, timeout, connection). */
+    responseStatus: integer("response_status"),
+    durationMs: integer("duration_ms").notNull(),
+    /** The start of the answer's body, or what went wrong. */
+    responseExcerpt: text("response_excerpt").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.orgId, t.deliveryId, t.attempt] })],
+);
