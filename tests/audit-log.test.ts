@@ -8,7 +8,7 @@ import { loadAuditLog } from "@/app/[orgSlug]/settings/api/audit/load-audit-log"
 import { getDb } from "@/db";
 import { rowsOf } from "@/db/partitions";
 import { chooseRoute, getAuditFilterOptions, listAuditLog, rowsPassedInTimeOrder, type AuditLogRowDto, type Route } from "@/db/queries/audit-log";
-import type { RequestLogEntry } from "@/db/queries/gateway";
+import type { RequestLogEntry } from "@/db/queries/request-log-writer";
 import { auditSearchParams, encodeCursor, parseAuditFilters, type AuditFilters } from "@/lib/audit-filters";
 import { utcDay } from "@/db/time";
 import { addMember, createOrg, createTeam, insertKey } from "./helpers/factories";

@@ -10,7 +10,8 @@ import { nextUtcMonth } from "@/db/time";
 import type { ApiEnv } from "./env";
 import { ApiError } from "./errors";
 import { UsageAlerts } from "./usage-alerts";
-import { admissionFor, findKeyOwner, pruneRateWindows, RATE_WINDOW_MS, rateWindowStart, writeRequestLog, type Admission, type KeyOwner, type PlanRule } from "@/db/queries/gateway";
+import { admissionFor, findKeyOwner, pruneRateWindows, RATE_WINDOW_MS, rateWindowStart, type Admission, type KeyOwner, type PlanRule } from "@/db/queries/gateway";
+import { writeRequestLog } from "@/db/queries/request-log-writer";
 
 /** The socket's address, or behind proxies of ours the X-Forwarded-For entry they vouch for (lib/client-address.ts). */
 function clientIp(c: Context<ApiEnv>): string | null {

@@ -1,4 +1,4 @@
-import { writeRequestLog, type RequestLogEntry } from "@/db/queries/gateway";
+import { writeRequestLog, type RequestLogEntry } from "@/db/queries/request-log-writer";
 import { newId } from "@/db/ids";
 
 /**

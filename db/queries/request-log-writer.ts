@@ -1,0 +1,70 @@
+import "server-only";
+import { queryPrepared } from "@/db";
+import { GroupCommit } from "@/db/group-commit";
+
+export interface RequestLogEntry {
+  orgId: string;
+  apiKeyId: string;
+  requestId: string;
+  method: string;
+  path: string;
+  endpoint: string;
+  status: number;
+  durationMs: number;
+  ip: string | null;
+  userAgent: string | null;
+  /** The API's error code of a refusal, null for a success. */
+  errorCode: string | null;
+  at: Date;
+  /** Whether the call counts as a use of the key (not refused for being revoked). */
+  touchesKey: boolean;
+}
+
+// The rows of a batch as parallel arrays, unnested into one insert: one statement and one commit
+// for every request that finished while the previous batch was being written.
+/** $1 org, $2 key, $3 request id, $4 method, $5 path, $6 endpoint, $7 status, $8 ms, $9 IP, $10 user agent, $11 time, $12 touches the key, $13 error code: one array each. */
+export const WRITE_REQUEST_LOG = `
+  with batch as (
+    select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int2[], $8::int4[], $9::text[], $10::text[], $11::timestamptz[], $12::bool[], $13::text[])
+      as r(org_id, api_key_id, request_id, method, path, endpoint, status, duration_ms, ip, user_agent, created_at, touches_key, error_code)
+  ), logged as (
+    insert into request_log (org_id, api_key_id, request_id, method, path, endpoint, status, duration_ms, ip, user_agent, error_code, created_at)
+    select org_id, api_key_id, request_id, method, path, endpoint, status, duration_ms, ip, user_agent, error_code, created_at from batch
+  ), rolled as (
+    -- In key order, so batches of several processes lock shared rows in one order.
+    insert into request_daily_rollup (org_id, api_key_id, day, endpoint, status, count)
+    select org_id, api_key_id, (created_at at time zone 'UTC')::date, endpoint, status, count(*) from batch
+    group by 1, 2, 3, 4, 5 order by 1, 2, 3, 4, 5
+    on conflict (org_id, api_key_id, day, endpoint, status) do update set count = request_daily_rollup.count + excluded.count
+  ), used as (
+    select distinct on (org_id, api_key_id) org_id, api_key_id, created_at as at, ip, endpoint from batch
+    where touches_key order by org_id, api_key_id, created_at desc
+  ), touched as (
+    -- The key's last use (time, client, route), at most once a minute.
+    select k.org_id, k.id, u.at, u.ip, u.endpoint from api_keys k join used u on u.org_id = k.org_id and u.api_key_id = k.id
+    where k.last_used_at is null or k.last_used_at < u.at - interval '1 minute'
+    order by k.org_id, k.id for update of k
+  )
+  update api_keys k set last_used_at = t.at, last_used_ip = t.ip, last_used_endpoint = t.endpoint
+  from touched t where k.org_id = t.org_id and k.id = t.id`;
+
+/** The request-log batch as the parallel arrays WRITE_REQUEST_LOG unnests. */
+async function writeRequestLogBatch(rows: RequestLogEntry[]): Promise<void[]> {
+  const column = <T>(pick: (entry: RequestLogEntry) => T) => rows.map(pick);
+  await queryPrepared(WRITE_REQUEST_LOG, [
+    column((e) => e.orgId), column((e) => e.apiKeyId), column((e) => e.requestId), column((e) => e.method), column((e) => e.path),
+    column((e) => e.endpoint), column((e) => e.status), column((e) => e.durationMs), column((e) => e.ip), column((e) => e.userAgent),
+    column((e) => e.at.toISOString()), column((e) => e.touchesKey), column((e) => e.errorCode),
+  ]);
+  return rows.map(() => undefined);
+}
+
+// Each request's row, daily rollup and key last-used time go out with those of the other
+// requests that finished meanwhile; a request waits for its batch's commit, so a response that
+// reached its client has its row.
+const requestLogWriter = new GroupCommit(writeRequestLogBatch, (size) => `Writing a batch of ${size} request-log rows failed`);
+
+/** The request's audit row, its daily rollup and the key's last use; resolves once they are committed. */
+export function writeRequestLog(entry: RequestLogEntry): Promise<void> {
+  return requestLogWriter.submit(entry);
+}
