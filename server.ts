@@ -1,7 +1,7 @@
 import { createServer } from "node:http";
 import next from "next";
 import { getDb } from "@/db";
-import { isEmpty, seedDatabase } from "@/db/seed";
+import { isEmpty, seedDatabase } from "@/seed";
 import { createApiApp } from "@/lib/api/app";
 import { keepHostThroughActionRedirects } from "@/lib/action-redirect-host";
 import { createOnePortListener } from "@/lib/one-port-listener";

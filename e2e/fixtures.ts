@@ -1,8 +1,8 @@
 import { test as base, expect, type Page } from "@playwright/test";
-import { DEMO_ACCOUNTS } from "../db/seed-accounts";
+import { DEMO_ACCOUNTS } from "../seed/accounts";
 import { serverOrigin, workerServer } from "./servers";
 
-export { DEMO_PASSWORD } from "../db/seed-accounts";
+export { DEMO_PASSWORD } from "../seed/accounts";
 /** Every demo sign-in of the README (the seed's), with the organization each lands in. */
 export const USERS = DEMO_ACCOUNTS;
 export type DemoRole = keyof typeof USERS;

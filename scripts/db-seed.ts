@@ -1,6 +1,6 @@
 import { closeDb, getDb } from "@/db";
 import { migrateDatabase } from "@/db/migrate";
-import { seedDatabase } from "@/db/seed";
+import { seedDatabase } from "@/seed";
 
 await migrateDatabase();
 await seedDatabase(getDb());

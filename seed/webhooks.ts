@@ -1,7 +1,7 @@
 import { newSigningSecret } from "@/lib/webhooks/signing-secret";
-import type { Db } from "./index";
-import { activityLog, webhookDeliveries, webhookDeliveryAttempts, webhookEndpoints } from "./schema";
-import { webhookPayload, type WebhookEvent } from "./webhooks";
+import type { Db } from "@/db";
+import { activityLog, webhookDeliveries, webhookDeliveryAttempts, webhookEndpoints } from "@/db/schema";
+import { webhookPayload, type WebhookEvent } from "@/db/webhooks";
 
 /**
  * Acme's demo webhook endpoint (SPEC §10): an accounting sync that received key events for weeks,

@@ -1,0 +1,157 @@
+import { eq } from "drizzle-orm";
+import type { Db } from "@/db";
+import { quotaThresholdsReached, raiseQuotaAlerts } from "@/db/alerts";
+import { DEFAULT_QUOTA_ALERT_THRESHOLDS } from "@/db/enums";
+import { callsThisMonth, spreadMonthlyUsage } from "@/db/monthly-usage";
+import { ensureRequestLogPartitions } from "@/db/partitions";
+import { rebuildDailyRollups } from "@/db/rollups";
+import { apiKeys, requestLog } from "@/db/schema";
+import { utcMonthStart } from "@/db/time";
+import { accessCovers } from "@/lib/api-access";
+import { PLANS } from "@/lib/plans";
+import { ORGS } from "./accounts";
+import { DAY, KEYS, lifeOf, STRAY_IP, type DemoKey } from "./keys";
+
+const ENDPOINTS: { endpoint: string; weight: number; path: () => string; ms: number; created?: boolean }[] = [
+  { endpoint: "GET /v1/invoices", weight: 26, path: () => "/v1/invoices?limit=25", ms: 45 },
+  { endpoint: "GET /v1/invoices/{id}", weight: 18, path: () => `/v1/invoices/in_${token(12)}`, ms: 28 },
+  { endpoint: "POST /v1/invoices", weight: 10, path: () => "/v1/invoices", ms: 70, created: true },
+  { endpoint: "POST /v1/invoices/{id}/finalize", weight: 6, path: () => `/v1/invoices/in_${token(12)}/finalize`, ms: 85 },
+  { endpoint: "POST /v1/invoices/{id}/pay", weight: 4, path: () => `/v1/invoices/in_${token(12)}/pay`, ms: 60 },
+  { endpoint: "GET /v1/customers", weight: 11, path: () => "/v1/customers?limit=50", ms: 40 },
+  { endpoint: "POST /v1/customers", weight: 5, path: () => "/v1/customers", ms: 55, created: true },
+  { endpoint: "GET /v1/products", weight: 8, path: () => "/v1/products", ms: 35 },
+  { endpoint: "GET /v1/analytics", weight: 7, path: () => "/v1/analytics?from=2026-01-01", ms: 160 },
+  { endpoint: "POST /v1/pdf/generate", weight: 5, path: () => "/v1/pdf/generate", ms: 320 },
+];
+
+// A fixed generator so every fresh database gets the same demo history.
+let state = 20261123;
+function random(): number {
+  state = (state + 0x6d2b79f5) | 0;
+  let t = Math.imul(state ^ (state >>> 15), 1 | state);
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+}
+
+function token(length: number): string {
+  const alphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+  let out = "";
+  for (let i = 0; i < length; i++) out += alphabet[Math.floor(random() * 62)];
+  return out;
+}
+
+function pick<T extends { weight: number }>(items: T[]): T {
+  const total = items.reduce((sum, item) => sum + item.weight, 0);
+  let roll = random() * total;
+  for (const item of items) {
+    roll -= item.weight;
+    if (roll <= 0) return item;
+  }
+  return items[items.length - 1]!;
+}
+
+/** The error code the API gives each status the demo traffic has. */
+const ERROR_CODES: Partial<Record<number, string>> = { 400: "validation_failed", 401: "api_key_revoked", 404: "not_found", 409: "invoice_not_draft", 429: "rate_limited", 500: "internal_error" };
+
+function statusFor(endpoint: (typeof ENDPOINTS)[number], revoked: boolean): number {
+  if (revoked) return 401;
+  const roll = random();
+  if (roll < 0.012) return 429;
+  if (roll < 0.017) return random() < 0.7 ? 500 : 503;
+  if (roll < 0.04) return 404;
+  if (roll < 0.07) return 400;
+  if (roll < 0.078) return endpoint.endpoint.includes("finalize") ? 409 : 422;
+  return endpoint.created ? 201 : 200;
+}
+
+/** Hour-of-day weight (UTC): quiet nights, a busy European and American working day. */
+function hourWeight(hour: number): number {
+  return 0.15 + Math.exp(-((hour - 14) ** 2) / 18);
+}
+
+/** A key's own starting point for the generator (FNV-1a of its id): its traffic does not depend on which keys were seeded before it. */
+function seedOf(id: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < id.length; i++) hash = Math.imul(hash ^ id.charCodeAt(i), 0x01000193);
+  return hash | 0;
+}
+
+function trafficFor(key: DemoKey, now: Date): (typeof requestLog.$inferInsert)[] {
+  // A re-run seeds only the keys without traffic; each key's traffic is the same either way.
+  state = seedOf(key.id);
+  const rows: (typeof requestLog.$inferInsert)[] = [];
+  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  const hourWeights = Array.from({ length: 24 }, (_, h) => hourWeight(h));
+  const weightSum = hourWeights.reduce((a, b) => a + b, 0);
+  const { createdAt, expiresAt } = lifeOf(key, now);
+  // A restricted key's client mostly calls what the key may do; now and then a call beyond its
+  // access, or from an address beyond its allowlist, is refused.
+  const restrictions = key.restrictions;
+  const reachable = ENDPOINTS.filter((e) => !restrictions || accessCovers(restrictions.access, restrictions.scopes, ...(e.endpoint.split(" ") as [string, string])));
+  const beyondReach = ENDPOINTS.filter((e) => !reachable.includes(e));
+  for (let daysAgo = 29; daysAgo >= 0; daysAgo--) {
+    if (daysAgo > key.createdDaysAgo) continue;
+    const dayStart = today - daysAgo * DAY;
+    const weekday = new Date(dayStart).getUTCDay();
+    const weekend = weekday === 0 || weekday === 6;
+    const revokedAt = key.revokedDaysAgo === undefined ? Infinity : today - key.revokedDaysAgo * DAY + 11 * 3600 * 1000;
+    // A revoked key's client keeps trying for a couple of days, then is switched off.
+    if (dayStart > revokedAt + 2 * DAY) continue;
+    const volume = Math.round(key.dailyRequests * (weekend ? 0.35 : 1) * (0.8 + random() * 0.4));
+    for (let i = 0; i < volume; i++) {
+      let hour = 0;
+      let roll = random() * weightSum;
+      while (hour < 23 && (roll -= hourWeights[hour]!) > 0) hour++;
+      const at = dayStart + hour * 3600 * 1000 + Math.floor(random() * 3600 * 1000);
+      // A key's client calls while the key lives; an expired key's client was switched off with it.
+      if (at > now.getTime() || at < createdAt.getTime() || (expiresAt && at >= expiresAt.getTime())) continue;
+      const revoked = at >= revokedAt;
+      const stray = restrictions && restrictions.ipAllowlist.length > 0 && random() < 0.01;
+      const beyond = Boolean(restrictions) && !stray && random() < 0.02 && beyondReach.length > 0;
+      const endpoint = pick(beyond ? beyondReach : reachable);
+      const refusal = revoked ? null : stray ? "ip_not_allowed" : beyond ? "api_key_scope_insufficient" : null;
+      const status = refusal ? 403 : statusFor(endpoint, revoked);
+      const duration = revoked || refusal || status === 429 ? 2 + Math.floor(random() * 4) : Math.round(endpoint.ms * (0.5 + random() * random() * 3));
+      rows.push({
+        orgId: key.orgId,
+        apiKeyId: key.id,
+        requestId: `req_${token(20)}`,
+        method: endpoint.endpoint.split(" ")[0]!,
+        path: endpoint.path(),
+        endpoint: endpoint.endpoint,
+        status,
+        durationMs: duration,
+        ip: stray ? STRAY_IP : key.ips[Math.floor(random() * key.ips.length)]!,
+        userAgent: key.userAgent,
+        errorCode: refusal ?? ERROR_CODES[status] ?? null,
+        createdAt: new Date(at),
+      });
+    }
+  }
+  return rows;
+}
+
+/** 30 days of each demo key's requests, their rollups, this month's usage and the quota alerts it raised. */
+export async function seedTraffic(db: Db, now: Date): Promise<void> {
+  await ensureRequestLogPartitions(db, new Date(now.getTime() - 31 * DAY), now);
+  for (const key of KEYS) {
+    const [existing] = await db.select({ id: requestLog.id }).from(requestLog).where(eq(requestLog.apiKeyId, key.id)).limit(1);
+    if (existing || key.dailyRequests === 0) continue;
+    const rows = trafficFor(key, now);
+    for (let i = 0; i < rows.length; i += 1000) await db.insert(requestLog).values(rows.slice(i, i + 1000));
+    const last = rows.reduce<(typeof rows)[number] | null>((latest, row) => (row.status !== 401 && (!latest || row.createdAt! > latest.createdAt!) ? row : latest), null);
+    if (last) await db.update(apiKeys).set({ lastUsedAt: last.createdAt, lastUsedIp: last.ip, lastUsedEndpoint: last.endpoint }).where(eq(apiKeys.id, key.id));
+  }
+  await rebuildDailyRollups(db, ORGS.map((org) => org.id));
+  // The month's quota counts what passed authentication and rate limiting (SPEC §2).
+  for (const org of ORGS) {
+    const quota = PLANS[org.plan].monthlyCalls;
+    await spreadMonthlyUsage(db, org.id, quota, now);
+    // The alerts the gateway would have raised on the way to this month's calls (SPEC §10).
+    if (quota) {
+      const thresholds = quotaThresholdsReached(quota, await callsThisMonth(db, org.id, now), DEFAULT_QUOTA_ALERT_THRESHOLDS);
+      await raiseQuotaAlerts(db, { orgId: org.id, month: utcMonthStart(now), quota, thresholds, at: now });
+    }
+  }
+}
