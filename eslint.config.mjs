@@ -3,8 +3,8 @@ import nextVitals from "eslint-config-next/core-web-vitals";
 import nextTs from "eslint-config-next/typescript";
 
 /**
- * Imports point one way, app → components → lib → db: a layer may import the ones after it,
- * never one before it. Each entry names the layers a folder may not reach, by alias or by path.
+ * Imports point one way, app → components → lib → db → core: a layer may import the ones after
+ * it, never one before it. Each entry names the layers a folder may not reach, by alias or by path.
  */
 const layer = (files, forbidden, ignores = []) => ({
   files,
@@ -15,7 +15,7 @@ const layer = (files, forbidden, ignores = []) => ({
       {
         patterns: forbidden.map((name) => ({
           group: [`@/${name}`, `@/${name}/**`, `**/../${name}`, `**/../${name}/**`],
-          message: `Imports point app → components → lib → db; this layer may not import from ${name}/.`,
+          message: `Imports point app → components → lib → db → core; this layer may not import from ${name}/.`,
         })),
       },
     ],
@@ -29,6 +29,8 @@ export default defineConfig([
   layer(["components/**"], ["app"]),
   layer(["lib/**"], ["app", "components"]),
   layer(["db/**"], ["app", "components", "lib"]),
+  // The shared vocabulary (roles, plans, ids, time, the request log's terms) imports no layer.
+  layer(["core/**"], ["app", "components", "lib", "db"]),
   {
     // Cycles are looked for in the project's own modules; dependencies are not parsed.
     settings: { "import/ignore": ["node_modules"] },

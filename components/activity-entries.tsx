@@ -23,7 +23,7 @@ import {
 import Link from "next/link";
 import type { ActivityEntryDto } from "@/db/queries/activity";
 import { RelativeTime } from "@/components/relative-time";
-import { KEY_ENDING_ACTIONS, type ActivityAction } from "@/db/activity";
+import { KEY_ENDING_ACTIONS, type ActivityAction } from "@/core/activity";
 import { activityLabel, fieldChanges } from "@/lib/activity";
 import { cn } from "@/lib/utils";
 

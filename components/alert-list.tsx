@@ -3,7 +3,7 @@
 import { AlertTriangle, CalendarClock, CalendarX, Gauge, Timer, Webhook } from "lucide-react";
 import Link from "next/link";
 import type { AlertDto } from "@/db/queries/alerts";
-import type { AlertKind } from "@/db/enums";
+import type { AlertKind } from "@/core/enums";
 import { RelativeTime } from "@/components/relative-time";
 import { describeAlert } from "@/lib/alert-text";
 import { cn } from "@/lib/utils";

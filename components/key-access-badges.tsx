@@ -1,7 +1,7 @@
 import { Globe, Lock, LockOpen } from "lucide-react";
 import { Badge } from "@/components/ui/badge";
 import { Tooltip, TooltipContent, TooltipTrigger } from "@/components/ui/tooltip";
-import type { KeyRestrictions } from "@/db/enums";
+import type { KeyRestrictions } from "@/core/enums";
 import { describeScopes } from "@/lib/api-access";
 
 /**

@@ -5,7 +5,7 @@ import { FormField } from "@/components/ui/form-field";
 import { Label } from "@/components/ui/label";
 import { RadioGroup, RadioGroupItem } from "@/components/ui/radio-group";
 import { Textarea } from "@/components/ui/textarea";
-import { API_RESOURCE_NAMES, API_RESOURCES, IP_ALLOWLIST_MAX, type ApiResource, type KeyAccess, type KeyRestrictions, type KeyScopes } from "@/db/enums";
+import { API_RESOURCE_NAMES, API_RESOURCES, IP_ALLOWLIST_MAX, type ApiResource, type KeyAccess, type KeyRestrictions, type KeyScopes } from "@/core/enums";
 import { KEY_ACCESS_LABELS, PERMISSION_LABELS } from "@/lib/api-access";
 import { allowlistCount, parseAllowlist } from "@/lib/ip-allowlist";
 import { scopeField } from "@/lib/validation";

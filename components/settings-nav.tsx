@@ -4,7 +4,7 @@ import { Bell, CreditCard, History, Webhook, KeyRound, ScrollText, ShieldCheck, 
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { useEffect, useRef } from "react";
-import type { Role } from "@/db/enums";
+import type { Role } from "@/core/enums";
 import { can } from "@/lib/authz";
 import { cn } from "@/lib/utils";
 

@@ -1,4 +1,4 @@
-import type { AuditCursor } from "@/db/request-log";
+import type { AuditCursor } from "@/core/request-log";
 
 /** A position in a newest-first list: a row's time to the microsecond (as stored) and its id. */
 export type KeysetCursor = AuditCursor;

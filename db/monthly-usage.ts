@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { queryPrepared, type DbOrTx } from "./index";
 import { rowsOf } from "./partitions";
-import { utcMonthStart } from "./time";
+import { utcMonthStart } from "@/core/time";
 
 /**
  * How many rows a month's quota is spread over. Each request of an organization locks one of

@@ -1,6 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
-import { WEBHOOK_DISABLE_AFTER_FAILING_DAYS, WEBHOOK_TEST_EVENT, type WebhookDeliveryStatus, type WebhookEventType } from "./enums";
-import { newId } from "./ids";
+import { WEBHOOK_DISABLE_AFTER_FAILING_DAYS, WEBHOOK_TEST_EVENT, type WebhookDeliveryStatus, type WebhookEventType } from "@/core/enums";
+import { newId } from "@/core/ids";
 import { getDb, type DbOrTx, type Tx } from "./index";
 import { executorOf, jobQueue, WEBHOOK_QUEUE } from "./job-queue";
 import { rowsOf } from "./partitions";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { ActivityFilters } from "@/db/queries/activity";
-import { ACTIVITY_ACTION_VALUES } from "@/db/activity";
+import { ACTIVITY_ACTION_VALUES } from "@/core/activity";
 import { checkRangeAndPage, filterSearchParams, rangeAndPageFields, searchParamsRecord, type SearchParamsInput } from "./audit-filters";
 import { boundedString } from "./input-rules";
 

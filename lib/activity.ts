@@ -1,10 +1,10 @@
-import { ACTIVITY_ACTIONS, type ActivityValues } from "@/db/activity";
-import type { KeyAccess, RevokeReason, Role } from "@/db/enums";
+import { ACTIVITY_ACTIONS, type ActivityValues } from "@/core/activity";
+import type { KeyAccess, RevokeReason, Role } from "@/core/enums";
 import { KEY_ACCESS_LABELS } from "./api-access";
 import { REVOKE_REASONS } from "./revoke-reasons";
 import { ROLE_INFO } from "./roles";
 
-/** How the dashboard shows an activity entry (the vocabulary itself is db/activity.ts). */
+/** How the dashboard shows an activity entry (the vocabulary itself is core/activity.ts). */
 
 export function activityLabel(action: string): string {
   return (ACTIVITY_ACTIONS as Record<string, string>)[action] ?? action;

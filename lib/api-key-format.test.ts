@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { BASE62_ALPHABET } from "@/db/base62";
+import { BASE62_ALPHABET } from "@/core/base62";
 import { API_KEY_LENGTH, apiKeyHint, generateApiKey, hashApiKey, parseApiKey } from "./api-key-format";
 
 describe("API key format", () => {

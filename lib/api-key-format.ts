@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { crc32 } from "node:zlib";
-import { BASE62_ALPHABET, encodeBase62, randomBase62 } from "@/db/base62";
+import { BASE62_ALPHABET, encodeBase62, randomBase62 } from "@/core/base62";
 
 export const API_KEY_PREFIX = "ik_";
 const RANDOM_LENGTH = 26;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { RANGE_PRESET_MS, statusBounds, type AuditCursor, type AuditLogFilters, type RangePreset } from "@/db/request-log";
+import { RANGE_PRESET_MS, statusBounds, type AuditCursor, type AuditLogFilters, type RangePreset } from "@/core/request-log";
 import { API_ERRORS } from "./api/errors";
 import { boundedDate, boundedString, dateRangeProblem } from "./input-rules";
 

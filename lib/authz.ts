@@ -1,4 +1,4 @@
-import { ROLE_VALUES, type Role } from "@/db/enums";
+import { ROLE_VALUES, type Role } from "@/core/enums";
 
 export const ROLES: readonly Role[] = ROLE_VALUES;
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { utcDayStart } from "@/db/time";
+import { utcDayStart } from "@/core/time";
 
 /**
  * SPEC §11: every input is bounded and checked before any work. The rules every schema of the

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { randomBase62 } from "@/db/base62";
+import { randomBase62 } from "@/core/base62";
 import { INVITATION_TOKEN_PREFIX, INVITATION_TOKEN_RANDOM_LENGTH } from "./invitation-link";
 
 /** A new invitation token and what is stored of it: its SHA-256, as for API keys. The token is shown once. */

@@ -1,6 +1,6 @@
 import "server-only";
 import { getDb, type Tx } from "@/db";
-import { newId } from "@/db/ids";
+import { newId } from "@/core/ids";
 import { insertActivity } from "@/db/queries/activity";
 import { findInvitationByTokenHash, markInvitationAccepted, type InvitationViewDto } from "@/db/queries/invitations";
 import { insertMembership } from "@/db/queries/members";

@@ -1,5 +1,5 @@
 import ipaddr from "ipaddr.js";
-import { IP_ALLOWLIST_MAX } from "@/db/enums";
+import { IP_ALLOWLIST_MAX } from "@/core/enums";
 
 /**
  * SPEC §9: a key's IP allowlist, read with ipaddr.js. Entries are stored in one canonical form

@@ -1,5 +1,5 @@
 import { addDays, addYears } from "date-fns";
-import { utcDay, utcDayStart } from "@/db/time";
+import { utcDay, utcDayStart } from "@/core/time";
 
 /** SPEC §7: when a key created now stops working. "date" ends at the end of a chosen UTC day. */
 export const KEY_EXPIRY_CHOICES = [

@@ -1,6 +1,6 @@
 import { addDays } from "date-fns";
-import type { KeyPolicy } from "@/db/enums";
-import { utcDay, utcDayStart } from "@/db/time";
+import type { KeyPolicy } from "@/core/enums";
+import { utcDay, utcDayStart } from "@/core/time";
 import { KEY_EXPIRY_CHOICES, keyExpiresAt, type KeyExpiryChoice } from "@/lib/key-expiry";
 
 export type { KeyPolicy };

@@ -1,6 +1,6 @@
 import "server-only";
 import nodemailer from "nodemailer";
-import type { Role } from "@/db/enums";
+import type { Role } from "@/core/enums";
 import { ROLE_INFO } from "@/lib/roles";
 
 /** An SMTP exchange is given this long at each step: the invitation waits on it. */

@@ -1,4 +1,4 @@
-import { PLAN_VALUES, type Plan } from "@/db/enums";
+import { PLAN_VALUES, type Plan } from "@/core/enums";
 
 export interface PlanLimits {
   label: string;

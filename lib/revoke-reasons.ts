@@ -1,4 +1,4 @@
-import type { RevokeReason } from "@/db/enums";
+import type { RevokeReason } from "@/core/enums";
 
 /** How the revoke dialog, the key's page and the history name each reason (SPEC §7). */
 export const REVOKE_REASONS: Record<RevokeReason, string> = {

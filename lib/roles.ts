@@ -1,4 +1,4 @@
-import type { Role } from "@/db/enums";
+import type { Role } from "@/core/enums";
 
 /** How the dashboard names each role, and what it may do (SPEC §1), for the role select and the invite form. */
 export const ROLE_INFO: Record<Role, { label: string; withArticle: string; description: string }> = {

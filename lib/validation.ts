@@ -19,7 +19,7 @@ import {
   type KeyMaxLifetimeDays,
   type KeyRestrictions,
   type KeyScopes,
-} from "@/db/enums";
+} from "@/core/enums";
 import { IP_ALLOWLIST_TEXT_MAX, parseAllowlist } from "./ip-allowlist";
 import { REVOKE_NOTE_MAX } from "./revoke-reasons";
 import { ENTERPRISE_RATE_LIMIT_RANGE } from "./plans";

@@ -1,4 +1,4 @@
-import type { Plan, Role } from "@/db/enums";
+import type { Plan, Role } from "@/core/enums";
 
 /**
  * The demo sign-ins the README lists, one per role of Acme plus a trial owner and a person in two

@@ -1,6 +1,6 @@
 import { inArray } from "drizzle-orm";
 import type { Db } from "@/db";
-import type { KeyRestrictions, RevokeReason } from "@/db/enums";
+import type { KeyRestrictions, RevokeReason } from "@/core/enums";
 import { activityLog, apiKeys } from "@/db/schema";
 import { restrictionChanges } from "@/lib/api-access";
 import { mintApiKey } from "@/lib/api-key-format";

@@ -1,12 +1,12 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "@/db";
 import { quotaThresholdsReached, raiseQuotaAlerts } from "@/db/alerts";
-import { DEFAULT_QUOTA_ALERT_THRESHOLDS } from "@/db/enums";
+import { DEFAULT_QUOTA_ALERT_THRESHOLDS } from "@/core/enums";
 import { callsThisMonth, spreadMonthlyUsage } from "@/db/monthly-usage";
 import { ensureRequestLogPartitions } from "@/db/partitions";
 import { rebuildDailyRollups } from "@/db/rollups";
 import { apiKeys, requestLog } from "@/db/schema";
-import { utcMonthStart } from "@/db/time";
+import { utcMonthStart } from "@/core/time";
 import { accessCovers } from "@/lib/api-access";
 import { PLANS } from "@/lib/plans";
 import { ORGS } from "./accounts";

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { getDb, queryPrepared } from "@/db";
 import { admissionFor, admissionStatement, rateWindowStart } from "@/db/queries/gateway";
 import { monthlyUsage } from "@/db/schema";
-import { utcMonthStart } from "@/db/time";
+import { utcMonthStart } from "@/core/time";
 import { hashApiKey } from "@/lib/api-key-format";
 import { PLAN_RULES } from "@/lib/api/gateway";
 import { createOrg, insertKey } from "./helpers/factories";

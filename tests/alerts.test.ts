@@ -6,7 +6,7 @@ import { raiseKeyExpiryAlerts, raiseQuotaAlerts } from "@/db/alerts";
 import { spreadMonthlyUsage } from "@/db/monthly-usage";
 import { countUnreadAlerts, listAlerts } from "@/db/queries/alerts";
 import { activityLog, alerts, apiKeys, monthlyUsage, organizations } from "@/db/schema";
-import { utcMonthStart } from "@/db/time";
+import { utcMonthStart } from "@/core/time";
 import { createApiApp } from "@/lib/api/app";
 import { addMember, createOrg, createTeam, form, insertKey } from "./helpers/factories";
 import { startApiServer } from "./helpers/api-server";

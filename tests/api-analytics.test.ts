@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/db";
 import { invoices } from "@/db/schema";
 import type { AnalyticsDto } from "@/lib/api/schemas/analytics";
-import { utcDay } from "@/db/time";
+import { utcDay } from "@/core/time";
 import { apiClient, contractApi, errorOf, itMatchesTheDocument } from "./helpers/api-contract";
 
 const api = contractApi();

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { InvoiceDto } from "@/lib/api/schemas/invoices";
 import type { ProductDto } from "@/lib/api/schemas/products";
-import { utcDay } from "@/db/time";
+import { utcDay } from "@/core/time";
 import { apiClient, contractApi, errorOf, itMatchesTheDocument } from "./helpers/api-contract";
 
 const api = contractApi();

@@ -10,7 +10,7 @@ import { rowsOf } from "@/db/partitions";
 import { chooseRoute, getAuditFilterOptions, listAuditLog, rowsPassedInTimeOrder, type AuditLogRowDto, type Route } from "@/db/queries/audit-log";
 import type { RequestLogEntry } from "@/db/queries/request-log-writer";
 import { auditSearchParams, encodeCursor, parseAuditFilters, type AuditFilters } from "@/lib/audit-filters";
-import { utcDay } from "@/db/time";
+import { utcDay } from "@/core/time";
 import { addMember, createOrg, createTeam, insertKey } from "./helpers/factories";
 import { logRequest } from "./helpers/request-log";
 import { actAs, readAs } from "./helpers/session";

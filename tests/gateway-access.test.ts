@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { afterEach, beforeAll, describe, expect, it, onTestFinished, vi } from "vitest";
 import { getDb } from "@/db";
 import { rateLimitWindows, requestLog } from "@/db/schema";
-import { API_RESOURCE_NAMES, API_RESOURCES, permissionRank, type ApiResource, type Permission } from "@/db/enums";
+import { API_RESOURCE_NAMES, API_RESOURCES, permissionRank, type ApiResource, type Permission } from "@/core/enums";
 import { accessCovers, requiredAccess } from "@/lib/api-access";
 import { countedThisMonth } from "./helpers/usage";
 import { contractApi, errorOf, itMatchesTheDocument } from "./helpers/api-contract";

@@ -4,7 +4,7 @@ import { getDb } from "@/db";
 import { getApiKey, windowStartDay } from "@/db/queries/api-keys";
 import { getKeyUsage, listRecentCalls } from "@/db/queries/key-usage";
 import { requestLog } from "@/db/schema";
-import { utcDay } from "@/db/time";
+import { utcDay } from "@/core/time";
 import { createOrg, createTeam, insertKey } from "./helpers/factories";
 import { logRequest } from "./helpers/request-log";
 

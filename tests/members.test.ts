@@ -16,7 +16,7 @@ import { listMembers } from "@/db/queries/members";
 import { listMemberships } from "@/db/queries/organizations";
 import { createSession } from "@/db/queries/sessions";
 import { activityLog, invitations, memberships, users } from "@/db/schema";
-import type { Role } from "@/db/enums";
+import type { Role } from "@/core/enums";
 import { hashInvitationToken } from "@/lib/invitation-token";
 import { acceptInvitation, findInvitation, signUpWithInvitation } from "@/lib/invitations";
 import { requireOrgAccess } from "@/lib/org-access";

@@ -5,7 +5,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import { getDb } from "@/db";
 import { jobQueue } from "@/db/job-queue";
-import { newId } from "@/db/ids";
+import { newId } from "@/core/ids";
 import { webhookDeliveries, webhookEndpoints } from "@/db/schema";
 import { enqueueWebhookEvent } from "@/db/webhooks";
 import { newSigningSecret } from "@/lib/webhooks/signing-secret";

@@ -3,9 +3,9 @@ import { and, asc, desc, eq, gte, inArray, lt, or, sql, type SQL } from "drizzle
 import { copyOut, getDb, type DbOrTx } from "@/db";
 import { inert, withLiterals } from "@/db/csv-export";
 import { keysetPage, type KeysetCursor, type KeysetPage, type KeysetSlice } from "@/db/keyset";
-import { timeWindow, type RangePreset } from "@/db/request-log";
+import { timeWindow, type RangePreset } from "@/core/request-log";
 import { activityLog, memberships, users } from "@/db/schema";
-import { KEY_ENDING_ACTIONS, type ActivityAction, type ActivityChange, type ActivityTargetType, type ActivityValues } from "@/db/activity";
+import { KEY_ENDING_ACTIONS, type ActivityAction, type ActivityChange, type ActivityTargetType, type ActivityValues } from "@/core/activity";
 
 /** Who made a change: a signed-in person, from where, or the system itself. */
 export type ActivityActor = { kind: "user"; userId: string; ip: string | null; userAgent: string | null } | { kind: "system" };

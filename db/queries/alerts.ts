@@ -1,7 +1,7 @@
 import "server-only";
 import { and, count, desc, eq, sql } from "drizzle-orm";
 import { getDb, type DbOrTx } from "@/db";
-import type { AlertKind } from "@/db/enums";
+import type { AlertKind } from "@/core/enums";
 import { alertReads, alerts, apiKeys, organizations } from "@/db/schema";
 
 /** An alert as the bell and the Alerts page show it, read or not by the person asking. */

@@ -3,8 +3,8 @@ import { and, count, desc, eq, gt, gte, isNull, or, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { getDb, type DbOrTx } from "@/db";
 import { apiKeys, organizations, requestDailyRollup, users } from "@/db/schema";
-import type { KeyRestrictions, Plan, RevokeReason } from "@/db/enums";
-import { utcDay } from "@/db/time";
+import type { KeyRestrictions, Plan, RevokeReason } from "@/core/enums";
+import { utcDay } from "@/core/time";
 import { callsThisMonth } from "@/db/monthly-usage";
 
 export type ApiKeyStatus = "active" | "expired" | "revoked";

@@ -4,8 +4,8 @@ import { copyOut, getDb } from "@/db";
 import { inert, withLiterals } from "@/db/csv-export";
 import { keysetPage, type KeysetPage } from "@/db/keyset";
 import { apiKeys, requestDailyRollup, requestLog } from "@/db/schema";
-import { utcDay } from "@/db/time";
-import { splitEndpoint, statusBounds, timeWindow, type AuditCursor, type AuditLogFilters } from "@/db/request-log";
+import { utcDay } from "@/core/time";
+import { splitEndpoint, statusBounds, timeWindow, type AuditCursor, type AuditLogFilters } from "@/core/request-log";
 
 export interface AuditLogRowDto {
   id: number;

@@ -1,10 +1,10 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import { getDb, queryPrepared } from "@/db";
-import { GroupCommit } from "@/db/group-commit";
+import { GroupCommit } from "@/core/group-commit";
 import { countOnFreeShard, shardCapSql, shardCountSql } from "@/db/monthly-usage";
-import { API_RESOURCE_NAMES, API_RESOURCES, permissionRank, type ApiResource, type KeyAccess, type Permission, type Plan } from "@/db/enums";
-import { utcMonthStart } from "@/db/time";
+import { API_RESOURCE_NAMES, API_RESOURCES, permissionRank, type ApiResource, type KeyAccess, type Permission, type Plan } from "@/core/enums";
+import { utcMonthStart } from "@/core/time";
 
 /** What the gateway's admission statement needs to know of a plan (lib/plans.ts is the source). */
 export interface PlanRule {
@@ -70,7 +70,7 @@ function sqlLiteral(value: string | number | boolean | null): string {
   return String(value);
 }
 
-/** Each resource's permissions and their ranks (db/enums.ts), as the statement's table. */
+/** Each resource's permissions and their ranks (core/enums.ts), as the statement's table. */
 function scopeRanksSql(): string {
   return API_RESOURCE_NAMES.flatMap((resource) =>
     (API_RESOURCES[resource].permissions as readonly Permission[]).map((permission) => `(${[resource, permission, permissionRank(resource, permission)].map(sqlLiteral).join(", ")})`),

@@ -2,7 +2,7 @@ import "server-only";
 import { and, desc, eq, isNull } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { getDb, type DbOrTx } from "@/db";
-import type { Role } from "@/db/enums";
+import type { Role } from "@/core/enums";
 import { invitations, organizations, users } from "@/db/schema";
 
 /** An invitation not accepted or revoked: pending, or expired until someone revokes or replaces it. */

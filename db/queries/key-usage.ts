@@ -3,8 +3,8 @@ import { and, desc, eq, gte, lte } from "drizzle-orm";
 import { getDb } from "@/db";
 import { windowStartDay } from "@/db/queries/api-keys";
 import { requestDailyRollup, requestLog } from "@/db/schema";
-import { splitEndpoint, statusClassOf, type StatusClass } from "@/db/request-log";
-import { utcDay, utcDayStart } from "@/db/time";
+import { splitEndpoint, statusClassOf, type StatusClass } from "@/core/request-log";
+import { utcDay, utcDayStart } from "@/core/time";
 
 export type DailyUsageDto = { day: string; total: number } & Record<StatusClass, number>;
 

@@ -1,7 +1,7 @@
 import "server-only";
 import { and, asc, eq, sql } from "drizzle-orm";
 import { getDb, type DbOrTx } from "@/db";
-import type { Role } from "@/db/enums";
+import type { Role } from "@/core/enums";
 import { memberships, users } from "@/db/schema";
 
 /** A person in the organization as the Members page shows them (SPEC §12). */

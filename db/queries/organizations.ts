@@ -2,7 +2,7 @@ import "server-only";
 import { and, asc, eq } from "drizzle-orm";
 import { getDb, type DbOrTx } from "@/db";
 import { memberships, organizations, users } from "@/db/schema";
-import type { KeyPolicy, Plan, Role } from "@/db/enums";
+import type { KeyPolicy, Plan, Role } from "@/core/enums";
 
 export interface MembershipDto {
   orgId: string;

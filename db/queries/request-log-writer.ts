@@ -1,6 +1,6 @@
 import "server-only";
 import { queryPrepared } from "@/db";
-import { GroupCommit } from "@/db/group-commit";
+import { GroupCommit } from "@/core/group-commit";
 
 export interface RequestLogEntry {
   orgId: string;

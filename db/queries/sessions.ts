@@ -3,7 +3,7 @@ import { and, eq, lt, sql } from "drizzle-orm";
 import { getDb } from "@/db";
 import { rowsOf } from "@/db/partitions";
 import { SESSION_IDLE_SECONDS, sessions, users } from "@/db/schema";
-import { newId } from "@/db/ids";
+import { newId } from "@/core/ids";
 
 const USER_AGENT_MAX = 512;
 

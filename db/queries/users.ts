@@ -3,7 +3,7 @@ import { eq, sql } from "drizzle-orm";
 import { getDb, type DbOrTx, type Tx } from "@/db";
 import { memberships, organizations, users } from "@/db/schema";
 import { insertActivity } from "@/db/queries/activity";
-import { newId } from "@/db/ids";
+import { newId } from "@/core/ids";
 
 export interface UserDto {
   id: string;

@@ -1,7 +1,7 @@
 import "server-only";
 import { and, count, desc, eq, inArray, sql } from "drizzle-orm";
 import { getDb, type DbOrTx } from "@/db";
-import type { WebhookDeliveryStatus, WebhookEventType } from "@/db/enums";
+import type { WebhookDeliveryStatus, WebhookEventType } from "@/core/enums";
 import { webhookDeliveries, webhookDeliveryAttempts, webhookEndpoints } from "@/db/schema";
 
 /** An endpoint as the Webhooks page shows it: never its secret, only the secret's last characters. */

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { bigserial, check, index, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
-import { ACTIVITY_TARGET_TYPES } from "../activity";
+import { ACTIVITY_TARGET_TYPES } from "@/core/activity";
 import { createdAt } from "./columns";
 import { tenant, users } from "./accounts";
 

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { bigserial, bigint, check, index, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, type AnyPgColumn } from "drizzle-orm/pg-core";
-import { ALERT_KIND_VALUES } from "../enums";
+import { ALERT_KIND_VALUES } from "@/core/enums";
 import { createdAt } from "./columns";
 import { tenant, users } from "./accounts";
 import { apiKeys } from "./api-keys";

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { check, index, jsonb, pgTable, text, timestamp, uniqueIndex, type AnyPgColumn } from "drizzle-orm/pg-core";
-import { IP_ALLOWLIST_MAX, KEY_ACCESS_VALUES, REVOKE_REASON_VALUES, type KeyScopes } from "../enums";
+import { IP_ALLOWLIST_MAX, KEY_ACCESS_VALUES, REVOKE_REASON_VALUES, type KeyScopes } from "@/core/enums";
 import { createdAt } from "./columns";
 import { tenant, users } from "./accounts";
 
@@ -29,7 +29,7 @@ export const apiKeys = pgTable(
     replacesKeyId: text("replaces_key_id").references((): AnyPgColumn => apiKeys.id, { onDelete: "set null" }),
     /** SPEC §9: everything, GET only, or what `scopes` grants per resource. */
     access: text("access", { enum: KEY_ACCESS_VALUES }).notNull().default("full"),
-    /** A restricted key's permission per resource (db/enums.ts API_RESOURCES); empty for the other kinds. */
+    /** A restricted key's permission per resource (core/enums.ts API_RESOURCES); empty for the other kinds. */
     scopes: jsonb("scopes").$type<KeyScopes>().notNull().default({}),
     /** Addresses and CIDR ranges the key may be used from, canonical as lib/ip-allowlist.ts writes them; empty: anywhere. */
     ipAllowlist: text("ip_allowlist").array().notNull().default(sql`'{}'::text[]`),

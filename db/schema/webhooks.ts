@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { boolean, check, index, integer, jsonb, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
-import { WEBHOOK_DELIVERY_STATUS_VALUES } from "../enums";
+import { WEBHOOK_DELIVERY_STATUS_VALUES } from "@/core/enums";
 import { createdAt } from "./columns";
 import { tenant, users } from "./accounts";
 

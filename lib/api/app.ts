@@ -4,7 +4,7 @@ import { HTTPException } from "hono/http-exception";
 import { bodyLimit, MAX_BODY_BYTES } from "./body-limit";
 import type { ApiEnv } from "./env";
 import { ApiError, validationError, type ApiErrorCode, type ApiErrorCodeWithStatus, type ApiErrorStatus } from "./errors";
-import { newId } from "@/db/ids";
+import { newId } from "@/core/ids";
 import { gateway } from "./gateway";
 import { idempotency } from "./idempotency";
 import { registerRoutes } from "./routes";

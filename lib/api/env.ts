@@ -1,5 +1,5 @@
 import type { HttpBindings } from "@hono/node-server";
-import type { Plan } from "@/db/enums";
+import type { Plan } from "@/core/enums";
 import type { ApiErrorCode } from "./errors";
 
 export interface ApiCaller {

@@ -5,8 +5,8 @@ import { describeNeed, isSafeMethod, requiredAccess, type RequiredAccess } from 
 import { clientAddress } from "@/lib/client-address";
 import { normalizeClientIp } from "@/lib/ip-allowlist";
 import { DEFAULT_RATE_LIMIT_PER_MINUTE, PLANS } from "@/lib/plans";
-import { API_RESOURCES, PLAN_VALUES } from "@/db/enums";
-import { nextUtcMonth } from "@/db/time";
+import { API_RESOURCES, PLAN_VALUES } from "@/core/enums";
+import { nextUtcMonth } from "@/core/time";
 import type { ApiEnv } from "./env";
 import { ApiError } from "./errors";
 import { UsageAlerts } from "./usage-alerts";

@@ -1,7 +1,7 @@
 import { getDb } from "@/db";
 import { quotaThresholdsReached, raiseQuotaAlerts, raiseRateLimitAlert } from "@/db/alerts";
 import type { Admission } from "@/db/queries/gateway";
-import { utcMonthStart } from "@/db/time";
+import { utcMonthStart } from "@/core/time";
 
 /**
  * SPEC §10's usage alerts, from the figures the admission statement already returned: no query

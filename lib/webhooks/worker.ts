@@ -1,7 +1,7 @@
 import type { Job } from "pg-boss";
 import { getDb } from "@/db";
 import { raiseWebhookDisabledAlert } from "@/db/alerts";
-import { WEBHOOK_DISABLE_AFTER_FAILING_DAYS } from "@/db/enums";
+import { WEBHOOK_DISABLE_AFTER_FAILING_DAYS } from "@/core/enums";
 import { jobQueue, WEBHOOK_QUEUE } from "@/db/job-queue";
 import { findQueuedDelivery, recordAttempt, RETRY_WINDOW_MS, skipDelivery, type DeliveryJob } from "@/db/webhooks";
 import { sendWebhook } from "./deliver";

@@ -1,8 +1,8 @@
 import { getDb } from "@/db";
 import { apiKeys, memberships, organizations, users } from "@/db/schema";
-import type { KeyAccess, KeyScopes, Plan, Role } from "@/db/enums";
+import type { KeyAccess, KeyScopes, Plan, Role } from "@/core/enums";
 import { mintApiKey } from "@/lib/api-key-format";
-import { newId } from "@/db/ids";
+import { newId } from "@/core/ids";
 
 export async function createOrg(plan: Plan = "pro", overrides: { rateLimitPerMinute?: number | null } = {}) {
   const id = newId("org");

@@ -1,5 +1,5 @@
 import { writeRequestLog, type RequestLogEntry } from "@/db/queries/request-log-writer";
-import { newId } from "@/db/ids";
+import { newId } from "@/core/ids";
 
 /**
  * Logs a request the way the gateway does (audit row and daily rollup together), filling in

@@ -1,7 +1,7 @@
 import { and, eq, sum } from "drizzle-orm";
 import { getDb } from "@/db";
 import { monthlyUsage } from "@/db/schema";
-import { utcMonthStart } from "@/db/time";
+import { utcMonthStart } from "@/core/time";
 
 /** The month's calls counted toward the quota, over all its shards. */
 export async function countedThisMonth(orgId: string): Promise<number> {

@@ -1,6 +1,6 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { ApiEnv } from "../env";
-import { API_RESOURCE_NAMES, API_RESOURCES, IP_ALLOWLIST_MAX } from "@/db/enums";
+import { API_RESOURCE_NAMES, API_RESOURCES, IP_ALLOWLIST_MAX } from "@/core/enums";
 import { MAX_RANGE_DAYS } from "@/lib/input-rules";
 import { MAX_BODY_BYTES } from "../body-limit";
 import { registerSharedComponents } from "../schemas/responses";

@@ -2,7 +2,7 @@ import { and, asc, eq, gte, lt, lte, sql, type SQL } from "drizzle-orm";
 import { getDb } from "@/db";
 import { customers, invoices } from "@/db/schema";
 import { dateRangeProblem } from "@/lib/input-rules";
-import { utcDay, utcDayStart } from "@/db/time";
+import { utcDay, utcDayStart } from "@/core/time";
 import { TOP_CUSTOMERS_PER_CURRENCY, type AnalyticsDto } from "../schemas/analytics";
 import { invoiceDate } from "./invoice-rows";
 import { invalid } from "./refusals";

@@ -1,7 +1,7 @@
 import { and, count, eq, ilike, inArray, isNull, or } from "drizzle-orm";
 import { getDb, type DbOrTx } from "@/db";
 import { customers, invoices } from "@/db/schema";
-import { newId } from "@/db/ids";
+import { newId } from "@/core/ids";
 import { ApiError } from "../errors";
 import type { CustomerCreateInput, CustomerDto, CustomerUpdateInput } from "../schemas/customers";
 import { after, newestFirst, page, type Keyset } from "./pagination";

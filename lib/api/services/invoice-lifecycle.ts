@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { getDb, type Tx } from "@/db";
 import { invoiceCounters, invoiceLineItems, invoices, products, type InvoiceStatus } from "@/db/schema";
-import { utcDay, utcDayStart } from "@/db/time";
+import { utcDay, utcDayStart } from "@/core/time";
 import { ApiError } from "../errors";
 import type { InvoiceDto } from "../schemas/invoices";
 import { detailsOf, invoiceRow } from "./invoice-rows";

@@ -1,7 +1,7 @@
 import { and, eq, inArray } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { invoiceLineItems, products } from "@/db/schema";
-import { newId } from "@/db/ids";
+import { newId } from "@/core/ids";
 import { invoiceTotals, isSafeAmount, lineAmounts, percentToPpm, ppmToPercent } from "@/lib/money";
 import { ApiError } from "../errors";
 import type { LineInputValue } from "../schemas/invoices";

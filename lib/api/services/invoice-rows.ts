@@ -2,7 +2,7 @@ import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { customers, invoiceLineItems, invoices, type CustomerDetails } from "@/db/schema";
 import { ppmToPercent } from "@/lib/money";
-import { utcDay } from "@/db/time";
+import { utcDay } from "@/core/time";
 import type { InvoiceDto, LineItemDto } from "../schemas/invoices";
 
 export type InvoiceRow = typeof invoices.$inferSelect;

@@ -1,8 +1,8 @@
 import { and, asc, eq, lt, sql } from "drizzle-orm";
 import { getDb, type DbOrTx, type Tx } from "@/db";
 import { invoiceLineItems, invoices } from "@/db/schema";
-import { newId } from "@/db/ids";
-import { utcDay } from "@/db/time";
+import { newId } from "@/core/ids";
+import { utcDay } from "@/core/time";
 import { ApiError } from "../errors";
 import type { InvoiceCreateInput, InvoiceDto, InvoiceListFilter, InvoiceUpdateInput } from "../schemas/invoices";
 import { lockCustomers } from "./customers";

@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { getDb } from "@/db";
 import { products } from "@/db/schema";
-import { newId } from "@/db/ids";
+import { newId } from "@/core/ids";
 import { percentToPpm, ppmToPercent } from "@/lib/money";
 import { ApiError } from "../errors";
 import type { ProductCreateInput, ProductDto, ProductUpdateInput } from "../schemas/products";

@@ -3,7 +3,7 @@
 import { BellRing } from "lucide-react";
 import { useState } from "react";
 import { toast } from "sonner";
-import { KEY_EXPIRING_ALERT_DAYS, RATE_LIMIT_ALERT_MINUTES } from "@/db/enums";
+import { KEY_EXPIRING_ALERT_DAYS, RATE_LIMIT_ALERT_MINUTES } from "@/core/enums";
 import type { AlertSettings } from "@/db/queries/alerts";
 import { FormAlert } from "@/components/form-alert";
 import { useActionForm } from "@/components/use-action-form";

@@ -1,13 +1,13 @@
 "use server";
 
 import { countActiveKeys, endApiKeyAt, getApiKey, insertApiKey, lockKeyForRoll, markApiKeyRevoked, renameApiKey, setKeyRestrictions, type ApiKeyDto } from "@/db/queries/api-keys";
-import type { KeyRestrictions, Plan } from "@/db/enums";
+import type { KeyRestrictions, Plan } from "@/core/enums";
 import { restrictionChanges } from "@/lib/api-access";
 import { lockOrganization } from "@/db/queries/organizations";
 import { orgAction, type ActionContext, type Change } from "@/lib/action";
 import { mintApiKey } from "@/lib/api-key-format";
 import { UserFacingError } from "@/lib/errors";
-import { newId } from "@/db/ids";
+import { newId } from "@/core/ids";
 import { enqueueWebhookEvent } from "@/db/webhooks";
 import { keyExpiresAt } from "@/lib/key-expiry";
 import { fitToPolicy, policyBreach } from "@/lib/key-policy";

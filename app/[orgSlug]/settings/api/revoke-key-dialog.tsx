@@ -3,7 +3,7 @@
 import { useState } from "react";
 import { toast } from "sonner";
 import type { ApiKeyDto } from "@/db/queries/api-keys";
-import { REVOKE_REASON_VALUES, type RevokeReason } from "@/db/enums";
+import { REVOKE_REASON_VALUES, type RevokeReason } from "@/core/enums";
 import { FormAlert } from "@/components/form-alert";
 import { LastUse } from "@/components/last-use";
 import { useActionForm } from "@/components/use-action-form";

@@ -1,7 +1,7 @@
 "use server";
 
-import type { Role } from "@/db/enums";
-import { newId } from "@/db/ids";
+import type { Role } from "@/core/enums";
+import { newId } from "@/core/ids";
 import { insertInvitation, lockOpenInvitation, markInvitationRevoked, revokeOpenInvitationFor } from "@/db/queries/invitations";
 import { countOwners, deleteMember, isMemberEmail, lockMember, setMemberRole, type LockedMember } from "@/db/queries/members";
 import { lockOrganization } from "@/db/queries/organizations";

@@ -3,7 +3,7 @@
 import { UserPlus } from "lucide-react";
 import { useState } from "react";
 import { toast } from "sonner";
-import type { Role } from "@/db/enums";
+import type { Role } from "@/core/enums";
 import { FormAlert } from "@/components/form-alert";
 import { FormDialog, FormDialogFooter } from "@/components/form-dialog";
 import { OneTimeSecret } from "@/components/one-time-secret";

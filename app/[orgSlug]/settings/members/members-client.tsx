@@ -5,7 +5,7 @@ import { MoreHorizontal } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useMemo, useState } from "react";
 import { toast } from "sonner";
-import type { Role } from "@/db/enums";
+import type { Role } from "@/core/enums";
 import type { MemberDto } from "@/db/queries/members";
 import { ConfirmFooter } from "@/components/confirm-footer";
 import { DataTableRows } from "@/components/data-table-rows";

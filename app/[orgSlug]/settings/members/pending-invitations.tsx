@@ -2,7 +2,7 @@
 
 import { MailPlus } from "lucide-react";
 import { toast } from "sonner";
-import type { Role } from "@/db/enums";
+import type { Role } from "@/core/enums";
 import type { InvitationDto } from "@/db/queries/invitations";
 import { EmptyState } from "@/components/empty-state";
 import { ExpiryTime } from "@/components/expiry-time";

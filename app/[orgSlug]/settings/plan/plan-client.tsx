@@ -4,7 +4,7 @@ import { Check, Minus } from "lucide-react";
 import { useState } from "react";
 import { toast } from "sonner";
 import type { PlanChangeDto } from "@/db/queries/organizations";
-import type { Plan } from "@/db/enums";
+import type { Plan } from "@/core/enums";
 import { ConfirmFooter } from "@/components/confirm-footer";
 import { FormAlert } from "@/components/form-alert";
 import { RelativeTime } from "@/components/relative-time";

@@ -1,7 +1,7 @@
 "use server";
 
-import { WEBHOOK_ENDPOINTS_MAX, WEBHOOK_TEST_EVENT } from "@/db/enums";
-import { newId } from "@/db/ids";
+import { WEBHOOK_ENDPOINTS_MAX, WEBHOOK_TEST_EVENT } from "@/core/enums";
+import { newId } from "@/core/ids";
 import {
   countWebhookEndpoints,
   deleteWebhookEndpoint,

@@ -1,4 +1,4 @@
-import { WEBHOOK_DISABLE_AFTER_FAILING_DAYS } from "@/db/enums";
+import { WEBHOOK_DISABLE_AFTER_FAILING_DAYS } from "@/core/enums";
 import type { WebhookEndpointDto } from "@/db/queries/webhooks";
 import { Badge } from "@/components/ui/badge";
 

@@ -5,7 +5,7 @@ import type { ActivityActorOptionDto } from "@/db/queries/activity";
 import { KeyFilterOptions, keyFilterDisplay, type KeyOptionDto } from "@/components/key-filter-options";
 import { FilterSelect, LogFilters } from "@/components/log-filters";
 import { SelectItem } from "@/components/ui/select";
-import { ACTIVITY_ACTIONS } from "@/db/activity";
+import { ACTIVITY_ACTIONS } from "@/core/activity";
 import { activitySearchParams, parseActivityFilters, type ActivityFilterValues } from "@/lib/activity-filters";
 import { filtersError } from "@/lib/audit-filters";
 

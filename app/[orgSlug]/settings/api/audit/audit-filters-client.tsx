@@ -3,7 +3,7 @@
 import type { AuditFilterOptionsDto } from "@/db/queries/audit-log";
 import { FilterSelect, LogFilters, withCurrent } from "@/components/log-filters";
 import { SelectGroup, SelectItem, SelectLabel } from "@/components/ui/select";
-import { STATUS_CLASSES } from "@/db/request-log";
+import { STATUS_CLASSES } from "@/core/request-log";
 import { auditSearchParams, filtersError, parseAuditFilters, REFUSALS, type AuditFilters } from "@/lib/audit-filters";
 import { KeyFilterOptions, keyFilterDisplay, type KeyOptionDto } from "@/components/key-filter-options";
 

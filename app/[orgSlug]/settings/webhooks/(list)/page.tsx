@@ -1,7 +1,7 @@
 import { ChevronRight, Webhook } from "lucide-react";
 import type { Metadata } from "next";
 import Link from "next/link";
-import { WEBHOOK_ENDPOINTS_MAX } from "@/db/enums";
+import { WEBHOOK_ENDPOINTS_MAX } from "@/core/enums";
 import { listWebhookEndpoints } from "@/db/queries/webhooks";
 import { EmptyState } from "@/components/empty-state";
 import { PageHeader } from "@/components/page-header";

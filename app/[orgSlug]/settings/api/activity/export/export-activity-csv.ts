@@ -1,6 +1,6 @@
 import "server-only";
 import { activityCsv } from "@/db/queries/activity";
-import { utcDay } from "@/db/time";
+import { utcDay } from "@/core/time";
 import { parseActivityFilters } from "@/lib/activity-filters";
 import { filtersError } from "@/lib/audit-filters";
 import { csvResponse, refusal } from "../../audit/export/export-audit-csv";

@@ -1,7 +1,7 @@
 import "server-only";
 import { auditLogCsv } from "@/db/queries/audit-log";
 import { filtersError, parseAuditFilters } from "@/lib/audit-filters";
-import { utcDay } from "@/db/time";
+import { utcDay } from "@/core/time";
 import { auditAccess } from "../load-audit-log";
 
 export function refusal(status: number, message: string): Response {

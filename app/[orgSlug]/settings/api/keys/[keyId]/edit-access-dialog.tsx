@@ -8,7 +8,7 @@ import { accessFieldsShowError, KeyAccessFields } from "@/components/key-access-
 import { useActionForm } from "@/components/use-action-form";
 import { Button } from "@/components/ui/button";
 import { DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";
-import type { KeyRestrictions } from "@/db/enums";
+import type { KeyRestrictions } from "@/core/enums";
 import { updateKeyRestrictionsAction } from "../../actions";
 
 /** SPEC §9 (owners, admins): what the key may do and from where; the next request is decided by the new rule. */

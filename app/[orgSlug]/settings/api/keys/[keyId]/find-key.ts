@@ -2,7 +2,7 @@ import "server-only";
 import { notFound } from "next/navigation";
 import { cache } from "react";
 import { getApiKey } from "@/db/queries/api-keys";
-import { looksLikeId } from "@/db/ids";
+import { looksLikeId } from "@/core/ids";
 import { requireOrgAccess } from "@/lib/org-access";
 
 /**

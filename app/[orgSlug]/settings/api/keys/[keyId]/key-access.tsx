@@ -1,7 +1,7 @@
 import { Check, Minus } from "lucide-react";
 import type { ReactNode } from "react";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
-import type { KeyRestrictions } from "@/db/enums";
+import type { KeyRestrictions } from "@/core/enums";
 import { describeScopes, KEY_ACCESS_LABELS } from "@/lib/api-access";
 
 const SUMMARY = {

@@ -2,8 +2,8 @@
 
 import { Bar, BarChart, CartesianGrid, Cell, ResponsiveContainer, Tooltip, XAxis, YAxis, type TooltipContentProps } from "recharts";
 import type { DailyUsageDto, StatusCountDto } from "@/db/queries/key-usage";
-import { STATUS_CLASSES, statusClassOf, type StatusClass } from "@/db/request-log";
-import { utcDayStart } from "@/db/time";
+import { STATUS_CLASSES, statusClassOf, type StatusClass } from "@/core/request-log";
+import { utcDayStart } from "@/core/time";
 
 /** One colour per status class, the same in both charts and their legends. */
 const CLASS_COLOURS: Record<StatusClass, string> = { "2xx": "#10b981", "3xx": "#0ea5e9", "4xx": "#f59e0b", "5xx": "#f43f5e" };

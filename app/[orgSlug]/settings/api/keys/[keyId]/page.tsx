@@ -2,7 +2,7 @@ import { ArrowLeft, ShieldAlert } from "lucide-react";
 import type { Metadata } from "next";
 import Link from "next/link";
 import type { ApiKeyDto } from "@/db/queries/api-keys";
-import type { Plan } from "@/db/enums";
+import type { Plan } from "@/core/enums";
 import { getKeyUsage, listRecentCalls } from "@/db/queries/key-usage";
 import { listActivity } from "@/db/queries/activity";
 import { getKeyPolicy } from "@/db/queries/organizations";
