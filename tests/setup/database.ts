@@ -13,7 +13,8 @@ vi.mock("next/cache", () => ({ revalidatePath: () => {}, revalidateTag: () => {}
 // Actions that write a link (invitations) take the site's address from here, as no request carries a Host header.
 process.env.PUBLIC_BASE_URL ??= "http://localhost:3000";
 
-// Each file gets a database of its own, a copy of the one tests/setup/template-database.ts migrated.
+// Each file gets a database of its own: on PostgreSQL a copy of the template
+// tests/setup/template-database.ts migrated, on PGlite a fresh in-memory one.
 const template = inject("migratedTemplate");
 const serverUrl = process.env.DATABASE_URL;
 let databaseName: string | null = null;
@@ -29,22 +30,10 @@ if (serverUrl) {
 }
 
 beforeAll(async () => {
-  if (template.kind === "postgres") await onServer(serverUrl!, `create database "${databaseName}" template "${template.database}"`);
-  // Only this process's own client starts from the snapshot: servers a test spawns inherit the environment.
-  if (template.kind === "pglite") process.env.PGLITE_SNAPSHOT = template.snapshotFile;
-  try {
-    // Nothing left to migrate; the request log's partitions and the expiry watch run as at every start.
-    const { migrateDatabase } = await import("@/db/migrate");
-    await migrateDatabase();
-  } finally {
-    delete process.env.PGLITE_SNAPSHOT;
-  }
-  // A snapshot starts a backend whose catalog caches are cold, and PGlite runs on this event loop:
-  // ANALYZE opens every table and index once here, so a test's first query is not the one to.
-  if (template.kind === "pglite") {
-    const { databaseHandle } = await import("@/db");
-    await databaseHandle().pglite!.exec("analyze");
-  }
+  if (databaseName) await onServer(serverUrl!, `create database "${databaseName}" template "${template}"`);
+  // On a copy of the template nothing is left to migrate; the request log's partitions and the expiry watch run as at every start.
+  const { migrateDatabase } = await import("@/db/migrate");
+  await migrateDatabase();
 });
 
 afterAll(async () => {
