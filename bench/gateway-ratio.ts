@@ -19,7 +19,7 @@ import { WRITE_REQUEST_LOG } from "@/db/queries/request-log-writer";
 import { products } from "@/db/schema";
 import { newId } from "@/core/ids";
 import { utcMonthStart } from "@/core/time";
-import { hashApiKey } from "@/lib/api-key-format";
+import { hashApiKey } from "@/lib/keys/format";
 import { PLAN_RULES } from "@/lib/api/gateway";
 import { createOrg, insertKey } from "@/tests/helpers/factories";
 import { startServerProcess } from "@/tests/helpers/server-process";

@@ -5,7 +5,7 @@ import Link from "next/link";
 import type { AlertDto } from "@/db/queries/alerts";
 import type { AlertKind } from "@/core/enums";
 import { RelativeTime } from "@/components/relative-time";
-import { describeAlert } from "@/lib/alert-text";
+import { describeAlert } from "@/lib/alerts/text";
 import { cn } from "@/lib/utils";
 
 const ICONS: Record<AlertKind, typeof Gauge> = {

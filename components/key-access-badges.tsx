@@ -2,7 +2,7 @@ import { Globe, Lock, LockOpen } from "lucide-react";
 import { Badge } from "@/components/ui/badge";
 import { Tooltip, TooltipContent, TooltipTrigger } from "@/components/ui/tooltip";
 import type { KeyRestrictions } from "@/core/enums";
-import { describeScopes } from "@/lib/api-access";
+import { describeScopes } from "@/lib/keys/access";
 
 /**
  * SPEC §9: what a key can do at a glance ("Read only", "Restricted", "IP-restricted"), the detail

@@ -6,9 +6,9 @@ import { Label } from "@/components/ui/label";
 import { RadioGroup, RadioGroupItem } from "@/components/ui/radio-group";
 import { Textarea } from "@/components/ui/textarea";
 import { API_RESOURCE_NAMES, API_RESOURCES, IP_ALLOWLIST_MAX, type ApiResource, type KeyAccess, type KeyRestrictions, type KeyScopes } from "@/core/enums";
-import { KEY_ACCESS_LABELS, PERMISSION_LABELS } from "@/lib/api-access";
-import { allowlistCount, parseAllowlist } from "@/lib/ip-allowlist";
-import { scopeField } from "@/lib/validation";
+import { KEY_ACCESS_LABELS, PERMISSION_LABELS } from "@/lib/keys/access";
+import { allowlistCount, parseAllowlist } from "@/lib/keys/ip-allowlist";
+import { scopeField } from "@/lib/keys/input";
 import { cn } from "@/lib/utils";
 
 const ACCESS_HELP: Record<KeyAccess, string> = {
@@ -29,7 +29,7 @@ export function accessFieldsShowError(fieldErrors: FieldErrors): boolean {
 /**
  * SPEC §9's fields of the create and edit dialogs: the access (full, read only, restricted with a
  * permission per resource) and the IP allowlist, checked as it is typed with the rules the server
- * applies (lib/ip-allowlist.ts).
+ * applies (lib/keys/ip-allowlist.ts).
  */
 export function KeyAccessFields({ initial, fieldErrors }: { initial?: KeyRestrictions; fieldErrors: FieldErrors }) {
   const id = useId();

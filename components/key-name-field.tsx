@@ -2,7 +2,8 @@
 
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
-import { API_KEY_NAME_MAX, characterCount, genericNameWarning } from "@/lib/validation";
+import { characterCount } from "@/lib/input-rules";
+import { API_KEY_NAME_MAX, genericNameWarning } from "@/lib/keys/input";
 
 /** A key's name as the create and rename dialogs ask for it: a live count and SPEC §3's warning for names that say nothing. */
 export function KeyNameField({ value, onChange, error }: { value: string; onChange: (name: string) => void; error?: string }) {

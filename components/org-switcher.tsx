@@ -14,7 +14,7 @@ import {
   DropdownMenuTrigger,
 } from "@/components/ui/dropdown-menu";
 import { LAST_ORG_COOKIE } from "@/lib/last-org";
-import { PLANS } from "@/lib/plans";
+import { PLANS } from "@/lib/plans/catalog";
 
 interface OrgOption {
   slug: string;

@@ -4,7 +4,7 @@ import type { OrgUsageDto } from "@/db/queries/api-keys";
 import { Badge } from "@/components/ui/badge";
 import { Card, CardContent } from "@/components/ui/card";
 import { Progress } from "@/components/ui/progress";
-import { PLANS, plansWith } from "@/lib/plans";
+import { PLANS, plansWith } from "@/lib/plans/catalog";
 import { cn } from "@/lib/utils";
 
 const number = new Intl.NumberFormat("en-US");

@@ -62,7 +62,7 @@ export interface KeyRestrictions {
   access: KeyAccess;
   /** Only for a restricted key; empty otherwise. */
   scopes: KeyScopes;
-  /** Canonical addresses and CIDR ranges (lib/ip-allowlist.ts); empty: any address. */
+  /** Canonical addresses and CIDR ranges (lib/keys/ip-allowlist.ts); empty: any address. */
   ipAllowlist: string[];
 }
 

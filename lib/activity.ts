@@ -1,7 +1,7 @@
 import { ACTIVITY_ACTIONS, type ActivityValues } from "@/core/activity";
 import type { KeyAccess, RevokeReason, Role } from "@/core/enums";
-import { KEY_ACCESS_LABELS } from "./api-access";
-import { REVOKE_REASONS } from "./revoke-reasons";
+import { KEY_ACCESS_LABELS } from "@/lib/keys/access";
+import { REVOKE_REASONS } from "@/lib/keys/revoke-reasons";
 import { ROLE_INFO } from "./roles";
 
 /** How the dashboard shows an activity entry (the vocabulary itself is core/activity.ts). */

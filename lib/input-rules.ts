@@ -59,3 +59,34 @@ export function dateRangeProblem(from: string | undefined, to: string | undefine
   if (days > MAX_RANGE_DAYS) return `A date range spans at most ${MAX_RANGE_DAYS.toLocaleString("en-US")} days (about ten years).`;
   return null;
 }
+
+// ── Shared by the dashboard's forms (each feature's own inputs are in lib/<feature>/input.ts) ──
+
+const graphemes = new Intl.Segmenter("en", { granularity: "grapheme" });
+
+/** Characters as a person counts them: an emoji or a CJK ideograph is one. */
+export function characterCount(value: string): number {
+  let count = 0;
+  for (const _ of graphemes.segment(value)) count++;
+  return count;
+}
+
+export const CONTROL_CHARACTER = /\p{Cc}/u;
+export const NO_CONTROL_CHARACTERS = "Remove control characters such as tabs or line breaks.";
+
+/** A person's, an organization's or a key's name: trimmed, one line, bounded. */
+export function nameSchema(max: number, empty: string) {
+  return boundedString(max, `Use at most ${max} characters.`)
+    .trim()
+    .min(1, empty)
+    .refine((name) => !CONTROL_CHARACTER.test(name), NO_CONTROL_CHARACTERS);
+}
+
+export const idSchema = boundedString(64).min(1);
+export const orgIdSchema = idSchema;
+
+/** An empty form field is no value (the optional reason and note of a revocation, a blank permission). */
+export const blankAsUndefined = (value: unknown) => (value === "" ? undefined : value);
+
+/** An email address as accounts store it: trimmed, lower case. */
+export const emailSchema = boundedString(254).trim().toLowerCase().pipe(z.email("Enter a valid email address."));

@@ -2,8 +2,8 @@ import { inArray } from "drizzle-orm";
 import type { Db } from "@/db";
 import type { KeyRestrictions, RevokeReason } from "@/core/enums";
 import { activityLog, apiKeys } from "@/db/schema";
-import { restrictionChanges } from "@/lib/api-access";
-import { mintApiKey } from "@/lib/api-key-format";
+import { restrictionChanges } from "@/lib/keys/access";
+import { mintApiKey } from "@/lib/keys/format";
 
 export const HOUR = 60 * 60 * 1000;
 export const DAY = 24 * HOUR;

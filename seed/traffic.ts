@@ -7,8 +7,8 @@ import { ensureRequestLogPartitions } from "@/db/partitions";
 import { rebuildDailyRollups } from "@/db/rollups";
 import { apiKeys, requestLog } from "@/db/schema";
 import { utcMonthStart } from "@/core/time";
-import { accessCovers } from "@/lib/api-access";
-import { PLANS } from "@/lib/plans";
+import { accessCovers } from "@/lib/keys/access";
+import { PLANS } from "@/lib/plans/catalog";
 import { ORGS } from "./accounts";
 import { DAY, KEYS, lifeOf, STRAY_IP, type DemoKey } from "./keys";
 

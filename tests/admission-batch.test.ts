@@ -4,7 +4,7 @@ import { getDb, queryPrepared } from "@/db";
 import { admissionFor, admissionStatement, rateWindowStart } from "@/db/queries/gateway";
 import { monthlyUsage } from "@/db/schema";
 import { utcMonthStart } from "@/core/time";
-import { hashApiKey } from "@/lib/api-key-format";
+import { hashApiKey } from "@/lib/keys/format";
 import { PLAN_RULES } from "@/lib/api/gateway";
 import { createOrg, insertKey } from "./helpers/factories";
 

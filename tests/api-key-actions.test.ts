@@ -4,7 +4,7 @@ import { createApiKeyAction, renameApiKeyAction, revokeApiKeyAction, rollApiKeyA
 import { getDb } from "@/db";
 import { listApiKeys } from "@/db/queries/api-keys";
 import { activityLog, apiKeys } from "@/db/schema";
-import { hashApiKey } from "@/lib/api-key-format";
+import { hashApiKey } from "@/lib/keys/format";
 import { addMember, createOrg, createTeam, form, insertKey } from "./helpers/factories";
 import { actAs } from "./helpers/session";
 

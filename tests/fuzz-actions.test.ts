@@ -23,27 +23,11 @@ import {
 } from "@/app/[orgSlug]/settings/members/actions";
 import type { ActionResult } from "@/lib/action-result";
 import { can, type Permission } from "@/lib/authz";
-import {
-  alertSettingsInput,
-  changeMemberRoleInput,
-  changePlanInput,
-  invitationInput,
-  inviteMemberInput,
-  leaveOrganizationInput,
-  memberInput,
-  createApiKeyInput,
-  createWebhookEndpointInput,
-  keyPolicyInput,
-  markAlertsReadInput,
-  resendWebhookDeliveryInput,
-  setWebhookEndpointEnabledInput,
-  rateLimitInput,
-  renameApiKeyInput,
-  revokeApiKeyInput,
-  rollApiKeyInput,
-  updateKeyRestrictionsInput,
-  webhookEndpointInput,
-} from "@/lib/validation";
+import { alertSettingsInput, markAlertsReadInput } from "@/lib/alerts/input";
+import { createApiKeyInput, keyPolicyInput, renameApiKeyInput, revokeApiKeyInput, rollApiKeyInput, updateKeyRestrictionsInput } from "@/lib/keys/input";
+import { changeMemberRoleInput, invitationInput, inviteMemberInput, leaveOrganizationInput, memberInput } from "@/lib/members/input";
+import { changePlanInput, rateLimitInput } from "@/lib/plans/input";
+import { createWebhookEndpointInput, resendWebhookDeliveryInput, setWebhookEndpointEnabledInput, webhookEndpointInput } from "@/lib/webhooks/input";
 import { addMember, createTeam, createUser, insertKey } from "./helpers/factories";
 import { FUZZ_SEED, SchemaArbitraries, fuzzRuns, hostileValue } from "./helpers/fuzz-inputs";
 import { CPU_BUDGET_MS, FuzzTally, leastCpuMs, orgFingerprint, withCpuTime } from "./helpers/fuzz-probe";

@@ -3,7 +3,7 @@ import { afterEach, beforeAll, describe, expect, it, onTestFinished, vi } from "
 import { getDb } from "@/db";
 import { rateLimitWindows, requestLog } from "@/db/schema";
 import { API_RESOURCE_NAMES, API_RESOURCES, permissionRank, type ApiResource, type Permission } from "@/core/enums";
-import { accessCovers, requiredAccess } from "@/lib/api-access";
+import { accessCovers, requiredAccess } from "@/lib/keys/access";
 import { countedThisMonth } from "./helpers/usage";
 import { contractApi, errorOf, itMatchesTheDocument } from "./helpers/api-contract";
 import { createOrg, insertKey } from "./helpers/factories";

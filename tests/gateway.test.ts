@@ -2,7 +2,7 @@ import { count, eq, sql } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from "vitest";
 import { getDb } from "@/db";
 import { apiKeys, rateLimitWindows, requestLog } from "@/db/schema";
-import { generateApiKey, hashApiKey } from "@/lib/api-key-format";
+import { generateApiKey, hashApiKey } from "@/lib/keys/format";
 import { callsThisMonth } from "@/db/monthly-usage";
 import { changePlanAction } from "@/app/[orgSlug]/settings/plan/actions";
 import { rollApiKeyAction } from "@/app/[orgSlug]/settings/api/actions";

@@ -5,7 +5,7 @@ import { setKeyPolicyAction } from "@/app/[orgSlug]/settings/api/policy/actions"
 import { getDb } from "@/db";
 import { getKeyPolicy } from "@/db/queries/organizations";
 import { activityLog, apiKeys } from "@/db/schema";
-import { allowedExpiryChoices, defaultExpiryChoice, fitToPolicy, keyOutsidePolicy, lastCustomExpiryDay, NO_KEY_POLICY, policyBreach, type KeyPolicy } from "@/lib/key-policy";
+import { allowedExpiryChoices, defaultExpiryChoice, fitToPolicy, keyOutsidePolicy, lastCustomExpiryDay, NO_KEY_POLICY, policyBreach, type KeyPolicy } from "@/lib/keys/policy";
 import { createTeam, form, insertKey } from "./helpers/factories";
 import { actAs } from "./helpers/session";
 

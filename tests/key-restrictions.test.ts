@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { createApiKeyAction, revokeApiKeyAction, rollApiKeyAction, updateKeyRestrictionsAction } from "@/app/[orgSlug]/settings/api/actions";
 import { getDb } from "@/db";
 import { activityLog, apiKeys } from "@/db/schema";
-import { describeScopes, restrictionChanges } from "@/lib/api-access";
+import { describeScopes, restrictionChanges } from "@/lib/keys/access";
 import { createTeam, form, insertKey } from "./helpers/factories";
 import { startApiServer } from "./helpers/api-server";
 import { actAs } from "./helpers/session";

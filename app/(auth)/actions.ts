@@ -10,12 +10,13 @@ import { signIn, signOut } from "@/lib/auth";
 import { clientOf } from "@/lib/auth/client";
 import { TooManyAttemptsForEmail, TooManyAttemptsFromAddress } from "@/lib/auth/credentials";
 import { signUp } from "@/lib/auth/sign-up";
-import { acceptInvitation, signUpWithInvitation } from "@/lib/invitations";
+import { acceptInvitation, signUpWithInvitation } from "@/lib/invitations/accept";
 import { UserFacingError } from "@/lib/errors";
 import { boundedString } from "@/lib/input-rules";
 import { safeCallbackPath } from "@/lib/safe-redirect";
 import { currentClient, currentSession } from "@/lib/session";
-import { acceptInvitationInput, signInInput, signUpInput, signUpWithInvitationInput } from "@/lib/validation";
+import { signInInput, signUpInput } from "@/lib/auth/input";
+import { acceptInvitationInput, signUpWithInvitationInput } from "@/lib/invitations/input";
 
 /** What a refused sign-in tells the user; right after sign-up, that the account exists all the same. */
 function refusalMessage(error: CredentialsSignin, { afterSignUp }: { afterSignUp: boolean }): string {

@@ -6,7 +6,7 @@ import { countOnFreeShard, shardCapSql, shardCountSql } from "@/db/monthly-usage
 import { API_RESOURCE_NAMES, API_RESOURCES, permissionRank, type ApiResource, type KeyAccess, type Permission, type Plan } from "@/core/enums";
 import { utcMonthStart } from "@/core/time";
 
-/** What the gateway's admission statement needs to know of a plan (lib/plans.ts is the source). */
+/** What the gateway's admission statement needs to know of a plan (lib/plans/catalog.ts is the source). */
 export interface PlanRule {
   plan: Plan;
   apiAccess: boolean;
@@ -192,11 +192,11 @@ export function admissionStatement(rules: PlanRule[]): string {
 export interface AdmissionAsk {
   keyHash: string;
   at: Date;
-  /** The resource of the request's path and the permission its method needs there (lib/api-access.ts); null for a path of none. */
+  /** The resource of the request's path and the permission its method needs there (lib/keys/access.ts); null for a path of none. */
   need: { resource: ApiResource; permission: Permission } | null;
-  /** GET or HEAD (lib/api-access.ts isSafeMethod): all a read-only key may send. */
+  /** GET or HEAD (lib/keys/access.ts isSafeMethod): all a read-only key may send. */
   safe: boolean;
-  /** Canonical (lib/ip-allowlist.ts), or null when unknown. */
+  /** Canonical (lib/keys/ip-allowlist.ts), or null when unknown. */
   ip: string | null;
 }
 

@@ -31,7 +31,7 @@ export const apiKeys = pgTable(
     access: text("access", { enum: KEY_ACCESS_VALUES }).notNull().default("full"),
     /** A restricted key's permission per resource (core/enums.ts API_RESOURCES); empty for the other kinds. */
     scopes: jsonb("scopes").$type<KeyScopes>().notNull().default({}),
-    /** Addresses and CIDR ranges the key may be used from, canonical as lib/ip-allowlist.ts writes them; empty: anywhere. */
+    /** Addresses and CIDR ranges the key may be used from, canonical as lib/keys/ip-allowlist.ts writes them; empty: anywhere. */
     ipAllowlist: text("ip_allowlist").array().notNull().default(sql`'{}'::text[]`),
   },
   (t) => [

@@ -1,10 +1,10 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { routePath } from "hono/route";
-import { API_KEY_LENGTH, API_KEY_PREFIX, apiKeyHint, hashApiKey, parseApiKey } from "@/lib/api-key-format";
-import { describeNeed, isSafeMethod, requiredAccess, type RequiredAccess } from "@/lib/api-access";
+import { API_KEY_LENGTH, API_KEY_PREFIX, apiKeyHint, hashApiKey, parseApiKey } from "@/lib/keys/format";
+import { describeNeed, isSafeMethod, requiredAccess, type RequiredAccess } from "@/lib/keys/access";
 import { clientAddress } from "@/lib/client-address";
-import { normalizeClientIp } from "@/lib/ip-allowlist";
-import { DEFAULT_RATE_LIMIT_PER_MINUTE, PLANS } from "@/lib/plans";
+import { normalizeClientIp } from "@/lib/keys/ip-allowlist";
+import { DEFAULT_RATE_LIMIT_PER_MINUTE, PLANS } from "@/lib/plans/catalog";
 import { API_RESOURCES, PLAN_VALUES } from "@/core/enums";
 import { nextUtcMonth } from "@/core/time";
 import type { ApiEnv } from "./env";

@@ -2,7 +2,7 @@ import { CredentialsSignin } from "next-auth";
 import { attemptFailed, attemptSucceeded, countAttempt, type CountedAttempt, type ThrottleLimit } from "@/db/queries/auth-throttle";
 import { findUserWithPasswordHash, type UserDto } from "@/db/queries/users";
 import { verifyAgainstNothing, verifyPassword } from "@/lib/auth/password";
-import { signInInput } from "@/lib/validation";
+import { signInInput } from "@/lib/auth/input";
 
 /** Failed sign-ins counted within a 15-minute window, after which sign-in is refused until it ends. */
 export const MAX_FAILURES_PER_EMAIL = 5;

@@ -1,7 +1,7 @@
 import { getDb } from "@/db";
 import { apiKeys, memberships, organizations, users } from "@/db/schema";
 import type { KeyAccess, KeyScopes, Plan, Role } from "@/core/enums";
-import { mintApiKey } from "@/lib/api-key-format";
+import { mintApiKey } from "@/lib/keys/format";
 import { newId } from "@/core/ids";
 
 export async function createOrg(plan: Plan = "pro", overrides: { rateLimitPerMinute?: number | null } = {}) {

@@ -1,7 +1,7 @@
 import { z, type OpenAPIHono } from "@hono/zod-openapi";
 import type { ZodType } from "zod";
 import type { ApiEnv } from "../env";
-import { ENTERPRISE_RATE_LIMIT_RANGE, PLANS } from "@/lib/plans";
+import { ENTERPRISE_RATE_LIMIT_RANGE, PLANS } from "@/lib/plans/catalog";
 import { API_ERRORS, ERROR_DETAILS_MAX, ERROR_TEXT_MAX, type ApiErrorCode, type ApiErrorCodeWithStatus, type ApiErrorStatus } from "../errors";
 
 // ── Headers ────────────────────────────────────────────────────────────────────────────────────

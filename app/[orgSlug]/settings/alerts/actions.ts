@@ -3,7 +3,7 @@
 import { lockAlertSettings, markAlertsRead, setAlertSettings, type AlertSettings } from "@/db/queries/alerts";
 import { orgAction } from "@/lib/action";
 import { UserFacingError } from "@/lib/errors";
-import { alertSettingsInput, markAlertsReadInput } from "@/lib/validation";
+import { alertSettingsInput, markAlertsReadInput } from "@/lib/alerts/input";
 
 /** The bell's "mark as read" (SPEC §10): the reader's own state, so no history entry. */
 export const markAlertsReadAction = orgAction(markAlertsReadInput, "alerts.view", async ({ alertId }, ctx) => {

@@ -7,7 +7,7 @@ import { PageHeader } from "@/components/page-header";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { can } from "@/lib/authz";
 import { requireOrgAccess } from "@/lib/org-access";
-import { PLANS } from "@/lib/plans";
+import { PLANS } from "@/lib/plans/catalog";
 import { AlertSettingsForm } from "./alert-settings-form";
 
 export const metadata: Metadata = { title: "Alerts" };

@@ -2,18 +2,18 @@
 
 import { countActiveKeys, endApiKeyAt, getApiKey, insertApiKey, lockKeyForRoll, markApiKeyRevoked, renameApiKey, setKeyRestrictions, type ApiKeyDto } from "@/db/queries/api-keys";
 import type { KeyRestrictions, Plan } from "@/core/enums";
-import { restrictionChanges } from "@/lib/api-access";
+import { restrictionChanges } from "@/lib/keys/access";
 import { lockOrganization } from "@/db/queries/organizations";
 import { orgAction, type ActionContext, type Change } from "@/lib/action";
-import { mintApiKey } from "@/lib/api-key-format";
+import { mintApiKey } from "@/lib/keys/format";
 import { UserFacingError } from "@/lib/errors";
 import { newId } from "@/core/ids";
 import { enqueueWebhookEvent } from "@/db/webhooks";
-import { keyExpiresAt } from "@/lib/key-expiry";
-import { fitToPolicy, policyBreach } from "@/lib/key-policy";
-import { rolledKeyEndsAt, replacementExpiresAt } from "@/lib/key-roll";
-import { PLANS, plansWith } from "@/lib/plans";
-import { createApiKeyInput, renameApiKeyInput, revokeApiKeyInput, rollApiKeyInput, updateKeyRestrictionsInput } from "@/lib/validation";
+import { keyExpiresAt } from "@/lib/keys/expiry";
+import { fitToPolicy, policyBreach } from "@/lib/keys/policy";
+import { rolledKeyEndsAt, replacementExpiresAt } from "@/lib/keys/roll";
+import { PLANS, plansWith } from "@/lib/plans/catalog";
+import { createApiKeyInput, renameApiKeyInput, revokeApiKeyInput, rollApiKeyInput, updateKeyRestrictionsInput } from "@/lib/keys/input";
 
 /** What a key's webhook events say of it (SPEC §10): never its value. */
 function keyEventData(key: ApiKeyDto, by: string) {

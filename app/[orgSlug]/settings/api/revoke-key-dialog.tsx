@@ -21,7 +21,7 @@ import { Button } from "@/components/ui/button";
 import { FormField } from "@/components/ui/form-field";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { Textarea } from "@/components/ui/textarea";
-import { REVOKE_NOTE_MAX, REVOKE_REASONS } from "@/lib/revoke-reasons";
+import { REVOKE_NOTE_MAX, REVOKE_REASONS } from "@/lib/keys/revoke-reasons";
 import { revokeApiKeyAction } from "./actions";
 
 type RevokableKey = Pick<ApiKeyDto, "id" | "name" | "hint" | "lastUsedAt" | "lastUsedIp" | "lastUsedEndpoint">;

@@ -13,7 +13,7 @@ import { FormDialogFooter } from "@/components/form-dialog";
 import { DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { FormField } from "@/components/ui/form-field";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
-import { ROLL_OVERLAPS, type RollOverlap } from "@/lib/key-roll";
+import { ROLL_OVERLAPS, type RollOverlap } from "@/lib/keys/roll";
 import { rollApiKeyAction } from "./actions";
 
 type RollableKey = Pick<ApiKeyDto, "id" | "name" | "hint" | "lastUsedAt" | "lastUsedIp" | "lastUsedEndpoint">;

@@ -10,10 +10,10 @@ import { mayManageRole, roleDeniedMessage } from "@/lib/authz";
 import { publicBaseUrl } from "@/lib/base-url";
 import { mailInvitation } from "@/lib/mail";
 import { UserFacingError } from "@/lib/errors";
-import { INVITATION_LIFETIME_DAYS, invitationPath } from "@/lib/invitation-link";
-import { mintInvitationToken } from "@/lib/invitation-token";
+import { INVITATION_LIFETIME_DAYS, invitationPath } from "@/lib/invitations/link";
+import { mintInvitationToken } from "@/lib/invitations/token";
 import { ROLE_INFO } from "@/lib/roles";
-import { changeMemberRoleInput, invitationInput, inviteMemberInput, leaveOrganizationInput, memberInput } from "@/lib/validation";
+import { changeMemberRoleInput, invitationInput, inviteMemberInput, leaveOrganizationInput, memberInput } from "@/lib/members/input";
 
 /**
  * SPEC §12. Every change first locks the organization's row, so changes to its members run one

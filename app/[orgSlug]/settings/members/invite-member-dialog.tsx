@@ -13,7 +13,7 @@ import { DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/co
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
-import { INVITATION_LIFETIME_DAYS } from "@/lib/invitation-link";
+import { INVITATION_LIFETIME_DAYS } from "@/lib/invitations/link";
 import type { MailOutcome } from "@/lib/mail";
 import { ROLE_INFO } from "@/lib/roles";
 import { inviteMemberAction } from "./actions";

@@ -12,7 +12,7 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
-import { INVITATION_LIFETIME_DAYS } from "@/lib/invitation-link";
+import { INVITATION_LIFETIME_DAYS } from "@/lib/invitations/link";
 import { ROLE_INFO } from "@/lib/roles";
 import { holdersCan } from "@/lib/authz";
 import { revokeInvitationAction } from "./actions";

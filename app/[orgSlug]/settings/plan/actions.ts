@@ -4,8 +4,8 @@ import { spreadMonthlyUsage } from "@/db/monthly-usage";
 import { lockOrganization, setPlan, setRateLimit } from "@/db/queries/organizations";
 import { orgAction } from "@/lib/action";
 import { UserFacingError } from "@/lib/errors";
-import { PLANS, plansWith } from "@/lib/plans";
-import { changePlanInput, rateLimitInput } from "@/lib/validation";
+import { PLANS, plansWith } from "@/lib/plans/catalog";
+import { changePlanInput, rateLimitInput } from "@/lib/plans/input";
 
 export const changePlanAction = orgAction(changePlanInput, "plan.manage", async ({ plan }, ctx) => {
   const current = await lockOrganization(ctx.tx, ctx.orgId);

@@ -3,7 +3,7 @@ import { getOrgUsage } from "@/db/queries/api-keys";
 import { getPlanChange } from "@/db/queries/organizations";
 import { PageHeader } from "@/components/page-header";
 import { can, onlyHoldersCan } from "@/lib/authz";
-import { PLAN_ORDER, PLANS, rateLimitFor } from "@/lib/plans";
+import { PLAN_ORDER, PLANS, rateLimitFor } from "@/lib/plans/catalog";
 import { requireOrgAccess } from "@/lib/org-access";
 import { PlanClient } from "./plan-client";
 

@@ -22,8 +22,8 @@ import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from "@/components/ui/card";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
-import type { PlanLimits } from "@/lib/plans";
-import { DEFAULT_RATE_LIMIT_PER_MINUTE, ENTERPRISE_RATE_LIMIT_RANGE, PLANS } from "@/lib/plans";
+import type { PlanLimits } from "@/lib/plans/catalog";
+import { DEFAULT_RATE_LIMIT_PER_MINUTE, ENTERPRISE_RATE_LIMIT_RANGE, PLANS } from "@/lib/plans/catalog";
 import { cn } from "@/lib/utils";
 import { changePlanAction, setRateLimitAction } from "./actions";
 

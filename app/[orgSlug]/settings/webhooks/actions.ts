@@ -17,7 +17,7 @@ import { lockOrganization } from "@/db/queries/organizations";
 import { createDelivery, queueDelivery } from "@/db/webhooks";
 import { orgAction, type ActionContext } from "@/lib/action";
 import { UserFacingError } from "@/lib/errors";
-import { createWebhookEndpointInput, resendWebhookDeliveryInput, setWebhookEndpointEnabledInput, webhookEndpointInput } from "@/lib/validation";
+import { createWebhookEndpointInput, resendWebhookDeliveryInput, setWebhookEndpointEnabledInput, webhookEndpointInput } from "@/lib/webhooks/input";
 import { addressProblem } from "@/lib/webhooks/address-guard";
 import { newSigningSecret } from "@/lib/webhooks/signing-secret";
 

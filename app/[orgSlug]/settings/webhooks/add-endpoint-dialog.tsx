@@ -13,7 +13,7 @@ import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { WEBHOOK_EVENT_TYPE_VALUES, WEBHOOK_EVENT_TYPES, type WebhookEventType } from "@/core/enums";
-import { WEBHOOK_DESCRIPTION_MAX } from "@/lib/validation";
+import { WEBHOOK_DESCRIPTION_MAX } from "@/lib/webhooks/input";
 import { createWebhookEndpointAction } from "./actions";
 import { SecretReveal } from "./secret-reveal";
 

@@ -27,7 +27,7 @@ import { Card } from "@/components/ui/card";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { Tooltip, TooltipContent, TooltipTrigger } from "@/components/ui/tooltip";
-import { keyOutsidePolicy, outsidePolicyAdvice, type KeyPolicy } from "@/lib/key-policy";
+import { keyOutsidePolicy, outsidePolicyAdvice, type KeyPolicy } from "@/lib/keys/policy";
 import { deniedMessage } from "@/lib/authz";
 import { RevokeKeyDialog } from "../revoke-key-dialog";
 

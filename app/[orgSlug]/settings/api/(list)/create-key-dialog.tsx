@@ -14,8 +14,8 @@ import { DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/di
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
-import { customExpiryBounds, KEY_EXPIRY_CHOICES, type KeyExpiryChoice } from "@/lib/key-expiry";
-import { allowedExpiryChoices, defaultExpiryChoice, describeKeyPolicy, lastCustomExpiryDay, type KeyPolicy } from "@/lib/key-policy";
+import { customExpiryBounds, KEY_EXPIRY_CHOICES, type KeyExpiryChoice } from "@/lib/keys/expiry";
+import { allowedExpiryChoices, defaultExpiryChoice, describeKeyPolicy, lastCustomExpiryDay, type KeyPolicy } from "@/lib/keys/policy";
 import { createApiKeyAction } from "../actions";
 
 export function CreateKeyDialog({ orgId, keyPolicy }: { orgId: string; keyPolicy: KeyPolicy }) {

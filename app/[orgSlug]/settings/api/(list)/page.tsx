@@ -7,7 +7,7 @@ import { PlanUsageBanner } from "@/components/plan-usage-banner";
 import { can } from "@/lib/authz";
 import { publicBaseUrl } from "@/lib/base-url";
 import { requireOrgAccess } from "@/lib/org-access";
-import { PLANS } from "@/lib/plans";
+import { PLANS } from "@/lib/plans/catalog";
 import { ApiKeysClient } from "./api-keys-client";
 import { CreateKeyDialog } from "./create-key-dialog";
 

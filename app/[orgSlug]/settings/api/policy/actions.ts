@@ -3,8 +3,8 @@
 import { lockOrganization, setKeyPolicy } from "@/db/queries/organizations";
 import { orgAction } from "@/lib/action";
 import { UserFacingError } from "@/lib/errors";
-import type { KeyPolicy } from "@/lib/key-policy";
-import { keyPolicyInput } from "@/lib/validation";
+import type { KeyPolicy } from "@/lib/keys/policy";
+import { keyPolicyInput } from "@/lib/keys/input";
 
 /** SPEC §7: the key policy applies to keys created or rolled from now on; existing keys are only marked. */
 export const setKeyPolicyAction = orgAction(keyPolicyInput, "keys.policy", async ({ maxLifetimeDays, expiryRequired }, ctx) => {

@@ -14,7 +14,7 @@ import { FormField } from "@/components/ui/form-field";
 import { Label } from "@/components/ui/label";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { KEY_MAX_LIFETIME_DAYS, type KeyMaxLifetimeDays } from "@/core/enums";
-import { describeKeyPolicy, keyOutsidePolicy, mustExpire, type KeyPolicy } from "@/lib/key-policy";
+import { describeKeyPolicy, keyOutsidePolicy, mustExpire, type KeyPolicy } from "@/lib/keys/policy";
 import { onlyHoldersCan } from "@/lib/authz";
 import { setKeyPolicyAction } from "./actions";
 

@@ -2,7 +2,7 @@ import { Check, Minus } from "lucide-react";
 import type { ReactNode } from "react";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import type { KeyRestrictions } from "@/core/enums";
-import { describeScopes, KEY_ACCESS_LABELS } from "@/lib/api-access";
+import { describeScopes, KEY_ACCESS_LABELS } from "@/lib/keys/access";
 
 const SUMMARY = {
   full: "Every resource, read and write, as the organization's plan allows.",

@@ -6,7 +6,7 @@ import { KeyStatusBadge } from "@/components/key-status-badge";
 import { LastUse } from "@/components/last-use";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Card } from "@/components/ui/card";
-import { REVOKE_REASONS } from "@/lib/revoke-reasons";
+import { REVOKE_REASONS } from "@/lib/keys/revoke-reasons";
 
 export const calendarDay = (iso: string) => new Date(iso).toLocaleDateString("en-US", { month: "short", day: "numeric", year: "numeric", timeZone: "UTC" });
 

@@ -10,7 +10,7 @@ import type { Client } from "@/lib/auth/client";
 import { hashPassword } from "@/lib/auth/password";
 import { countSignUp } from "@/lib/auth/sign-up";
 import { UserFacingError } from "@/lib/errors";
-import { hashInvitationToken } from "@/lib/invitation-token";
+import { hashInvitationToken } from "./token";
 
 /**
  * SPEC §12: accepting an invitation, by a signed-in user with its email or by signing up through

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { BASE62_ALPHABET } from "@/core/base62";
-import { API_KEY_LENGTH, apiKeyHint, generateApiKey, hashApiKey, parseApiKey } from "./api-key-format";
+import { API_KEY_LENGTH, apiKeyHint, generateApiKey, hashApiKey, parseApiKey } from "./format";
 
 describe("API key format", () => {
   it("generates 10,000 distinct keys that all parse", () => {

@@ -1,7 +1,7 @@
 import { addDays } from "date-fns";
 import type { KeyPolicy } from "@/core/enums";
 import { utcDay, utcDayStart } from "@/core/time";
-import { KEY_EXPIRY_CHOICES, keyExpiresAt, type KeyExpiryChoice } from "@/lib/key-expiry";
+import { KEY_EXPIRY_CHOICES, keyExpiresAt, type KeyExpiryChoice } from "./expiry";
 
 export type { KeyPolicy };
 

@@ -1,0 +1,137 @@
+import { z } from "zod";
+import { API_RESOURCE_NAMES, API_RESOURCES, IP_ALLOWLIST_MAX, KEY_ACCESS_VALUES, KEY_MAX_LIFETIME_DAYS, REVOKE_REASON_VALUES, type ApiResource, type KeyMaxLifetimeDays, type KeyRestrictions, type KeyScopes } from "@/core/enums";
+import { blankAsUndefined, boundedDate, boundedString, characterCount, CONTROL_CHARACTER, idSchema, NO_CONTROL_CHARACTERS, orgIdSchema, utf8Bytes } from "@/lib/input-rules";
+import { customExpiryBounds, KEY_EXPIRY_VALUES } from "./expiry";
+import { IP_ALLOWLIST_TEXT_MAX, parseAllowlist } from "./ip-allowlist";
+import { REVOKE_NOTE_MAX } from "./revoke-reasons";
+import { ROLL_OVERLAP_VALUES } from "./roll";
+
+export const API_KEY_NAME_MAX = 100;
+/**
+ * 100 family or flag emoji (up to 28 UTF-8 bytes each) fit; 100 letters each under a stack of
+ * combining marks do not. The length in UTF-16 code units is checked first, before the graphemes
+ * are counted, so no input is ever segmented at length.
+ */
+const API_KEY_NAME_MAX_BYTES = 3200;
+const API_KEY_NAME_MAX_CODE_UNITS = 1600;
+
+const apiKeyNameSchema = boundedString(API_KEY_NAME_MAX_CODE_UNITS, `Use at most ${API_KEY_NAME_MAX} characters.`)
+  .trim()
+  .min(1, "Enter a name for the key.")
+  .refine((name) => characterCount(name) <= API_KEY_NAME_MAX, `Use at most ${API_KEY_NAME_MAX} characters.`)
+  .refine((name) => utf8Bytes(name) <= API_KEY_NAME_MAX_BYTES, "This name is too long: use fewer emoji or accent marks.")
+  .refine((name) => !CONTROL_CHARACTER.test(name), NO_CONTROL_CHARACTERS);
+
+const GENERIC_NAMES = new Set(["test", "testing", "api key", "apikey", "api-key", "api_key", "key", "my key", "new key", "default", "api"]);
+
+/** SPEC §3: names that say nothing are accepted, with this suggestion. */
+export function genericNameWarning(name: string): string | null {
+  const normalized = name.trim().toLowerCase().replace(/\s+/g, " ");
+  if (!normalized) return null;
+  if (/^\d+$/.test(normalized) || GENERIC_NAMES.has(normalized)) {
+    return 'This name does not say where the key is used. Try its purpose or location, e.g. "Production billing server", "Staging" or "iOS app".';
+  }
+  return null;
+}
+
+/** A key's expiry as the creation form sends it: a choice, and the day when the choice is "date". */
+export const keyExpiryInput = z
+  .object({
+    expiresIn: z.enum(KEY_EXPIRY_VALUES, { error: "Choose when the key expires." }).default("never"),
+    expiresOn: z.preprocess((value) => (value === "" ? undefined : value), boundedDate("Choose a date such as 2027-01-31.").optional()),
+  })
+  .superRefine(({ expiresIn, expiresOn }, ctx) => {
+    if (expiresIn !== "date") return;
+    if (!expiresOn) return void ctx.addIssue({ code: "custom", path: ["expiresOn"], message: "Choose the day the key expires." });
+    const { first, last } = customExpiryBounds(new Date());
+    if (expiresOn < first) ctx.addIssue({ code: "custom", path: ["expiresOn"], message: "Choose today or a later day: a key cannot be created already expired." });
+    if (expiresOn > last) ctx.addIssue({ code: "custom", path: ["expiresOn"], message: `Choose a day at most 5 years from now (${last}), or "Never".` });
+  });
+
+/** The form field of a resource's permission in the access grid: "scope_invoices". */
+export type ScopeField = `scope_${ApiResource}`;
+export const scopeField = (resource: ApiResource): ScopeField => `scope_${resource}`;
+
+function scopeSchema(resource: ApiResource) {
+  const { noun, permissions } = API_RESOURCES[resource];
+  return z.preprocess(blankAsUndefined, z.enum(["none", ...permissions], { error: `Choose none or ${permissions.join(" or ")} for ${noun}.` }).default("none"));
+}
+
+/**
+ * SPEC §9 as the access fields send it (the create and edit dialogs): full access, read only, or
+ * restricted with a permission per resource ("scope_invoices": none, read or write), and the IP
+ * allowlist as typed. A restricted key holds at least one permission; the grid's values are
+ * ignored unless the key is restricted.
+ */
+export const keyRestrictionsInput = z
+  .object({
+    access: z.preprocess(blankAsUndefined, z.enum(KEY_ACCESS_VALUES, { error: "Choose full access, read only or restricted." }).default("full")),
+    ...(Object.fromEntries(API_RESOURCE_NAMES.map((resource) => [scopeField(resource), scopeSchema(resource)])) as Record<ScopeField, ReturnType<typeof scopeSchema>>),
+    ipAllowlist: z.preprocess(
+      (value) => value ?? "",
+      boundedString(IP_ALLOWLIST_TEXT_MAX, `This list is too long: use at most ${IP_ALLOWLIST_MAX} addresses or ranges.`).transform((text, ctx) => {
+        const parsed = parseAllowlist(text);
+        if (parsed.ok) return parsed.entries;
+        for (const message of parsed.messages) ctx.addIssue({ code: "custom", message });
+        return z.NEVER;
+      }),
+    ),
+  })
+  .transform((input, ctx): KeyRestrictions => {
+    const scopes: KeyScopes = {};
+    if (input.access === "restricted") {
+      for (const resource of API_RESOURCE_NAMES) {
+        const permission = input[scopeField(resource)];
+        if (permission !== "none") Object.assign(scopes, { [resource]: permission });
+      }
+      if (Object.keys(scopes).length === 0) {
+        ctx.addIssue({ code: "custom", path: ["access"], message: "Give a restricted key at least one permission, or choose Read only." });
+        return z.NEVER;
+      }
+    }
+    return { access: input.access, scopes, ipAllowlist: input.ipAllowlist };
+  });
+
+export const createApiKeyInput = z.object({ orgId: orgIdSchema, name: apiKeyNameSchema }).and(keyExpiryInput).and(keyRestrictionsInput);
+export const updateKeyRestrictionsInput = z.object({ orgId: orgIdSchema, keyId: idSchema }).and(keyRestrictionsInput);
+
+export const revokeApiKeyInput = z
+  .object({
+    orgId: orgIdSchema,
+    keyId: idSchema,
+    reason: z.preprocess(blankAsUndefined, z.enum(REVOKE_REASON_VALUES, { error: "Choose one of the reasons." }).optional()),
+    note: z.preprocess(
+      blankAsUndefined,
+      boundedString(REVOKE_NOTE_MAX * 2, `Use at most ${REVOKE_NOTE_MAX} characters.`)
+        .trim()
+        .max(REVOKE_NOTE_MAX, `Use at most ${REVOKE_NOTE_MAX} characters.`)
+        .refine((note) => !/[^\P{Cc}\n\r]/u.test(note), "Remove control characters such as tabs.")
+        .transform((note) => note || undefined)
+        .optional(),
+    ),
+  })
+  .superRefine(({ reason, note }, ctx) => {
+    if (note && !reason) ctx.addIssue({ code: "custom", path: ["reason"], message: "Choose a reason for the note." });
+    if (reason === "other" && !note) ctx.addIssue({ code: "custom", path: ["note"], message: "Say in a few words why the key is revoked." });
+  });
+
+export const renameApiKeyInput = z.object({ orgId: orgIdSchema, keyId: idSchema, name: apiKeyNameSchema });
+export const rollApiKeyInput = z.object({ orgId: orgIdSchema, keyId: idSchema, overlap: z.enum(ROLL_OVERLAP_VALUES, { error: "Choose how long the old key keeps working." }) });
+
+const MAX_LIFETIME_VALUES = ["none", ...KEY_MAX_LIFETIME_DAYS.map(String)] as [string, ...string[]];
+
+/**
+ * SPEC §7 key policy as its form sends it: a maximum lifetime ("none" or a number of days) and
+ * the "expiry required" checkbox ("on" when checked, absent otherwise). A maximum implies the
+ * requirement, so the stored policy never says "at most 90 days" and "may never expire" at once.
+ */
+export const keyPolicyInput = z
+  .object({
+    orgId: orgIdSchema,
+    maxLifetimeDays: z.enum(MAX_LIFETIME_VALUES, { error: `Choose no maximum or ${KEY_MAX_LIFETIME_DAYS.join(", ")} days.` }),
+    expiryRequired: z.preprocess((value) => value ?? "off", z.enum(["on", "off", "true", "false"], { error: "Say whether new keys must expire." })),
+  })
+  .transform(({ orgId, maxLifetimeDays, expiryRequired }) => {
+    const days = maxLifetimeDays === "none" ? null : (Number(maxLifetimeDays) as KeyMaxLifetimeDays);
+    return { orgId, maxLifetimeDays: days, expiryRequired: days !== null || expiryRequired === "on" || expiryRequired === "true" };
+  });

@@ -1,0 +1,43 @@
+import { z } from "zod";
+import { WEBHOOK_EVENT_TYPE_VALUES, type WebhookEventType } from "@/core/enums";
+import { boundedString, CONTROL_CHARACTER, idSchema, NO_CONTROL_CHARACTERS, orgIdSchema } from "@/lib/input-rules";
+import { WEBHOOK_URL_MAX, webhookUrlProblem } from "./endpoint-url";
+
+export const WEBHOOK_DESCRIPTION_MAX = 200;
+
+/** An endpoint's event types as the form sends them: comma-separated, each known, at least one. */
+const webhookEventTypesSchema = z.preprocess(
+  (value) => value ?? "",
+  boundedString(1000).transform((text, ctx) => {
+    const types = [...new Set(text.split(",").map((type) => type.trim()).filter(Boolean))];
+    const unknown = types.find((type) => !(WEBHOOK_EVENT_TYPE_VALUES as readonly string[]).includes(type));
+    if (unknown !== undefined) ctx.addIssue({ code: "custom", message: `"${unknown.slice(0, 40)}" is not an event type.` });
+    else if (types.length === 0) ctx.addIssue({ code: "custom", message: "Choose at least one event." });
+    return types as WebhookEventType[];
+  }),
+);
+
+/** SPEC §10: a new endpoint. Where its host resolves is checked by the action, not here. */
+export const createWebhookEndpointInput = z.object({
+  orgId: orgIdSchema,
+  url: boundedString(WEBHOOK_URL_MAX, `Use at most ${WEBHOOK_URL_MAX} characters.`)
+    .trim()
+    .min(1, "Enter the URL that receives the events.")
+    .superRefine((url, ctx) => {
+      const problem = url ? webhookUrlProblem(url) : null;
+      if (problem) ctx.addIssue({ code: "custom", message: problem });
+    }),
+  description: z.preprocess(
+    (value) => value ?? "",
+    boundedString(WEBHOOK_DESCRIPTION_MAX, `Use at most ${WEBHOOK_DESCRIPTION_MAX} characters.`)
+      .trim()
+      .refine((text) => !CONTROL_CHARACTER.test(text), NO_CONTROL_CHARACTERS),
+  ),
+  eventTypes: webhookEventTypesSchema,
+});
+
+export const webhookEndpointInput = z.object({ orgId: orgIdSchema, endpointId: idSchema });
+export const setWebhookEndpointEnabledInput = webhookEndpointInput.extend({
+  enabled: z.enum(["true", "false"], { error: "Say whether the endpoint is on." }).transform((value) => value === "true"),
+});
+export const resendWebhookDeliveryInput = z.object({ orgId: orgIdSchema, deliveryId: idSchema });
