@@ -1,10 +1,13 @@
-import { Download } from "lucide-react";
+import { Download, SearchX } from "lucide-react";
 import Link from "next/link";
 import { notFound, redirect } from "next/navigation";
 import type { ReactNode } from "react";
+import { EmptyState } from "@/components/empty-state";
 import { FormAlert } from "@/components/form-alert";
+import { KeysetNav } from "@/components/keyset-nav";
 import { PageHeader } from "@/components/page-header";
 import { Button } from "@/components/ui/button";
+import { Card } from "@/components/ui/card";
 
 export type LogPageState = { kind: "refused"; status: 401 | 403 | 404; message: string } | { kind: "invalid"; message: string } | { kind: "ok" };
 
@@ -63,6 +66,47 @@ export function LogPage({
       ) : (
         children
       )}
+    </div>
+  );
+}
+
+/** A log's name for its rows, one and many: ["request", "requests"]. */
+type Noun = [string, string];
+
+/** The first page of filters nothing matches: the way out is to widen them. */
+export function NoLogMatches({ noun: [, many] }: { noun: Noun }) {
+  return (
+    <Card>
+      <EmptyState icon={<SearchX className="size-6" aria-hidden />} title={`No ${many} match these filters`} description={`Widen the date range or remove a filter to see more ${many}.`} />
+    </Card>
+  );
+}
+
+/**
+ * A page of a log: its rows in a card (or, past either end, the way back), then the links to
+ * newer and older pages.
+ */
+export function LogResults({
+  noun,
+  pagesLabel,
+  count,
+  newerHref,
+  olderHref,
+  children,
+}: {
+  noun: Noun;
+  pagesLabel: string;
+  count: number;
+  newerHref: string | null;
+  olderHref: string | null;
+  children: ReactNode;
+}) {
+  return (
+    <div className="space-y-3">
+      <Card className="gap-0 overflow-hidden py-0">
+        {count > 0 ? children : <p className="px-6 py-10 text-center text-sm text-muted-foreground">No more {noun[1]} this way. Go back to newer or older {noun[1]} below.</p>}
+      </Card>
+      <KeysetNav label={pagesLabel} count={count} noun={noun} newerHref={newerHref} olderHref={olderHref} />
     </div>
   );
 }

@@ -1,8 +1,8 @@
 import "server-only";
-import { and, asc, desc, eq, gte, inArray, lt, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, inArray, or, sql, type SQL } from "drizzle-orm";
 import { copyOut, getDb, type DbOrTx } from "@/db";
 import { inert, withLiterals } from "@/db/csv-export";
-import { keysetPage, type KeysetCursor, type KeysetPage, type KeysetSlice } from "@/db/keyset";
+import { beyondCursor, cursorTime, keysetPage, walkingOrder, withinWindow, type KeysetColumns, type KeysetCursor, type KeysetPage, type KeysetSlice } from "@/db/keyset";
 import { timeWindow, type RangePreset } from "@/core/request-log";
 import { activityLog, memberships, users } from "@/db/schema";
 import { KEY_ENDING_ACTIONS, type ActivityAction, type ActivityChange, type ActivityTargetType, type ActivityValues } from "@/core/activity";
@@ -60,15 +60,11 @@ export type ActivityPageDto = KeysetPage<ActivityEntryDto>;
 
 const ACTIVITY_PAGE_SIZE = 50;
 
-// As in the audit log: a JS Date would round the stored time to milliseconds and make the next
-// page skip or repeat entries written within the same millisecond.
-const cursorAt = sql<string>`to_char(${activityLog.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+const timeline: KeysetColumns = { at: activityLog.createdAt, id: activityLog.id };
+const cursorAt = cursorTime(timeline);
 
 function filterConditions(orgId: string, filters: ActivityFilters, now: Date): SQL[] {
-  const conditions: SQL[] = [eq(activityLog.orgId, orgId)];
-  const window = timeWindow(filters, now);
-  if (window.from) conditions.push(gte(activityLog.createdAt, window.from));
-  if (window.to) conditions.push(lt(activityLog.createdAt, window.to));
+  const conditions: SQL[] = [eq(activityLog.orgId, orgId), ...withinWindow(timeline, timeWindow(filters, now))];
   if (filters.action) conditions.push(eq(activityLog.action, filters.action));
   if (filters.actor === "system") conditions.push(eq(activityLog.actorKind, "system"));
   else if (filters.actor) conditions.push(eq(activityLog.actorUserId, filters.actor));
@@ -76,15 +72,7 @@ function filterConditions(orgId: string, filters: ActivityFilters, now: Date): S
   return conditions;
 }
 
-function beyond({ cursor, direction }: KeysetSlice): SQL | undefined {
-  if (!cursor) return undefined;
-  return direction === "older"
-    ? sql`(${activityLog.createdAt}, ${activityLog.id}) < (${cursor.at}::timestamptz, ${cursor.id})`
-    : sql`(${activityLog.createdAt}, ${activityLog.id}) > (${cursor.at}::timestamptz, ${cursor.id})`;
-}
-
 async function readSlice(orgId: string, filters: ActivityFilters, now: Date, slice: KeysetSlice) {
-  const order = slice.direction === "older" ? [desc(activityLog.createdAt), desc(activityLog.id)] : [asc(activityLog.createdAt), asc(activityLog.id)];
   const rows = await getDb()
     .select({
       id: activityLog.id,
@@ -103,8 +91,8 @@ async function readSlice(orgId: string, filters: ActivityFilters, now: Date, sli
     })
     .from(activityLog)
     .leftJoin(users, eq(users.id, activityLog.actorUserId))
-    .where(and(...filterConditions(orgId, filters, now), beyond(slice)))
-    .orderBy(...order)
+    .where(and(...filterConditions(orgId, filters, now), slice.cursor && beyondCursor(timeline, slice.cursor, slice.direction)))
+    .orderBy(...walkingOrder(timeline, slice.direction))
     .limit(slice.limit);
   return slice.direction === "older" ? rows : rows.reverse();
 }
@@ -163,7 +151,7 @@ export async function activityCsv(orgId: string, filters: ActivityFilters, optio
     .from(activityLog)
     .leftJoin(users, eq(users.id, activityLog.actorUserId))
     .where(and(...filterConditions(orgId, filters, now)))
-    .orderBy(desc(activityLog.createdAt), desc(activityLog.id));
+    .orderBy(...walkingOrder(timeline, "older"));
   return copyOut(await withLiterals(query.toSQL()), "format csv, header true");
 }
 

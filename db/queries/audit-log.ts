@@ -1,8 +1,8 @@
 import "server-only";
-import { and, asc, between, desc, eq, gte, like, lt, lte, sql, type SQL } from "drizzle-orm";
+import { and, asc, between, desc, eq, gte, like, lte, sql, type SQL } from "drizzle-orm";
 import { copyOut, getDb } from "@/db";
 import { inert, withLiterals } from "@/db/csv-export";
-import { keysetPage, type KeysetPage } from "@/db/keyset";
+import { beyondCursor, cursorTime, keysetPage, walkingOrder, withinWindow, type KeysetColumns, type KeysetPage } from "@/db/keyset";
 import { apiKeys, requestDailyRollup, requestLog } from "@/db/schema";
 import { utcDay } from "@/core/time";
 import { splitEndpoint, statusBounds, timeWindow, type AuditCursor, type AuditLogFilters } from "@/core/request-log";
@@ -31,17 +31,12 @@ export type AuditLogPageDto = KeysetPage<AuditLogRowDto>;
 
 const AUDIT_PAGE_SIZE = 50;
 
-// Carried as text with microseconds: a JS Date would round the stored time to milliseconds and
-// make the next page skip or repeat rows written within the same millisecond.
-const cursorAt = sql<string>`to_char(${requestLog.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+const timeline: KeysetColumns = { at: requestLog.createdAt, id: requestLog.id };
+const cursorAt = cursorTime(timeline);
 
 /** The organization's rows in the filters' time window. */
 function inWindow(orgId: string, filters: AuditLogFilters, now: Date): SQL[] {
-  const conditions: SQL[] = [eq(requestLog.orgId, orgId)];
-  const window = timeWindow(filters, now);
-  if (window.from) conditions.push(gte(requestLog.createdAt, window.from));
-  if (window.to) conditions.push(lt(requestLog.createdAt, window.to));
-  return conditions;
+  return [eq(requestLog.orgId, orgId), ...withinWindow(timeline, timeWindow(filters, now))];
 }
 
 function filterConditions(orgId: string, filters: AuditLogFilters, now: Date): SQL[] {
@@ -55,16 +50,6 @@ function filterConditions(orgId: string, filters: AuditLogFilters, now: Date): S
   if (filters.method) conditions.push(eq(requestLog.method, filters.method));
   if (filters.error) conditions.push(eq(requestLog.errorCode, filters.error));
   return conditions;
-}
-
-/**
- * Rows strictly beyond the cursor in the given direction. The plain bound on created_at beside
- * the row comparison lets PostgreSQL skip whole monthly partitions.
- */
-function beyond(cursor: AuditCursor, direction: "older" | "newer"): SQL {
-  return direction === "older"
-    ? sql`${requestLog.createdAt} <= ${cursor.at}::timestamptz and (${requestLog.createdAt}, ${requestLog.id}) < (${cursor.at}::timestamptz, ${cursor.id})`
-    : sql`${requestLog.createdAt} >= ${cursor.at}::timestamptz and (${requestLog.createdAt}, ${requestLog.id}) > (${cursor.at}::timestamptz, ${cursor.id})`;
 }
 
 export interface Slice {
@@ -161,7 +146,7 @@ export async function chooseRoute(orgId: string, filters: AuditLogFilters, now: 
  */
 function byCombination(orgId: string, filters: AuditLogFilters, now: Date, slice: Slice): SQL {
   const inTime = inWindow(orgId, filters, now);
-  if (slice.cursor) inTime.push(beyond(slice.cursor, slice.direction));
+  if (slice.cursor) inTime.push(beyondCursor(timeline, slice.cursor, slice.direction));
   const order = slice.direction === "older" ? sql`desc` : sql`asc`;
   return sql`
     select picked.created_at, picked.id
@@ -189,9 +174,8 @@ function byCombination(orgId: string, filters: AuditLogFilters, now: Date, slice
  */
 export function sliceQuery(orgId: string, filters: AuditLogFilters, now: Date, slice: Slice & { route: Route }) {
   const conditions = filterConditions(orgId, filters, now);
-  if (slice.cursor) conditions.push(beyond(slice.cursor, slice.direction));
+  if (slice.cursor) conditions.push(beyondCursor(timeline, slice.cursor, slice.direction));
   if (slice.route === "by-combination") conditions.push(sql`(${requestLog.createdAt}, ${requestLog.id}) in (${byCombination(orgId, filters, now, slice)})`);
-  const order = slice.direction === "older" ? [desc(requestLog.createdAt), desc(requestLog.id)] : [asc(requestLog.createdAt), asc(requestLog.id)];
   return getDb()
     .select({
       id: requestLog.id,
@@ -214,7 +198,7 @@ export function sliceQuery(orgId: string, filters: AuditLogFilters, now: Date, s
     .from(requestLog)
     .leftJoin(apiKeys, and(eq(apiKeys.id, requestLog.apiKeyId), eq(apiKeys.orgId, requestLog.orgId)))
     .where(and(...conditions))
-    .orderBy(...order)
+    .orderBy(...walkingOrder(timeline, slice.direction))
     .limit(slice.limit);
 }
 
@@ -272,7 +256,7 @@ export async function auditLogCsv(orgId: string, filters: AuditLogFilters, optio
     .from(requestLog)
     .leftJoin(apiKeys, and(eq(apiKeys.id, requestLog.apiKeyId), eq(apiKeys.orgId, requestLog.orgId)))
     .where(and(...filterConditions(orgId, filters, now)))
-    .orderBy(desc(requestLog.createdAt), desc(requestLog.id));
+    .orderBy(...walkingOrder(timeline, "older"));
   return copyOut(await withLiterals(query.toSQL()), "format csv, header true");
 }
 

@@ -1,14 +1,10 @@
-import { SearchX } from "lucide-react";
 import type { Metadata } from "next";
 import Link from "next/link";
 import type { AuditLogPageDto, AuditLogRowDto } from "@/db/queries/audit-log";
-import { EmptyState } from "@/components/empty-state";
-import { KeysetNav } from "@/components/keyset-nav";
 import { NoRequests } from "@/components/no-requests";
-import { LogPage } from "@/components/log-page";
+import { LogPage, LogResults, NoLogMatches } from "@/components/log-page";
 import { RequestCells, RequestListItem, RequestTime } from "@/components/request-format";
 import { Badge } from "@/components/ui/badge";
-import { Card } from "@/components/ui/card";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { activitySearchParams } from "@/lib/activity-filters";
 import { auditSearchParams, hasFilters, type AuditFilters } from "@/lib/audit-filters";
@@ -17,6 +13,8 @@ import { AuditFiltersClient } from "./audit-filters-client";
 import { loadAuditLog, type KeyEndings } from "./load-audit-log";
 
 export const metadata: Metadata = { title: "Audit log" };
+
+const NOUN: [string, string] = ["request", "requests"];
 
 const DESCRIPTION = "Every request made with your organization's API keys, revoked keys included, newest first. Times are UTC.";
 
@@ -57,34 +55,17 @@ async function Results({ orgSlug, base, filters, page, endings }: { orgSlug: str
       />
     );
   }
-  if (page.rows.length === 0 && firstPage) {
-    return (
-      <Card>
-        <EmptyState
-          icon={<SearchX className="size-6" aria-hidden />}
-          title="No requests match these filters"
-          description="Widen the date range or remove a filter to see more requests."
-        />
-      </Card>
-    );
-  }
+  if (page.rows.length === 0 && firstPage) return <NoLogMatches noun={NOUN} />;
   return (
-    <div className="space-y-3">
-      <Card className="gap-0 overflow-hidden py-0">
-        {page.rows.length > 0 ? (
-          <AuditRows orgSlug={orgSlug} rows={page.rows} endings={endings} />
-        ) : (
-          <p className="px-6 py-10 text-center text-sm text-muted-foreground">No more requests this way. Go back to newer or older requests below.</p>
-        )}
-      </Card>
-      <KeysetNav
-        label="Audit log pages"
-        count={page.rows.length}
-        noun={["request", "requests"]}
-        newerHref={page.newer && `${base}?${auditSearchParams(filters, { after: page.newer })}`}
-        olderHref={page.older && `${base}?${auditSearchParams(filters, { before: page.older })}`}
-      />
-    </div>
+    <LogResults
+      noun={NOUN}
+      pagesLabel="Audit log pages"
+      count={page.rows.length}
+      newerHref={page.newer && `${base}?${auditSearchParams(filters, { after: page.newer })}`}
+      olderHref={page.older && `${base}?${auditSearchParams(filters, { before: page.older })}`}
+    >
+      <AuditRows orgSlug={orgSlug} rows={page.rows} endings={endings} />
+    </LogResults>
   );
 }
 
