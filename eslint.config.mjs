@@ -6,9 +6,8 @@ import nextTs from "eslint-config-next/typescript";
  * Imports point one way, app → components → lib → db → core: a layer may import the ones after
  * it, never one before it. Each entry names the layers a folder may not reach, by alias or by path.
  */
-const layer = (files, forbidden, ignores = []) => ({
+const layer = (files, forbidden) => ({
   files,
-  ignores,
   rules: {
     "no-restricted-imports": [
       "error",

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, inject, vi } from "vitest";
 import { testSession } from "../helpers/session";
-import { onServer } from "./database-server";
+import { databaseUrl, onServer } from "./database-server";
 
 // Identity comes from next-auth's cookie in the app; tests say who is acting with actAs().
 vi.mock("@/lib/session", () => ({
@@ -21,9 +21,7 @@ let databaseName: string | null = null;
 
 if (serverUrl) {
   databaseName = `test_${process.pid}_${randomBytes(4).toString("hex")}`;
-  const url = new URL(serverUrl);
-  url.pathname = `/${databaseName}`;
-  process.env.DATABASE_URL = url.toString();
+  process.env.DATABASE_URL = databaseUrl(serverUrl, databaseName);
   process.env.DATABASE_POOL_SIZE ??= "20";
 } else {
   process.env.PGLITE_DIR = "memory://";

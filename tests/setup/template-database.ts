@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { TestProject } from "vitest/node";
-import { onServer } from "./database-server";
+import { databaseUrl, onServer } from "./database-server";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -13,8 +13,8 @@ declare module "vitest" {
  * On PostgreSQL, migrates one template database before any test file runs; each file then gets a
  * `CREATE DATABASE … TEMPLATE` copy of it (tests/setup/database.ts) instead of migrating its own.
  * PGlite migrates a fresh in-memory database per file: starting one from a dumpDataDir snapshot
- * was 2.9 s faster a file, but its first queries held the event loop 10 to 20 ms longer, which the
- * 50 ms sign-in test (SPEC §11) felt on a loaded machine.
+ * was 2.9 s faster a file, but the 50 ms event-loop tests of sign-in and of the PDF (SPEC §11),
+ * where PGlite's queries run on the test's own loop, failed with it on a loaded machine.
  */
 export default async function migrateTemplate(project: TestProject): Promise<(() => Promise<void>) | void> {
   const serverUrl = process.env.DATABASE_URL;
@@ -24,9 +24,7 @@ export default async function migrateTemplate(project: TestProject): Promise<(()
   }
   const database = `test_template_${process.pid}_${randomBytes(4).toString("hex")}`;
   await onServer(serverUrl, `create database "${database}"`);
-  const url = new URL(serverUrl);
-  url.pathname = `/${database}`;
-  process.env.DATABASE_URL = url.toString();
+  process.env.DATABASE_URL = databaseUrl(serverUrl, database);
   const { closeDb } = await import("@/db");
   try {
     const { migrateDatabase } = await import("@/db/migrate");
