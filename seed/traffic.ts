@@ -10,7 +10,7 @@ import { utcMonthStart } from "@/core/time";
 import { accessCovers } from "@/lib/keys/access";
 import { PLANS } from "@/lib/plans/catalog";
 import { ORGS } from "./accounts";
-import { DAY, KEYS, lifeOf, STRAY_IP, type DemoKey } from "./keys";
+import { DAY, HOUR, KEYS, lifeOf, STRAY_IP, type DemoKey } from "./keys";
 
 const ENDPOINTS: { endpoint: string; weight: number; path: () => string; ms: number; created?: boolean }[] = [
   { endpoint: "GET /v1/invoices", weight: 26, path: () => "/v1/invoices?limit=25", ms: 45 },
@@ -90,6 +90,29 @@ function trafficFor(key: DemoKey, now: Date): (typeof requestLog.$inferInsert)[]
   const restrictions = key.restrictions;
   const reachable = ENDPOINTS.filter((e) => !restrictions || accessCovers(restrictions.access, restrictions.scopes, ...(e.endpoint.split(" ") as [string, string])));
   const beyondReach = ENDPOINTS.filter((e) => !reachable.includes(e));
+  /** One call of the key's client at `at` (epoch ms), refused if the key was revoked by then. */
+  const callAt = (at: number, revoked: boolean): typeof requestLog.$inferInsert => {
+    const stray = restrictions && restrictions.ipAllowlist.length > 0 && random() < 0.01;
+    const beyond = Boolean(restrictions) && !stray && random() < 0.02 && beyondReach.length > 0;
+    const endpoint = pick(beyond ? beyondReach : reachable);
+    const refusal = revoked ? null : stray ? "ip_not_allowed" : beyond ? "api_key_scope_insufficient" : null;
+    const status = refusal ? 403 : statusFor(endpoint, revoked);
+    const duration = revoked || refusal || status === 429 ? 2 + Math.floor(random() * 4) : Math.round(endpoint.ms * (0.5 + random() * random() * 3));
+    return {
+      orgId: key.orgId,
+      apiKeyId: key.id,
+      requestId: `req_${token(20)}`,
+      method: endpoint.endpoint.split(" ")[0]!,
+      path: endpoint.path(),
+      endpoint: endpoint.endpoint,
+      status,
+      durationMs: duration,
+      ip: stray ? STRAY_IP : key.ips[Math.floor(random() * key.ips.length)]!,
+      userAgent: key.userAgent,
+      errorCode: refusal ?? ERROR_CODES[status] ?? null,
+      createdAt: new Date(at),
+    };
+  };
   for (let daysAgo = 29; daysAgo >= 0; daysAgo--) {
     if (daysAgo > key.createdDaysAgo) continue;
     const dayStart = today - daysAgo * DAY;
@@ -106,28 +129,15 @@ function trafficFor(key: DemoKey, now: Date): (typeof requestLog.$inferInsert)[]
       const at = dayStart + hour * 3600 * 1000 + Math.floor(random() * 3600 * 1000);
       // A key's client calls while the key lives; an expired key's client was switched off with it.
       if (at > now.getTime() || at < createdAt.getTime() || (expiresAt && at >= expiresAt.getTime())) continue;
-      const revoked = at >= revokedAt;
-      const stray = restrictions && restrictions.ipAllowlist.length > 0 && random() < 0.01;
-      const beyond = Boolean(restrictions) && !stray && random() < 0.02 && beyondReach.length > 0;
-      const endpoint = pick(beyond ? beyondReach : reachable);
-      const refusal = revoked ? null : stray ? "ip_not_allowed" : beyond ? "api_key_scope_insufficient" : null;
-      const status = refusal ? 403 : statusFor(endpoint, revoked);
-      const duration = revoked || refusal || status === 429 ? 2 + Math.floor(random() * 4) : Math.round(endpoint.ms * (0.5 + random() * random() * 3));
-      rows.push({
-        orgId: key.orgId,
-        apiKeyId: key.id,
-        requestId: `req_${token(20)}`,
-        method: endpoint.endpoint.split(" ")[0]!,
-        path: endpoint.path(),
-        endpoint: endpoint.endpoint,
-        status,
-        durationMs: duration,
-        ip: stray ? STRAY_IP : key.ips[Math.floor(random() * key.ips.length)]!,
-        userAgent: key.userAgent,
-        errorCode: refusal ?? ERROR_CODES[status] ?? null,
-        createdAt: new Date(at),
-      });
+      rows.push(callAt(at, at >= revokedAt));
     }
+  }
+  // A rolled key's client keeps calling the old value until it is switched over, at any hour: a
+  // call in each hour since the roll, so the key is seen in use during its overlap (SPEC §7)
+  // even when the roll fell in the quiet night hours.
+  if (key.rolled) {
+    const rolledAt = now.getTime() - key.rolled.hoursAgo * HOUR;
+    for (let at = rolledAt + Math.floor(random() * HOUR); at < now.getTime(); at += HOUR) rows.push(callAt(at, false));
   }
   return rows;
 }
