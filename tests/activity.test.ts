@@ -11,7 +11,7 @@ import { changePlanAction, setRateLimitAction } from "@/app/[orgSlug]/settings/p
 import { getDb } from "@/db";
 import { recordKeyExpiries } from "@/db/key-expiries";
 import { listActivity, type ActivityFilters } from "@/db/queries/activity";
-import { createUserWithOrganization } from "@/db/queries/users";
+import { createUserWithOrganization } from "@/lib/auth/sign-up";
 import { activityLog, apiKeys, organizations, users, webhookEndpoints } from "@/db/schema";
 import { encodeCursor } from "@/lib/audit-filters";
 import { createTeam, form, insertKey } from "./helpers/factories";

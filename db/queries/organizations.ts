@@ -1,6 +1,6 @@
 import "server-only";
-import { and, asc, eq } from "drizzle-orm";
-import { getDb, type DbOrTx } from "@/db";
+import { and, asc, eq, sql } from "drizzle-orm";
+import { getDb, type DbOrTx, type Tx } from "@/db";
 import { memberships, organizations, users } from "@/db/schema";
 import type { KeyPolicy, Plan, Role } from "@/core/enums";
 
@@ -99,4 +99,26 @@ export async function setPlan(tx: DbOrTx, orgId: string, plan: Plan, changedBy: 
 
 export async function setRateLimit(tx: DbOrTx, orgId: string, rateLimitPerMinute: number | null): Promise<void> {
   await tx.update(organizations).set({ rateLimitPerMinute }).where(eq(organizations.id, orgId));
+}
+
+/**
+ * Sign-ups naming the same organization choose its slug in turn (a transaction-scoped lock on the
+ * first candidate); otherwise both would pick the same free one and the second insert would fail
+ * on the unique slug. Returns the first candidate no organization has, or null.
+ */
+export async function firstFreeSlug(tx: Tx, candidates: Iterable<string>): Promise<string | null> {
+  let locked = false;
+  for (const candidate of candidates) {
+    if (!locked) await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`organization-slug:${candidate}`}))`);
+    locked = true;
+    const [taken] = await tx.select({ id: organizations.id }).from(organizations).where(eq(organizations.slug, candidate));
+    if (!taken) return candidate;
+  }
+  return null;
+}
+
+/** A new organization (on the default plan) and its first member, its owner. */
+export async function insertOrganization(tx: Tx, organization: { id: string; name: string; slug: string }, ownerId: string): Promise<void> {
+  await tx.insert(organizations).values(organization);
+  await tx.insert(memberships).values({ orgId: organization.id, userId: ownerId, role: "owner" });
 }

@@ -1,9 +1,7 @@
 import "server-only";
-import { eq, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { getDb, type DbOrTx, type Tx } from "@/db";
-import { memberships, organizations, users } from "@/db/schema";
-import { insertActivity } from "@/db/queries/activity";
-import { newId } from "@/core/ids";
+import { users } from "@/db/schema";
 
 export interface UserDto {
   id: string;
@@ -45,44 +43,4 @@ export async function insertUser(tx: Tx, user: typeof users.$inferInsert): Promi
     if (cause?.code === "23505" && (cause.constraint_name ?? cause.constraint) === "users_email_unique") throw new EmailTakenError();
     throw error;
   }
-}
-
-/**
- * Sign-up: the user and a new trial organization they own, in one transaction. The organization
- * takes the first of `slugCandidates` (lib/slug.ts decides which slugs may be) no organization has.
- */
-export async function createUserWithOrganization(input: {
-  name: string;
-  email: string;
-  passwordHash: string;
-  organizationName: string;
-  slugCandidates: Iterable<string>;
-  /** The signing-up browser's address and user agent, for the history's first entry. */
-  client: { ip: string; userAgent: string | null };
-}): Promise<{ user: UserDto; orgSlug: string }> {
-  return getDb().transaction(async (tx) => {
-    const user = { id: newId("usr"), name: input.name, email: input.email };
-    await insertUser(tx, { ...user, passwordHash: input.passwordHash });
-    let slug: string | undefined;
-    let locked = false;
-    for (const candidate of input.slugCandidates) {
-      // Sign-ups naming the same organization choose its slug in turn; otherwise both would pick
-      // the same free one and the second insert would fail on the unique slug.
-      if (!locked) await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`organization-slug:${candidate}`}))`);
-      locked = true;
-      const [taken] = await tx.select({ id: organizations.id }).from(organizations).where(eq(organizations.slug, candidate));
-      if (!taken) {
-        slug = candidate;
-        break;
-      }
-    }
-    if (slug === undefined) throw new Error(`Every slug candidate for "${input.organizationName}" is taken`);
-    const orgId = newId("org");
-    await tx.insert(organizations).values({ id: orgId, name: input.organizationName, slug });
-    await tx.insert(memberships).values({ orgId, userId: user.id, role: "owner" });
-    await insertActivity(tx, orgId, { kind: "user", userId: user.id, ...input.client }, [
-      { action: "organization.created", target: { type: "organization", id: orgId, name: input.organizationName }, after: { name: input.organizationName, slug } },
-    ]);
-    return { user, orgSlug: slug };
-  });
 }

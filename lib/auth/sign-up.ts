@@ -1,6 +1,10 @@
 import "server-only";
 import { countAttempt } from "@/db/queries/auth-throttle";
-import { createUserWithOrganization, EmailTakenError } from "@/db/queries/users";
+import { newId } from "@/core/ids";
+import { getDb } from "@/db";
+import { insertActivity } from "@/db/queries/activity";
+import { firstFreeSlug, insertOrganization } from "@/db/queries/organizations";
+import { EmailTakenError, insertUser, type UserDto } from "@/db/queries/users";
 import { hashPassword } from "@/lib/auth/password";
 import { UserFacingError } from "@/lib/errors";
 import { slugCandidates } from "@/lib/slug";
@@ -28,6 +32,34 @@ class EmailTaken extends UserFacingError {
 export async function countSignUp(client: Client): Promise<void> {
   const attempt = await countAttempt([{ subject: `signup-ip:${client.ip}`, limit: MAX_SIGN_UPS_PER_IP, windowSeconds: SIGN_UP_WINDOW_SECONDS }]);
   if ("refusedBy" in attempt) throw new TooManySignUps();
+}
+
+/**
+ * Sign-up: the user and a new trial organization they own, in one transaction with the
+ * organization's first history entry. The organization takes the first of `slugCandidates`
+ * (lib/slug.ts decides which slugs may be) no organization has.
+ */
+export async function createUserWithOrganization(input: {
+  name: string;
+  email: string;
+  passwordHash: string;
+  organizationName: string;
+  slugCandidates: Iterable<string>;
+  /** The signing-up browser's address and user agent, for the history's first entry. */
+  client: { ip: string; userAgent: string | null };
+}): Promise<{ user: UserDto; orgSlug: string }> {
+  return getDb().transaction(async (tx) => {
+    const user = { id: newId("usr"), name: input.name, email: input.email };
+    await insertUser(tx, { ...user, passwordHash: input.passwordHash });
+    const slug = await firstFreeSlug(tx, input.slugCandidates);
+    if (slug === null) throw new Error(`Every slug candidate for "${input.organizationName}" is taken`);
+    const orgId = newId("org");
+    await insertOrganization(tx, { id: orgId, name: input.organizationName, slug }, user.id);
+    await insertActivity(tx, orgId, { kind: "user", userId: user.id, ...input.client }, [
+      { action: "organization.created", target: { type: "organization", id: orgId, name: input.organizationName }, after: { name: input.organizationName, slug } },
+    ]);
+    return { user, orgSlug: slug };
+  });
 }
 
 export interface SignUpInput {

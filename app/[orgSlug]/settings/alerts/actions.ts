@@ -1,38 +1,9 @@
 "use server";
 
-import { lockAlertSettings, markAlertsRead, setAlertSettings, type AlertSettings } from "@/db/queries/alerts";
 import { orgAction } from "@/lib/action";
-import { UserFacingError } from "@/lib/errors";
 import { alertSettingsInput, markAlertsReadInput } from "@/lib/alerts/input";
+import { changeAlertSettings, markRead } from "@/lib/alerts/settings";
 
-/** The bell's "mark as read" (SPEC §10): the reader's own state, so no history entry. */
-export const markAlertsReadAction = orgAction(markAlertsReadInput, "alerts.view", async ({ alertId }, ctx) => {
-  const matched = await markAlertsRead(ctx.tx, ctx.orgId, ctx.userId, alertId);
-  if (alertId !== "all" && matched === 0) throw new UserFacingError("This alert was not found.");
-  return { data: { matched }, personal: true };
-});
-
-const SETTING_FIELDS = ["quotaAlertThresholds", "rateLimitAlertThreshold"] as const;
-
-/** SPEC §10: the quota thresholds and the burst size, for owners and admins; the entry names what changed. */
-export const setAlertSettingsAction = orgAction(alertSettingsInput, "notifications.manage", async ({ quotaAlertThresholds, rateLimitAlertThreshold }, ctx) => {
-  const { name, ...before } = await lockAlertSettings(ctx.tx, ctx.orgId);
-  const after: AlertSettings = { quotaAlertThresholds, rateLimitAlertThreshold };
-  // The history's values are plain: the thresholds as "80 %, 90 %, 100 %", none as null ("Off").
-  const shown = (settings: AlertSettings) => ({
-    quotaAlertThresholds: settings.quotaAlertThresholds.length ? settings.quotaAlertThresholds.map((t) => `${t} %`).join(", ") : null,
-    rateLimitAlertThreshold: settings.rateLimitAlertThreshold,
-  });
-  const changed = SETTING_FIELDS.filter((field) => JSON.stringify(before[field]) !== JSON.stringify(after[field]));
-  if (changed.length === 0) throw new UserFacingError("The alert settings already say this: nothing to save.");
-  await setAlertSettings(ctx.tx, ctx.orgId, after);
-  return {
-    data: after,
-    activity: {
-      action: "alert_settings.changed",
-      target: { type: "organization", id: ctx.orgId, name },
-      before: Object.fromEntries(changed.map((field) => [field, shown(before)[field]])),
-      after: Object.fromEntries(changed.map((field) => [field, shown(after)[field]])),
-    },
-  };
-});
+// The alert changes as the dashboard calls them: their input, who may, and the rule in lib/alerts/settings.ts.
+export const markAlertsReadAction = orgAction(markAlertsReadInput, "alerts.view", markRead);
+export const setAlertSettingsAction = orgAction(alertSettingsInput, "notifications.manage", changeAlertSettings);

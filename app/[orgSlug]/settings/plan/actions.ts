@@ -1,39 +1,9 @@
 "use server";
 
-import { spreadMonthlyUsage } from "@/db/monthly-usage";
-import { lockOrganization, setPlan, setRateLimit } from "@/db/queries/organizations";
 import { orgAction } from "@/lib/action";
-import { UserFacingError } from "@/lib/errors";
-import { PLANS, plansWith } from "@/lib/plans/catalog";
+import { changePlan, setCustomRateLimit } from "@/lib/plans/changes";
 import { changePlanInput, rateLimitInput } from "@/lib/plans/input";
 
-export const changePlanAction = orgAction(changePlanInput, "plan.manage", async ({ plan }, ctx) => {
-  const current = await lockOrganization(ctx.tx, ctx.orgId);
-  if (current.plan === plan) throw new UserFacingError(`You are already on the ${PLANS[plan].label} plan.`);
-  // A downgrade keeps every key (SPEC §2): the new plan's limits apply from the next request.
-  await setPlan(ctx.tx, ctx.orgId, plan, ctx.userId);
-  // The month's calls so far count toward the new plan's quota.
-  await spreadMonthlyUsage(ctx.tx, ctx.orgId, PLANS[plan].monthlyCalls);
-  return {
-    data: { plan },
-    activity: { action: "plan.changed", target: { type: "organization", id: ctx.orgId, name: current.name }, before: { plan: current.plan }, after: { plan } },
-  };
-});
-
-export const setRateLimitAction = orgAction(rateLimitInput, "plan.manage", async ({ rateLimitPerMinute }, ctx) => {
-  const current = await lockOrganization(ctx.tx, ctx.orgId);
-  if (!PLANS[current.plan].customRateLimit) {
-    const plans = plansWith("customRateLimit");
-    throw new UserFacingError(`A custom rate limit is part of the ${plans} plan. Switch to ${plans} first.`);
-  }
-  await setRateLimit(ctx.tx, ctx.orgId, rateLimitPerMinute);
-  return {
-    data: { rateLimitPerMinute },
-    activity: {
-      action: "rate_limit.changed",
-      target: { type: "organization", id: ctx.orgId, name: current.name },
-      before: { rateLimitPerMinute: current.rateLimitPerMinute },
-      after: { rateLimitPerMinute },
-    },
-  };
-});
+// The plan's changes as the dashboard calls them: their input, who may, and the rule in lib/plans/changes.ts.
+export const changePlanAction = orgAction(changePlanInput, "plan.manage", changePlan);
+export const setRateLimitAction = orgAction(rateLimitInput, "plan.manage", setCustomRateLimit);

@@ -1,102 +1,13 @@
 "use server";
 
-import { WEBHOOK_ENDPOINTS_MAX, WEBHOOK_TEST_EVENT } from "@/core/enums";
-import { newId } from "@/core/ids";
-import {
-  countWebhookEndpoints,
-  deleteWebhookEndpoint,
-  insertWebhookEndpoint,
-  lockWebhookDelivery,
-  lockWebhookEndpoint,
-  markDeliveryPending,
-  rotateWebhookSecret,
-  setWebhookEndpointEnabled,
-  signingSecretHint,
-} from "@/db/queries/webhooks";
-import { lockOrganization } from "@/db/queries/organizations";
-import { createDelivery, queueDelivery } from "@/db/webhooks";
-import { orgAction, type ActionContext } from "@/lib/action";
-import { UserFacingError } from "@/lib/errors";
+import { orgAction } from "@/lib/action";
+import { createEndpoint, deleteEndpoint, resendDelivery, rotateSecret, sendTestEvent, setEndpointEnabled } from "@/lib/webhooks/endpoints";
 import { createWebhookEndpointInput, resendWebhookDeliveryInput, setWebhookEndpointEnabledInput, webhookEndpointInput } from "@/lib/webhooks/input";
-import { addressProblem } from "@/lib/webhooks/address-guard";
-import { newSigningSecret } from "@/lib/webhooks/signing-secret";
 
-/** After a rotation the previous secret signs too for this long, so receivers can switch (Svix: 24 hours). */
-const PREVIOUS_SECRET_HOURS = 24;
-
-const NOT_FOUND = "This webhook endpoint was not found.";
-
-async function endpointOf(ctx: ActionContext, endpointId: string) {
-  const endpoint = await lockWebhookEndpoint(ctx.tx, ctx.orgId, endpointId);
-  if (!endpoint) throw new UserFacingError(NOT_FOUND);
-  return endpoint;
-}
-
-const targetOf = (endpoint: { id: string; url: string }) => ({ type: "webhook_endpoint" as const, id: endpoint.id, name: endpoint.url });
-
-/** SPEC §10: a new endpoint and its signing secret, which the result carries once and no page shows again. */
-export const createWebhookEndpointAction = orgAction(createWebhookEndpointInput, "notifications.manage", async ({ url, description, eventTypes }, ctx) => {
-  const problem = await addressProblem(new URL(url).hostname);
-  if (problem) throw new UserFacingError("Check the highlighted fields.", { url: [problem] });
-  // The organization's row lock keeps two concurrent additions from both passing the maximum.
-  await lockOrganization(ctx.tx, ctx.orgId);
-  if ((await countWebhookEndpoints(ctx.tx, ctx.orgId)) >= WEBHOOK_ENDPOINTS_MAX) {
-    throw new UserFacingError(`An organization can have at most ${WEBHOOK_ENDPOINTS_MAX} webhook endpoints. Delete one you no longer use first.`);
-  }
-  const endpoint = { id: newId("whe"), orgId: ctx.orgId, url, description, eventTypes, signingSecret: newSigningSecret(), createdBy: ctx.userId };
-  await insertWebhookEndpoint(ctx.tx, endpoint);
-  return {
-    data: { id: endpoint.id, url, secret: endpoint.signingSecret },
-    activity: { action: "webhook_endpoint.created", target: targetOf(endpoint), after: { url, description: description || null, eventTypes: eventTypes.join(", ") } },
-  };
-});
-
-export const setWebhookEndpointEnabledAction = orgAction(setWebhookEndpointEnabledInput, "notifications.manage", async ({ endpointId, enabled }, ctx) => {
-  const endpoint = await endpointOf(ctx, endpointId);
-  if (endpoint.enabled === enabled) throw new UserFacingError(enabled ? "This endpoint is already on." : "This endpoint is already off.");
-  await setWebhookEndpointEnabled(ctx.tx, endpoint.id, enabled);
-  return {
-    data: { enabled },
-    activity: { action: enabled ? "webhook_endpoint.enabled" : "webhook_endpoint.disabled", target: targetOf(endpoint), before: { enabled: endpoint.enabled }, after: { enabled } },
-  };
-});
-
-/** A new secret, shown once; the previous one keeps signing beside it for 24 hours. */
-export const rotateWebhookSecretAction = orgAction(webhookEndpointInput, "notifications.manage", async ({ endpointId }, ctx) => {
-  const endpoint = await endpointOf(ctx, endpointId);
-  const secret = newSigningSecret();
-  const previousEndsAt = new Date(Date.now() + PREVIOUS_SECRET_HOURS * 3600_000);
-  await rotateWebhookSecret(ctx.tx, endpoint.id, secret, endpoint.signingSecret, previousEndsAt);
-  return {
-    data: { secret, previousEndsAt: previousEndsAt.toISOString() },
-    activity: { action: "webhook_endpoint.secret_rotated", target: targetOf(endpoint), before: { secret: signingSecretHint(endpoint.signingSecret) }, after: { secret: signingSecretHint(secret) } },
-  };
-});
-
-export const deleteWebhookEndpointAction = orgAction(webhookEndpointInput, "notifications.manage", async ({ endpointId }, ctx) => {
-  const endpoint = await endpointOf(ctx, endpointId);
-  await deleteWebhookEndpoint(ctx.tx, endpoint.id);
-  return { data: { id: endpoint.id }, activity: { action: "webhook_endpoint.deleted", target: targetOf(endpoint), before: { url: endpoint.url } } };
-});
-
-/** SPEC §10's "Send test event": a `webhook.test` delivery to this endpoint, on or off subscription. */
-export const sendTestWebhookAction = orgAction(webhookEndpointInput, "notifications.manage", async ({ endpointId }, ctx) => {
-  const endpoint = await endpointOf(ctx, endpointId);
-  if (!endpoint.enabled) throw new UserFacingError("Turn the endpoint on to send it a test event.");
-  const deliveryId = await createDelivery(ctx.tx, ctx.orgId, endpoint.id, { type: WEBHOOK_TEST_EVENT, data: { endpointId: endpoint.id, message: "A test event from the Invoicing dashboard." } }, new Date());
-  return { data: { deliveryId }, activity: { action: "webhook_endpoint.test_sent", target: targetOf(endpoint), after: { delivery: deliveryId } } };
-});
-
-/** SPEC §10's "Resend": the same delivery (the same `webhook-id`) again, with a fresh 24 hours of retries. */
-export const resendWebhookDeliveryAction = orgAction(resendWebhookDeliveryInput, "notifications.manage", async ({ deliveryId }, ctx) => {
-  const found = await lockWebhookDelivery(ctx.tx, ctx.orgId, deliveryId);
-  if (!found) throw new UserFacingError("This delivery was not found.");
-  if (!found.enabled) throw new UserFacingError("Turn the endpoint on to resend to it.");
-  if (found.delivery.status === "pending") throw new UserFacingError("This delivery is still being attempted.");
-  await markDeliveryPending(ctx.tx, found.delivery.id);
-  await queueDelivery(ctx.tx, found.delivery.id, new Date());
-  return {
-    data: { deliveryId },
-    activity: { action: "webhook_delivery.resent", target: { type: "webhook_endpoint", id: found.delivery.endpointId, name: found.url }, after: { delivery: deliveryId, event: found.delivery.eventType } },
-  };
-});
+// Each webhook change as the dashboard calls it: its input, who may, and the rule in lib/webhooks/endpoints.ts.
+export const createWebhookEndpointAction = orgAction(createWebhookEndpointInput, "notifications.manage", createEndpoint);
+export const setWebhookEndpointEnabledAction = orgAction(setWebhookEndpointEnabledInput, "notifications.manage", setEndpointEnabled);
+export const rotateWebhookSecretAction = orgAction(webhookEndpointInput, "notifications.manage", rotateSecret);
+export const deleteWebhookEndpointAction = orgAction(webhookEndpointInput, "notifications.manage", deleteEndpoint);
+export const sendTestWebhookAction = orgAction(webhookEndpointInput, "notifications.manage", sendTestEvent);
+export const resendWebhookDeliveryAction = orgAction(resendWebhookDeliveryInput, "notifications.manage", resendDelivery);

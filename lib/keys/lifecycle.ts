@@ -1,0 +1,159 @@
+import "server-only";
+import type { z } from "zod";
+import { countActiveKeys, endApiKeyAt, getApiKey, insertApiKey, lockKeyForRoll, markApiKeyRevoked, renameApiKey, setKeyRestrictions, type ApiKeyDto } from "@/db/queries/api-keys";
+import type { KeyRestrictions, Plan } from "@/core/enums";
+import { restrictionChanges } from "@/lib/keys/access";
+import { lockOrganization } from "@/db/queries/organizations";
+import type { ActionContext, Change } from "@/lib/action";
+import { mintApiKey } from "@/lib/keys/format";
+import { UserFacingError } from "@/lib/errors";
+import { newId } from "@/core/ids";
+import { enqueueWebhookEvent } from "@/db/webhooks";
+import { keyExpiresAt } from "@/lib/keys/expiry";
+import { fitToPolicy, policyBreach } from "@/lib/keys/policy";
+import { rolledKeyEndsAt, replacementExpiresAt } from "@/lib/keys/roll";
+import { PLANS, plansWith } from "@/lib/plans/catalog";
+import type { createApiKeyInput, renameApiKeyInput, revokeApiKeyInput, rollApiKeyInput, updateKeyRestrictionsInput } from "@/lib/keys/input";
+
+/** What a key's webhook events say of it (SPEC §10): never its value. */
+function keyEventData(key: ApiKeyDto, by: string) {
+  return { id: key.id, name: key.name, hint: key.hint, access: key.access, expiresAt: key.expiresAt, actorUserId: by };
+}
+
+/** A new key's value, hash and hint, stored; the value is returned once, to be shown once. */
+async function mintKey(ctx: ActionContext, key: { name: string; expiresAt: Date | null; replacesKeyId?: string } & KeyRestrictions): Promise<{ key: ApiKeyDto; value: string }> {
+  const { value, hash, hint } = mintApiKey();
+  const id = newId("key");
+  await insertApiKey(ctx.tx, { id, orgId: ctx.orgId, keyHash: hash, hint, createdBy: ctx.userId, ...key });
+  return { key: (await getApiKey(ctx.orgId, id, ctx.tx))!, value };
+}
+
+function requireApiAccess(plan: Plan): void {
+  const limits = PLANS[plan];
+  if (!limits.apiAccess) {
+    throw new UserFacingError(`Your ${limits.label} plan has no API access, so it cannot have API keys. Switch to ${plansWith("apiAccess")} to create one.`);
+  }
+}
+
+export async function createKey({ name, expiresIn, expiresOn, access, scopes, ipAllowlist }: z.output<typeof createApiKeyInput>, ctx: ActionContext): Promise<Change<{ key: ApiKeyDto; value: string }>> {
+  const { plan, keyPolicy } = await lockOrganization(ctx.tx, ctx.orgId);
+  requireApiAccess(plan);
+  const limits = PLANS[plan];
+  if (limits.maxActiveKeys !== null && (await countActiveKeys(ctx.tx, ctx.orgId)) >= limits.maxActiveKeys) {
+    throw new UserFacingError(`Your ${limits.label} plan allows ${limits.maxActiveKeys} active API keys. Revoke a key you no longer use, or change the plan.`);
+  }
+  const now = new Date();
+  const expiresAt = keyExpiresAt(expiresIn, expiresOn, now);
+  const breach = policyBreach(keyPolicy, { createdAt: now, expiresAt });
+  if (breach) {
+    const field = expiresIn === "date" ? "expiresOn" : "expiresIn";
+    throw new UserFacingError(`This key would be outside your organization's key policy. ${breach}`, { [field]: [breach] });
+  }
+  const restrictions = { access, scopes, ipAllowlist };
+  const created = await mintKey(ctx, { name, expiresAt, ...restrictions });
+  const { key } = created;
+  await enqueueWebhookEvent(ctx.tx, ctx.orgId, { type: "key.created", data: keyEventData(key, ctx.userId) }, now);
+  return {
+    // The only place besides a roll where a value leaves the server: the one-time display of the dialog.
+    data: created,
+    activity: {
+      action: "api_key.created",
+      target: { type: "api_key", id: key.id, name },
+      after: { name, hint: key.hint, expiresAt: key.expiresAt, ...restrictionChanges(null, restrictions).after },
+    },
+  };
+}
+
+/**
+ * SPEC §7: a replacement with the same name and lifetime, its value shown once, and the old key
+ * ending after the overlap. During the overlap both count as active: a roll is never refused for
+ * the plan's key limit, since the old key is on its way out. A lifetime outside the key policy is
+ * brought within it: rolling is how an owner brings an old key into line.
+ */
+export async function rollKey({ keyId, overlap }: z.output<typeof rollApiKeyInput>, ctx: ActionContext): Promise<Change<{ key: ApiKeyDto; value: string; oldKey: { id: string; endsAt: string } }>> {
+  const { plan, keyPolicy } = await lockOrganization(ctx.tx, ctx.orgId);
+  requireApiAccess(plan);
+  const now = new Date();
+  const old = await lockKeyForRoll(ctx.tx, ctx.orgId, keyId);
+  if (!old) throw new UserFacingError("API key not found in this organization.");
+  if (old.revokedAt) throw new UserFacingError(`"${old.name}" is revoked: create a new key instead.`);
+  if (old.replacedById) throw new UserFacingError(`"${old.name}" was rolled already: roll its replacement instead.`);
+  if (old.expiresAt && old.expiresAt <= now) throw new UserFacingError(`"${old.name}" has expired: create a new key instead.`);
+
+  const endsAt = rolledKeyEndsAt(overlap, old.expiresAt, now);
+  await endApiKeyAt(ctx.tx, ctx.orgId, old.id, endsAt);
+  // The replacement can do what the old key could, from where it could (SPEC §7).
+  const restrictions = { access: old.access, scopes: old.scopes, ipAllowlist: old.ipAllowlist };
+  const created = await mintKey(ctx, { name: old.name, expiresAt: fitToPolicy(keyPolicy, replacementExpiresAt(old, now), now), replacesKeyId: old.id, ...restrictions });
+  const { key } = created;
+  await enqueueWebhookEvent(ctx.tx, ctx.orgId, { type: "key.rolled", data: { ...keyEventData(key, ctx.userId), replaces: { id: old.id, hint: old.hint, endsAt: endsAt.toISOString() } } }, now);
+  return {
+    data: { ...created, oldKey: { id: old.id, endsAt: endsAt.toISOString() } },
+    activity: [
+      {
+        action: "api_key.rolled",
+        target: { type: "api_key", id: old.id, name: old.name },
+        before: { expiresAt: old.expiresAt?.toISOString() ?? null },
+        after: { expiresAt: endsAt.toISOString(), replacedBy: key.hint },
+      },
+      {
+        action: "api_key.created",
+        target: { type: "api_key", id: key.id, name: key.name },
+        after: { name: key.name, hint: key.hint, expiresAt: key.expiresAt, replaces: old.hint, ...restrictionChanges(null, restrictions).after },
+      },
+    ],
+  };
+}
+
+export async function revokeKey({ keyId, reason, note }: z.output<typeof revokeApiKeyInput>, ctx: ActionContext): Promise<Change<{ id: string; name: string }>> {
+  const revocation = { userId: ctx.userId, reason: reason ?? null, note: note ?? null };
+  const revoked = await markApiKeyRevoked(ctx.tx, ctx.orgId, keyId, revocation);
+  if (!revoked) {
+    const existing = await getApiKey(ctx.orgId, keyId, ctx.tx);
+    throw new UserFacingError(existing ? `"${existing.name}" is already revoked.` : "API key not found in this organization.");
+  }
+  await enqueueWebhookEvent(ctx.tx, ctx.orgId, {
+    type: "key.revoked",
+    data: { id: revoked.id, name: revoked.name, reason: revocation.reason, actorUserId: ctx.userId },
+  });
+  return {
+    data: { id: revoked.id, name: revoked.name },
+    activity: {
+      action: "api_key.revoked",
+      target: { type: "api_key", id: revoked.id, name: revoked.name },
+      before: { status: revoked.statusBefore },
+      after: { status: "revoked", ...(revocation.reason ? { reason: revocation.reason } : {}), ...(revocation.note ? { note: revocation.note } : {}) },
+    },
+  };
+}
+
+export async function renameKey({ keyId, name }: z.output<typeof renameApiKeyInput>, ctx: ActionContext): Promise<Change<{ id: string; name: string }>> {
+  const renamed = await renameApiKey(ctx.tx, ctx.orgId, keyId, name);
+  if (!renamed) {
+    const existing = await getApiKey(ctx.orgId, keyId, ctx.tx);
+    throw new UserFacingError(existing ? `"${existing.name}" is revoked: a revoked key keeps its name so its history reads as it happened.` : "API key not found in this organization.");
+  }
+  // Thrown, so the transaction ends without a change and without an entry.
+  if (renamed.nameBefore === name) throw new UserFacingError(`The key is already named "${name}".`);
+  return {
+    data: { id: keyId, name },
+    activity: { action: "api_key.renamed", target: { type: "api_key", id: keyId, name }, before: { name: renamed.nameBefore }, after: { name } },
+  };
+}
+
+/** SPEC §9: what a key may do and from where, changed by an owner or admin; the next request is decided by the new rule. */
+export async function restrictKey({ keyId, access, scopes, ipAllowlist }: z.output<typeof updateKeyRestrictionsInput>, ctx: ActionContext): Promise<Change<{ key: ApiKeyDto }>> {
+  const restrictions = { access, scopes, ipAllowlist };
+  const changed = await setKeyRestrictions(ctx.tx, ctx.orgId, keyId, restrictions);
+  if (!changed) {
+    const existing = await getApiKey(ctx.orgId, keyId, ctx.tx);
+    throw new UserFacingError(existing ? `"${existing.name}" is revoked: its access can no longer change.` : "API key not found in this organization.");
+  }
+  const { before, after } = restrictionChanges(changed.before, restrictions);
+  // Thrown, so the transaction ends without a change and without an entry.
+  if (Object.keys(after).length === 0) throw new UserFacingError(`"${changed.name}" already has this access.`);
+  return {
+    data: { key: (await getApiKey(ctx.orgId, keyId, ctx.tx))! },
+    activity: { action: "api_key.restrictions_changed", target: { type: "api_key", id: keyId, name: changed.name }, before, after },
+  };
+}
