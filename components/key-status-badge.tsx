@@ -1,5 +1,5 @@
 import { Badge } from "@/components/ui/badge";
-import type { ApiKeyStatus } from "@/db/queries/api-keys";
+import type { ApiKeyStatus } from "@/core/key-status";
 
 const BADGES: Record<ApiKeyStatus, { label: string; variant: "success" | "warning" | "secondary" }> = {
   active: { label: "Active", variant: "success" },

@@ -4,10 +4,9 @@ import { alias } from "drizzle-orm/pg-core";
 import { getDb, type DbOrTx } from "@/db";
 import { apiKeys, organizations, requestDailyRollup, users } from "@/db/schema";
 import type { KeyRestrictions, Plan, RevokeReason } from "@/core/enums";
+import { keyStatus, type ApiKeyStatus } from "@/core/key-status";
 import { utcDay } from "@/core/time";
 import { callsThisMonth } from "@/db/monthly-usage";
-
-export type ApiKeyStatus = "active" | "expired" | "revoked";
 
 /** What the dashboard may know of a key: never its hash, never its value. */
 export interface ApiKeyDto extends KeyRestrictions {
@@ -88,18 +87,12 @@ function keyQuery(db: DbOrTx, orgId: string, now: Date) {
 
 type KeyRow = Awaited<ReturnType<typeof keyQuery>>[number];
 
-/** A person's revocation ends a key before its expiry does, as the gateway decides (SPEC §7). */
-function statusOf(row: Pick<KeyRow, "revokedAt" | "expiresAt">, now: Date): ApiKeyStatus {
-  if (row.revokedAt) return "revoked";
-  return row.expiresAt && row.expiresAt <= now ? "expired" : "active";
-}
-
 function toDto(row: KeyRow, now: Date): ApiKeyDto {
   return {
     id: row.id,
     name: row.name,
     hint: row.hint,
-    status: statusOf(row, now),
+    status: keyStatus(row, now),
     createdAt: row.createdAt.toISOString(),
     createdByName: row.createdByName,
     lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
@@ -176,7 +169,7 @@ export async function markApiKeyRevoked(
     .set({ revokedAt: now, revokedBy: revocation.userId, revokeReason: revocation.reason, revokeNote: revocation.note })
     .where(and(eq(apiKeys.orgId, orgId), eq(apiKeys.id, keyId), isNull(apiKeys.revokedAt)))
     .returning({ id: apiKeys.id, name: apiKeys.name, expiresAt: apiKeys.expiresAt });
-  return row ? { id: row.id, name: row.name, statusBefore: statusOf({ revokedAt: null, expiresAt: row.expiresAt }, now) } : null;
+  return row ? { id: row.id, name: row.name, statusBefore: keyStatus({ revokedAt: null, expiresAt: row.expiresAt }, now) } : null;
 }
 
 /** Renames a key that is not revoked; returns its name before, or null when the organization has no such key left to rename. */

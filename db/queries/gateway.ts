@@ -246,7 +246,7 @@ export function admissionFor(rules: PlanRule[]): (ask: AdmissionAsk) => Promise<
     };
     // The drawn shard was full while the month still had room: count on another one.
     const drawnShardFull = admission.quota !== null && admission.quota > 0 && !admission.quotaCounted && admission.quotaUsed < admission.quota;
-    if (drawnShardFull && admission.rateCount !== null && admission.rateCount <= admission.rateLimit) {
+    if (drawnShardFull && admission.rateCount !== null && withinRateLimit(admission.rateCount, admission.rateLimit)) {
       const retried = await countOnFreeShard(admission.orgId, utcMonthStart(at), admission.quota!);
       admission.quotaCounted = retried.counted;
       admission.quotaUsed = retried.used;
@@ -264,6 +264,16 @@ export async function findKeyOwner(keyHash: string): Promise<KeyOwner | null> {
     [keyHash],
   );
   return row ? { keyId: row.key_id, orgId: row.org_id, revoked: row.revoked } : null;
+}
+
+/**
+ * Whether a request at place `rateCount` of its key's minute is within the limit: the TypeScript
+ * mirror of the admission statement's `p.rate_count <= f.rate_limit`, which decides whether the
+ * request is counted in the month; the gateway refuses with 429 what this refuses.
+ * tests/admission-mirrors.test.ts holds the two together.
+ */
+export function withinRateLimit(rateCount: number, rateLimit: number): boolean {
+  return rateCount <= rateLimit;
 }
 
 /** The rate limit's fixed window. */

@@ -10,7 +10,7 @@ import { nextUtcMonth } from "@/core/time";
 import type { ApiEnv } from "./env";
 import { ApiError } from "./errors";
 import { UsageAlerts } from "./usage-alerts";
-import { admissionFor, findKeyOwner, pruneRateWindows, RATE_WINDOW_MS, rateWindowStart, type Admission, type KeyOwner, type PlanRule } from "@/db/queries/gateway";
+import { admissionFor, findKeyOwner, pruneRateWindows, RATE_WINDOW_MS, rateWindowStart, withinRateLimit, type Admission, type KeyOwner, type PlanRule } from "@/db/queries/gateway";
 import { writeRequestLog } from "@/db/queries/request-log-writer";
 
 /** The socket's address, or behind proxies of ours the X-Forwarded-For entry they vouch for (lib/client-address.ts). */
@@ -97,7 +97,7 @@ function decide(c: Context<ApiEnv>, admission: Admission, ask: { need: RequiredA
     c.header("X-Quota-Limit", String(quota));
     c.header("X-Quota-Remaining", String(Math.max(0, quota - quotaUsed)));
   }
-  if (used > rateLimit) {
+  if (!withinRateLimit(used, rateLimit)) {
     const retryAfter = Math.max(1, resetSeconds - Math.floor(now / 1000));
     throw ApiError.of("rate_limited", `Rate limit of ${rateLimit} requests per minute exceeded for this key. Retry in ${retryAfter} s.`, {
       headers: { "Retry-After": String(retryAfter) },

@@ -37,9 +37,10 @@ export function requiredAccess(method: string, path: string): RequiredAccess | n
 }
 
 /**
- * Whether a key of these restrictions may send this request, by access alone (the allowlist aside):
- * the TypeScript reading of the admission statement's rule, for the seed's demo traffic and for
- * the gateway tests, which check the statement against it on every operation.
+ * Whether a key of these restrictions may send this request, by access alone (the allowlist aside),
+ * for the seed's demo traffic: the TypeScript mirror of the admission statement's `scope_allowed`
+ * (db/queries/gateway.ts), which is what admits requests. tests/admission-mirrors.test.ts holds the
+ * two together on every operation of the document, for every access and permission.
  */
 export function accessCovers(access: KeyAccess, scopes: KeyScopes, method: string, path: string): boolean {
   const need = requiredAccess(method, path);
@@ -53,7 +54,11 @@ export function describeNeed(need: RequiredAccess): string {
   return `${need.permission} ${API_RESOURCES[need.resource].noun}`;
 }
 
-/** One line per resource a key can reach, for the key page: "Invoices: read and write". */
+/**
+ * One line per resource a key can reach, for the key page: "Invoices: read and write". A mirror of
+ * the admission statement's `scope_allowed` too: tests/admission-mirrors.test.ts checks that the
+ * statement admits exactly the permissions each line names.
+ */
 export function describeScopes(access: KeyAccess, scopes: KeyScopes): { resource: ApiResource; label: string; can: string }[] {
   return API_RESOURCE_NAMES.map((resource) => {
     const { label, permissions } = API_RESOURCES[resource];

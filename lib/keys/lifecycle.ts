@@ -8,6 +8,7 @@ import type { ActionContext, Change } from "@/lib/action";
 import { mintApiKey } from "@/lib/keys/format";
 import { UserFacingError } from "@/lib/errors";
 import { newId } from "@/core/ids";
+import { keyStatus } from "@/core/key-status";
 import { enqueueWebhookEvent } from "@/db/webhooks";
 import { keyExpiresAt } from "@/lib/keys/expiry";
 import { fitToPolicy, policyBreach } from "@/lib/keys/policy";
@@ -78,7 +79,7 @@ export async function rollKey({ keyId, overlap }: z.output<typeof rollApiKeyInpu
   if (!old) throw new UserFacingError("API key not found in this organization.");
   if (old.revokedAt) throw new UserFacingError(`"${old.name}" is revoked: create a new key instead.`);
   if (old.replacedById) throw new UserFacingError(`"${old.name}" was rolled already: roll its replacement instead.`);
-  if (old.expiresAt && old.expiresAt <= now) throw new UserFacingError(`"${old.name}" has expired: create a new key instead.`);
+  if (keyStatus(old, now) === "expired") throw new UserFacingError(`"${old.name}" has expired: create a new key instead.`);
 
   const endsAt = rolledKeyEndsAt(overlap, old.expiresAt, now);
   await endApiKeyAt(ctx.tx, ctx.orgId, old.id, endsAt);
