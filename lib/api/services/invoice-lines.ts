@@ -1,16 +1,14 @@
-import { and, eq, inArray } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
-import { invoiceLineItems, products } from "@/db/schema";
+import type { InvoiceLineRow, NewInvoiceLine } from "@/db/queries/invoices";
+import { productsByIds } from "@/db/queries/products";
 import { newId } from "@/core/ids";
 import { invoiceTotals, isSafeAmount, lineAmounts, percentToPpm, ppmToPercent } from "@/lib/money";
 import { ApiError } from "../errors";
 import type { LineInputValue } from "../schemas/invoices";
 import { invalid, notFound } from "./refusals";
 
-type LineRow = typeof invoiceLineItems.$inferSelect;
-
 export interface PricedInvoice {
-  lines: Omit<LineRow, "orgId" | "invoiceId">[];
+  lines: NewInvoiceLine[];
   subtotal: number;
   tax: number;
   total: number;
@@ -27,9 +25,7 @@ function safe(value: bigint, path: string): number {
  */
 export async function priceLines(db: DbOrTx, orgId: string, currency: string, inputs: LineInputValue[]): Promise<PricedInvoice> {
   const productIds = [...new Set(inputs.flatMap((line) => (line.product ? [line.product] : [])))];
-  const catalog = productIds.length
-    ? await db.select().from(products).where(and(eq(products.orgId, orgId), inArray(products.id, productIds)))
-    : [];
+  const catalog = await productsByIds(orgId, productIds, db);
 
   const lines = inputs.map((input, position) => {
     const path = `lines.${position}`;
@@ -65,7 +61,7 @@ export async function priceLines(db: DbOrTx, orgId: string, currency: string, in
 }
 
 /** Stored lines as the input that would write them again, to re-price a draft in another currency. */
-export function asInputs(lines: LineRow[]): LineInputValue[] {
+export function asInputs(lines: InvoiceLineRow[]): LineInputValue[] {
   return lines.map((line) => ({
     product: line.productId ?? undefined,
     description: line.description,

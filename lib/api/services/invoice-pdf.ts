@@ -1,5 +1,4 @@
 import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from "pdf-lib";
-import type { PostalAddress } from "@/db/schema";
 import { formatMoney } from "@/lib/money";
 import type { InvoiceDto } from "../schemas/invoices";
 
@@ -78,7 +77,7 @@ class Layout {
   }
 }
 
-function addressLines(address: PostalAddress | null): string[] {
+function addressLines(address: InvoiceDto["customer_details"]["address"]): string[] {
   if (!address) return [];
   const cityLine = [address.postal_code, address.city, address.state].filter(Boolean).join(" ");
   return [address.line1, address.line2, cityLine, address.country].filter((line): line is string => Boolean(line));

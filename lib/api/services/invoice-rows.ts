@@ -1,22 +1,15 @@
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
-import { customers, invoiceLineItems, invoices, type CustomerDetails } from "@/db/schema";
+import { customersByIds, type CustomerRow } from "@/db/queries/customers";
+import { linesOfInvoices, type CustomerDetails, type InvoiceLineRow, type InvoiceRow } from "@/db/queries/invoices";
 import { ppmToPercent } from "@/lib/money";
 import { utcDay } from "@/core/time";
 import type { InvoiceDto, LineItemDto } from "../schemas/invoices";
-
-export type InvoiceRow = typeof invoices.$inferSelect;
-type LineRow = typeof invoiceLineItems.$inferSelect;
-type CustomerRow = typeof customers.$inferSelect;
-
-/** The day an invoice is dated: its issue date, or for a draft without one the day it was created (UTC). */
-export const invoiceDate = sql`coalesce(${invoices.issueDate}, (${invoices.createdAt} at time zone 'UTC')::date)`;
 
 export function detailsOf(customer: CustomerRow): CustomerDetails {
   return { name: customer.name, email: customer.email, phone: customer.phone, address: customer.address, tax_id: customer.taxId };
 }
 
-function toLine(row: LineRow): LineItemDto {
+function toLine(row: InvoiceLineRow): LineItemDto {
   return {
     id: row.id,
     object: "line_item",
@@ -30,7 +23,7 @@ function toLine(row: LineRow): LineItemDto {
   };
 }
 
-function toInvoice(row: InvoiceRow, lines: LineRow[], details: CustomerDetails, today: string): InvoiceDto {
+function toInvoice(row: InvoiceRow, lines: InvoiceLineRow[], details: CustomerDetails, today: string): InvoiceDto {
   const iso = (date: Date | null) => date?.toISOString() ?? null;
   return {
     id: row.id,
@@ -57,26 +50,14 @@ function toInvoice(row: InvoiceRow, lines: LineRow[], details: CustomerDetails, 
 }
 
 /** Invoice objects for rows of one organization: their lines and, for drafts, the customer as it is now. */
-export async function withLines(db: DbOrTx, orgId: string, rows: InvoiceRow[]): Promise<InvoiceDto[]> {
+export async function withLines(orgId: string, rows: InvoiceRow[], db?: DbOrTx): Promise<InvoiceDto[]> {
   if (rows.length === 0) return [];
-  const ids = rows.map((row) => row.id);
-  const lines = await db
-    .select()
-    .from(invoiceLineItems)
-    .where(and(eq(invoiceLineItems.orgId, orgId), inArray(invoiceLineItems.invoiceId, ids)))
-    .orderBy(asc(invoiceLineItems.invoiceId), asc(invoiceLineItems.position));
+  const lines = await linesOfInvoices(orgId, rows.map((row) => row.id), db);
   const draftCustomers = [...new Set(rows.filter((row) => !row.customerDetails).map((row) => row.customerId))];
-  const live = draftCustomers.length
-    ? await db.select().from(customers).where(and(eq(customers.orgId, orgId), inArray(customers.id, draftCustomers)))
-    : [];
+  const live = await customersByIds(orgId, draftCustomers, db);
   const today = utcDay(new Date());
   return rows.map((row) => {
     const details = row.customerDetails ?? detailsOf(live.find((customer) => customer.id === row.customerId)!);
     return toInvoice(row, lines.filter((line) => line.invoiceId === row.id), details, today);
   });
-}
-
-export async function invoiceRow(db: DbOrTx, orgId: string, id: string): Promise<InvoiceRow | undefined> {
-  const [row] = await db.select().from(invoices).where(and(eq(invoices.orgId, orgId), eq(invoices.id, id)));
-  return row;
 }

@@ -1,72 +1,51 @@
-import { and, asc, eq, lt, sql } from "drizzle-orm";
-import { getDb, type DbOrTx, type Tx } from "@/db";
-import { invoiceLineItems, invoices } from "@/db/schema";
-import { newId } from "@/core/ids";
-import { utcDay } from "@/core/time";
+import type { DbOrTx, Tx } from "@/db";
+import { lockLiveCustomers } from "@/db/queries/customers";
+import {
+  deleteDraft,
+  findInvoice,
+  insertInvoice,
+  invoicesPage,
+  invoiceTransaction,
+  linesOfInvoices,
+  lockInvoice,
+  replaceLines,
+  updateInvoiceColumns,
+  type InvoiceRow,
+} from "@/db/queries/invoices";
 import { ApiError } from "../errors";
 import type { InvoiceCreateInput, InvoiceDto, InvoiceListFilter, InvoiceUpdateInput } from "../schemas/invoices";
-import { lockCustomers } from "./customers";
-import { asInputs, priceLines, type PricedInvoice } from "./invoice-lines";
-import { invoiceDate, invoiceRow, withLines, type InvoiceRow } from "./invoice-rows";
-import { after, newestFirst, page, type Keyset } from "./pagination";
+import { asInputs, priceLines } from "./invoice-lines";
+import { withLines } from "./invoice-rows";
+import { page, readPage } from "./pagination";
 import { sent } from "./patch";
 import { invalid, notFound } from "./refusals";
 
-const KEYS: Keyset = { table: invoices, orgId: invoices.orgId, id: invoices.id, createdAt: invoices.createdAt };
-
-function statusFilter(status: InvoiceListFilter["status"]) {
-  if (status === undefined) return undefined;
-  if (status === "overdue") return and(eq(invoices.status, "open"), lt(invoices.dueDate, utcDay(new Date())));
-  return eq(invoices.status, status);
-}
-
 export async function listInvoices(orgId: string, query: InvoiceListFilter) {
-  const rows = await getDb()
-    .select()
-    .from(invoices)
-    .where(
-      and(
-        eq(invoices.orgId, orgId),
-        statusFilter(query.status),
-        query.customer ? eq(invoices.customerId, query.customer) : undefined,
-        query.from ? sql`${invoiceDate} >= ${query.from}` : undefined,
-        query.to ? sql`${invoiceDate} <= ${query.to}` : undefined,
-        await after(KEYS, orgId, query.starting_after),
-      ),
-    )
-    .orderBy(...newestFirst(KEYS))
-    .limit(query.limit + 1);
+  const filter = { status: query.status, customerId: query.customer, from: query.from, to: query.to };
+  const rows = await readPage(query, (request) => invoicesPage(orgId, filter, request));
   const { data, ...envelope } = page(rows, query.limit);
-  return { ...envelope, data: await withLines(getDb(), orgId, data) };
+  return { ...envelope, data: await withLines(orgId, data) };
 }
 
-export async function getInvoice(orgId: string, id: string, db: DbOrTx = getDb()): Promise<InvoiceDto> {
-  const row = await invoiceRow(db, orgId, id);
+export async function getInvoice(orgId: string, id: string, db?: DbOrTx): Promise<InvoiceDto> {
+  const row = await findInvoice(orgId, id, db);
   if (!row) throw notFound(id);
-  return (await withLines(db, orgId, [row]))[0]!;
+  return (await withLines(orgId, [row], db))[0]!;
 }
 
 function checkDates(issueDate: string | null | undefined, dueDate: string | null | undefined) {
   if (issueDate && dueDate && dueDate < issueDate) throw invalid("due_date", `The due date ${dueDate} is before the issue date ${issueDate}.`);
 }
 
-async function writeLines(tx: Tx, orgId: string, invoiceId: string, priced: PricedInvoice) {
-  await tx.delete(invoiceLineItems).where(and(eq(invoiceLineItems.orgId, orgId), eq(invoiceLineItems.invoiceId, invoiceId)));
-  await tx.insert(invoiceLineItems).values(priced.lines.map((line) => ({ ...line, orgId, invoiceId })));
-}
-
 export async function createInvoice(orgId: string, input: InvoiceCreateInput): Promise<InvoiceDto> {
   checkDates(input.issue_date, input.due_date);
-  return getDb().transaction(async (tx) => {
-    const [customer] = await lockCustomers(tx, orgId, [input.customer]);
+  return invoiceTransaction(async (tx) => {
+    const [customer] = await lockLiveCustomers(tx, orgId, [input.customer]);
     if (!customer) throw notFound(input.customer, "customer");
     const currency = input.currency ?? customer.currency;
     if (!currency) throw invalid("currency", `Customer ${customer.id} has no default currency: send the invoice's currency.`);
     const priced = await priceLines(tx, orgId, currency, input.lines);
-    const id = newId("in");
-    await tx.insert(invoices).values({
-      orgId,
-      id,
+    const id = await insertInvoice(tx, orgId, {
       customerId: customer.id,
       currency,
       notes: input.notes ?? null,
@@ -76,65 +55,46 @@ export async function createInvoice(orgId: string, input: InvoiceCreateInput): P
       tax: priced.tax,
       total: priced.total,
     });
-    await writeLines(tx, orgId, id, priced);
+    await replaceLines(tx, orgId, id, priced.lines);
     return getInvoice(orgId, id, tx);
   });
 }
 
 /**
- * Locks a draft for a change: first its customers (see lockCustomers), then the invoice row.
+ * Locks a draft for a change: first its customers (see lockLiveCustomers), then the invoice row.
  * A concurrent update may have moved the draft to another customer between the two reads; then
  * the locks are taken again for the customer it has now.
  */
 export async function lockDraft(tx: Tx, orgId: string, id: string, verb: string, newCustomer?: string) {
   for (;;) {
-    const seen = await invoiceRow(tx, orgId, id);
+    const seen = await findInvoice(orgId, id, tx);
     if (!seen) throw notFound(id);
-    const locked = await lockCustomers(tx, orgId, newCustomer ? [seen.customerId, newCustomer] : [seen.customerId]);
-    const [row] = await tx
-      .select()
-      .from(invoices)
-      .where(and(eq(invoices.orgId, orgId), eq(invoices.id, id)))
-      .for("update");
+    const locked = await lockLiveCustomers(tx, orgId, newCustomer ? [seen.customerId, newCustomer] : [seen.customerId]);
+    const row = await lockInvoice(tx, orgId, id);
     if (!row) throw notFound(id);
     if (row.status !== "draft") throw ApiError.of("invoice_not_draft", `Invoice ${id} is ${row.status}: only drafts can be ${verb}.`);
     if (row.customerId === seen.customerId) return { invoice: row, customers: locked };
   }
 }
 
-async function linesOf(tx: Tx, orgId: string, invoiceId: string) {
-  return tx
-    .select()
-    .from(invoiceLineItems)
-    .where(and(eq(invoiceLineItems.orgId, orgId), eq(invoiceLineItems.invoiceId, invoiceId)))
-    .orderBy(asc(invoiceLineItems.position));
-}
-
 export async function updateInvoice(orgId: string, id: string, input: InvoiceUpdateInput): Promise<InvoiceDto> {
-  return getDb().transaction(async (tx) => {
+  return invoiceTransaction(async (tx) => {
     const { invoice, customers } = await lockDraft(tx, orgId, id, "edited", input.customer);
     if (input.customer && !customers.some((customer) => customer.id === input.customer)) throw notFound(input.customer, "customer");
     const changes = sent({ customerId: input.customer, currency: input.currency, notes: input.notes, issueDate: input.issue_date, dueDate: input.due_date });
     const merged: InvoiceRow = { ...invoice, ...changes };
     checkDates(merged.issueDate, merged.dueDate);
     // New lines, or a new currency the products must be priced in: the amounts are computed again.
-    const priced = input.lines || input.currency ? await priceLines(tx, orgId, merged.currency, input.lines ?? asInputs(await linesOf(tx, orgId, id))) : null;
-    if (priced) await writeLines(tx, orgId, id, priced);
-    await tx
-      .update(invoices)
-      .set({ ...changes, ...(priced && { subtotal: priced.subtotal, tax: priced.tax, total: priced.total }), updatedAt: new Date() })
-      .where(and(eq(invoices.orgId, orgId), eq(invoices.id, id)));
+    const priced = input.lines || input.currency ? await priceLines(tx, orgId, merged.currency, input.lines ?? asInputs(await linesOfInvoices(orgId, [id], tx))) : null;
+    if (priced) await replaceLines(tx, orgId, id, priced.lines);
+    await updateInvoiceColumns(tx, orgId, id, { ...changes, ...(priced && { subtotal: priced.subtotal, tax: priced.tax, total: priced.total }), updatedAt: new Date() });
     return getInvoice(orgId, id, tx);
   });
 }
 
 export async function deleteInvoice(orgId: string, id: string): Promise<{ id: string; object: "invoice"; deleted: true }> {
-  const [deleted] = await getDb()
-    .delete(invoices)
-    .where(and(eq(invoices.orgId, orgId), eq(invoices.id, id), eq(invoices.status, "draft")))
-    .returning({ id: invoices.id });
-  if (!deleted) {
-    const row = await invoiceRow(getDb(), orgId, id);
+  if (!(await deleteDraft(orgId, id))) {
+    const row = await findInvoice(orgId, id);
     if (!row) throw notFound(id);
     throw ApiError.of("invoice_not_draft", `Invoice ${id} is ${row.status}: only drafts can be deleted; void an open invoice instead.`);
   }

@@ -1,8 +1,6 @@
 import { availableParallelism } from "node:os";
-import { eq } from "drizzle-orm";
 import { Piscina } from "piscina";
-import { getDb } from "@/db";
-import { organizations } from "@/db/schema";
+import { findIssuer } from "@/db/queries/invoices";
 import type { InvoiceDto } from "../schemas/invoices";
 import { getInvoice } from "./invoices";
 
@@ -31,7 +29,7 @@ function renderInWorker(organization: string, invoice: InvoiceDto): Promise<Uint
 /** The invoice as a PDF and the file name to save it under: INV-000123.pdf, or draft-in_….pdf. */
 export async function invoicePdf(orgId: string, invoiceId: string): Promise<{ bytes: Uint8Array; filename: string }> {
   const invoice = await getInvoice(orgId, invoiceId);
-  const [org] = await getDb().select({ name: organizations.name }).from(organizations).where(eq(organizations.id, orgId));
+  const org = await findIssuer(orgId);
   const bytes = await renderInWorker(org!.name, invoice);
   return { bytes, filename: `${invoice.number ?? `draft-${invoice.id}`}.pdf` };
 }

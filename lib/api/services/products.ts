@@ -1,17 +1,10 @@
-import { and, eq } from "drizzle-orm";
-import { getDb } from "@/db";
-import { products } from "@/db/schema";
-import { newId } from "@/core/ids";
+import { findProduct, insertProduct, productsPage, updateProductColumns, type ProductRow } from "@/db/queries/products";
 import { percentToPpm, ppmToPercent } from "@/lib/money";
 import { ApiError } from "../errors";
 import type { ProductCreateInput, ProductDto, ProductUpdateInput } from "../schemas/products";
-import { after, newestFirst, page, type Keyset } from "./pagination";
+import { page, readPage } from "./pagination";
 import { sent } from "./patch";
 import { notFound } from "./refusals";
-
-type ProductRow = typeof products.$inferSelect;
-
-const KEYS: Keyset = { table: products, orgId: products.orgId, id: products.id, createdAt: products.createdAt };
 
 function toProduct(row: ProductRow): ProductDto {
   return {
@@ -43,8 +36,6 @@ function columns(input: ProductUpdateInput) {
   });
 }
 
-const one = (orgId: string, id: string) => and(eq(products.orgId, orgId), eq(products.id, id));
-
 /** Runs a write that may give a product a SKU another product of the organization has. */
 async function uniqueSku<T>(sku: string | null | undefined, write: () => Promise<T>): Promise<T> {
   try {
@@ -57,41 +48,25 @@ async function uniqueSku<T>(sku: string | null | undefined, write: () => Promise
 }
 
 export async function listProducts(orgId: string, query: { limit: number; starting_after?: string; active?: boolean }) {
-  const rows = await getDb()
-    .select()
-    .from(products)
-    .where(
-      and(eq(products.orgId, orgId), query.active === undefined ? undefined : eq(products.active, query.active), await after(KEYS, orgId, query.starting_after)),
-    )
-    .orderBy(...newestFirst(KEYS))
-    .limit(query.limit + 1);
+  const rows = await readPage(query, (request) => productsPage(orgId, { active: query.active }, request));
   return page(rows.map(toProduct), query.limit);
 }
 
 export async function createProduct(orgId: string, input: ProductCreateInput): Promise<ProductDto> {
-  const [row] = await uniqueSku(input.sku, () =>
-    getDb()
-      .insert(products)
-      .values({ orgId, id: newId("prod"), ...columns(input), name: input.name, unitAmount: input.unit_amount, currency: input.currency })
-      .returning(),
+  const row = await uniqueSku(input.sku, () =>
+    insertProduct(orgId, { ...columns(input), name: input.name, unitAmount: input.unit_amount, currency: input.currency }),
   );
-  return toProduct(row!);
+  return toProduct(row);
 }
 
 export async function getProduct(orgId: string, id: string): Promise<ProductDto> {
-  const [row] = await getDb().select().from(products).where(one(orgId, id));
+  const row = await findProduct(orgId, id);
   if (!row) throw notFound(id);
   return toProduct(row);
 }
 
 export async function updateProduct(orgId: string, id: string, input: ProductUpdateInput): Promise<ProductDto> {
-  const [row] = await uniqueSku(input.sku, () =>
-    getDb()
-      .update(products)
-      .set({ ...columns(input), updatedAt: new Date() })
-      .where(one(orgId, id))
-      .returning(),
-  );
+  const row = await uniqueSku(input.sku, () => updateProductColumns(orgId, id, columns(input)));
   if (!row) throw notFound(id);
   return toProduct(row);
 }
