@@ -76,7 +76,7 @@ function open(): DbHandle {
     fs.mkdirSync(dir, { recursive: true });
     release = acquireDataDirLock(dir);
   }
-  const pglite = new PGlite(dir);
+  const pglite = new PGlite(dir, { loadDataDir: snapshotToLoad() });
   const db = drizzlePglite({ client: pglite, schema }) as unknown as Db;
   return {
     db,
@@ -87,6 +87,16 @@ function open(): DbHandle {
       release();
     },
   };
+}
+
+/**
+ * PGLITE_SNAPSHOT: a data directory saved by PGlite's dumpDataDir, to start an in-memory database
+ * from instead of an empty one. The integration tests migrate one database and start most files
+ * from its snapshot (0.6 s instead of 3.5 s for a new database and its migrations).
+ */
+function snapshotToLoad(): Blob | undefined {
+  const file = process.env.PGLITE_SNAPSHOT;
+  return file ? new Blob([fs.readFileSync(file)]) : undefined;
 }
 
 /** The process's drivers themselves, for what drizzle does not carry (the job queue's own SQL). */

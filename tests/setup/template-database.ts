@@ -1,38 +1,57 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { randomBytes } from "node:crypto";
 import type { TestProject } from "vitest/node";
 import { databaseUrl, onServer } from "./database-server";
 
 declare module "vitest" {
   export interface ProvidedContext {
-    /** On PostgreSQL, the migrated template database each test file's database is copied from. */
-    migratedTemplate: string | null;
+    /** The migrated database each test file starts from: a PGlite snapshot file, or a PostgreSQL template database's name. */
+    migratedTemplate: { kind: "pglite"; snapshotFile: string } | { kind: "postgres"; database: string };
+    /** Set by the project of the files that measure their own event loop or CPU (vitest.config.ts). */
+    freshPglite?: boolean;
   }
 }
 
+async function migrateOnce(): Promise<void> {
+  const { migrateDatabase } = await import("@/db/migrate");
+  await migrateDatabase();
+}
+
 /**
- * On PostgreSQL, migrates one template database before any test file runs; each file then gets a
- * `CREATE DATABASE … TEMPLATE` copy of it (tests/setup/database.ts) instead of migrating its own.
- * PGlite migrates a fresh in-memory database per file: starting one from a dumpDataDir snapshot
- * was 2.9 s faster a file, but the 50 ms event-loop tests of sign-in and of the PDF (SPEC §11),
- * where PGlite's queries run on the test's own loop, failed with it on a loaded machine.
+ * Migrates one database before any test file runs; each file then starts from a copy of it
+ * (tests/setup/database.ts) instead of migrating its own: PostgreSQL copies a template database
+ * with CREATE DATABASE … TEMPLATE, PGlite loads a snapshot of its data directory.
  */
-export default async function migrateTemplate(project: TestProject): Promise<(() => Promise<void>) | void> {
+export default async function migrateTemplate(project: TestProject): Promise<() => Promise<void>> {
   const serverUrl = process.env.DATABASE_URL;
-  if (!serverUrl) {
-    project.provide("migratedTemplate", null);
-    return;
+  const { closeDb, databaseHandle } = await import("@/db");
+  if (serverUrl) {
+    const database = `test_template_${process.pid}_${randomBytes(4).toString("hex")}`;
+    await onServer(serverUrl, `create database "${database}"`);
+    process.env.DATABASE_URL = databaseUrl(serverUrl, database);
+    try {
+      await migrateOnce();
+    } finally {
+      await closeDb();
+      process.env.DATABASE_URL = serverUrl;
+    }
+    project.provide("migratedTemplate", { kind: "postgres", database });
+    return () => onServer(serverUrl, `drop database if exists "${database}" with (force)`);
   }
-  const database = `test_template_${process.pid}_${randomBytes(4).toString("hex")}`;
-  await onServer(serverUrl, `create database "${database}"`);
-  process.env.DATABASE_URL = databaseUrl(serverUrl, database);
-  const { closeDb } = await import("@/db");
+  const previousDir = process.env.PGLITE_DIR;
+  process.env.PGLITE_DIR = "memory://";
+  const snapshotFile = path.join(os.tmpdir(), `invoicing-test-template-${process.pid}-${randomBytes(4).toString("hex")}.tar`);
   try {
-    const { migrateDatabase } = await import("@/db/migrate");
-    await migrateDatabase();
+    await migrateOnce();
+    const snapshot = await databaseHandle().pglite!.dumpDataDir("none");
+    fs.writeFileSync(snapshotFile, Buffer.from(await snapshot.arrayBuffer()));
   } finally {
     await closeDb();
-    process.env.DATABASE_URL = serverUrl;
+    if (previousDir === undefined) delete process.env.PGLITE_DIR;
+    else process.env.PGLITE_DIR = previousDir;
   }
-  project.provide("migratedTemplate", database);
-  return () => onServer(serverUrl, `drop database if exists "${database}" with (force)`);
+  project.provide("migratedTemplate", { kind: "pglite", snapshotFile });
+  return async () => fs.rmSync(snapshotFile, { force: true });
 }
