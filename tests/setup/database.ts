@@ -15,12 +15,11 @@ process.env.PUBLIC_BASE_URL ??= "http://localhost:3000";
 
 // Each file gets a database of its own, a copy of the one tests/setup/template-database.ts
 // migrated: on PostgreSQL a template copy; on PGlite one loaded from its snapshot, except for the
-// files that measure their own event loop or CPU (freshPglite, vitest.config.ts), which migrate an
-// empty one as before: PGlite runs its queries on the test's own loop, and from a snapshot (an
-// ANALYZE after loading included) the 50 ms PDF test measured 59 and 80 ms on a loaded machine,
-// 25-32 ms migrated.
+// files that measure their own event loop or CPU (freshPglite, vitest.config.ts: no template),
+// which migrate an empty one: PGlite runs its queries on the test's own loop, and from a snapshot
+// (an ANALYZE after loading included) the 50 ms PDF test measured 59 and 80 ms on a loaded
+// machine, 25-32 ms migrated.
 const template = inject("migratedTemplate");
-const fromSnapshot = template.kind === "pglite" && !inject("freshPglite");
 const serverUrl = process.env.DATABASE_URL;
 let databaseName: string | null = null;
 
@@ -33,9 +32,9 @@ if (serverUrl) {
 }
 
 beforeAll(async () => {
-  if (template.kind === "postgres") await onServer(serverUrl!, `create database "${databaseName}" template "${template.database}"`);
+  if (template?.kind === "postgres") await onServer(serverUrl!, `create database "${databaseName}" template "${template.database}"`);
   // Only this process's own client starts from the snapshot: servers a test spawns inherit the environment.
-  if (fromSnapshot) process.env.PGLITE_SNAPSHOT = template.snapshotFile;
+  if (template?.kind === "pglite") process.env.PGLITE_SNAPSHOT = template.snapshotFile;
   try {
     // On a copy nothing is left to migrate; the request log's partitions and the expiry watch run as at every start.
     const { migrateDatabase } = await import("@/db/migrate");

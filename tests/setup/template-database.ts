@@ -7,8 +7,11 @@ import { databaseUrl, onServer } from "./database-server";
 
 declare module "vitest" {
   export interface ProvidedContext {
-    /** The migrated database each test file starts from: a PGlite snapshot file, or a PostgreSQL template database's name. */
-    migratedTemplate: { kind: "pglite"; snapshotFile: string } | { kind: "postgres"; database: string };
+    /**
+     * The migrated database each test file starts from: a PGlite snapshot file, or a PostgreSQL
+     * template database's name; null where each file migrates an empty PGlite database itself.
+     */
+    migratedTemplate: { kind: "pglite"; snapshotFile: string } | { kind: "postgres"; database: string } | null;
     /** Set by the project of the files that measure their own event loop or CPU (vitest.config.ts). */
     freshPglite?: boolean;
   }
@@ -20,12 +23,17 @@ async function migrateOnce(): Promise<void> {
 }
 
 /**
- * Migrates one database before any test file runs; each file then starts from a copy of it
- * (tests/setup/database.ts) instead of migrating its own: PostgreSQL copies a template database
- * with CREATE DATABASE … TEMPLATE, PGlite loads a snapshot of its data directory.
+ * Migrates one database before any test file of the project runs; each file then starts from a
+ * copy of it (tests/setup/database.ts) instead of migrating its own: PostgreSQL copies a template
+ * database with CREATE DATABASE … TEMPLATE, PGlite loads a snapshot of its data directory. On
+ * PGlite the measuring project's files migrate their own (freshPglite), so it makes no snapshot.
  */
 export default async function migrateTemplate(project: TestProject): Promise<() => Promise<void>> {
   const serverUrl = process.env.DATABASE_URL;
+  if (!serverUrl && project.config.provide?.freshPglite) {
+    project.provide("migratedTemplate", null);
+    return async () => {};
+  }
   const { closeDb, databaseHandle } = await import("@/db");
   if (serverUrl) {
     const database = `test_template_${process.pid}_${randomBytes(4).toString("hex")}`;
