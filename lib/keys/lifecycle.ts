@@ -29,6 +29,17 @@ async function mintKey(ctx: ActionContext, key: { name: string; expiresAt: Date 
   return { key: (await getApiKey(ctx.orgId, id, ctx.tx))!, value };
 }
 
+const KEY_NOT_FOUND = "API key not found in this organization.";
+
+/**
+ * Why a change that matched no live key was refused: the key exists but is revoked (worded by
+ * `revoked`), or it is not this organization's.
+ */
+async function revokedOrMissing(ctx: ActionContext, keyId: string, revoked: (name: string) => string): Promise<UserFacingError> {
+  const existing = await getApiKey(ctx.orgId, keyId, ctx.tx);
+  return new UserFacingError(existing ? revoked(existing.name) : KEY_NOT_FOUND);
+}
+
 function requireApiAccess(plan: Plan): void {
   const limits = PLANS[plan];
   if (!limits.apiAccess) {
@@ -76,7 +87,7 @@ export async function rollKey({ keyId, overlap }: z.output<typeof rollApiKeyInpu
   requireApiAccess(plan);
   const now = new Date();
   const old = await lockKeyForRoll(ctx.tx, ctx.orgId, keyId);
-  if (!old) throw new UserFacingError("API key not found in this organization.");
+  if (!old) throw new UserFacingError(KEY_NOT_FOUND);
   if (old.revokedAt) throw new UserFacingError(`"${old.name}" is revoked: create a new key instead.`);
   if (old.replacedById) throw new UserFacingError(`"${old.name}" was rolled already: roll its replacement instead.`);
   if (keyStatus(old, now) === "expired") throw new UserFacingError(`"${old.name}" has expired: create a new key instead.`);
@@ -109,10 +120,7 @@ export async function rollKey({ keyId, overlap }: z.output<typeof rollApiKeyInpu
 export async function revokeKey({ keyId, reason, note }: z.output<typeof revokeApiKeyInput>, ctx: ActionContext): Promise<Change<{ id: string; name: string }>> {
   const revocation = { userId: ctx.userId, reason: reason ?? null, note: note ?? null };
   const revoked = await markApiKeyRevoked(ctx.tx, ctx.orgId, keyId, revocation);
-  if (!revoked) {
-    const existing = await getApiKey(ctx.orgId, keyId, ctx.tx);
-    throw new UserFacingError(existing ? `"${existing.name}" is already revoked.` : "API key not found in this organization.");
-  }
+  if (!revoked) throw await revokedOrMissing(ctx, keyId, (name) => `"${name}" is already revoked.`);
   await enqueueWebhookEvent(ctx.tx, ctx.orgId, {
     type: "key.revoked",
     data: { id: revoked.id, name: revoked.name, reason: revocation.reason, actorUserId: ctx.userId },
@@ -130,10 +138,7 @@ export async function revokeKey({ keyId, reason, note }: z.output<typeof revokeA
 
 export async function renameKey({ keyId, name }: z.output<typeof renameApiKeyInput>, ctx: ActionContext): Promise<Change<{ id: string; name: string }>> {
   const renamed = await renameApiKey(ctx.tx, ctx.orgId, keyId, name);
-  if (!renamed) {
-    const existing = await getApiKey(ctx.orgId, keyId, ctx.tx);
-    throw new UserFacingError(existing ? `"${existing.name}" is revoked: a revoked key keeps its name so its history reads as it happened.` : "API key not found in this organization.");
-  }
+  if (!renamed) throw await revokedOrMissing(ctx, keyId, (name) => `"${name}" is revoked: a revoked key keeps its name so its history reads as it happened.`);
   // Thrown, so the transaction ends without a change and without an entry.
   if (renamed.nameBefore === name) throw new UserFacingError(`The key is already named "${name}".`);
   return {
@@ -146,10 +151,7 @@ export async function renameKey({ keyId, name }: z.output<typeof renameApiKeyInp
 export async function restrictKey({ keyId, access, scopes, ipAllowlist }: z.output<typeof updateKeyRestrictionsInput>, ctx: ActionContext): Promise<Change<{ key: ApiKeyDto }>> {
   const restrictions = { access, scopes, ipAllowlist };
   const changed = await setKeyRestrictions(ctx.tx, ctx.orgId, keyId, restrictions);
-  if (!changed) {
-    const existing = await getApiKey(ctx.orgId, keyId, ctx.tx);
-    throw new UserFacingError(existing ? `"${existing.name}" is revoked: its access can no longer change.` : "API key not found in this organization.");
-  }
+  if (!changed) throw await revokedOrMissing(ctx, keyId, (name) => `"${name}" is revoked: its access can no longer change.`);
   const { before, after } = restrictionChanges(changed.before, restrictions);
   // Thrown, so the transaction ends without a change and without an entry.
   if (Object.keys(after).length === 0) throw new UserFacingError(`"${changed.name}" already has this access.`);
