@@ -117,8 +117,7 @@ export async function firstFreeSlug(tx: Tx, candidates: Iterable<string>): Promi
   return null;
 }
 
-/** A new organization (on the default plan) and its first member, its owner. */
-export async function insertOrganization(tx: Tx, organization: { id: string; name: string; slug: string }, ownerId: string): Promise<void> {
+/** A new organization, on the default plan and without members. */
+export async function insertOrganization(tx: Tx, organization: { id: string; name: string; slug: string }): Promise<void> {
   await tx.insert(organizations).values(organization);
-  await tx.insert(memberships).values({ orgId: organization.id, userId: ownerId, role: "owner" });
 }

@@ -3,6 +3,7 @@ import { countAttempt } from "@/db/queries/auth-throttle";
 import { newId } from "@/core/ids";
 import { getDb } from "@/db";
 import { insertActivity } from "@/db/queries/activity";
+import { insertMembership } from "@/db/queries/members";
 import { firstFreeSlug, insertOrganization } from "@/db/queries/organizations";
 import { EmailTakenError, insertUser, type UserDto } from "@/db/queries/users";
 import { hashPassword } from "@/lib/auth/password";
@@ -54,7 +55,8 @@ export async function createUserWithOrganization(input: {
     const slug = await firstFreeSlug(tx, input.slugCandidates);
     if (slug === null) throw new Error(`Every slug candidate for "${input.organizationName}" is taken`);
     const orgId = newId("org");
-    await insertOrganization(tx, { id: orgId, name: input.organizationName, slug }, user.id);
+    await insertOrganization(tx, { id: orgId, name: input.organizationName, slug });
+    await insertMembership(tx, orgId, user.id, "owner");
     await insertActivity(tx, orgId, { kind: "user", userId: user.id, ...input.client }, [
       { action: "organization.created", target: { type: "organization", id: orgId, name: input.organizationName }, after: { name: input.organizationName, slug } },
     ]);
