@@ -117,6 +117,8 @@ test.describe("signed in", () => {
     await page.getByRole("button", { name: /Account menu/ }).click();
     await page.getByRole("menuitem", { name: "Sign out", exact: true }).click();
     await expect(page).toHaveURL(/\/signin/);
+    // The sign-in page drawn: sign-out's own navigation has landed and cannot overtake the next one.
+    await expect(page.getByRole("button", { name: "Sign in" })).toBeVisible();
     await page.goto("/acme/settings/api");
     await expect(page).toHaveURL(/\/signin\?callbackUrl=/);
     await context.close();
