@@ -2,6 +2,7 @@ import { sql, type SQL } from "drizzle-orm";
 import PgBoss from "pg-boss";
 import type postgres from "postgres";
 import { arrayLiteral, beforeDbClose, databaseHandle, type DbOrTx } from "./index";
+import { withMigrationLock } from "./migration-lock";
 import { rowsOf } from "./partitions";
 
 /**
@@ -30,10 +31,14 @@ function normalized(values: unknown[]): unknown[] {
   });
 }
 
+/** `run` on a connection of its own; one left inside a failed BEGIN is rolled back before it returns to the pool. */
 async function onReservedConnection<T>(pool: postgres.Sql, run: (connection: postgres.ReservedSql) => Promise<T>): Promise<T> {
   const connection = await pool.reserve();
   try {
     return await run(connection);
+  } catch (error) {
+    await connection`rollback`.catch(() => undefined);
+    throw error;
   } finally {
     connection.release();
   }
@@ -53,7 +58,11 @@ function clientExecutor(): Executor {
       }
       const pglite = handle.pglite!;
       if (values.length === 0) {
-        const results = await pglite.exec(text);
+        const results = await pglite.exec(text).catch(async (error: unknown) => {
+          // The one connection must not stay inside the text's failed BEGIN.
+          await pglite.exec("rollback").catch(() => undefined);
+          throw error;
+        });
         const last = results.at(-1);
         return { rows: last?.rows ?? [], rowCount: last?.affectedRows ?? last?.rows.length ?? 0 };
       }
@@ -121,8 +130,10 @@ export function jobQueue(): Promise<PgBoss> {
     // that died mid-job, so they are retried (a delivery's job expires 20 s after it was taken).
     const boss = new PgBoss({ db: clientExecutor(), schema: "pgboss", schedule: false, maintenanceIntervalSeconds: MAINTENANCE_SECONDS });
     boss.on("error", (error: unknown) => console.error("Job queue error", error));
-    await boss.start();
-    for (const queue of QUEUES) await ensureQueue(boss, queue);
+    await withMigrationLock(async () => {
+      await boss.start();
+      for (const queue of QUEUES) await ensureQueue(boss, queue);
+    });
     beforeDbClose(stopJobQueue);
     return boss;
   })().catch((error: unknown) => {

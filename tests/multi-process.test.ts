@@ -10,6 +10,7 @@ import { addMember, createOrg, form, insertKey } from "./helpers/factories";
 import { actAs } from "./helpers/session";
 import { startApiServer } from "./helpers/api-server";
 import { startServerProcess, type ServerProcess } from "./helpers/server-process";
+import { databaseUrl, onServer } from "./setup/database-server";
 
 const inProcess = startApiServer();
 
@@ -102,6 +103,23 @@ describe.skipIf(!process.env.DATABASE_URL)("two API processes on one PostgreSQL"
       expect(response.status).toBe(401);
     }
   });
+});
+
+describe.skipIf(!process.env.DATABASE_URL)("processes started together on a new database", () => {
+  it("all start: one at a time migrates it and installs the job queue's schema, the others find them done", async () => {
+    const database = `fresh_${Date.now()}_${process.pid}`;
+    await onServer(process.env.DATABASE_URL!, `create database "${database}"`);
+    const started: ServerProcess[] = [];
+    try {
+      const starts = await Promise.allSettled(Array.from({ length: 3 }, () => startServerProcess("api-server.ts", { DATABASE_URL: databaseUrl(process.env.DATABASE_URL!, database) })));
+      started.push(...starts.flatMap((start) => (start.status === "fulfilled" ? [start.value] : [])));
+      expect(starts.filter((start) => start.status === "rejected").map((start) => String((start as PromiseRejectedResult).reason))).toEqual([]);
+      for (const { base } of started) expect((await fetch(`${base}/v1/invoices`)).status).toBe(401);
+    } finally {
+      await Promise.all(started.map(({ stop }) => stop()));
+      await onServer(process.env.DATABASE_URL!, `drop database if exists "${database}" with (force)`);
+    }
+  }, 90_000);
 });
 
 describe("npm run start:api", () => {
