@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { getDb } from "@/db";
 import { ensureRequestLogPartitions } from "@/db/partitions";
-import { rebuildDailyRollups } from "@/db/rollups";
+import { rebuildRollups } from "@/db/rollups";
 import { insertKey } from "@/tests/helpers/factories";
 
 const DAY_MS = 24 * 3600_000;
@@ -85,7 +85,7 @@ export async function loadRequestLogAtScale(orgId: string, rows: number, now: Da
         (select count(*) + 1 from unnest(${sql.raw(`array[${statusBounds.slice(0, -1).join(",")}]::float8[]`)}) b where b < r.status_draw)] as status) s
       cross join lateral (select (${sql.raw(`array[${ENDPOINTS.map((e) => `'${e}'`).join(",")}]`)})[1 + r.endpoint_index] as endpoint) e`);
   }
-  await rebuildDailyRollups(getDb(), [orgId]);
+  await rebuildRollups(getDb(), [orgId]);
   await getDb().execute(sql`vacuum analyze request_log`);
   return { keyIds, rows, loadMs: performance.now() - started };
 }

@@ -11,7 +11,7 @@ import { ensureRequestLogPartitions, rowsOf } from "@/db/partitions";
 import { windowStartDay } from "@/db/queries/api-keys";
 import { listAuditLog } from "@/db/queries/audit-log";
 import { getKeyUsage } from "@/db/queries/key-usage";
-import { rebuildDailyRollups } from "@/db/rollups";
+import { rebuildRollups } from "@/db/rollups";
 import { customers, invoiceLineItems, invoices } from "@/db/schema";
 import { newId } from "@/core/ids";
 import { utcDay } from "@/core/time";
@@ -173,7 +173,7 @@ async function benchAuditLog(orgId: string, now: Date): Promise<void> {
 
 async function benchKeyUsage(orgId: string, keyId: string, now: Date): Promise<void> {
   const rebuildStarted = performance.now();
-  await rebuildDailyRollups(getDb(), [orgId]);
+  await rebuildRollups(getDb(), [orgId]);
   const rebuildMs = performance.now() - rebuildStarted;
   const [rollupRows] = rowsOf<{ n: number }>(await getDb().execute(sql`select count(*)::int as n from request_daily_rollup where api_key_id = ${keyId}`));
 
@@ -203,7 +203,7 @@ async function benchKeyUsage(orgId: string, keyId: string, now: Date): Promise<v
   printLines([
     ["request_log / rollups", times(median(fromLog.samples) / median(fromRollups.samples))],
     ["totals agree", fromRollups.result.total === logTotal ? "yes" : "NO"],
-    ["rebuildDailyRollups for the org (once)", ms(rebuildMs)],
+    ["rebuildRollups for the org (once)", ms(rebuildMs)],
   ]);
 }
 

@@ -1,10 +1,13 @@
 import { sql } from "drizzle-orm";
 import type { DbOrTx } from "./index";
+import { rollupKeptSince } from "@/core/usage-grains";
+import { ROLLUP_TABLES } from "./rollups";
 import { IDEMPOTENCY_WINDOW_HOURS } from "./schema";
 
 /**
  * The request log keeps the current UTC month and the 12 before it; older monthly partitions are
- * dropped whole (no row-by-row delete), and their daily rollups with them.
+ * dropped whole (no row-by-row delete), and their daily rollups with them; the hourly and minute
+ * rollups are kept for less (core/usage-grains.ts).
  */
 export const REQUEST_LOG_RETENTION_MONTHS = 13;
 const MONTHS_AHEAD = 2;
@@ -61,6 +64,9 @@ export async function maintainRequestLog(db: DbOrTx, now = new Date()): Promise<
     for (const name of dropped) await tx.execute(sql.raw(`drop table "${name}"`));
     await tx.execute(sql`delete from request_log_default where created_at < ${keepFrom.toISOString()}`);
     await tx.execute(sql`delete from request_daily_rollup where day < ${keepFrom.toISOString().slice(0, 10)}`);
+    for (const grain of ["hour", "minute"] as const) {
+      await tx.execute(sql`delete from ${sql.identifier(ROLLUP_TABLES[grain].table)} where period_start < ${rollupKeptSince(grain, now).toISOString()}`);
+    }
     // Idempotency keys past their window answer as new already; this only frees the space.
     await tx.execute(sql`delete from idempotency_keys where created_at < ${now.toISOString()}::timestamptz - ${IDEMPOTENCY_WINDOW_HOURS}::int * interval '1 hour'`);
     return { dropped };

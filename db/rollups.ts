@@ -1,14 +1,45 @@
 import { sql } from "drizzle-orm";
+import { ROLLUP_GRAINS, rollupKeptSince, type RollupGrain } from "@/core/usage-grains";
 import type { DbOrTx } from "./index";
 
-/** Recomputes the daily rollups of these organizations from request_log (seed and repair). */
-export async function rebuildDailyRollups(db: DbOrTx, orgIds: string[]): Promise<void> {
+/** Where each grain's rollups live and how a request_log row's time maps to its period. */
+export const ROLLUP_TABLES: Record<RollupGrain, { table: string; period: string; periodOf: string }> = {
+  minute: { table: "request_minute_rollup", period: "period_start", periodOf: "date_trunc('minute', created_at, 'UTC')" },
+  hour: { table: "request_hourly_rollup", period: "period_start", periodOf: "date_trunc('hour', created_at, 'UTC')" },
+  day: { table: "request_daily_rollup", period: "day", periodOf: "(created_at at time zone 'UTC')::date" },
+};
+
+/**
+ * One statement that rolls up the rows of `source` (a relation with request_log's columns) into a
+ * grain's table: a count and a latency histogram per key, period,
+ * endpoint and status. "add" adds them to what the rows hold (the log writer's batches); "replace"
+ * overwrites them (a rebuild from the whole log). Rows go in key order, so batches of several
+ * processes lock shared rows in one order.
+ */
+export function rollupStatement(grain: RollupGrain, source: string, conflict: "add" | "replace"): string {
+  const { table, period, periodOf } = ROLLUP_TABLES[grain];
+  const update =
+    conflict === "add"
+      ? `count = r.count + excluded.count, (latency_buckets, latency_counts) =
+           (select m.buckets, m.counts from latency_merge(r.latency_buckets, r.latency_counts, excluded.latency_buckets, excluded.latency_counts) m)`
+      : `count = excluded.count, latency_buckets = excluded.latency_buckets, latency_counts = excluded.latency_counts`;
+  return `
+    insert into ${table} as r (org_id, api_key_id, ${period}, endpoint, status, count, latency_buckets, latency_counts)
+    select org_id, api_key_id, period, endpoint, status, sum(n)::bigint, array_agg(bucket order by bucket), array_agg(n order by bucket)
+    from (
+      select org_id, api_key_id, ${periodOf} as period, endpoint, status, latency_bucket(duration_ms) as bucket, count(*) as n
+      from ${source} group by 1, 2, 3, 4, 5, 6
+    ) as per_bucket
+    group by 1, 2, 3, 4, 5 order by 1, 2, 3, 4, 5
+    on conflict (org_id, api_key_id, ${period}, endpoint, status) do update set ${update}`;
+}
+
+/** Recomputes every grain's rollups of these organizations from request_log (seed and repair). */
+export async function rebuildRollups(db: DbOrTx, orgIds: string[], now = new Date()): Promise<void> {
   if (orgIds.length === 0) return;
-  await db.execute(sql`
-    insert into request_daily_rollup (org_id, api_key_id, day, endpoint, status, count)
-    select org_id, api_key_id, (created_at at time zone 'UTC')::date, endpoint, status, count(*)
-    from request_log
-    where org_id in (${sql.join(orgIds.map((id) => sql`${id}`), sql`, `)})
-    group by 1, 2, 3, 4, 5
-    on conflict (org_id, api_key_id, day, endpoint, status) do update set count = excluded.count`);
+  const orgs = sql.join(orgIds.map((id) => sql`${id}`), sql`, `);
+  for (const grain of ROLLUP_GRAINS) {
+    const kept = grain === "day" ? sql`` : sql` and created_at >= ${rollupKeptSince(grain, now).toISOString()}`;
+    await db.execute(sql`with logged as (select * from request_log where org_id in (${orgs})${kept}) ${sql.raw(rollupStatement(grain, "logged", "replace"))}`);
+  }
 }

@@ -4,7 +4,7 @@ import { quotaThresholdsReached, raiseQuotaAlerts } from "@/db/alerts";
 import { DEFAULT_QUOTA_ALERT_THRESHOLDS } from "@/core/enums";
 import { callsThisMonth, spreadMonthlyUsage } from "@/db/monthly-usage";
 import { ensureRequestLogPartitions } from "@/db/partitions";
-import { rebuildDailyRollups } from "@/db/rollups";
+import { rebuildRollups } from "@/db/rollups";
 import { apiKeys, requestLog } from "@/db/schema";
 import { utcMonthStart } from "@/core/time";
 import { accessCovers } from "@/lib/keys/access";
@@ -153,7 +153,7 @@ export async function seedTraffic(db: Db, now: Date): Promise<void> {
     const last = rows.reduce<(typeof rows)[number] | null>((latest, row) => (row.status !== 401 && (!latest || row.createdAt! > latest.createdAt!) ? row : latest), null);
     if (last) await db.update(apiKeys).set({ lastUsedAt: last.createdAt, lastUsedIp: last.ip, lastUsedEndpoint: last.endpoint }).where(eq(apiKeys.id, key.id));
   }
-  await rebuildDailyRollups(db, ORGS.map((org) => org.id));
+  await rebuildRollups(db, ORGS.map((org) => org.id));
   // The month's quota counts what passed authentication and rate limiting (SPEC §2).
   for (const org of ORGS) {
     const quota = PLANS[org.plan].monthlyCalls;

@@ -1,6 +1,8 @@
 import "server-only";
 import { queryPrepared } from "@/db";
 import { GroupCommit } from "@/core/group-commit";
+import { ROLLUP_GRAINS } from "@/core/usage-grains";
+import { rollupStatement } from "@/db/rollups";
 
 export interface RequestLogEntry {
   orgId: string;
@@ -30,13 +32,7 @@ export const WRITE_REQUEST_LOG = `
   ), logged as (
     insert into request_log (org_id, api_key_id, request_id, method, path, endpoint, status, duration_ms, ip, user_agent, error_code, created_at)
     select org_id, api_key_id, request_id, method, path, endpoint, status, duration_ms, ip, user_agent, error_code, created_at from batch
-  ), rolled as (
-    -- In key order, so batches of several processes lock shared rows in one order.
-    insert into request_daily_rollup (org_id, api_key_id, day, endpoint, status, count)
-    select org_id, api_key_id, (created_at at time zone 'UTC')::date, endpoint, status, count(*) from batch
-    group by 1, 2, 3, 4, 5 order by 1, 2, 3, 4, 5
-    on conflict (org_id, api_key_id, day, endpoint, status) do update set count = request_daily_rollup.count + excluded.count
-  ), used as (
+  ), ${ROLLUP_GRAINS.map((grain) => `rolled_by_${grain} as (${rollupStatement(grain, "batch", "add")})`).join(", ")}, used as (
     select distinct on (org_id, api_key_id) org_id, api_key_id, created_at as at, ip, endpoint from batch
     where touches_key order by org_id, api_key_id, created_at desc
   ), touched as (
@@ -59,12 +55,12 @@ async function writeRequestLogBatch(rows: RequestLogEntry[]): Promise<void[]> {
   return rows.map(() => undefined);
 }
 
-// Each request's row, daily rollup and key last-used time go out with those of the other
+// Each request's row, its rollups (per minute, hour and day) and the key's last-used time go out with those of the other
 // requests that finished meanwhile; a request waits for its batch's commit, so a response that
 // reached its client has its row.
 const requestLogWriter = new GroupCommit(writeRequestLogBatch, (size) => `Writing a batch of ${size} request-log rows failed`);
 
-/** The request's audit row, its daily rollup and the key's last use; resolves once they are committed. */
+/** The request's audit row, its rollups and the key's last use; resolves once they are committed. */
 export function writeRequestLog(entry: RequestLogEntry): Promise<void> {
   return requestLogWriter.submit(entry);
 }

@@ -1,4 +1,5 @@
 import { bigserial, bigint, customType, date, index, integer, jsonb, pgTable, primaryKey, smallint, text, timestamp } from "drizzle-orm/pg-core";
+import { sql } from "drizzle-orm";
 import { createdAt } from "./columns";
 import { tenant } from "./accounts";
 
@@ -43,6 +44,19 @@ export const requestLog = pgTable(
   ],
 );
 
+/**
+ * What every rollup row holds for its key, endpoint, status and period: the count, and the
+ * latency histogram of those requests as two parallel arrays, bucket numbers ascending and their
+ * counts. Buckets are log-spaced for a relative error of at most 2 % (latency_bucket() in
+ * migration 0019, core/latency-histogram.ts), so histograms of any rows merge by adding counts
+ * per bucket (latency_merge()).
+ */
+const rollupMeasures = () => ({
+  count: bigint("count", { mode: "number" }).notNull().default(0),
+  latencyBuckets: smallint("latency_buckets").array().notNull().default(sql`'{}'`),
+  latencyCounts: bigint("latency_counts", { mode: "number" }).array().notNull().default(sql`'{}'`),
+});
+
 /** Daily counts per key, endpoint and status, kept in step with request_log as rows are written. */
 export const requestDailyRollup = pgTable(
   "request_daily_rollup",
@@ -52,13 +66,36 @@ export const requestDailyRollup = pgTable(
     day: date("day", { mode: "string" }).notNull(),
     endpoint: text("endpoint").notNull(),
     status: smallint("status").notNull(),
-    count: bigint("count", { mode: "number" }).notNull().default(0),
+    ...rollupMeasures(),
   },
   (t) => [
     primaryKey({ columns: [t.orgId, t.apiKeyId, t.day, t.endpoint, t.status] }),
     index("request_daily_rollup_org_day_idx").on(t.orgId, t.day),
   ],
 );
+
+/**
+ * The same per UTC hour and per minute, for the shorter windows; they are kept for less time than
+ * the daily rows (core/usage-grains.ts).
+ */
+function periodRollup(name: string) {
+  return pgTable(
+    name,
+    {
+      orgId: text("org_id").notNull(),
+      periodStart: timestamp("period_start", { withTimezone: true, mode: "date" }).notNull(),
+      apiKeyId: text("api_key_id").notNull(),
+      endpoint: text("endpoint").notNull(),
+      status: smallint("status").notNull(),
+      ...rollupMeasures(),
+    },
+    // Windows are read across every key of the organization, so the period comes before the key.
+    (t) => [primaryKey({ name: `${name}_pk`, columns: [t.orgId, t.periodStart, t.apiKeyId, t.endpoint, t.status] })],
+  );
+}
+
+export const requestHourlyRollup = periodRollup("request_hourly_rollup");
+export const requestMinuteRollup = periodRollup("request_minute_rollup");
 
 /** Fixed one-minute windows per key; the row lock makes the count exact across processes. */
 export const rateLimitWindows = pgTable(

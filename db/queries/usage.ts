@@ -1,0 +1,109 @@
+import "server-only";
+import { sql, type SQL } from "drizzle-orm";
+import { getDb } from "@/db";
+import { rowsOf } from "@/db/partitions";
+import { ROLLUP_TABLES } from "@/db/rollups";
+import { LATENCY_PERCENTILES } from "@/core/latency-histogram";
+import { statusBounds } from "@/core/request-log";
+import { ROLLUP_GRAINS, type RollupGrain } from "@/core/usage-grains";
+import type { UsageQuery, UsageRow } from "@/core/usage-query";
+
+const GRAIN_MS: Record<RollupGrain, number> = { minute: 60_000, hour: 3_600_000, day: 86_400_000 };
+const COARSEST_FIRST = [...ROLLUP_GRAINS].reverse();
+
+/** One stretch of the window and the grain whose rows cover it exactly. */
+interface Piece {
+  grain: RollupGrain;
+  from: Date;
+  to: Date;
+}
+
+/**
+ * The window as stretches of whole periods, each read from the coarsest grain that fits: whole
+ * days from the daily rows, the hours at either end from the hourly rows, then minutes. A
+ * bucketed query reads its bucket's grain throughout.
+ */
+export function windowPieces(from: Date, to: Date, grains: readonly RollupGrain[] = COARSEST_FIRST): Piece[] {
+  if (from >= to) return [];
+  const [grain, ...finer] = grains;
+  if (!grain) throw new Error(`A usage window must start and end on a minute: ${from.toISOString()} to ${to.toISOString()}`);
+  const size = GRAIN_MS[grain];
+  const start = new Date(Math.ceil(from.getTime() / size) * size);
+  const end = new Date(Math.floor(to.getTime() / size) * size);
+  if (start >= end) return windowPieces(from, to, finer);
+  return [...windowPieces(from, start, finer), { grain, from: start, to: end }, ...windowPieces(end, to, finer)];
+}
+
+/** The rollup rows of one piece that match the query's filters, with their period's start. */
+function pieceRows(query: UsageQuery, piece: Piece): SQL {
+  const { table, period } = ROLLUP_TABLES[piece.grain];
+  const column = sql.raw(`r.${period}`);
+  const bounds =
+    piece.grain === "day"
+      ? sql`${column} >= ${piece.from.toISOString().slice(0, 10)} and ${column} < ${piece.to.toISOString().slice(0, 10)}`
+      : sql`${column} >= ${piece.from.toISOString()} and ${column} < ${piece.to.toISOString()}`;
+  const filters: SQL[] = [];
+  if (query.keyId) filters.push(sql` and r.api_key_id = ${query.keyId}`);
+  if (query.endpoint) filters.push(sql` and r.endpoint = ${query.endpoint}`);
+  if (query.method) filters.push(sql` and r.endpoint like ${`${query.method} %`}`);
+  if (query.status) {
+    const { min, max } = statusBounds(query.status);
+    filters.push(sql` and r.status between ${min} and ${max}`);
+  }
+  const bucketStart =
+    query.bucket === null ? sql`${query.from.toISOString()}::timestamptz` : piece.grain === "day" ? sql`(${column}::timestamp at time zone 'UTC')` : column;
+  return sql`select ${bucketStart} as bucket_start, r.api_key_id, r.endpoint, r.status, r.count, r.latency_buckets, r.latency_counts
+    from ${sql.identifier(table)} r where r.org_id = ${query.orgId} and ${bounds}${sql.join(filters)}`;
+}
+
+/** A percentile as reported: to the hundredth of a millisecond; null for rows rolled up without durations. */
+function latency(value: unknown): number | null {
+  return value === null || value === undefined ? null : Math.round(Number(value) * 100) / 100;
+}
+
+/**
+ * The query's rows: requests, 4xx and 5xx per bucket and group, and latency percentiles from the
+ * merged histograms of the same rollup rows, ordered by bucket, then key, endpoint and status.
+ * Counts equal the request log's for the same rows: the rollups are written in the log's
+ * transaction (db/queries/request-log-writer.ts).
+ */
+export async function usageRows(query: UsageQuery): Promise<UsageRow[]> {
+  const pieces = query.bucket === null ? windowPieces(query.from, query.to) : [{ grain: query.bucket, from: query.from, to: query.to }];
+  if (pieces.length === 0) return [];
+  const groups = [
+    "bucket_start",
+    query.groupBy.includes("key") ? "api_key_id" : null,
+    query.groupBy.includes("endpoint") ? "endpoint" : null,
+    query.groupBy.includes("status") ? "status" : null,
+  ].filter((column): column is string => column !== null);
+  const groupColumns = sql.raw(groups.join(", "));
+  const percentiles = sql.join(
+    Object.entries(LATENCY_PERCENTILES).map(([label, percent]) => sql`latency_percentile(array_agg(b order by b), array_agg(n order by b), ${percent}::int) as ${sql.identifier(label)}`),
+    sql`, `,
+  );
+  const result = await getDb().execute(sql`
+    with source as (${sql.join(pieces.map((piece) => pieceRows(query, piece)), sql` union all `)}),
+    totals as (
+      select ${groupColumns}, sum(count)::float8 as requests,
+        coalesce(sum(count) filter (where status between 400 and 499), 0)::float8 as errors_4xx,
+        coalesce(sum(count) filter (where status between 500 and 599), 0)::float8 as errors_5xx
+      from source group by ${groupColumns}
+    ),
+    per_bucket as (
+      select ${groupColumns}, u.b, sum(u.n)::bigint as n from source, unnest(latency_buckets, latency_counts) as u(b, n) group by ${groupColumns}, u.b
+    ),
+    latency as (select ${groupColumns}, ${percentiles} from per_bucket group by ${groupColumns})
+    select * from totals left join latency using (${groupColumns}) order by ${groupColumns}`);
+  return rowsOf<Record<string, unknown>>(result).map((row) => ({
+    bucketStart: new Date(row.bucket_start as string).toISOString(),
+    keyId: (row.api_key_id as string | undefined) ?? null,
+    endpoint: (row.endpoint as string | undefined) ?? null,
+    status: row.status === undefined ? null : Number(row.status),
+    requests: Number(row.requests),
+    errors4xx: Number(row.errors_4xx),
+    errors5xx: Number(row.errors_5xx),
+    p50Ms: latency(row.p50),
+    p95Ms: latency(row.p95),
+    p99Ms: latency(row.p99),
+  }));
+}
