@@ -43,6 +43,7 @@ export const API_RESOURCES = {
   products: { label: "Products", noun: "products", permissions: ["read", "write"] },
   analytics: { label: "Analytics", noun: "analytics", permissions: ["read"] },
   pdf: { label: "PDF", noun: "PDFs", permissions: ["generate"] },
+  usage: { label: "Usage", noun: "usage", permissions: ["read"] },
 } as const satisfies Record<string, { label: string; noun: string; permissions: readonly [Permission, ...Permission[]] }>;
 
 export type Permission = "read" | "write" | "generate";

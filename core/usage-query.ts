@@ -24,6 +24,17 @@ export interface UsageQuery {
   method?: string;
   /** A status code ("404") or a class ("4xx"). */
   status?: string;
+  /** A page of the rows: at most `limit`, those after the row `after` names. */
+  limit?: number;
+  after?: UsageCursor;
+}
+
+/** A row's place in the order of the rows: its bucket's start, then its group's values. */
+export interface UsageCursor {
+  bucketStart: string;
+  keyId: string | null;
+  endpoint: string | null;
+  status: number | null;
 }
 
 export interface UsageRow {

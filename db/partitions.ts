@@ -4,12 +4,9 @@ import { rollupKeptSince } from "@/core/usage-grains";
 import { ROLLUP_TABLES } from "./rollups";
 import { IDEMPOTENCY_WINDOW_HOURS } from "./schema";
 
-/**
- * The request log keeps the current UTC month and the 12 before it; older monthly partitions are
- * dropped whole (no row-by-row delete), and their daily rollups with them; the hourly and minute
- * rollups are kept for less (core/usage-grains.ts).
- */
-export const REQUEST_LOG_RETENTION_MONTHS = 13;
+// The request log keeps the current UTC month and the 12 before it (REQUEST_LOG_RETENTION_MONTHS):
+// older monthly partitions are dropped whole (no row-by-row delete), and their daily rollups with
+// them; the hourly and minute rollups are kept for less (core/usage-grains.ts).
 const MONTHS_AHEAD = 2;
 // Shared by every process of this service: one of them maintains the partitions at a time.
 const MAINTENANCE_LOCK = 727_301_002;
@@ -53,7 +50,7 @@ export async function maintainRequestLog(db: DbOrTx, now = new Date()): Promise<
     await tx.execute(sql`select pg_advisory_xact_lock(${MAINTENANCE_LOCK})`);
     await ensureRequestLogPartitions(tx, addMonths(now, -1), addMonths(now, MONTHS_AHEAD));
     // The first instant the request log still keeps: the start of the oldest month retained.
-    const keepFrom = addMonths(now, -(REQUEST_LOG_RETENTION_MONTHS - 1));
+    const keepFrom = rollupKeptSince("day", now);
     const partitions = rowsOf<{ name: string }>(
       await tx.execute(sql`select c.relname as name from pg_inherits i join pg_class c on c.oid = i.inhrelid where i.inhparent = 'request_log'::regclass`),
     );

@@ -34,7 +34,7 @@ describe("the OpenAPI document at /v1/openapi.json", () => {
     expect(doc.security).toEqual([{ ApiKeyAuth: [] }]);
   });
 
-  it("describes every operation of the five path families", () => {
+  it("describes every operation of the six path families", () => {
     expect(operations().map(({ method, path }) => `${method.toUpperCase()} ${path}`).sort()).toEqual(
       [
         "GET /v1/customers",
@@ -57,6 +57,7 @@ describe("the OpenAPI document at /v1/openapi.json", () => {
         "POST /v1/invoices/{id}/void",
         "GET /v1/analytics",
         "POST /v1/pdf/generate",
+        "GET /v1/usage",
       ].sort(),
     );
     const ids = operations().map(({ operation }) => operation.operationId);

@@ -120,9 +120,9 @@ describe("changing a key's restrictions", () => {
 
 describe("what the dashboard says a key can do", () => {
   it("lists every resource with the permissions held", () => {
-    expect(describeScopes("full", {}).map((line) => line.can)).toEqual(["Read and Write", "Read and Write", "Read and Write", "Read", "Generate"]);
-    expect(describeScopes("read_only", {}).map((line) => line.can)).toEqual(["Read", "Read", "Read", "Read", "No access"]);
-    expect(describeScopes("restricted", { invoices: "write", pdf: "generate" }).map((line) => line.can)).toEqual(["Read and Write", "No access", "No access", "No access", "Generate"]);
+    expect(describeScopes("full", {}).map((line) => line.can)).toEqual(["Read and Write", "Read and Write", "Read and Write", "Read", "Generate", "Read"]);
+    expect(describeScopes("read_only", {}).map((line) => line.can)).toEqual(["Read", "Read", "Read", "Read", "No access", "Read"]);
+    expect(describeScopes("restricted", { invoices: "write", pdf: "generate" }).map((line) => line.can)).toEqual(["Read and Write", "No access", "No access", "No access", "Generate", "No access"]);
   });
 
   it("records only the fields that differ", () => {

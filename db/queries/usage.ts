@@ -6,7 +6,7 @@ import { ROLLUP_TABLES } from "@/db/rollups";
 import { LATENCY_PERCENTILES } from "@/core/latency-histogram";
 import { statusBounds } from "@/core/request-log";
 import { ROLLUP_GRAINS, type RollupGrain } from "@/core/usage-grains";
-import type { UsageQuery, UsageRow } from "@/core/usage-query";
+import type { UsageCursor, UsageQuery, UsageRow } from "@/core/usage-query";
 
 const GRAIN_MS: Record<RollupGrain, number> = { minute: 60_000, hour: 3_600_000, day: 86_400_000 };
 const COARSEST_FIRST = [...ROLLUP_GRAINS].reverse();
@@ -63,20 +63,25 @@ function latency(value: unknown): number | null {
 
 /**
  * The query's rows: requests, 4xx and 5xx per bucket and group, and latency percentiles from the
- * merged histograms of the same rollup rows, ordered by bucket, then key, endpoint and status.
+ * merged histograms of the same rollup rows, ordered by bucket, then key, endpoint and status, and
+ * from the row after `after` when the query asks for a page.
  * Counts equal the request log's for the same rows: the rollups are written in the log's
  * transaction (db/queries/request-log-writer.ts).
  */
 export async function usageRows(query: UsageQuery): Promise<UsageRow[]> {
-  const pieces = query.bucket === null ? windowPieces(query.from, query.to) : [{ grain: query.bucket, from: query.from, to: query.to }];
+  // A later page of bucketed rows needs no period before the cursor's.
+  const from = query.bucket !== null && query.after ? new Date(Math.max(query.from.getTime(), Date.parse(query.after.bucketStart))) : query.from;
+  const pieces = query.bucket === null ? windowPieces(from, query.to) : [{ grain: query.bucket, from, to: query.to }];
   if (pieces.length === 0) return [];
   const groups = [
-    "bucket_start",
-    query.groupBy.includes("key") ? "api_key_id" : null,
-    query.groupBy.includes("endpoint") ? "endpoint" : null,
-    query.groupBy.includes("status") ? "status" : null,
-  ].filter((column): column is string => column !== null);
-  const groupColumns = sql.raw(groups.join(", "));
+    { column: "bucket_start", cursor: (after: UsageCursor) => sql`${after.bucketStart}::timestamptz` },
+    query.groupBy.includes("key") ? { column: "api_key_id", cursor: (after: UsageCursor) => sql`${after.keyId}::text` } : null,
+    query.groupBy.includes("endpoint") ? { column: "endpoint", cursor: (after: UsageCursor) => sql`${after.endpoint}::text` } : null,
+    query.groupBy.includes("status") ? { column: "status", cursor: (after: UsageCursor) => sql`${after.status}::int2` } : null,
+  ].filter((group) => group !== null);
+  const groupColumns = sql.raw(groups.map((group) => group.column).join(", "));
+  const after = query.after ? sql`where (${groupColumns}) > (${sql.join(groups.map((group) => group.cursor(query.after!)), sql`, `)})` : sql``;
+  const limit = query.limit === undefined ? sql`` : sql`limit ${query.limit}`;
   const percentiles = sql.join(
     Object.entries(LATENCY_PERCENTILES).map(([label, percent]) => sql`latency_percentile(array_agg(b order by b), array_agg(n order by b), ${percent}::int) as ${sql.identifier(label)}`),
     sql`, `,
@@ -93,7 +98,7 @@ export async function usageRows(query: UsageQuery): Promise<UsageRow[]> {
       select ${groupColumns}, u.b, sum(u.n)::bigint as n from source, unnest(latency_buckets, latency_counts) as u(b, n) group by ${groupColumns}, u.b
     ),
     latency as (select ${groupColumns}, ${percentiles} from per_bucket group by ${groupColumns})
-    select * from totals left join latency using (${groupColumns}) order by ${groupColumns}`);
+    select * from totals left join latency using (${groupColumns}) ${after} order by ${groupColumns} ${limit}`);
   return rowsOf<Record<string, unknown>>(result).map((row) => ({
     bucketStart: new Date(row.bucket_start as string).toISOString(),
     keyId: (row.api_key_id as string | undefined) ?? null,

@@ -9,6 +9,7 @@ import { customerRoutes } from "./customers";
 import { invoiceRoutes } from "./invoices";
 import { pdfRoutes } from "./pdf";
 import { productRoutes } from "./products";
+import { usageRoutes } from "./usage";
 
 const RESOURCE_TABLE = [
   "| resource | paths | permissions |",
@@ -17,7 +18,7 @@ const RESOURCE_TABLE = [
 ].join("\n");
 
 const DESCRIPTION = `
-Invoices, customers, products, analytics and PDFs of your organization.
+Invoices, customers, products, analytics and PDFs of your organization, and its API usage.
 
 ## Authentication
 Send an API key of your organization in the \`X-API-Key\` header. Create keys in the dashboard under Settings › API keys.
@@ -104,6 +105,7 @@ export function registerRoutes(app: OpenAPIHono<ApiEnv>): void {
   invoiceRoutes(app);
   analyticsRoutes(app);
   pdfRoutes(app);
+  usageRoutes(app);
   // Generated once per app, on first request: building it walks every schema (~110 KB of JSON).
   let document: string | undefined;
   app.get("/v1/openapi.json", (c) => {

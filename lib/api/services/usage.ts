@@ -1,0 +1,81 @@
+import { usageRows } from "@/db/queries/usage";
+import { HOURLY_ROLLUP_RETENTION_DAYS, REQUEST_LOG_RETENTION_MONTHS, rollupKeptSince } from "@/core/usage-grains";
+import { USAGE_GROUPS, type UsageCursor, type UsageGroup, type UsageRow } from "@/core/usage-query";
+import type { UsageListDto, UsageQueryInput } from "../schemas/usage";
+import { invalid } from "./refusals";
+
+const BUCKET_MS = { hour: 3_600_000, day: 86_400_000 } as const;
+
+/** A day (`2026-11-01`) is its first instant, UTC. */
+function instant(value: string): Date {
+  return new Date(value.length === 10 ? `${value}T00:00:00Z` : value);
+}
+
+/** The window on its buckets' boundaries: `from` rounded down, `to` (now by default) rounded up; within what is kept. */
+export function usageWindow(query: Pick<UsageQueryInput, "from" | "to" | "bucket">, now: Date): { from: Date; to: Date } {
+  const size = BUCKET_MS[query.bucket];
+  const from = new Date(Math.floor(instant(query.from).getTime() / size) * size);
+  const to = new Date(Math.ceil((query.to ? instant(query.to) : now).getTime() / size) * size);
+  if (to <= from) throw invalid("query.to", "to must be after from.");
+  if (from < rollupKeptSince(query.bucket, now)) {
+    const reach = query.bucket === "hour" ? `${HOURLY_ROLLUP_RETENTION_DAYS} days, by the hour` : `${REQUEST_LOG_RETENTION_MONTHS} months (this month and the 12 before it)`;
+    throw invalid("query.from", `Usage reaches back ${reach}${query.bucket === "hour" ? ": ask for bucket=day, or a later from" : ""}.`);
+  }
+  return { from, to };
+}
+
+/** A row's place, as the opaque `next_cursor` the client passes back. */
+function encodeCursor(row: UsageRow): string {
+  return Buffer.from(JSON.stringify([row.bucketStart, row.keyId, row.endpoint, row.status])).toString("base64url");
+}
+
+function decodeCursor(cursor: string): UsageCursor {
+  try {
+    const [bucketStart, keyId, endpoint, status] = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as unknown[];
+    const textOrNull = (value: unknown) => value === null || typeof value === "string";
+    if (typeof bucketStart === "string" && !Number.isNaN(Date.parse(bucketStart)) && textOrNull(keyId) && textOrNull(endpoint) && (status === null || Number.isInteger(status))) {
+      return { bucketStart, keyId: keyId as string | null, endpoint: endpoint as string | null, status: status as number | null };
+    }
+  } catch {
+    // Not base64url JSON: refused below like any other cursor this endpoint did not give.
+  }
+  throw invalid("query.starting_after", "Not a cursor this endpoint gave: pass a next_cursor back unchanged.");
+}
+
+/** One page of the organization's usage rows (SPEC §13). */
+export async function usage(orgId: string, query: UsageQueryInput, now = new Date()): Promise<UsageListDto> {
+  const { from, to } = usageWindow(query, now);
+  const requested = new Set(query.group_by?.split(","));
+  const rows = await usageRows({
+    orgId,
+    from,
+    to,
+    bucket: query.bucket,
+    groupBy: USAGE_GROUPS.filter((group: UsageGroup) => requested.has(group)),
+    keyId: query.key_id,
+    endpoint: query.endpoint,
+    status: query.status,
+    limit: query.limit + 1,
+    after: query.starting_after === undefined ? undefined : decodeCursor(query.starting_after),
+  });
+  const data = rows.slice(0, query.limit);
+  const hasMore = rows.length > query.limit;
+  return {
+    object: "list",
+    data: data.map((row) => ({
+      object: "usage_row",
+      bucket_start: row.bucketStart,
+      key_id: row.keyId,
+      endpoint: row.endpoint,
+      status: row.status,
+      requests: row.requests,
+      errors_4xx: row.errors4xx,
+      errors_5xx: row.errors5xx,
+      p50_ms: row.p50Ms,
+      p95_ms: row.p95Ms,
+      p99_ms: row.p99Ms,
+    })),
+    has_more: hasMore,
+    next_cursor: hasMore ? encodeCursor(data[data.length - 1]!) : null,
+  };
+}
