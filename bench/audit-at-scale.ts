@@ -183,7 +183,7 @@ export async function benchAuditAtScale(): Promise<void> {
   const neighbour = await createOrg("pro");
   const org = await createOrg("enterprise");
   // Another organization's tenth beside it, so every index holds rows the queries must skip.
-  const other = await loadRequestLogAtScale(neighbour.id, Math.round(rows / 10), now, 3);
+  const other = await loadRequestLogAtScale(neighbour.id, Math.round(rows / 10), now, { keys: 3 });
   const log = await loadRequestLogAtScale(org.id, rows, now);
   console.log(
     `\n(generated ${count(rows + other.rows)} request_log rows in ${((log.loadMs + other.loadMs) / 1000).toFixed(0)} s, ` +

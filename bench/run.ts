@@ -19,6 +19,7 @@ import { createOrg, insertKey } from "@/tests/helpers/factories";
 import { createBenchDatabase } from "./database";
 import { count, median, mib, ms, percentile, printLines, printTable, runLoad, startBenchApi, timeRepeated, times, type LoadResult } from "./lib";
 import { benchAuditAtScale } from "./audit-at-scale";
+import { benchUsageAtScale } from "./usage-at-scale";
 import { benchGatewayRatio } from "./gateway-ratio";
 import { benchWorstCases } from "./worst-cases";
 
@@ -229,6 +230,10 @@ try {
   if (!only || only === "audit-at-scale") {
     if (databaseKind() === "postgres") await benchAuditAtScale();
     else console.log("\n6–7. Audit log at scale: PostgreSQL only (set DATABASE_URL).");
+  }
+  if (!only || only === "usage-at-scale") {
+    if (databaseKind() === "postgres") await benchUsageAtScale();
+    else console.log("\nUsage at scale: PostgreSQL only (set DATABASE_URL).");
   }
   console.log(`\nTotal ${((performance.now() - startedAt) / 1000).toFixed(1)} s`);
 } finally {
