@@ -8,7 +8,7 @@
  * 60 s.
  *
  * The database computes buckets and their values (latency_bucket(), latency_bucket_ms() in
- * migration 0019); tests/usage-histogram.test.ts holds those functions to this bound.
+ * migration 0019); tests/usage-rollups.test.ts holds those functions to this bound.
  */
 export const LATENCY_RELATIVE_ERROR = 0.02;
 

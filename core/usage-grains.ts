@@ -6,6 +6,9 @@
 export const ROLLUP_GRAINS = ["minute", "hour", "day"] as const;
 export type RollupGrain = (typeof ROLLUP_GRAINS)[number];
 
+/** Each grain's period in milliseconds: UTC minutes, hours and days are all whole multiples of it from the epoch. */
+export const ROLLUP_GRAIN_MS: Record<RollupGrain, number> = { minute: 60_000, hour: 3_600_000, day: 86_400_000 };
+
 /** The request log keeps the current UTC month and the 12 before it (db/partitions.ts drops older months whole). */
 export const REQUEST_LOG_RETENTION_MONTHS = 13;
 export const MINUTE_ROLLUP_RETENTION_HOURS = 48;
@@ -15,5 +18,5 @@ export const HOURLY_ROLLUP_RETENTION_DAYS = 35;
 export function rollupKeptSince(grain: RollupGrain, now: Date): Date {
   if (grain === "day") return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - (REQUEST_LOG_RETENTION_MONTHS - 1), 1));
   const hours = grain === "minute" ? MINUTE_ROLLUP_RETENTION_HOURS : HOURLY_ROLLUP_RETENTION_DAYS * 24;
-  return new Date(now.getTime() - hours * 3600_000);
+  return new Date(now.getTime() - hours * ROLLUP_GRAIN_MS.hour);
 }

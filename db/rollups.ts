@@ -10,11 +10,11 @@ export const ROLLUP_TABLES: Record<RollupGrain, { table: string; period: string;
 };
 
 /**
- * One statement that rolls up the rows of `source` (a relation with request_log's columns) into a
- * grain's table: a count and a latency histogram per key, period,
- * endpoint and status. "add" adds them to what the rows hold (the log writer's batches); "replace"
- * overwrites them (a rebuild from the whole log). Rows go in key order, so batches of several
- * processes lock shared rows in one order.
+ * One statement that rolls up the rows of `source` into a grain's table: a count and a latency
+ * histogram per key, period, endpoint and status. `source` has request_log's columns and each
+ * row's `latency_bucket`, computed once for all grains. "add" adds to what the rows hold (the log
+ * writer's batches); "replace" overwrites them (a rebuild from the whole log). Rows go in key
+ * order, so batches of several processes lock shared rows in one order.
  */
 export function rollupStatement(grain: RollupGrain, source: string, conflict: "add" | "replace"): string {
   const { table, period, periodOf } = ROLLUP_TABLES[grain];
@@ -27,7 +27,7 @@ export function rollupStatement(grain: RollupGrain, source: string, conflict: "a
     insert into ${table} as r (org_id, api_key_id, ${period}, endpoint, status, count, latency_buckets, latency_counts)
     select org_id, api_key_id, period, endpoint, status, sum(n)::bigint, array_agg(bucket order by bucket), array_agg(n order by bucket)
     from (
-      select org_id, api_key_id, ${periodOf} as period, endpoint, status, latency_bucket(duration_ms) as bucket, count(*) as n
+      select org_id, api_key_id, ${periodOf} as period, endpoint, status, latency_bucket as bucket, count(*) as n
       from ${source} group by 1, 2, 3, 4, 5, 6
     ) as per_bucket
     group by 1, 2, 3, 4, 5 order by 1, 2, 3, 4, 5
@@ -40,6 +40,8 @@ export async function rebuildRollups(db: DbOrTx, orgIds: string[], now = new Dat
   const orgs = sql.join(orgIds.map((id) => sql`${id}`), sql`, `);
   for (const grain of ROLLUP_GRAINS) {
     const kept = grain === "day" ? sql`` : sql` and created_at >= ${rollupKeptSince(grain, now).toISOString()}`;
-    await db.execute(sql`with logged as (select * from request_log where org_id in (${orgs})${kept}) ${sql.raw(rollupStatement(grain, "logged", "replace"))}`);
+    await db.execute(sql`
+      with logged as (select *, latency_bucket(duration_ms) as latency_bucket from request_log where org_id in (${orgs})${kept})
+      ${sql.raw(rollupStatement(grain, "logged", "replace"))}`);
   }
 }

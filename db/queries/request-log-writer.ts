@@ -27,7 +27,8 @@ export interface RequestLogEntry {
 /** $1 org, $2 key, $3 request id, $4 method, $5 path, $6 endpoint, $7 status, $8 ms, $9 IP, $10 user agent, $11 time, $12 touches the key, $13 error code: one array each. */
 export const WRITE_REQUEST_LOG = `
   with batch as (
-    select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int2[], $8::int4[], $9::text[], $10::text[], $11::timestamptz[], $12::bool[], $13::text[])
+    select *, latency_bucket(duration_ms) as latency_bucket
+    from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int2[], $8::int4[], $9::text[], $10::text[], $11::timestamptz[], $12::bool[], $13::text[])
       as r(org_id, api_key_id, request_id, method, path, endpoint, status, duration_ms, ip, user_agent, created_at, touches_key, error_code)
   ), logged as (
     insert into request_log (org_id, api_key_id, request_id, method, path, endpoint, status, duration_ms, ip, user_agent, error_code, created_at)
@@ -55,9 +56,9 @@ async function writeRequestLogBatch(rows: RequestLogEntry[]): Promise<void[]> {
   return rows.map(() => undefined);
 }
 
-// Each request's row, its rollups (per minute, hour and day) and the key's last-used time go out with those of the other
-// requests that finished meanwhile; a request waits for its batch's commit, so a response that
-// reached its client has its row.
+// Each request's row, its rollups (per minute, hour and day) and the key's last-used time go out
+// with those of the other requests that finished meanwhile; a request waits for its batch's
+// commit, so a response that reached its client has its row.
 const requestLogWriter = new GroupCommit(writeRequestLogBatch, (size) => `Writing a batch of ${size} request-log rows failed`);
 
 /** The request's audit row, its rollups and the key's last use; resolves once they are committed. */

@@ -5,10 +5,9 @@ import { rowsOf } from "@/db/partitions";
 import { ROLLUP_TABLES } from "@/db/rollups";
 import { LATENCY_PERCENTILES } from "@/core/latency-histogram";
 import { statusBounds } from "@/core/request-log";
-import { ROLLUP_GRAINS, type RollupGrain } from "@/core/usage-grains";
+import { ROLLUP_GRAIN_MS, ROLLUP_GRAINS, type RollupGrain } from "@/core/usage-grains";
 import type { UsageCursor, UsageQuery, UsageRow } from "@/core/usage-query";
 
-const GRAIN_MS: Record<RollupGrain, number> = { minute: 60_000, hour: 3_600_000, day: 86_400_000 };
 const COARSEST_FIRST = [...ROLLUP_GRAINS].reverse();
 
 /** One stretch of the window and the grain whose rows cover it exactly. */
@@ -27,7 +26,7 @@ export function windowPieces(from: Date, to: Date, grains: readonly RollupGrain[
   if (from >= to) return [];
   const [grain, ...finer] = grains;
   if (!grain) throw new Error(`A usage window must start and end on a minute: ${from.toISOString()} to ${to.toISOString()}`);
-  const size = GRAIN_MS[grain];
+  const size = ROLLUP_GRAIN_MS[grain];
   const start = new Date(Math.ceil(from.getTime() / size) * size);
   const end = new Date(Math.floor(to.getTime() / size) * size);
   if (start >= end) return windowPieces(from, to, finer);

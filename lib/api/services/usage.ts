@@ -1,10 +1,8 @@
 import { usageRows } from "@/db/queries/usage";
-import { HOURLY_ROLLUP_RETENTION_DAYS, REQUEST_LOG_RETENTION_MONTHS, rollupKeptSince } from "@/core/usage-grains";
-import { USAGE_GROUPS, type UsageCursor, type UsageGroup, type UsageRow } from "@/core/usage-query";
+import { HOURLY_ROLLUP_RETENTION_DAYS, REQUEST_LOG_RETENTION_MONTHS, ROLLUP_GRAIN_MS, rollupKeptSince } from "@/core/usage-grains";
+import { USAGE_GROUPS, type UsageCursor, type UsageRow } from "@/core/usage-query";
 import type { UsageListDto, UsageQueryInput } from "../schemas/usage";
 import { invalid } from "./refusals";
-
-const BUCKET_MS = { hour: 3_600_000, day: 86_400_000 } as const;
 
 /** A day (`2026-11-01`) is its first instant, UTC. */
 function instant(value: string): Date {
@@ -13,7 +11,7 @@ function instant(value: string): Date {
 
 /** The window on its buckets' boundaries: `from` rounded down, `to` (now by default) rounded up; within what is kept. */
 export function usageWindow(query: Pick<UsageQueryInput, "from" | "to" | "bucket">, now: Date): { from: Date; to: Date } {
-  const size = BUCKET_MS[query.bucket];
+  const size = ROLLUP_GRAIN_MS[query.bucket];
   const from = new Date(Math.floor(instant(query.from).getTime() / size) * size);
   const to = new Date(Math.ceil((query.to ? instant(query.to) : now).getTime() / size) * size);
   if (to <= from) throw invalid("query.to", "to must be after from.");
@@ -51,7 +49,7 @@ export async function usage(orgId: string, query: UsageQueryInput, now = new Dat
     from,
     to,
     bucket: query.bucket,
-    groupBy: USAGE_GROUPS.filter((group: UsageGroup) => requested.has(group)),
+    groupBy: USAGE_GROUPS.filter((group) => requested.has(group)),
     keyId: query.key_id,
     endpoint: query.endpoint,
     status: query.status,
