@@ -1,12 +1,9 @@
 import { SelectItem } from "@/components/ui/select";
 
+import type { KeyNameDto } from "@/db/queries/api-keys";
+
 /** A key as the logs' key filters list it. */
-export interface KeyOptionDto {
-  id: string;
-  name: string;
-  hint: string;
-  revoked: boolean;
-}
+export type KeyOptionDto = KeyNameDto;
 
 export function keyFilterDisplay(keys: KeyOptionDto[], current: string | undefined): string | undefined {
   return keys.find((key) => key.id === current)?.name;

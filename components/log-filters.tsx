@@ -34,7 +34,8 @@ export function FilterSelect({
   label: string;
   value: string | undefined;
   onChange: (value: string | undefined) => void;
-  anyLabel: string;
+  /** The option that removes the filter; null when one of the values is always chosen. */
+  anyLabel: string | null;
   /** What the closed select shows for the chosen value, when the option itself says more. */
   display?: string;
   className?: string;
@@ -50,8 +51,12 @@ export function FilterSelect({
           <SelectValue>{display}</SelectValue>
         </SelectTrigger>
         <SelectContent>
-          <SelectItem value={ANY}>{anyLabel}</SelectItem>
-          <SelectSeparator />
+          {anyLabel === null ? null : (
+            <>
+              <SelectItem value={ANY}>{anyLabel}</SelectItem>
+              <SelectSeparator />
+            </>
+          )}
           {children}
         </SelectContent>
       </Select>
@@ -69,6 +74,7 @@ export function LogFilters({
   range,
   normalize,
   everything,
+  defaultRange,
   gridClassName,
   children,
 }: {
@@ -79,6 +85,8 @@ export function LogFilters({
   normalize: (params: URLSearchParams) => URLSearchParams | string;
   /** What the log shows without filters ("Showing every request."). */
   everything: string;
+  /** The preset shown without a range in the URL; without one, no range means all time. */
+  defaultRange?: string;
   gridClassName: string;
   children: (change: (changes: FilterChanges) => void) => ReactNode;
 }) {
@@ -110,7 +118,7 @@ export function LogFilters({
       return;
     }
     setCustomOpen(false);
-    change({ range: value, from: undefined, to: undefined });
+    change({ range: value === defaultRange ? undefined : value, from: undefined, to: undefined });
   };
 
   const applyCustom = (event: FormEvent<HTMLFormElement>) => {
@@ -131,7 +139,7 @@ export function LogFilters({
   return (
     <section aria-label="Filters" aria-busy={pending} className="space-y-3 rounded-xl border bg-card p-4">
       <div className={cn("grid grid-cols-2 gap-3", gridClassName)}>
-        <FilterSelect id="filter-range" label="Date range" value={showCustom ? "custom" : range.range} onChange={onRange} anyLabel="All time">
+        <FilterSelect id="filter-range" label="Date range" value={showCustom ? "custom" : (range.range ?? defaultRange)} onChange={onRange} anyLabel={defaultRange ? null : "All time"}>
           {Object.entries(RANGE_PRESETS).map(([value, label]) => (
             <SelectItem key={value} value={value}>
               {label}

@@ -1,6 +1,6 @@
 "use client";
 
-import { Bell, CreditCard, History, Webhook, KeyRound, ScrollText, ShieldCheck, Users } from "lucide-react";
+import { Bell, ChartColumn, CreditCard, History, Webhook, KeyRound, ScrollText, ShieldCheck, Users } from "lucide-react";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { useEffect, useRef } from "react";
@@ -12,8 +12,9 @@ const GROUPS = [
   {
     title: "API Access and Activity",
     items: [
-      { label: "API keys", href: "/settings/api", icon: KeyRound, exclude: ["/settings/api/audit", "/settings/api/activity", "/settings/api/policy"] },
+      { label: "API keys", href: "/settings/api", icon: KeyRound, exclude: ["/settings/api/usage", "/settings/api/audit", "/settings/api/activity", "/settings/api/policy"] },
       { label: "Key policy", href: "/settings/api/policy", icon: ShieldCheck },
+      { label: "Usage", href: "/settings/api/usage", icon: ChartColumn, permission: "usage.view" },
       { label: "Audit log", href: "/settings/api/audit", icon: ScrollText, permission: "audit.view" },
       { label: "Activity", href: "/settings/api/activity", icon: History, permission: "activity.view" },
     ],

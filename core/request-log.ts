@@ -33,7 +33,7 @@ const HOUR_MS = 3600_000;
 const DAY_MS = 24 * HOUR_MS;
 
 /** The preset time ranges, each reaching back from now. */
-export const RANGE_PRESET_MS = { "24h": DAY_MS, "7d": 7 * DAY_MS, "30d": 30 * DAY_MS } as const;
+export const RANGE_PRESET_MS = { "1h": HOUR_MS, "24h": DAY_MS, "7d": 7 * DAY_MS, "30d": 30 * DAY_MS, "90d": 90 * DAY_MS } as const;
 export type RangePreset = keyof typeof RANGE_PRESET_MS;
 
 /** Position of a row in newest-first order: its time to the microsecond (as stored) and its id. */

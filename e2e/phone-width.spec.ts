@@ -8,6 +8,7 @@ const SIGNED_IN_PAGES = [
   { path: "/acme/settings/api", tab: "API keys", heading: "API keys" },
   { path: "/acme/settings/api/keys/key_demo_acme_prod", tab: "API keys", heading: "Production billing server" },
   { path: "/acme/settings/api/policy", tab: "Key policy", heading: "Key policy" },
+  { path: "/acme/settings/api/usage", tab: "Usage", heading: "Usage" },
   { path: "/acme/settings/api/audit", tab: "Audit log", heading: "Audit log" },
   { path: "/acme/settings/api/activity", tab: "Activity", heading: "Activity" },
   { path: "/acme/settings/members", tab: "Members", heading: "Members" },

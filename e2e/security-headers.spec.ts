@@ -19,6 +19,7 @@ const OWNER_PAGES = [
   // A rolled key in its overlap: the notice, both links and the key outside no policy.
   { path: "/acme/settings/api/keys/key_demo_acme_zapier_old", title: "API key usage · Invoicing" },
   { path: "/acme/settings/api/policy", title: "Key policy · Invoicing" },
+  { path: "/acme/settings/api/usage", title: "Usage · Invoicing" },
   { path: "/acme/settings/api/audit", title: "Audit log · Invoicing" },
   { path: "/acme/settings/api/activity", title: "Activity · Invoicing" },
   { path: "/acme/settings/plan", title: "Plan · Invoicing" },

@@ -26,7 +26,7 @@ function statusMatches(filter: string, status: number): boolean {
  * link, its export and its pages always select the same rows.
  */
 
-export const RANGE_PRESETS = { "24h": "Last 24 hours", "7d": "Last 7 days", "30d": "Last 30 days" } as const satisfies Record<RangePreset, string>;
+export const RANGE_PRESETS = { "1h": "Last hour", "24h": "Last 24 hours", "7d": "Last 7 days", "30d": "Last 30 days", "90d": "Last 90 days" } as const satisfies Record<RangePreset, string>;
 const RANGES = [...(Object.keys(RANGE_PRESET_MS) as RangePreset[]), "custom"] as const;
 
 const CURSOR = /^((\d{4}-\d\d-\d\d)T([01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{6}Z)_(\d{1,15})$/;
@@ -70,21 +70,26 @@ export function checkRangeAndPage(value: { range?: string; from?: string; to?: s
   if (value.before && value.after) ctx.addIssue({ code: "custom", path: ["after"], message: "A page link cannot go both older and newer." });
 }
 
+/** What selects requests by their key, endpoint, method and status: the audit log's URL and the Usage page's (lib/usage/filters.ts). */
+export const requestFilterFields = {
+  endpoint: boundedString(300, "That endpoint is too long.").trim().min(1).optional(),
+  status: z
+    .string()
+    .regex(/^[1-5](\d\d|xx)$/i, "Use a status code such as 404 or a class such as 4xx.")
+    .transform((value) => value.toLowerCase())
+    .optional(),
+  key: boundedString(100, "That key id is too long.").trim().min(1).optional(),
+  method: z
+    .string()
+    .regex(/^[A-Za-z]{1,16}$/, "Use an HTTP method such as GET or POST.")
+    .transform((value) => value.toUpperCase())
+    .optional(),
+};
+
 const auditFiltersSchema = z
   .object({
     ...rangeAndPageFields,
-    endpoint: boundedString(300, "That endpoint is too long.").trim().min(1).optional(),
-    status: z
-      .string()
-      .regex(/^[1-5](\d\d|xx)$/i, "Use a status code such as 404 or a class such as 4xx.")
-      .transform((value) => value.toLowerCase())
-      .optional(),
-    key: boundedString(100, "That key id is too long.").trim().min(1).optional(),
-    method: z
-      .string()
-      .regex(/^[A-Za-z]{1,16}$/, "Use an HTTP method such as GET or POST.")
-      .transform((value) => value.toUpperCase())
-      .optional(),
+    ...requestFilterFields,
     error: z.enum(REFUSAL_CODES, `Choose a refusal: ${REFUSAL_CODES.join(", ")}.`).optional(),
   })
   .superRefine(checkRangeAndPage)

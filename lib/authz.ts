@@ -6,6 +6,7 @@ export const ROLES: readonly Role[] = ROLE_VALUES;
 const PERMISSIONS = {
   "keys.view": ["owner", "admin", "member", "guest"],
   "audit.view": ["owner", "admin", "member"],
+  "usage.view": ["owner", "admin", "member"],
   "keys.create": ["owner", "admin"],
   "keys.revoke": ["owner"],
   "keys.rename": ["owner", "admin"],
@@ -31,6 +32,7 @@ export function can(role: Role, permission: Permission): boolean {
 /** What each permission lets its holders do, worded for "Only owners can …" and "Guests cannot …". */
 const ACTIONS: Record<Exclude<Permission, "keys.view" | "members.leave">, string> = {
   "audit.view": "view or export the audit log",
+  "usage.view": "view or export the organization's API usage",
   "keys.create": "create API keys",
   "keys.revoke": "revoke API keys",
   "keys.rename": "rename API keys",

@@ -156,7 +156,7 @@ describe("audit log filters", () => {
   it.each([
     [{ status: "4x" }, "Use a status code such as 404 or a class such as 4xx."],
     [{ status: "600" }, "Use a status code such as 404 or a class such as 4xx."],
-    [{ range: "90d" }, "Choose a date range: 24h, 7d, 30d or custom."],
+    [{ range: "2d" }, "Choose a date range: 1h, 24h, 7d, 30d, 90d or custom."],
     [{ range: "7d", from: "2026-01-01" }, "A from or to date needs the custom date range."],
     [{ range: "custom" }, "Choose a from or to date for the custom range."],
     [{ range: "custom", from: "2026-02-01", to: "2026-01-01" }, "The to date is before the from date."],

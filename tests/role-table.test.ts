@@ -5,6 +5,8 @@ import { exportActivityCsv } from "@/app/[orgSlug]/settings/api/activity/export/
 import { loadActivity } from "@/app/[orgSlug]/settings/api/activity/load-activity";
 import { exportAuditCsv } from "@/app/[orgSlug]/settings/api/audit/export/export-audit-csv";
 import { loadAuditLog } from "@/app/[orgSlug]/settings/api/audit/load-audit-log";
+import { exportUsageCsv } from "@/app/[orgSlug]/settings/api/usage/export/export-usage-csv";
+import { loadUsage } from "@/app/[orgSlug]/settings/api/usage/load-usage";
 import { findKey } from "@/app/[orgSlug]/settings/api/keys/[keyId]/find-key";
 import { markAlertsReadAction, setAlertSettingsAction } from "@/app/[orgSlug]/settings/alerts/actions";
 import { setKeyPolicyAction } from "@/app/[orgSlug]/settings/api/policy/actions";
@@ -75,6 +77,23 @@ describe("view the organization audit log, export it as CSV", () => {
       expect((await csv.text()).trim().split("\n")).toHaveLength(2);
     } else {
       expect(view).toEqual({ kind: "refused", status: 403, message: "Guests cannot view or export the audit log." });
+      expect(csv.status).toBe(403);
+      expect(await csv.text()).not.toContain(key.id);
+    }
+  });
+});
+
+describe("view the organization's API usage, export a breakdown as CSV", () => {
+  it.each(allowed([true, true, true, false]))("%s: %s", async (role, may) => {
+    const userId = team.byRole[role].id;
+    const view = await readAs(userId, () => loadUsage(team.org.slug, { range: "30d" }));
+    const csv = await readAs(userId, () => exportUsageCsv(team.org.slug, new URLSearchParams({ range: "30d" })));
+    if (may) {
+      expect(view).toMatchObject({ kind: "ok", report: { breakdowns: { key: [expect.objectContaining({ keyId: key.id })] } } });
+      expect(csv.status).toBe(200);
+      expect(await csv.text()).toContain(key.id);
+    } else {
+      expect(view).toEqual({ kind: "refused", status: 403, message: "Guests cannot view or export the organization's API usage." });
       expect(csv.status).toBe(403);
       expect(await csv.text()).not.toContain(key.id);
     }

@@ -117,6 +117,19 @@ export async function listApiKeys(orgId: string, now = new Date()): Promise<ApiK
   return rows.map((row) => toDto(row, now));
 }
 
+/** A key as a filter or a table names it: the logs' key filters, the Usage page's rows. */
+export interface KeyNameDto {
+  id: string;
+  name: string;
+  hint: string;
+  revoked: boolean;
+}
+
+export async function listKeyNames(orgId: string): Promise<KeyNameDto[]> {
+  const keys = await listApiKeys(orgId);
+  return keys.map((key) => ({ id: key.id, name: key.name, hint: key.hint, revoked: key.status === "revoked" }));
+}
+
 export async function getApiKey(orgId: string, keyId: string, db: DbOrTx = getDb(), now = new Date()): Promise<ApiKeyDto | null> {
   const [row] = await keyQuery(db, orgId, now).where(and(eq(apiKeys.orgId, orgId), eq(apiKeys.id, keyId)));
   return row ? toDto(row, now) : null;

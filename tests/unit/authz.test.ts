@@ -5,6 +5,7 @@ import { can, deniedMessage, grantableRoles, holdersCan, holdersOf, mayManageRol
 const SPEC_TABLE: [Permission, boolean[]][] = [
   ["keys.view", [true, true, true, true]],
   ["audit.view", [true, true, true, false]],
+  ["usage.view", [true, true, true, false]],
   ["keys.create", [true, true, false, false]],
   ["keys.revoke", [true, false, false, false]],
   ["plan.manage", [true, false, false, false]],

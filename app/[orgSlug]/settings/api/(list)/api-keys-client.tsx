@@ -10,11 +10,12 @@ import {
   useTable,
   type SortingState,
 } from "@tanstack/react-table";
-import { ArrowDown, ArrowUp, ArrowUpDown, KeyRound } from "lucide-react";
+import { KeyRound } from "lucide-react";
 import Link from "next/link";
 import { useSearchParams } from "next/navigation";
 import { useMemo, useState } from "react";
 import type { ApiKeyDto } from "@/db/queries/api-keys";
+import { DataTableHeader } from "@/components/data-table-header";
 import { DataTableRows } from "@/components/data-table-rows";
 import { EmptyState } from "@/components/empty-state";
 import { ExpiryTime } from "@/components/expiry-time";
@@ -22,10 +23,9 @@ import { Badge } from "@/components/ui/badge";
 import { RelativeTime } from "@/components/relative-time";
 import { KeyAccessBadges } from "@/components/key-access-badges";
 import { KeyStatusBadge } from "@/components/key-status-badge";
-import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { Table, TableBody, TableCell, TableHeader, TableRow } from "@/components/ui/table";
 import { Tooltip, TooltipContent, TooltipTrigger } from "@/components/ui/tooltip";
 import { keyOutsidePolicy, outsidePolicyAdvice, type KeyPolicy } from "@/lib/keys/policy";
 import { deniedMessage } from "@/lib/authz";
@@ -76,12 +76,6 @@ const features = tableFeatures({
 });
 const helper = createColumnHelper<typeof features, ApiKeyDto>();
 const number = new Intl.NumberFormat("en-US");
-
-function SortIcon({ direction }: { direction: false | "asc" | "desc" }) {
-  if (direction === "asc") return <ArrowUp className="size-3.5" aria-hidden />;
-  if (direction === "desc") return <ArrowDown className="size-3.5" aria-hidden />;
-  return <ArrowUpDown className="size-3.5 opacity-40" aria-hidden />;
-}
 
 export function ApiKeysClient({
   orgId,
@@ -220,22 +214,7 @@ export function ApiKeysClient({
       </div>
       <Table>
         <TableHeader>
-          {table.getHeaderGroups().map((group) => (
-            <TableRow key={group.id}>
-              {group.headers.map((header) => (
-                <TableHead key={header.id} aria-sort={header.column.getIsSorted() === "asc" ? "ascending" : header.column.getIsSorted() === "desc" ? "descending" : undefined}>
-                  {header.isPlaceholder ? null : header.column.getCanSort() ? (
-                    <Button variant="ghost" size="sm" className="-ml-2 h-8 gap-1 px-2" onClick={header.column.getToggleSortingHandler()}>
-                      <table.FlexRender header={header} />
-                      <SortIcon direction={header.column.getIsSorted()} />
-                    </Button>
-                  ) : (
-                    <table.FlexRender header={header} />
-                  )}
-                </TableHead>
-              ))}
-            </TableRow>
-          ))}
+          <DataTableHeader groups={table.getHeaderGroups()} />
         </TableHeader>
         <TableBody>
           {table.getRowModel().rows.length === 0 ? (

@@ -4,7 +4,7 @@ import type { KeyOptionDto } from "@/components/key-filter-options";
 import { parseActivityFilters, type ActivityFilterValues } from "@/lib/activity-filters";
 import { filtersError, type SearchParamsInput } from "@/lib/audit-filters";
 import { orgAccess, type OrgAccess } from "@/lib/org-access";
-import { keyOptions } from "../audit/load-audit-log";
+import { listKeyNames } from "@/db/queries/api-keys";
 
 /** Who may read an organization's activity history: the page and the CSV export ask before reading an entry. */
 export function activityAccess(slug: string): Promise<OrgAccess> {
@@ -27,7 +27,7 @@ export async function loadActivity(slug: string, searchParams: SearchParamsInput
   if (!access.ok) return { kind: "refused", status: access.status, message: access.message };
   const { orgId } = access.membership;
   const filters = parseActivityFilters(searchParams);
-  const choices = Promise.all([getActivityActors(orgId), keyOptions(orgId)]).then(([actors, keys]) => ({ actors, keys }));
+  const choices = Promise.all([getActivityActors(orgId), listKeyNames(orgId)]).then(([actors, keys]) => ({ actors, keys }));
   if (!filters.success) return { kind: "invalid", message: filtersError(filters.error), ...(await choices) };
   const [chosen, page] = await Promise.all([choices, listActivity(orgId, filters.data)]);
   return { kind: "ok", filters: filters.data, page, ...chosen };

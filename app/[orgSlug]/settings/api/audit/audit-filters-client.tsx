@@ -5,6 +5,7 @@ import { FilterSelect, LogFilters, withCurrent } from "@/components/log-filters"
 import { SelectGroup, SelectItem, SelectLabel } from "@/components/ui/select";
 import { STATUS_CLASSES } from "@/core/request-log";
 import { auditSearchParams, filtersError, parseAuditFilters, REFUSALS, type AuditFilters } from "@/lib/audit-filters";
+import { EndpointFilterSelect, MethodFilterSelect } from "@/components/request-filter-selects";
 import { KeyFilterOptions, keyFilterDisplay, type KeyOptionDto } from "@/components/key-filter-options";
 
 function normalize(params: URLSearchParams): URLSearchParams | string {
@@ -41,20 +42,7 @@ export function AuditFiltersClient({ filters, options, keys }: { filters: AuditF
               ))}
             </SelectGroup>
           </FilterSelect>
-          <FilterSelect
-            id="filter-endpoint"
-            label="Endpoint"
-            value={filters.endpoint}
-            onChange={(endpoint) => change({ endpoint })}
-            anyLabel="All endpoints"
-            className="col-span-2 lg:col-span-1"
-          >
-            {withCurrent(options.endpoints, filters.endpoint).map((endpoint) => (
-              <SelectItem key={endpoint} value={endpoint} className="font-mono text-xs">
-                {endpoint}
-              </SelectItem>
-            ))}
-          </FilterSelect>
+          <EndpointFilterSelect endpoints={options.endpoints} value={filters.endpoint} onChange={(endpoint) => change({ endpoint })} />
           <FilterSelect id="filter-key" label="API key" value={filters.key} onChange={(key) => change({ key })} anyLabel="All keys" display={keyFilterDisplay(keys, filters.key)}>
             <KeyFilterOptions keys={keys} current={filters.key} />
           </FilterSelect>
@@ -65,13 +53,7 @@ export function AuditFiltersClient({ filters, options, keys }: { filters: AuditF
               </SelectItem>
             ))}
           </FilterSelect>
-          <FilterSelect id="filter-method" label="Method" value={filters.method} onChange={(method) => change({ method })} anyLabel="All methods">
-            {withCurrent(options.methods, filters.method).map((method) => (
-              <SelectItem key={method} value={method} className="font-mono text-xs">
-                {method}
-              </SelectItem>
-            ))}
-          </FilterSelect>
+          <MethodFilterSelect methods={options.methods} value={filters.method} onChange={(method) => change({ method })} />
         </>
       )}
     </LogFilters>

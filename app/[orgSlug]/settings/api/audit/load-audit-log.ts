@@ -1,5 +1,5 @@
 import "server-only";
-import { listApiKeys } from "@/db/queries/api-keys";
+import { listKeyNames } from "@/db/queries/api-keys";
 import { getAuditFilterOptions, listAuditLog, type AuditFilterOptionsDto, type AuditLogPageDto } from "@/db/queries/audit-log";
 import { filtersError, parseAuditFilters, type AuditFilters } from "@/lib/audit-filters";
 import { can } from "@/lib/authz";
@@ -26,7 +26,7 @@ export async function loadAuditLog(slug: string, searchParams: Record<string, st
   if (!access.ok) return { kind: "refused", status: access.status, message: access.message };
   const { orgId } = access.membership;
   const filters = parseAuditFilters(searchParams);
-  const choices = Promise.all([getAuditFilterOptions(orgId), keyOptions(orgId)]);
+  const choices = Promise.all([getAuditFilterOptions(orgId), listKeyNames(orgId)]);
   if (!filters.success) {
     const [options, keys] = await choices;
     return { kind: "invalid", message: filtersError(filters.error), options, keys };
@@ -35,9 +35,4 @@ export async function loadAuditLog(slug: string, searchParams: Record<string, st
   const refusedKeys = can(access.membership.role, "activity.view") ? [...new Set(page.rows.filter((row) => row.status === 401).map((row) => row.keyId))] : [];
   const endings = Object.fromEntries(await keyEndings(orgId, refusedKeys));
   return { kind: "ok", filters: filters.data, page, options, keys, endings };
-}
-
-export async function keyOptions(orgId: string): Promise<KeyOptionDto[]> {
-  const keys = await listApiKeys(orgId);
-  return keys.map((key) => ({ id: key.id, name: key.name, hint: key.hint, revoked: key.status === "revoked" }));
 }

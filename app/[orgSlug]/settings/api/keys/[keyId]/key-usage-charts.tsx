@@ -2,36 +2,12 @@
 
 import { Bar, BarChart, CartesianGrid, Cell, ResponsiveContainer, Tooltip, XAxis, YAxis, type TooltipContentProps } from "recharts";
 import type { DailyUsageDto, StatusCountDto } from "@/db/queries/key-usage";
-import { STATUS_CLASSES, statusClassOf, type StatusClass } from "@/core/request-log";
+import { STATUS_CLASSES, statusClassOf } from "@/core/request-log";
 import { utcDayStart } from "@/core/time";
+import { AXIS_TICK, ChartLegend, CLASS_COLOURS, chartNumber, roundTicks, TooltipBox, TooltipLine } from "@/components/chart-parts";
 
-/** One colour per status class, the same in both charts and their legends. */
-const CLASS_COLOURS: Record<StatusClass, string> = { "2xx": "#10b981", "3xx": "#0ea5e9", "4xx": "#f59e0b", "5xx": "#f43f5e" };
-
-const number = new Intl.NumberFormat("en-US");
 const shortDay = (day: string) => utcDayStart(day).toLocaleDateString("en-US", { month: "short", day: "numeric", timeZone: "UTC" });
 const longDay = (day: string) => utcDayStart(day).toLocaleDateString("en-US", { weekday: "short", month: "short", day: "numeric", timeZone: "UTC" });
-
-function TooltipBox({ title, children }: { title: string; children: React.ReactNode }) {
-  return (
-    <div className="min-w-40 rounded-md border bg-popover px-3 py-2 text-xs text-popover-foreground shadow-md">
-      <p className="mb-1.5 font-medium">{title}</p>
-      <div className="space-y-1">{children}</div>
-    </div>
-  );
-}
-
-function TooltipLine({ colour, label, value }: { colour?: string; label: string; value: number }) {
-  return (
-    <p className="flex items-center justify-between gap-4">
-      <span className="flex items-center gap-1.5 text-muted-foreground">
-        {colour ? <span className="size-2 rounded-sm" style={{ background: colour }} aria-hidden /> : null}
-        {label}
-      </span>
-      <span className="font-mono tabular-nums">{number.format(value)}</span>
-    </p>
-  );
-}
 
 function DailyTooltip({ active, payload }: TooltipContentProps) {
   const day = payload?.[0]?.payload as DailyUsageDto | undefined;
@@ -46,14 +22,6 @@ function DailyTooltip({ active, payload }: TooltipContentProps) {
   );
 }
 
-/** 0 and round steps (1, 2 or 5 × 10ⁿ, whole requests) up to the busiest day: 0, 50, 100… not 0, 55, 110…. */
-function roundTicks(max: number): number[] {
-  const rough = Math.max(1, max) / 5;
-  const magnitude = 10 ** Math.floor(Math.log10(rough));
-  const step = Math.max(1, [1, 2, 5, 10].map((m) => m * magnitude).find((s) => s >= rough)!);
-  return Array.from({ length: Math.ceil(Math.max(1, max) / step) + 1 }, (_, i) => i * step);
-}
-
 /** Requests per UTC day over the whole window, quiet days as gaps, stacked by status class. */
 export function DailyRequestsChart({ daily }: { daily: DailyUsageDto[] }) {
   const busiest = daily.reduce((best, day) => (day.total > best.total ? day : best), daily[0]!);
@@ -63,13 +31,13 @@ export function DailyRequestsChart({ daily }: { daily: DailyUsageDto[] }) {
       <div
         className="h-64 w-full"
         role="img"
-        aria-label={`Requests per day from ${longDay(daily[0]!.day)} to ${longDay(daily[daily.length - 1]!.day)}; busiest day ${longDay(busiest.day)} with ${number.format(busiest.total)} requests.`}
+        aria-label={`Requests per day from ${longDay(daily[0]!.day)} to ${longDay(daily[daily.length - 1]!.day)}; busiest day ${longDay(busiest.day)} with ${chartNumber.format(busiest.total)} requests.`}
       >
         <ResponsiveContainer width="100%" height="100%">
           <BarChart data={daily} margin={{ top: 8, right: 4, left: 0, bottom: 0 }} barCategoryGap="18%">
             <CartesianGrid vertical={false} stroke="var(--border)" />
-            <XAxis dataKey="day" tickFormatter={shortDay} tickLine={false} axisLine={false} minTickGap={24} tick={{ fontSize: 12, fill: "var(--muted-foreground)" }} />
-            <YAxis ticks={ticks} domain={[0, ticks[ticks.length - 1]!]} tickLine={false} axisLine={false} width={44} tick={{ fontSize: 12, fill: "var(--muted-foreground)" }} tickFormatter={(v: number) => number.format(v)} />
+            <XAxis dataKey="day" tickFormatter={shortDay} tickLine={false} axisLine={false} minTickGap={24} tick={AXIS_TICK} />
+            <YAxis ticks={ticks} domain={[0, ticks[ticks.length - 1]!]} tickLine={false} axisLine={false} width={44} tick={AXIS_TICK} tickFormatter={(v: number) => chartNumber.format(v)} />
             <Tooltip cursor={{ fill: "var(--muted)", opacity: 0.6 }} content={DailyTooltip} />
             {STATUS_CLASSES.map((c) => (
               <Bar key={c} dataKey={c} name={c} stackId="status" fill={CLASS_COLOURS[c]} isAnimationActive={false} />
@@ -77,14 +45,7 @@ export function DailyRequestsChart({ daily }: { daily: DailyUsageDto[] }) {
           </BarChart>
         </ResponsiveContainer>
       </div>
-      <ul className="flex flex-wrap gap-x-4 gap-y-1 text-xs text-muted-foreground" aria-label="Legend">
-        {STATUS_CLASSES.map((c) => (
-          <li key={c} className="flex items-center gap-1.5">
-            <span className="size-2.5 rounded-sm" style={{ background: CLASS_COLOURS[c] }} aria-hidden />
-            {c}
-          </li>
-        ))}
-      </ul>
+      <ChartLegend items={STATUS_CLASSES.map((c) => ({ label: c, colour: CLASS_COLOURS[c] }))} />
     </div>
   );
 }

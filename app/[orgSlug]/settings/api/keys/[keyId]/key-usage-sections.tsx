@@ -4,6 +4,8 @@ import type { KeyUsageDto, RecentCallDto } from "@/db/queries/key-usage";
 import { MethodLabel, RequestCells, RequestListItem, RequestTime, StatusCodeBadge } from "@/components/request-format";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { formatMs } from "@/components/chart-parts";
+import type { KeyLatencyDto } from "@/lib/usage/report";
 import { StatusCodesChart } from "./key-usage-charts";
 
 const number = new Intl.NumberFormat("en-US");
@@ -66,12 +68,14 @@ export function StatusCodes({ usage }: { usage: KeyUsageDto }) {
   );
 }
 
-export function TopEndpoints({ usage }: { usage: KeyUsageDto }) {
+const latencyOf = (ms: number | null | undefined) => (ms === null || ms === undefined ? "—" : formatMs(ms));
+
+export function TopEndpoints({ usage, latency }: { usage: KeyUsageDto; latency: KeyLatencyDto["endpoints"] }) {
   return (
     <Card>
       <CardHeader>
         <CardTitle className="text-base">Most accessed endpoints</CardTitle>
-        <CardDescription>Grouped by route template, so every invoice id counts as one endpoint.</CardDescription>
+        <CardDescription>Grouped by route template, so every invoice id counts as one endpoint; latency over the same 30 days.</CardDescription>
       </CardHeader>
       <CardContent>
         <Table aria-label="Most accessed endpoints">
@@ -80,6 +84,9 @@ export function TopEndpoints({ usage }: { usage: KeyUsageDto }) {
               <TableHead>Endpoint</TableHead>
               <TableHead className="text-right">Requests</TableHead>
               <TableHead className="text-right sm:w-40">Share</TableHead>
+              <TableHead className="hidden text-right md:table-cell">p50</TableHead>
+              <TableHead className="text-right">p95</TableHead>
+              <TableHead className="hidden text-right md:table-cell">p99</TableHead>
             </TableRow>
           </TableHeader>
           <TableBody>
@@ -100,6 +107,9 @@ export function TopEndpoints({ usage }: { usage: KeyUsageDto }) {
                     <span className="w-12 text-right tabular-nums text-muted-foreground">{share(row.share)}</span>
                   </span>
                 </TableCell>
+                <TableCell className="hidden text-right tabular-nums md:table-cell">{latencyOf(latency[row.endpoint]?.p50Ms)}</TableCell>
+                <TableCell className="text-right tabular-nums">{latencyOf(latency[row.endpoint]?.p95Ms)}</TableCell>
+                <TableCell className="hidden text-right tabular-nums md:table-cell">{latencyOf(latency[row.endpoint]?.p99Ms)}</TableCell>
               </TableRow>
             ))}
           </TableBody>

@@ -5,6 +5,9 @@ import type { ApiKeyDto } from "@/db/queries/api-keys";
 import type { Plan } from "@/core/enums";
 import { getKeyUsage, listRecentCalls } from "@/db/queries/key-usage";
 import { listActivity } from "@/db/queries/activity";
+import { LATENCY_RELATIVE_ERROR } from "@/core/latency-histogram";
+import { LatencyChart } from "@/components/usage-charts";
+import { keyLatency } from "@/lib/usage/report";
 import { getKeyPolicy } from "@/db/queries/organizations";
 import { NoRequests } from "@/components/no-requests";
 import { PageHeader } from "@/components/page-header";
@@ -34,8 +37,9 @@ export default async function KeyDetailsPage({ params }: { params: Promise<{ org
   const { orgSlug, keyId } = await params;
   const { membership, apiKey } = await findKey(orgSlug, keyId);
   const mayReadHistory = can(membership.role, "activity.view");
-  const [usage, calls, baseUrl, history, keyPolicy] = await Promise.all([
-    getKeyUsage(membership.orgId, keyId),
+  const usage = await getKeyUsage(membership.orgId, keyId);
+  const [latency, calls, baseUrl, history, keyPolicy] = await Promise.all([
+    keyLatency(membership.orgId, keyId, usage.from, usage.to),
     listRecentCalls(membership.orgId, keyId),
     publicBaseUrl(),
     mayReadHistory ? listActivity(membership.orgId, { key: keyId }, { pageSize: KEY_HISTORY_ENTRIES }) : null,
@@ -106,8 +110,17 @@ export default async function KeyDetailsPage({ params }: { params: Promise<{ org
               <DailyRequestsChart daily={usage.daily} />
             </CardContent>
           </Card>
+          <Card>
+            <CardHeader>
+              <CardTitle className="text-base">Latency</CardTitle>
+              <CardDescription>p50, p95 and p99 per day, within {LATENCY_RELATIVE_ERROR * 100} % of the exact values.</CardDescription>
+            </CardHeader>
+            <CardContent>
+              <LatencyChart points={latency.daily} grain="day" />
+            </CardContent>
+          </Card>
           <StatusCodes usage={usage} />
-          <TopEndpoints usage={usage} />
+          <TopEndpoints usage={usage} latency={latency.endpoints} />
         </>
       )}
       {calls.length > 0 ? <RecentCalls calls={calls} auditHref={auditHref} /> : null}

@@ -1,0 +1,33 @@
+import "server-only";
+import { listKeyNames } from "@/db/queries/api-keys";
+import { getAuditFilterOptions, type AuditFilterOptionsDto } from "@/db/queries/audit-log";
+import type { KeyOptionDto } from "@/components/key-filter-options";
+import { filtersError } from "@/lib/audit-filters";
+import { orgAccess, type OrgAccess } from "@/lib/org-access";
+import { parseUsageFilters, usageWindow, type UsageFilters } from "@/lib/usage/filters";
+import { usageReport, type UsageReportDto } from "@/lib/usage/report";
+
+/** Who may read an organization's usage: the page and the CSV ask before reading a row. */
+export function usageAccess(slug: string): Promise<OrgAccess> {
+  return orgAccess(slug, "usage.view");
+}
+
+export type UsageView =
+  | { kind: "refused"; status: 401 | 403 | 404; message: string }
+  | { kind: "invalid"; message: string; filters: UsageFilters; options: AuditFilterOptionsDto; keys: KeyOptionDto[] }
+  | { kind: "ok"; filters: UsageFilters; report: UsageReportDto; options: AuditFilterOptionsDto; keys: KeyOptionDto[] };
+
+/** Everything the Usage page shows for this URL at `now`, or why it shows nothing. */
+export async function loadUsage(slug: string, searchParams: Record<string, string | string[] | undefined>, now = new Date()): Promise<UsageView> {
+  const access = await usageAccess(slug);
+  if (!access.ok) return { kind: "refused", status: access.status, message: access.message };
+  const { orgId } = access.membership;
+  const options = getAuditFilterOptions(orgId);
+  const invalid = async (message: string, filters: UsageFilters): Promise<UsageView> => ({ kind: "invalid", message, filters, options: await options, keys: await listKeyNames(orgId) });
+  const filters = parseUsageFilters(searchParams);
+  if (!filters.success) return invalid(filtersError(filters.error), {});
+  const window = usageWindow(filters.data, now);
+  if (!window.ok) return invalid(window.message, filters.data);
+  const report = await usageReport(orgId, filters.data, window.window);
+  return { kind: "ok", filters: filters.data, report, options: await options, keys: report.keys };
+}

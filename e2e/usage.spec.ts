@@ -1,0 +1,79 @@
+import fs from "node:fs/promises";
+import { parse as parseCsv } from "csv-parse/sync";
+import { expect, PHONE, screenshot, storageStateOf, test } from "./fixtures";
+import { UsagePage } from "./pages/usage-page";
+
+test.describe("as a member", () => {
+  test.use({ storageState: storageStateOf("member") });
+
+  test("watches usage over 7 days, for one key by endpoint, and follows a row to the audit log", async ({ page }) => {
+    const usage = new UsagePage(page);
+    await usage.goto();
+    await expect(page.getByRole("heading", { name: "Usage", exact: true })).toBeVisible();
+    await expect(page.getByRole("region", { name: "Totals" })).toContainText(/Requests\s*[\d,]+/);
+    await expect(page.getByRole("img", { name: /^Requests per hour, stacked by status class/ }).locator(".recharts-bar-rectangle").first()).toBeVisible();
+    await screenshot(page, "usage");
+    await page.setViewportSize(PHONE);
+    await screenshot(page, "usage-phone");
+    await page.setViewportSize({ width: 1280, height: 900 });
+
+    await usage.choose("Date range", "Last 7 days", /[?&]range=7d/);
+    await expect(page.getByRole("region", { name: "Totals" })).toContainText("Last 7 days");
+    await expect(page.getByRole("img", { name: /^Share of requests answered 4xx and 5xx per hour/ })).toBeVisible();
+    await expect(page.getByRole("img", { name: /^Latency p50, p95 and p99 per hour/ })).toBeVisible();
+
+    await usage.choose("API key", /^Production billing server/, /[?&]key=key_demo_acme_prod/);
+    await expect(page).toHaveURL(/[?&]range=7d/);
+    const byKey = usage.table("by key");
+    await expect(byKey.getByRole("row")).toHaveCount(2);
+    await expect(byKey.getByRole("row").nth(1)).toContainText("Production billing server");
+
+    await usage.tab("By endpoint").click();
+    const byEndpoint = usage.table("by endpoint");
+    await expect(byEndpoint.getByRole("row").nth(2)).toBeVisible();
+    await usage.sortDescending(byEndpoint, "p95");
+    const p95 = await usage.latencies(byEndpoint, 7);
+    expect(p95.length).toBeGreaterThan(1);
+    expect(p95).toEqual([...p95].sort((a, b) => b - a));
+
+    const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Download CSV" }).click()]);
+    expect(download.suggestedFilename()).toMatch(/^usage-by-endpoint-acme-\d{4}-\d\d-\d\d\.csv$/);
+    const records = parseCsv(await fs.readFile((await download.path())!, "utf8"), { columns: true }) as Record<string, string>[];
+    expect(records).toHaveLength(await byEndpoint.locator("tbody tr").count());
+    for (const record of records) expect(record.key_id).toBe("");
+    const slowest = await byEndpoint.locator("tbody tr").first().locator("td").first().innerText();
+    const [method, route] = slowest.split(/\s+/);
+    expect(records.map((record) => record.endpoint)).toContain(`${method} ${route}`);
+
+    await byEndpoint.locator("tbody tr").first().getByRole("link", { name: /in the audit log$/ }).click();
+    // The same 7 UTC days, today included, as the audit log's custom dates.
+    const day = (daysAgo: number) => new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10);
+    await expect(page).toHaveURL(/\/settings\/api\/audit\?/);
+    await expect(page).toHaveURL(new RegExp(`[?&]range=custom&from=${day(6)}&to=${day(0)}&`));
+    await expect(page).toHaveURL(/[?&]key=key_demo_acme_prod/);
+    await expect(page.getByRole("combobox", { name: "Endpoint" })).toHaveText(`${method} ${route}`);
+    await expect(page.getByRole("combobox", { name: "Date range" })).toHaveText("Custom dates");
+    await expect(page.getByLabel("From (UTC day)")).toHaveValue(day(6));
+    const paths = await page.getByRole("table", { name: "API requests" }).locator("tbody tr td:nth-child(4)").allInnerTexts();
+    expect(paths.length).toBeGreaterThan(0);
+    for (const row of await page.getByRole("table", { name: "API requests" }).locator("tbody tr td:nth-child(2)").allInnerTexts()) expect(row).toContain("Production billing server");
+  });
+
+  test("a window without traffic says so and how to change it", async ({ page }) => {
+    const usage = new UsagePage(page);
+    await usage.goto("?range=custom&from=2026-01-01&to=2026-01-02");
+    await expect(page.getByRole("heading", { name: /^No requests in/ })).toBeVisible();
+  });
+});
+
+test.describe("as a guest", () => {
+  test.use({ storageState: storageStateOf("guest") });
+
+  test("Usage does not exist, and the settings do not list it", async ({ page }) => {
+    const response = await new UsagePage(page).goto();
+    expect(response?.status()).toBe(404);
+    await page.goto("/acme/settings/api");
+    await expect(page.getByRole("navigation", { name: "Settings" }).getByRole("link", { name: "Audit log" })).toHaveCount(0);
+    await expect(page.getByRole("navigation", { name: "Settings" }).getByRole("link", { name: "Usage" })).toHaveCount(0);
+  });
+});
