@@ -74,8 +74,16 @@ function Frame({ label, children, legend }: { label: string; children: React.Rea
   );
 }
 
+/** Ticks on round periods: each 10 minutes, each 3 hours over a day, each midnight over days of hours. */
+function periodTicks(grain: RollupGrain, points: UsagePoint[]): string[] | undefined {
+  const on = (test: (at: Date) => boolean) => points.map((point) => point.bucketStart).filter((iso) => test(new Date(iso)));
+  if (grain === "minute") return on((at) => at.getUTCMinutes() % 10 === 0);
+  if (grain === "hour") return points.length <= 48 ? on((at) => at.getUTCHours() % 3 === 0) : on((at) => at.getUTCHours() === 0);
+  return undefined;
+}
+
 const xAxis = (grain: RollupGrain, points: UsagePoint[]) => (
-  <XAxis dataKey="bucketStart" tickFormatter={tickLabel(grain, points.length)} tickLine={false} axisLine={false} minTickGap={28} tick={AXIS_TICK} />
+  <XAxis dataKey="bucketStart" ticks={periodTicks(grain, points)} tickFormatter={tickLabel(grain, points.length)} tickLine={false} axisLine={false} minTickGap={28} tick={AXIS_TICK} />
 );
 
 /** Requests per period, stacked: successes, then client and server errors. */

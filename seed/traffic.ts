@@ -12,18 +12,39 @@ import { PLANS } from "@/lib/plans/catalog";
 import { ORGS } from "./accounts";
 import { DAY, HOUR, KEYS, lifeOf, STRAY_IP, type DemoKey } from "./keys";
 
+/**
+ * The demo API's endpoints: their share of calls and their typical (median) time, fast reads to a
+ * slow analytics query and PDF rendering, so the Usage page has latency worth reading (SPEC §13).
+ */
 const ENDPOINTS: { endpoint: string; weight: number; path: () => string; ms: number; created?: boolean }[] = [
-  { endpoint: "GET /v1/invoices", weight: 26, path: () => "/v1/invoices?limit=25", ms: 45 },
-  { endpoint: "GET /v1/invoices/{id}", weight: 18, path: () => `/v1/invoices/in_${token(12)}`, ms: 28 },
-  { endpoint: "POST /v1/invoices", weight: 10, path: () => "/v1/invoices", ms: 70, created: true },
+  { endpoint: "GET /v1/invoices", weight: 26, path: () => "/v1/invoices?limit=25", ms: 38 },
+  { endpoint: "GET /v1/invoices/{id}", weight: 18, path: () => `/v1/invoices/in_${token(12)}`, ms: 14 },
+  { endpoint: "POST /v1/invoices", weight: 10, path: () => "/v1/invoices", ms: 62, created: true },
   { endpoint: "POST /v1/invoices/{id}/finalize", weight: 6, path: () => `/v1/invoices/in_${token(12)}/finalize`, ms: 85 },
-  { endpoint: "POST /v1/invoices/{id}/pay", weight: 4, path: () => `/v1/invoices/in_${token(12)}/pay`, ms: 60 },
-  { endpoint: "GET /v1/customers", weight: 11, path: () => "/v1/customers?limit=50", ms: 40 },
-  { endpoint: "POST /v1/customers", weight: 5, path: () => "/v1/customers", ms: 55, created: true },
-  { endpoint: "GET /v1/products", weight: 8, path: () => "/v1/products", ms: 35 },
-  { endpoint: "GET /v1/analytics", weight: 7, path: () => "/v1/analytics?from=2026-01-01", ms: 160 },
-  { endpoint: "POST /v1/pdf/generate", weight: 5, path: () => "/v1/pdf/generate", ms: 320 },
+  { endpoint: "POST /v1/invoices/{id}/pay", weight: 4, path: () => `/v1/invoices/in_${token(12)}/pay`, ms: 140 },
+  { endpoint: "GET /v1/customers", weight: 11, path: () => "/v1/customers?limit=50", ms: 30 },
+  { endpoint: "POST /v1/customers", weight: 5, path: () => "/v1/customers", ms: 48, created: true },
+  { endpoint: "GET /v1/products", weight: 8, path: () => "/v1/products", ms: 16 },
+  { endpoint: "GET /v1/analytics", weight: 7, path: () => "/v1/analytics?from=2026-01-01", ms: 420 },
+  { endpoint: "POST /v1/pdf/generate", weight: 5, path: () => "/v1/pdf/generate", ms: 850 },
 ];
+
+/**
+ * Two incidents in the demo's month, so the error rate and the latency charts have a spike to
+ * show: the PDF renderer and the analytics store failing (most of their calls 503, slowly) and a
+ * database failover (a share of every call 500). Hours are UTC, days before today.
+ */
+const INCIDENTS: { daysAgo: number; fromHour: number; minutes: number; endpoints: string[] | "all"; status: number; failing: number; slowdown: number }[] = [
+  { daysAgo: 3, fromHour: 13, minutes: 180, endpoints: ["POST /v1/pdf/generate", "GET /v1/analytics"], status: 503, failing: 0.9, slowdown: 6 },
+  { daysAgo: 12, fromHour: 9, minutes: 150, endpoints: "all", status: 500, failing: 0.4, slowdown: 2.5 },
+];
+
+function incidentAt(at: number, endpoint: string, today: number) {
+  return INCIDENTS.find((incident) => {
+    const start = today - incident.daysAgo * DAY + incident.fromHour * HOUR;
+    return at >= start && at < start + incident.minutes * 60_000 && (incident.endpoints === "all" || incident.endpoints.includes(endpoint));
+  });
+}
 
 // A fixed generator so every fresh database gets the same demo history.
 let state = 20261123;
@@ -65,6 +86,15 @@ function statusFor(endpoint: (typeof ENDPOINTS)[number], revoked: boolean): numb
   return endpoint.created ? 201 : 200;
 }
 
+/**
+ * A duration around a typical one: log-normal (Box–Muller from two uniform draws), as response
+ * times are, with a p99 about 3 times the median.
+ */
+function logNormalMs(median: number, u1: number, u2: number): number {
+  const z = Math.sqrt(-2 * Math.log(1 - u1)) * Math.cos(2 * Math.PI * u2);
+  return Math.max(1, Math.round(median * Math.exp(0.45 * z)));
+}
+
 /** Hour-of-day weight (UTC): quiet nights, a busy European and American working day. */
 function hourWeight(hour: number): number {
   return 0.15 + Math.exp(-((hour - 14) ** 2) / 18);
@@ -96,8 +126,12 @@ function trafficFor(key: DemoKey, now: Date): (typeof requestLog.$inferInsert)[]
     const beyond = Boolean(restrictions) && !stray && random() < 0.02 && beyondReach.length > 0;
     const endpoint = pick(beyond ? beyondReach : reachable);
     const refusal = revoked ? null : stray ? "ip_not_allowed" : beyond ? "api_key_scope_insufficient" : null;
-    const status = refusal ? 403 : statusFor(endpoint, revoked);
-    const duration = revoked || refusal || status === 429 ? 2 + Math.floor(random() * 4) : Math.round(endpoint.ms * (0.5 + random() * random() * 3));
+    const answered = refusal ? 403 : statusFor(endpoint, revoked);
+    const refusedEarly = revoked || refusal || answered === 429;
+    // No extra draws of the generator for the incidents: the rest of the demo stays as it was.
+    const incident = refusedEarly ? undefined : incidentAt(at, endpoint.endpoint, today);
+    const status = incident && answered < 400 && (at % 1000) / 1000 < incident.failing ? incident.status : answered;
+    const duration = refusedEarly ? 2 + Math.floor(random() * 4) : logNormalMs(endpoint.ms * (incident?.slowdown ?? 1), random(), random());
     return {
       orgId: key.orgId,
       apiKeyId: key.id,
