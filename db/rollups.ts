@@ -34,10 +34,27 @@ export function rollupStatement(grain: RollupGrain, source: string, conflict: "a
     on conflict (org_id, api_key_id, ${period}, endpoint, status) do update set ${update}`;
 }
 
-/** Recomputes every grain's rollups of these organizations from request_log (seed and repair). */
+/**
+ * The grains the log writer keeps in its own group-committed statement: the daily rows, which the
+ * audit log's counts and every long window read. The finer grains cost the request path too much
+ * there (about 8 % of the gateway's throughput, README "Usage analytics"): the writer appends each
+ * request to request_rollup_pending instead, and foldPendingRollups (db/rollup-fold.ts) moves them into these.
+ */
+export const WRITTEN_GRAINS = ["day"] as const satisfies readonly RollupGrain[];
+export const FOLDED_GRAINS = ["minute", "hour"] as const satisfies readonly RollupGrain[];
+
+/** The writer's part for the folded grains: one narrow row per request of `source`, no upsert. */
+export function pendingRollupInsert(source: string): string {
+  return `insert into request_rollup_pending (org_id, api_key_id, created_at, endpoint, status, latency_bucket)
+    select org_id, api_key_id, created_at, endpoint, status, latency_bucket from ${source}`;
+}
+
+/** Recomputes every grain's rollups of these organizations from request_log (seed and repair, with no traffic of theirs meanwhile). */
 export async function rebuildRollups(db: DbOrTx, orgIds: string[], now = new Date()): Promise<void> {
   if (orgIds.length === 0) return;
   const orgs = sql.join(orgIds.map((id) => sql`${id}`), sql`, `);
+  // Their pending rows are in the log too: folded after the rebuild, they would count twice.
+  await db.execute(sql`delete from request_rollup_pending where org_id in (${orgs})`);
   for (const grain of ROLLUP_GRAINS) {
     const kept = grain === "day" ? sql`` : sql` and created_at >= ${rollupKeptSince(grain, now).toISOString()}`;
     await db.execute(sql`

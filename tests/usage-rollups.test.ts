@@ -2,6 +2,8 @@ import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/db";
 import { maintainRequestLog, rowsOf } from "@/db/partitions";
+import { usageRows } from "@/db/queries/usage";
+import { foldPendingRollups } from "@/db/rollup-fold";
 import { rebuildRollups, ROLLUP_TABLES } from "@/db/rollups";
 import { LATENCY_PERCENTILES, LATENCY_RELATIVE_ERROR } from "@/core/latency-histogram";
 import { HOURLY_ROLLUP_RETENTION_DAYS, MINUTE_ROLLUP_RETENTION_HOURS, ROLLUP_GRAINS } from "@/core/usage-grains";
@@ -87,8 +89,9 @@ describe("rollups kept by the request-log writer", () => {
     written.push(...requests);
   });
 
-  /** Each grain's rows, and what they should be: request_log grouped the same way. */
+  /** Each grain's rows once the pending requests are folded, and what they should be: request_log grouped the same way. */
   async function rollupAndLog(grain: (typeof ROLLUP_GRAINS)[number]) {
+    await foldPendingRollups(getDb());
     const { table, period, periodOf } = ROLLUP_TABLES[grain];
     const columns = sql.raw(`api_key_id, ${period}::text as period, endpoint, status`);
     const order = sql.raw("order by 1, 2, 3, 4");
@@ -118,6 +121,7 @@ describe("rollups kept by the request-log writer", () => {
       { name: "status", of: (row) => String(row.status), column: "status::text" },
     ];
     let compared = 0;
+    await foldPendingRollups(getDb());
     for (const { name, of, column } of groupings) {
       const merged = await select<{ group: string; p50: number; p95: number; p99: number }>(sql`
         select grp as group, ${sql.join(
@@ -149,6 +153,48 @@ describe("rollups kept by the request-log writer", () => {
     await rebuildRollups(getDb(), [orgId], now);
     const rebuilt = await Promise.all(ROLLUP_GRAINS.map((grain) => rollupAndLog(grain).then(({ rolled }) => rolled)));
     expect(rebuilt).toEqual(kept);
+  });
+});
+
+describe("requests pending for the minute and hour rollups", () => {
+  const minuteCounts = async (orgId: string) =>
+    select<{ rolled: number; hourly: number; pending: number; logged: number }>(sql`
+      select (select coalesce(sum(count), 0) from request_minute_rollup where org_id = ${orgId})::int as rolled,
+             (select coalesce(sum(count), 0) from request_hourly_rollup where org_id = ${orgId})::int as hourly,
+             (select count(*) from request_rollup_pending where org_id = ${orgId})::int as pending,
+             (select count(*) from request_log where org_id = ${orgId})::int as logged`).then(([row]) => row!);
+  const lastHour = (orgId: string, bucket: "minute" | null) => {
+    const to = new Date(Math.ceil((Date.now() + 1) / 60_000) * 60_000);
+    return usageRows({ orgId, from: new Date(to.getTime() - HOUR), to, bucket, groupBy: [] });
+  };
+
+  it("are counted by every read before they are folded, and once after", async () => {
+    const orgId = (await createOrg("pro")).id;
+    const keyId = (await insertKey(orgId)).id;
+    await Promise.all(Array.from({ length: 25 }, (_, i) => logRequest({ orgId, apiKeyId: keyId, at: new Date(Date.now() - i * 1000), durationMs: 5 + i })));
+    // Another test file's fold may have run meanwhile: what matters is that the two add up.
+    const before = await minuteCounts(orgId);
+    expect(before.rolled + before.pending).toBe(25);
+    const [whole] = await lastHour(orgId, null);
+    expect([whole!.requests, whole!.p50Ms]).toEqual([25, expect.any(Number)]);
+    expect((await lastHour(orgId, "minute")).reduce((sum, row) => sum + row.requests, 0)).toBe(25);
+    await foldPendingRollups(getDb());
+    expect(await minuteCounts(orgId)).toMatchObject({ rolled: 25, hourly: 25, pending: 0, logged: 25 });
+    expect(await lastHour(orgId, null)).toEqual([whole]);
+  });
+
+  it("are folded exactly once while requests keep coming and folds run at once", async () => {
+    const orgId = (await createOrg("pro")).id;
+    const keyId = (await insertKey(orgId)).id;
+    let folding = true;
+    const folds = Array.from({ length: 4 }, async () => {
+      while (folding) await foldPendingRollups(getDb());
+    });
+    await Promise.all(Array.from({ length: 300 }, (_, i) => logRequest({ orgId, apiKeyId: keyId, at: new Date(Date.now() - (i % 50) * 1000), status: i % 7 === 0 ? 500 : 200 })));
+    folding = false;
+    await Promise.all(folds);
+    await foldPendingRollups(getDb());
+    expect(await minuteCounts(orgId)).toMatchObject({ rolled: 300, hourly: 300, pending: 0, logged: 300 });
   });
 });
 

@@ -1,8 +1,7 @@
 import "server-only";
 import { queryPrepared } from "@/db";
 import { GroupCommit } from "@/core/group-commit";
-import { ROLLUP_GRAINS } from "@/core/usage-grains";
-import { rollupStatement } from "@/db/rollups";
+import { pendingRollupInsert, rollupStatement, WRITTEN_GRAINS } from "@/db/rollups";
 
 export interface RequestLogEntry {
   orgId: string;
@@ -33,7 +32,9 @@ export const WRITE_REQUEST_LOG = `
   ), logged as (
     insert into request_log (org_id, api_key_id, request_id, method, path, endpoint, status, duration_ms, ip, user_agent, error_code, created_at)
     select org_id, api_key_id, request_id, method, path, endpoint, status, duration_ms, ip, user_agent, error_code, created_at from batch
-  ), ${ROLLUP_GRAINS.map((grain) => `rolled_by_${grain} as (${rollupStatement(grain, "batch", "add")})`).join(", ")}, used as (
+  ), ${WRITTEN_GRAINS.map((grain) => `rolled_by_${grain} as (${rollupStatement(grain, "batch", "add")})`).join(", ")}, pending as (
+    ${pendingRollupInsert("batch")}
+  ), used as (
     select distinct on (org_id, api_key_id) org_id, api_key_id, created_at as at, ip, endpoint from batch
     where touches_key order by org_id, api_key_id, created_at desc
   ), touched as (
@@ -56,7 +57,7 @@ async function writeRequestLogBatch(rows: RequestLogEntry[]): Promise<void[]> {
   return rows.map(() => undefined);
 }
 
-// Each request's row, its rollups (per minute, hour and day) and the key's last-used time go out
+// Each request's row, its daily rollup, its pending row for the finer rollups and the key's last-used time go out
 // with those of the other requests that finished meanwhile; a request waits for its batch's
 // commit, so a response that reached its client has its row.
 const requestLogWriter = new GroupCommit(writeRequestLogBatch, (size) => `Writing a batch of ${size} request-log rows failed`);

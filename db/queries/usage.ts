@@ -2,7 +2,7 @@ import "server-only";
 import { sql, type SQL } from "drizzle-orm";
 import { getDb } from "@/db";
 import { rowsOf } from "@/db/partitions";
-import { ROLLUP_TABLES } from "@/db/rollups";
+import { FOLDED_GRAINS, ROLLUP_TABLES } from "@/db/rollups";
 import { LATENCY_PERCENTILES } from "@/core/latency-histogram";
 import { statusBounds } from "@/core/request-log";
 import { ROLLUP_GRAIN_MS, ROLLUP_GRAINS, type RollupGrain } from "@/core/usage-grains";
@@ -33,9 +33,13 @@ export function windowPieces(from: Date, to: Date, grains: readonly RollupGrain[
   return [...windowPieces(from, start, finer), { grain, from: start, to: end }, ...windowPieces(end, to, finer)];
 }
 
-/** The rollup rows of one piece that match the query's filters, with their period's start. */
+/**
+ * The rollup rows of one piece that match the query's filters, with their period's start. A
+ * minute or hour piece adds the requests not yet folded into its rollups (request_rollup_pending),
+ * each a row of one request and a one-bucket histogram, so the answer is current to the response.
+ */
 function pieceRows(query: UsageQuery, piece: Piece): SQL {
-  const { table, period } = ROLLUP_TABLES[piece.grain];
+  const { table, period, periodOf } = ROLLUP_TABLES[piece.grain];
   const column = sql.raw(`r.${period}`);
   const bounds =
     piece.grain === "day"
@@ -49,10 +53,15 @@ function pieceRows(query: UsageQuery, piece: Piece): SQL {
     const { min, max } = statusBounds(query.status);
     filters.push(sql` and r.status between ${min} and ${max}`);
   }
-  const bucketStart =
-    query.bucket === null ? sql`${query.from.toISOString()}::timestamptz` : piece.grain === "day" ? sql`(${column}::timestamp at time zone 'UTC')` : column;
-  return sql`select ${bucketStart} as bucket_start, r.api_key_id, r.endpoint, r.status, r.count, r.latency_buckets, r.latency_counts
+  const windowStart = sql`${query.from.toISOString()}::timestamptz`;
+  const bucketStart = query.bucket === null ? windowStart : piece.grain === "day" ? sql`(${column}::timestamp at time zone 'UTC')` : column;
+  const rolled = sql`select ${bucketStart} as bucket_start, r.api_key_id, r.endpoint, r.status, r.count, r.latency_buckets, r.latency_counts
     from ${sql.identifier(table)} r where r.org_id = ${query.orgId} and ${bounds}${sql.join(filters)}`;
+  if (!(FOLDED_GRAINS as readonly string[]).includes(piece.grain)) return rolled;
+  const pendingStart = query.bucket === null ? windowStart : sql.raw(periodOf);
+  return sql`${rolled} union all
+    select ${pendingStart} as bucket_start, r.api_key_id, r.endpoint, r.status, 1::bigint, array[r.latency_bucket], array[1::bigint]
+    from request_rollup_pending r where r.org_id = ${query.orgId} and r.created_at >= ${piece.from.toISOString()} and r.created_at < ${piece.to.toISOString()}${sql.join(filters)}`;
 }
 
 /** A percentile as reported: to the hundredth of a millisecond; null for rows rolled up without durations. */

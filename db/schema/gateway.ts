@@ -97,6 +97,21 @@ function periodRollup(name: string) {
 export const requestHourlyRollup = periodRollup("request_hourly_rollup");
 export const requestMinuteRollup = periodRollup("request_minute_rollup");
 
+/**
+ * Requests logged but not yet folded into the hourly and minute rollups: the log writer appends a
+ * narrow row per request (no upsert, no histogram merge on the request path) and a background
+ * fold moves them into the rollups (db/rollups.ts, foldPendingRollups). Reads add what is still
+ * here, so usage stays exact and current. Seconds of traffic: no index beyond the heap.
+ */
+export const requestRollupPending = pgTable("request_rollup_pending", {
+  orgId: text("org_id").notNull(),
+  apiKeyId: text("api_key_id").notNull(),
+  createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull(),
+  endpoint: text("endpoint").notNull(),
+  status: smallint("status").notNull(),
+  latencyBucket: smallint("latency_bucket").notNull(),
+});
+
 /** Fixed one-minute windows per key; the row lock makes the count exact across processes. */
 export const rateLimitWindows = pgTable(
   "rate_limit_windows",
