@@ -2,7 +2,7 @@
 
 import { Bot } from "lucide-react";
 import type { ActivityActorOptionDto } from "@/db/queries/activity";
-import { KeyFilterOptions, keyFilterDisplay, type KeyOptionDto } from "@/components/key-filter-options";
+import { KeyFilterSelect, type KeyOptionDto } from "@/components/key-filter-options";
 import { FilterSelect, LogFilters } from "@/components/log-filters";
 import { SelectItem } from "@/components/ui/select";
 import { ACTIVITY_ACTIONS } from "@/core/activity";
@@ -48,9 +48,7 @@ export function ActivityFiltersClient({ filters, actors, keys }: { filters: Acti
             ))}
             {filters.actor && filters.actor !== "system" && !actors.some((actor) => actor.id === filters.actor) ? <SelectItem value={filters.actor}>Unknown person</SelectItem> : null}
           </FilterSelect>
-          <FilterSelect id="filter-key" label="API key" value={filters.key} onChange={(key) => change({ key })} anyLabel="All keys" display={keyFilterDisplay(keys, filters.key)}>
-            <KeyFilterOptions keys={keys} current={filters.key} />
-          </FilterSelect>
+          <KeyFilterSelect keys={keys} value={filters.key} onChange={(key) => change({ key })} />
         </>
       )}
     </LogFilters>

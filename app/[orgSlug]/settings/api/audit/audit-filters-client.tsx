@@ -6,7 +6,7 @@ import { SelectGroup, SelectItem, SelectLabel } from "@/components/ui/select";
 import { STATUS_CLASSES } from "@/core/request-log";
 import { auditSearchParams, filtersError, parseAuditFilters, REFUSALS, type AuditFilters } from "@/lib/audit-filters";
 import { EndpointFilterSelect, MethodFilterSelect } from "@/components/request-filter-selects";
-import { KeyFilterOptions, keyFilterDisplay, type KeyOptionDto } from "@/components/key-filter-options";
+import { KeyFilterSelect, type KeyOptionDto } from "@/components/key-filter-options";
 
 function normalize(params: URLSearchParams): URLSearchParams | string {
   const parsed = parseAuditFilters(params);
@@ -43,9 +43,7 @@ export function AuditFiltersClient({ filters, options, keys }: { filters: AuditF
             </SelectGroup>
           </FilterSelect>
           <EndpointFilterSelect endpoints={options.endpoints} value={filters.endpoint} onChange={(endpoint) => change({ endpoint })} />
-          <FilterSelect id="filter-key" label="API key" value={filters.key} onChange={(key) => change({ key })} anyLabel="All keys" display={keyFilterDisplay(keys, filters.key)}>
-            <KeyFilterOptions keys={keys} current={filters.key} />
-          </FilterSelect>
+          <KeyFilterSelect keys={keys} value={filters.key} onChange={(key) => change({ key })} />
           <FilterSelect id="filter-refusal" label="Refusal" value={filters.error} onChange={(error) => change({ error })} anyLabel="Any" display={filters.error ? REFUSALS[filters.error] : undefined}>
             {(Object.keys(REFUSALS) as (keyof typeof REFUSALS)[]).map((code) => (
               <SelectItem key={code} value={code}>

@@ -3,7 +3,7 @@
 import type { AuditFilterOptionsDto } from "@/db/queries/audit-log";
 import { FilterSelect, LogFilters, withCurrent } from "@/components/log-filters";
 import { EndpointFilterSelect, MethodFilterSelect } from "@/components/request-filter-selects";
-import { KeyFilterOptions, keyFilterDisplay, type KeyOptionDto } from "@/components/key-filter-options";
+import { KeyFilterSelect, type KeyOptionDto } from "@/components/key-filter-options";
 import { SelectItem } from "@/components/ui/select";
 import { STATUS_CLASSES } from "@/core/request-log";
 import { filtersError } from "@/lib/audit-filters";
@@ -27,9 +27,7 @@ export function UsageFiltersClient({ filters, options, keys }: { filters: UsageF
     >
       {(change) => (
         <>
-          <FilterSelect id="filter-key" label="API key" value={filters.key} onChange={(key) => change({ key })} anyLabel="All keys" display={keyFilterDisplay(keys, filters.key)}>
-            <KeyFilterOptions keys={keys} current={filters.key} />
-          </FilterSelect>
+          <KeyFilterSelect keys={keys} value={filters.key} onChange={(key) => change({ key })} />
           <EndpointFilterSelect endpoints={options.endpoints} value={filters.endpoint} onChange={(endpoint) => change({ endpoint })} />
           <MethodFilterSelect methods={options.methods} value={filters.method} onChange={(method) => change({ method })} />
           <FilterSelect id="filter-status" label="Status" value={filters.status} onChange={(status) => change({ status })} anyLabel="Any status">
