@@ -9,6 +9,10 @@ export type RollupGrain = (typeof ROLLUP_GRAINS)[number];
 /** Each grain's period in milliseconds: UTC minutes, hours and days are all whole multiples of it from the epoch. */
 export const ROLLUP_GRAIN_MS: Record<RollupGrain, number> = { minute: 60_000, hour: 3_600_000, day: 86_400_000 };
 
+/** The start of the grain's period holding `at` (epoch ms), and the first period boundary at or after it. */
+export const floorToGrain = (at: number, grain: RollupGrain) => Math.floor(at / ROLLUP_GRAIN_MS[grain]) * ROLLUP_GRAIN_MS[grain];
+export const ceilToGrain = (at: number, grain: RollupGrain) => Math.ceil(at / ROLLUP_GRAIN_MS[grain]) * ROLLUP_GRAIN_MS[grain];
+
 /** The request log keeps the current UTC month and the 12 before it (db/partitions.ts drops older months whole). */
 export const REQUEST_LOG_RETENTION_MONTHS = 13;
 export const MINUTE_ROLLUP_RETENTION_HOURS = 48;

@@ -5,7 +5,7 @@ import { rowsOf } from "@/db/partitions";
 import { FOLDED_GRAINS, ROLLUP_TABLES } from "@/db/rollups";
 import { LATENCY_PERCENTILES } from "@/core/latency-histogram";
 import { statusBounds } from "@/core/request-log";
-import { ROLLUP_GRAIN_MS, ROLLUP_GRAINS, type RollupGrain } from "@/core/usage-grains";
+import { ceilToGrain, floorToGrain, ROLLUP_GRAINS, type RollupGrain } from "@/core/usage-grains";
 import type { UsageCursor, UsageQuery, UsageRow } from "@/core/usage-query";
 
 const COARSEST_FIRST = [...ROLLUP_GRAINS].reverse();
@@ -26,9 +26,8 @@ export function windowPieces(from: Date, to: Date, grains: readonly RollupGrain[
   if (from >= to) return [];
   const [grain, ...finer] = grains;
   if (!grain) throw new Error(`A usage window must start and end on a minute: ${from.toISOString()} to ${to.toISOString()}`);
-  const size = ROLLUP_GRAIN_MS[grain];
-  const start = new Date(Math.ceil(from.getTime() / size) * size);
-  const end = new Date(Math.floor(to.getTime() / size) * size);
+  const start = new Date(ceilToGrain(from.getTime(), grain));
+  const end = new Date(floorToGrain(to.getTime(), grain));
   if (start >= end) return windowPieces(from, to, finer);
   return [...windowPieces(from, start, finer), { grain, from: start, to: end }, ...windowPieces(end, to, finer)];
 }

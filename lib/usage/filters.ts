@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { RANGE_PRESET_MS, type RangePreset } from "@/core/request-log";
 import { utcDay, utcDayStart } from "@/core/time";
-import { ROLLUP_GRAIN_MS, rollupKeptSince, type RollupGrain } from "@/core/usage-grains";
+import { ceilToGrain, floorToGrain, ROLLUP_GRAIN_MS, rollupKeptSince, type RollupGrain } from "@/core/usage-grains";
 import { auditSearchParams, checkRangeAndPage, filterSearchParams, rangeAndPageFields, requestFilterFields, searchParamsRecord, type AuditFilters, type SearchParamsInput } from "@/lib/audit-filters";
 
 /**
@@ -70,9 +70,6 @@ export interface UsageWindow {
   bucket: RollupGrain;
 }
 
-const floorTo = (at: number, grain: RollupGrain) => Math.floor(at / ROLLUP_GRAIN_MS[grain]) * ROLLUP_GRAIN_MS[grain];
-const ceilTo = (at: number, grain: RollupGrain) => Math.ceil(at / ROLLUP_GRAIN_MS[grain]) * ROLLUP_GRAIN_MS[grain];
-
 function bucketFor(from: number, to: number, now: Date): RollupGrain {
   const span = to - from;
   if (span <= RANGE_PRESET_MS["1h"] && from >= rollupKeptSince("minute", now).getTime()) return "minute";
@@ -88,8 +85,8 @@ function bucketFor(from: number, to: number, now: Date): RollupGrain {
  * rollups are kept (the request log's 13 months).
  */
 export function usageWindow(filters: UsageFilters, now: Date): { ok: true; window: UsageWindow } | { ok: false; message: string } {
-  const end = ceilTo(now.getTime() + 1, "minute");
-  const today = floorTo(now.getTime(), "day");
+  const end = ceilToGrain(now.getTime() + 1, "minute");
+  const today = floorToGrain(now.getTime(), "day");
   const oldest = rollupKeptSince("day", now);
   const range = filters.range ?? DEFAULT_USAGE_RANGE;
   let from: number;
@@ -108,5 +105,5 @@ export function usageWindow(filters: UsageFilters, now: Date): { ok: true; windo
 
 /** The chart's window: whole periods of its grain, the first and the current one included. */
 export function chartWindow(window: UsageWindow): { from: Date; to: Date } {
-  return { from: new Date(floorTo(window.from.getTime(), window.bucket)), to: new Date(ceilTo(window.to.getTime(), window.bucket)) };
+  return { from: new Date(floorToGrain(window.from.getTime(), window.bucket)), to: new Date(ceilToGrain(window.to.getTime(), window.bucket)) };
 }

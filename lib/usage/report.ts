@@ -2,7 +2,7 @@ import "server-only";
 import { listKeyNames, type KeyNameDto } from "@/db/queries/api-keys";
 import { usageRows } from "@/db/queries/usage";
 import { utcDayStart } from "@/core/time";
-import { ROLLUP_GRAIN_MS } from "@/core/usage-grains";
+import { ceilToGrain, ROLLUP_GRAIN_MS } from "@/core/usage-grains";
 import type { UsageQuery, UsageRow } from "@/core/usage-query";
 import { BREAKDOWN_NAMES, BREAKDOWNS, type Breakdown } from "./breakdowns";
 import { chartWindow, type UsageFilters, type UsageWindow } from "./filters";
@@ -47,7 +47,7 @@ export interface UsageReportDto {
 
 /** The query of a window's totals: an open window is read to the end of its day, so today comes from its daily rows and not from hours and minutes. */
 function queryOf(orgId: string, filters: UsageFilters, window: UsageWindow): Omit<UsageQuery, "bucket" | "groupBy"> {
-  const to = window.open ? new Date(Math.ceil(window.to.getTime() / ROLLUP_GRAIN_MS.day) * ROLLUP_GRAIN_MS.day) : window.to;
+  const to = window.open ? new Date(ceilToGrain(window.to.getTime(), "day")) : window.to;
   return { orgId, from: window.from, to, keyId: filters.key, endpoint: filters.endpoint, method: filters.method, status: filters.status };
 }
 

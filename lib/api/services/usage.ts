@@ -1,5 +1,5 @@
 import { usageRows } from "@/db/queries/usage";
-import { HOURLY_ROLLUP_RETENTION_DAYS, REQUEST_LOG_RETENTION_MONTHS, ROLLUP_GRAIN_MS, rollupKeptSince } from "@/core/usage-grains";
+import { ceilToGrain, floorToGrain, HOURLY_ROLLUP_RETENTION_DAYS, REQUEST_LOG_RETENTION_MONTHS, rollupKeptSince } from "@/core/usage-grains";
 import { USAGE_GROUPS, type UsageCursor, type UsageRow } from "@/core/usage-query";
 import type { UsageListDto, UsageQueryInput } from "../schemas/usage";
 import { invalid } from "./refusals";
@@ -11,9 +11,8 @@ function instant(value: string): Date {
 
 /** The window on its buckets' boundaries: `from` rounded down, `to` (now by default) rounded up; within what is kept. */
 export function usageWindow(query: Pick<UsageQueryInput, "from" | "to" | "bucket">, now: Date): { from: Date; to: Date } {
-  const size = ROLLUP_GRAIN_MS[query.bucket];
-  const from = new Date(Math.floor(instant(query.from).getTime() / size) * size);
-  const to = new Date(Math.ceil((query.to ? instant(query.to) : now).getTime() / size) * size);
+  const from = new Date(floorToGrain(instant(query.from).getTime(), query.bucket));
+  const to = new Date(ceilToGrain((query.to ? instant(query.to) : now).getTime(), query.bucket));
   if (to <= from) throw invalid("query.to", "to must be after from.");
   if (from < rollupKeptSince(query.bucket, now)) {
     const reach = query.bucket === "hour" ? `${HOURLY_ROLLUP_RETENTION_DAYS} days, by the hour` : `${REQUEST_LOG_RETENTION_MONTHS} months (this month and the 12 before it)`;
