@@ -72,8 +72,9 @@ function latency(value: unknown): number | null {
  * The query's rows: requests, 4xx and 5xx per bucket and group, and latency percentiles from the
  * merged histograms of the same rollup rows, ordered by bucket, then key, endpoint and status, and
  * from the row after `after` when the query asks for a page.
- * Counts equal the request log's for the same rows: the rollups are written in the log's
- * transaction (db/queries/request-log-writer.ts).
+ * Counts equal the request log's for the same rows: the daily rollups are written in the log's
+ * transaction (db/queries/request-log-writer.ts), and the minute and hour pieces add the requests
+ * not yet folded into theirs (pieceRows).
  */
 export async function usageRows(query: UsageQuery): Promise<UsageRow[]> {
   // A later page of bucketed rows needs no period before the cursor's.
