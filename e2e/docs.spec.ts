@@ -28,6 +28,7 @@ const SCALAR_MARKUP_RULES = [
 
 test.describe("the API reference at /docs", () => {
   test("is public, loads nothing from outside this deployment, and shows every path family", async ({ page, baseURL }) => {
+    test.slow(); // five sidebar sections of the reference and two full-page screenshots: over a minute on a busy machine
     const elsewhere: string[] = [];
     page.on("request", (request) => {
       if (new URL(request.url()).origin !== new URL(baseURL!).origin) elsewhere.push(request.url());
