@@ -14,3 +14,11 @@ export const LATENCY_RELATIVE_ERROR = 0.02;
 
 /** The percentiles the usage views report, in percent (whole numbers, so ranks are computed exactly). */
 export const LATENCY_PERCENTILES = { p50: 50, p95: 95, p99: 99 } as const;
+
+/** γ of the buckets: (1 + α) / (1 − α), written as SQL writes it (51.0 / 49.0) so both give the same values. */
+const GAMMA = 51 / 49;
+
+/** The duration a bucket answers for, in ms: latency_bucket_ms() of migration 0019. */
+export function latencyBucketMs(bucket: number): number {
+  return bucket === 0 ? 0 : (2 * GAMMA ** (bucket - 1)) / (1 + GAMMA);
+}

@@ -5,7 +5,9 @@ import { maintainRequestLog, rowsOf } from "@/db/partitions";
 import { usageRows } from "@/db/queries/usage";
 import { foldPendingRollups } from "@/db/rollup-fold";
 import { rebuildRollups, ROLLUP_TABLES } from "@/db/rollups";
-import { LATENCY_PERCENTILES, LATENCY_RELATIVE_ERROR } from "@/core/latency-histogram";
+import { LATENCY_PERCENTILES, LATENCY_RELATIVE_ERROR, latencyBucketMs } from "@/core/latency-histogram";
+import { aggregateUsage, type UsagePart } from "@/core/usage-aggregate";
+import type { UsageGroup } from "@/core/usage-query";
 import { HOURLY_ROLLUP_RETENTION_DAYS, MINUTE_ROLLUP_RETENTION_HOURS, ROLLUP_GRAINS } from "@/core/usage-grains";
 import { createOrg, insertKey } from "./helpers/factories";
 import { logRequest } from "./helpers/request-log";
@@ -52,15 +54,9 @@ describe("the latency histogram's buckets (SQL functions of migration 0019)", ()
     expect(withEmpty).toEqual({ buckets: [7], counts: [4] });
   });
 
-  it("give the nearest-rank percentile of a histogram, and none of an empty one", async () => {
-    // 10 requests: 5 in bucket 10, 4 in bucket 20, 1 in bucket 30.
-    const [row] = await select<{ p50: number; p90: number; p91: number; p100: number; empty: number | null }>(sql`
-      select latency_percentile('{10,20,30}', '{5,4,1}', 50) = latency_bucket_ms(10::int2) as p50,
-             latency_percentile('{10,20,30}', '{5,4,1}', 90) = latency_bucket_ms(20::int2) as p90,
-             latency_percentile('{10,20,30}', '{5,4,1}', 91) = latency_bucket_ms(30::int2) as p91,
-             latency_percentile('{10,20,30}', '{5,4,1}', 100) = latency_bucket_ms(30::int2) as p100,
-             latency_percentile('{}', '{}', 50) as empty`);
-    expect(row).toEqual({ p50: true, p90: true, p91: true, p100: true, empty: null });
+  it("have the values the application gives them (core/latency-histogram.ts)", async () => {
+    const values = await select<{ bucket: number; ms: number }>(sql`select b as bucket, latency_bucket_ms(b::int2)::float8 as ms from generate_series(0, 600) as b`);
+    for (const { bucket, ms } of values) expect(Math.abs(latencyBucketMs(bucket) - ms), `bucket ${bucket}`).toBeLessThanOrEqual(ms * 1e-12);
   });
 });
 
@@ -113,25 +109,26 @@ describe("rollups kept by the request-log writer", () => {
   });
 
   it("gives percentiles, merged from hourly rows, within the stated error of the exact ones from the raw rows", async () => {
-    const groupings: { name: string; of: (row: (typeof written)[number]) => string; column: string }[] = [
-      { name: "the organization", of: () => "all", column: "'all'" },
-      { name: "key", of: (row) => row.apiKeyId, column: "api_key_id" },
-      { name: "endpoint", of: (row) => row.endpoint, column: "endpoint" },
-      { name: "key × endpoint", of: (row) => `${row.apiKeyId} ${row.endpoint}`, column: "api_key_id || ' ' || endpoint" },
-      { name: "status", of: (row) => String(row.status), column: "status::text" },
+    const groupings: { name: string; of: (row: (typeof written)[number]) => string; groupBy: UsageGroup[] }[] = [
+      { name: "the organization", of: () => "all", groupBy: [] },
+      { name: "key", of: (row) => row.apiKeyId, groupBy: ["key"] },
+      { name: "endpoint", of: (row) => row.endpoint, groupBy: ["endpoint"] },
+      { name: "key × endpoint", of: (row) => `${row.apiKeyId} ${row.endpoint}`, groupBy: ["key", "endpoint"] },
+      { name: "status", of: (row) => String(row.status), groupBy: ["status"] },
     ];
     let compared = 0;
     await foldPendingRollups(getDb());
-    for (const { name, of, column } of groupings) {
-      const merged = await select<{ group: string; p50: number; p95: number; p99: number }>(sql`
-        select grp as group, ${sql.join(
-          Object.entries(LATENCY_PERCENTILES).map(([label, percent]) => sql`latency_percentile(array_agg(b order by b), array_agg(n order by b), ${percent}::int) as ${sql.identifier(label)}`),
-          sql`, `,
-        )}
-        from (select ${sql.raw(column)} as grp, u.b, sum(u.n)::bigint as n
-              from request_hourly_rollup, unnest(latency_buckets, latency_counts) as u(b, n)
-              where org_id = ${orgId} group by 1, 2) as merged
-        group by grp`);
+    const hourly = await select<{ period_ms: number; api_key_id: string; endpoint: string; status: number; count: number; latency_buckets: number[]; latency_counts: (number | string)[] }>(
+      sql`select 0 as period_ms, api_key_id, endpoint, status, count::int as count, latency_buckets, latency_counts from request_hourly_rollup where org_id = ${orgId}`,
+    );
+    const parts: UsagePart[] = hourly.map((row) => ({ periodStart: 0, keyId: row.api_key_id, endpoint: row.endpoint, status: row.status, count: row.count, buckets: row.latency_buckets, counts: row.latency_counts.map(Number) }));
+    for (const { name, of, groupBy } of groupings) {
+      const merged = aggregateUsage(parts, { from: now, bucket: null, groupBy }).map((row) => ({
+        group: of({ apiKeyId: row.keyId ?? "", endpoint: row.endpoint ?? "", status: row.status ?? 0, durationMs: 0 }),
+        p50: row.p50Ms!,
+        p95: row.p95Ms!,
+        p99: row.p99Ms!,
+      }));
       for (const row of merged) {
         const durations = written.filter((request) => of(request) === row.group).map((request) => request.durationMs);
         expect(durations.length, `${name} ${row.group}`).toBeGreaterThan(0);

@@ -3,10 +3,11 @@ import { sql, type SQL } from "drizzle-orm";
 import { getDb } from "@/db";
 import { rowsOf } from "@/db/partitions";
 import { FOLDED_GRAINS, ROLLUP_TABLES } from "@/db/rollups";
-import { LATENCY_PERCENTILES } from "@/core/latency-histogram";
+import { aggregateUsage, type UsagePart } from "@/core/usage-aggregate";
+import { partsOf } from "@/db/rollup-parts";
 import { statusBounds } from "@/core/request-log";
-import { ceilToGrain, floorToGrain, ROLLUP_GRAINS, type RollupGrain } from "@/core/usage-grains";
-import type { UsageCursor, UsageQuery, UsageRow } from "@/core/usage-query";
+import { ceilToGrain, floorToGrain, ROLLUP_GRAIN_MS, ROLLUP_GRAINS, type RollupGrain } from "@/core/usage-grains";
+import type { UsageQuery, UsageRow } from "@/core/usage-query";
 
 const COARSEST_FIRST = [...ROLLUP_GRAINS].reverse();
 
@@ -32,6 +33,11 @@ export function windowPieces(from: Date, to: Date, grains: readonly RollupGrain[
   return [...windowPieces(from, start, finer), { grain, from: start, to: end }, ...windowPieces(end, to, finer)];
 }
 
+/** A period's start as epoch milliseconds, from a rollup table's period column or a timestamp's period. */
+function periodMs(grain: RollupGrain, column: SQL): SQL {
+  return grain === "day" ? sql`((${column} - date '1970-01-01') * 86400000::float8)` : sql`(extract(epoch from ${column}) * 1000)::float8`;
+}
+
 /**
  * The rollup rows of one piece that match the query's filters, with their period's start. A
  * minute or hour piece adds the requests not yet folded into its rollups (request_rollup_pending),
@@ -52,71 +58,47 @@ function pieceRows(query: UsageQuery, piece: Piece): SQL {
     const { min, max } = statusBounds(query.status);
     filters.push(sql` and r.status between ${min} and ${max}`);
   }
-  const windowStart = sql`${query.from.toISOString()}::timestamptz`;
-  const bucketStart = query.bucket === null ? windowStart : piece.grain === "day" ? sql`(${column}::timestamp at time zone 'UTC')` : column;
-  const rolled = sql`select ${bucketStart} as bucket_start, r.api_key_id, r.endpoint, r.status, r.count, r.latency_buckets, r.latency_counts
+  const periodStart = query.bucket === null ? sql`0::float8` : periodMs(piece.grain, column);
+  const rolled = sql`select ${periodStart} as period_ms, r.api_key_id, r.endpoint, r.status, r.count, r.latency_buckets, r.latency_counts
     from ${sql.identifier(table)} r where r.org_id = ${query.orgId} and ${bounds}${sql.join(filters)}`;
   if (!(FOLDED_GRAINS as readonly string[]).includes(piece.grain)) return rolled;
-  const pendingStart = query.bucket === null ? windowStart : sql.raw(periodOf);
+  const pendingStart = query.bucket === null ? sql`0::float8` : periodMs(piece.grain, sql.raw(periodOf));
   return sql`${rolled} union all
-    select ${pendingStart} as bucket_start, r.api_key_id, r.endpoint, r.status, 1::bigint, array[r.latency_bucket], array[1::bigint]
+    select ${pendingStart} as period_ms, r.api_key_id, r.endpoint, r.status, 1::bigint, array[r.latency_bucket], array[1::bigint]
     from request_rollup_pending r where r.org_id = ${query.orgId} and r.created_at >= ${piece.from.toISOString()} and r.created_at < ${piece.to.toISOString()}${sql.join(filters)}`;
 }
 
-/** A percentile as reported: to the hundredth of a millisecond; null for rows rolled up without durations. */
-function latency(value: unknown): number | null {
-  return value === null || value === undefined ? null : Math.round(Number(value) * 100) / 100;
+/** The rollup rows of the window's pieces that match the query's filters. */
+async function usageParts(query: UsageQuery, pieces: Piece[]): Promise<UsagePart[]> {
+  if (pieces.length === 0) return [];
+  return partsOf(await getDb().execute(sql.join(pieces.map((piece) => pieceRows(query, piece)), sql` union all `)));
 }
+
+// A page of periodic rows is read a few periods at a time, more each round, until it is full.
+const FIRST_PERIODS_OF_A_PAGE = 4;
 
 /**
  * The query's rows: requests, 4xx and 5xx per bucket and group, and latency percentiles from the
- * merged histograms of the same rollup rows, ordered by bucket, then key, endpoint and status, and
- * from the row after `after` when the query asks for a page.
+ * merged histograms of the same rollup rows (core/usage-aggregate.ts), ordered by bucket, then key,
+ * endpoint and status, and from the row after `after` when the query asks for a page.
  * Counts equal the request log's for the same rows: the daily rollups are written in the log's
  * transaction (db/queries/request-log-writer.ts), and the minute and hour pieces add the requests
  * not yet folded into theirs (pieceRows).
  */
 export async function usageRows(query: UsageQuery): Promise<UsageRow[]> {
-  // A later page of bucketed rows needs no period before the cursor's.
-  const from = query.bucket !== null && query.after ? new Date(Math.max(query.from.getTime(), Date.parse(query.after.bucketStart))) : query.from;
-  const pieces = query.bucket === null ? windowPieces(from, query.to) : [{ grain: query.bucket, from, to: query.to }];
-  if (pieces.length === 0) return [];
-  const groups = [
-    { column: "bucket_start", cursor: (after: UsageCursor) => sql`${after.bucketStart}::timestamptz` },
-    query.groupBy.includes("key") ? { column: "api_key_id", cursor: (after: UsageCursor) => sql`${after.keyId}::text` } : null,
-    query.groupBy.includes("endpoint") ? { column: "endpoint", cursor: (after: UsageCursor) => sql`${after.endpoint}::text` } : null,
-    query.groupBy.includes("status") ? { column: "status", cursor: (after: UsageCursor) => sql`${after.status}::int2` } : null,
-  ].filter((group) => group !== null);
-  const groupColumns = sql.raw(groups.map((group) => group.column).join(", "));
-  const after = query.after ? sql`where (${groupColumns}) > (${sql.join(groups.map((group) => group.cursor(query.after!)), sql`, `)})` : sql``;
-  const limit = query.limit === undefined ? sql`` : sql`limit ${query.limit}`;
-  const percentiles = sql.join(
-    Object.entries(LATENCY_PERCENTILES).map(([label, percent]) => sql`latency_percentile(array_agg(b order by b), array_agg(n order by b), ${percent}::int) as ${sql.identifier(label)}`),
-    sql`, `,
-  );
-  const result = await getDb().execute(sql`
-    with source as (${sql.join(pieces.map((piece) => pieceRows(query, piece)), sql` union all `)}),
-    totals as (
-      select ${groupColumns}, sum(count)::float8 as requests,
-        coalesce(sum(count) filter (where status between 400 and 499), 0)::float8 as errors_4xx,
-        coalesce(sum(count) filter (where status between 500 and 599), 0)::float8 as errors_5xx
-      from source group by ${groupColumns}
-    ),
-    per_bucket as (
-      select ${groupColumns}, u.b, sum(u.n)::bigint as n from source, unnest(latency_buckets, latency_counts) as u(b, n) group by ${groupColumns}, u.b
-    ),
-    latency as (select ${groupColumns}, ${percentiles} from per_bucket group by ${groupColumns})
-    select * from totals left join latency using (${groupColumns}) ${after} order by ${groupColumns} ${limit}`);
-  return rowsOf<Record<string, unknown>>(result).map((row) => ({
-    bucketStart: new Date(row.bucket_start as string).toISOString(),
-    keyId: (row.api_key_id as string | undefined) ?? null,
-    endpoint: (row.endpoint as string | undefined) ?? null,
-    status: row.status === undefined ? null : Number(row.status),
-    requests: Number(row.requests),
-    errors4xx: Number(row.errors_4xx),
-    errors5xx: Number(row.errors_5xx),
-    p50Ms: latency(row.p50),
-    p95Ms: latency(row.p95),
-    p99Ms: latency(row.p99),
-  }));
+  if (query.bucket === null) return aggregateUsage(await usageParts(query, windowPieces(query.from, query.to)), query);
+  const grain = query.bucket;
+  // A later page needs no period before the cursor's.
+  let from = query.after ? new Date(Math.max(query.from.getTime(), Date.parse(query.after.bucketStart))) : query.from;
+  if (query.limit === undefined) return aggregateUsage(await usageParts(query, [{ grain, from, to: query.to }]), query);
+  // Rows are ordered by period first, so a page is complete once it holds `limit` rows of whole periods.
+  const rows: UsageRow[] = [];
+  let periods = FIRST_PERIODS_OF_A_PAGE;
+  while (from < query.to && rows.length < query.limit) {
+    const to = new Date(Math.min(query.to.getTime(), from.getTime() + periods * ROLLUP_GRAIN_MS[grain]));
+    rows.push(...aggregateUsage(await usageParts(query, [{ grain, from, to }]), { ...query, limit: query.limit - rows.length }));
+    from = to;
+    periods *= 4;
+  }
+  return rows;
 }

@@ -86,7 +86,7 @@ function breakdownRows(rows: UsageRow[], total: number, names: KeyNames): Breakd
 
 /** One breakdown's rows over the window, busiest first: a table of the page, and its CSV. */
 export async function usageBreakdown(orgId: string, filters: UsageFilters, window: UsageWindow, breakdown: Breakdown): Promise<BreakdownRowDto[]> {
-  const [rows, keys] = await Promise.all([usageRows({ ...queryOf(orgId, filters, window), bucket: null, groupBy: BREAKDOWNS[breakdown].groupBy }), listKeyNames(orgId)]);
+  const [rows, keys] = await Promise.all([usageRows(reportQueries(orgId, filters, window)[breakdown]), listKeyNames(orgId)]);
   // Each request is in exactly one group: the groups' requests add up to the window's.
   const total = rows.reduce((sum, row) => sum + row.requests, 0);
   return breakdownRows(rows, total, byId(keys));
@@ -106,12 +106,25 @@ function fullSeries(rows: UsageRow[], window: UsageWindow): UsagePointDto[] {
   return points;
 }
 
-export async function usageReport(orgId: string, filters: UsageFilters, window: UsageWindow): Promise<UsageReportDto> {
+/** The queries the Usage page runs for a window and filters, by what they answer: the bench times each of them. */
+export function reportQueries(orgId: string, filters: UsageFilters, window: UsageWindow): Record<"totals" | "series" | Breakdown, UsageQuery> {
   const query = queryOf(orgId, filters, window);
+  const breakdown = (name: Breakdown): UsageQuery => ({ ...query, bucket: null, groupBy: BREAKDOWNS[name].groupBy });
+  return {
+    totals: { ...query, bucket: null, groupBy: [] },
+    series: { ...query, ...chartWindow(window), bucket: window.bucket, groupBy: [] },
+    key: breakdown("key"),
+    endpoint: breakdown("endpoint"),
+    "key-endpoint": breakdown("key-endpoint"),
+  };
+}
+
+export async function usageReport(orgId: string, filters: UsageFilters, window: UsageWindow): Promise<UsageReportDto> {
+  const queries = reportQueries(orgId, filters, window);
   const [[whole], series, tables, keys] = await Promise.all([
-    usageRows({ ...query, bucket: null, groupBy: [] }),
-    usageRows({ ...query, ...chartWindow(window), bucket: window.bucket, groupBy: [] }),
-    Promise.all(BREAKDOWN_NAMES.map(async (name) => [name, await usageRows({ ...query, bucket: null, groupBy: BREAKDOWNS[name].groupBy })] as const)),
+    usageRows(queries.totals),
+    usageRows(queries.series),
+    Promise.all(BREAKDOWN_NAMES.map(async (name) => [name, await usageRows(queries[name])] as const)),
     listKeyNames(orgId),
   ]);
   const names = byId(keys);
