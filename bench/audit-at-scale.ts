@@ -7,7 +7,7 @@
 import { finished } from "node:stream/promises";
 import { eq, sql } from "drizzle-orm";
 import { getDb, postgresClient } from "@/db";
-import { rowsOf } from "@/db/partitions";
+import { rowsOf } from "@/db/rows";
 import { withLiterals } from "@/db/csv-export";
 import { auditLogCsv, listAuditLog, sliceQuery, type Route } from "@/db/queries/audit-log";
 import type { AuditLogFilters } from "@/core/request-log";

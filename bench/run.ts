@@ -7,7 +7,8 @@
 import { sql } from "drizzle-orm";
 import { closeDb, databaseKind, getDb } from "@/db";
 import { migrateDatabase } from "@/db/migrate";
-import { ensureRequestLogPartitions, rowsOf } from "@/db/partitions";
+import { ensureRequestLogPartitions } from "@/db/partitions";
+import { rowsOf } from "@/db/rows";
 import { windowStartDay } from "@/db/queries/api-keys";
 import { listAuditLog } from "@/db/queries/audit-log";
 import { getKeyUsage } from "@/db/queries/key-usage";

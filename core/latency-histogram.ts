@@ -15,6 +15,9 @@ export const LATENCY_RELATIVE_ERROR = 0.02;
 /** The percentiles the usage views report, in percent (whole numbers, so ranks are computed exactly). */
 export const LATENCY_PERCENTILES = { p50: 50, p95: 95, p99: 99 } as const;
 
+/** How many buckets there are: latency_bucket(2³¹ − 1) is 539, so every duration an integer column holds has one. */
+export const LATENCY_BUCKET_COUNT = 540;
+
 /** γ of the buckets: (1 + α) / (1 − α), written as SQL writes it (51.0 / 49.0) so both give the same values. */
 const GAMMA = 51 / 49;
 

@@ -1,4 +1,4 @@
-import { LATENCY_PERCENTILES, latencyBucketMs } from "./latency-histogram";
+import { LATENCY_BUCKET_COUNT, LATENCY_PERCENTILES, latencyBucketMs } from "./latency-histogram";
 import type { UsageCursor, UsageGroup, UsageQuery, UsageRow } from "./usage-query";
 
 /**
@@ -9,14 +9,23 @@ import type { UsageCursor, UsageGroup, UsageQuery, UsageRow } from "./usage-quer
  * its own (README "Usage analytics", figures).
  */
 
+/** The requests of `count` answered 4xx and 5xx, for a part of one status. */
+export function errorsOf(status: number, count: number): Pick<UsagePart, "errors4xx" | "errors5xx"> {
+  return { errors4xx: status >= 400 && status <= 499 ? count : 0, errors5xx: status >= 500 && status <= 599 ? count : 0 };
+}
+
 /** One rollup row as read: the requests of one key, endpoint and status in one period, with their latency histogram. */
 export interface UsagePart {
   /** The period's first instant in epoch milliseconds; ignored by a whole-window query. */
   periodStart: number;
   keyId: string;
   endpoint: string;
+  /** The status, or 0 for a part that sums every status (a snapshot level without them). */
   status: number;
   count: number;
+  /** Of `count`, the requests answered 4xx and 5xx. */
+  errors4xx: number;
+  errors5xx: number;
   /** Histogram buckets ascending (core/latency-histogram.ts) and the requests in each. */
   buckets: readonly number[];
   counts: readonly number[];
@@ -28,7 +37,8 @@ interface Group extends Ordered {
   requests: number;
   errors4xx: number;
   errors5xx: number;
-  histogram: Map<number, number>;
+  /** Requests per bucket, dense up to the highest bucket seen (merging is most of a read's work), grown as needed. */
+  histogram: Float64Array;
 }
 
 /** Code-unit order, as PostgreSQL's C collation and the cursors of /v1/usage have it. */
@@ -49,23 +59,26 @@ export function compareUsageRows(a: Ordered, b: Ordered): number {
   );
 }
 
-/** The duration at or below which `percent` % of the histogram's requests fall (nearest rank), to 0.01 ms; null when it is empty. */
-function percentileOf(sortedBuckets: number[], histogram: Map<number, number>, total: number, percent: number): number | null {
-  if (total === 0) return null;
-  const rank = Math.ceil((total * percent) / 100);
+const PERCENTILES = [LATENCY_PERCENTILES.p50, LATENCY_PERCENTILES.p95, LATENCY_PERCENTILES.p99];
+
+/** The durations at or below which p50, p95 and p99 of the histogram's requests fall (nearest rank), to 0.01 ms; null when it is empty. */
+function percentilesOf(histogram: Float64Array): (number | null)[] {
+  let total = 0;
+  for (let bucket = 0; bucket < histogram.length; bucket++) total += histogram[bucket]!;
+  const values: (number | null)[] = PERCENTILES.map(() => null);
+  if (total <= 0) return values;
+  const ranks = PERCENTILES.map((percent) => Math.ceil((total * percent) / 100));
   let atOrBelow = 0;
-  for (const bucket of sortedBuckets) {
-    atOrBelow += histogram.get(bucket)!;
-    if (atOrBelow >= rank) return Math.round(latencyBucketMs(bucket) * 100) / 100;
+  let next = 0;
+  for (let bucket = 0; bucket < histogram.length && next < ranks.length; bucket++) {
+    atOrBelow += histogram[bucket]!;
+    while (next < ranks.length && atOrBelow >= ranks[next]!) values[next++] = Math.round(latencyBucketMs(bucket) * 100) / 100;
   }
-  return null;
+  return values;
 }
 
 function rowOf(group: Group): UsageRow {
-  const buckets = [...group.histogram.keys()].sort((a, b) => a - b);
-  let total = 0;
-  for (const count of group.histogram.values()) total += count;
-  const percentile = (percent: number) => percentileOf(buckets, group.histogram, total, percent);
+  const [p50Ms, p95Ms, p99Ms] = percentilesOf(group.histogram);
   return {
     bucketStart: group.bucketStart,
     keyId: group.keyId,
@@ -74,10 +87,21 @@ function rowOf(group: Group): UsageRow {
     requests: group.requests,
     errors4xx: group.errors4xx,
     errors5xx: group.errors5xx,
-    p50Ms: percentile(LATENCY_PERCENTILES.p50),
-    p95Ms: percentile(LATENCY_PERCENTILES.p95),
-    p99Ms: percentile(LATENCY_PERCENTILES.p99),
+    p50Ms: p50Ms!,
+    p95Ms: p95Ms!,
+    p99Ms: p99Ms!,
   };
+}
+
+const EMPTY_HISTOGRAM = new Float64Array(0);
+
+/** A histogram with room for `bucket`: a power of two of buckets, at most all of them. */
+function grown(histogram: Float64Array, bucket: number): Float64Array {
+  let size = Math.max(64, histogram.length);
+  while (size <= bucket) size *= 2;
+  const larger = new Float64Array(Math.min(size, Math.max(LATENCY_BUCKET_COUNT, bucket + 1)));
+  larger.set(histogram);
+  return larger;
 }
 
 type Grouping = Pick<UsageQuery, "from" | "bucket" | "groupBy">;
@@ -101,14 +125,15 @@ function groupParts(parts: Iterable<UsagePart>, query: Grouping): Group[] {
     const status = byStatus ? part.status : null;
     const id = `${bucketStart}\n${keyId}\n${endpoint}\n${status}`;
     let group = groups.get(id);
-    if (!group) groups.set(id, (group = { bucketStart, keyId, endpoint, status, requests: 0, errors4xx: 0, errors5xx: 0, histogram: new Map() }));
+    if (!group) groups.set(id, (group = { bucketStart, keyId, endpoint, status, requests: 0, errors4xx: 0, errors5xx: 0, histogram: EMPTY_HISTOGRAM }));
     group.requests += part.count;
-    if (part.status >= 400 && part.status <= 499) group.errors4xx += part.count;
-    else if (part.status >= 500 && part.status <= 599) group.errors5xx += part.count;
-    for (let i = 0; i < part.buckets.length; i++) {
-      const bucket = part.buckets[i]!;
-      group.histogram.set(bucket, (group.histogram.get(bucket) ?? 0) + part.counts[i]!);
-    }
+    group.errors4xx += part.errors4xx;
+    group.errors5xx += part.errors5xx;
+    const { buckets, counts } = part;
+    if (buckets.length === 0) continue;
+    if (buckets[buckets.length - 1]! >= group.histogram.length) group.histogram = grown(group.histogram, buckets[buckets.length - 1]!);
+    const histogram = group.histogram;
+    for (let i = 0; i < buckets.length; i++) histogram[buckets[i]!]! += counts[i]!;
   }
   return [...groups.values()].filter((group) => group.requests !== 0);
 }
@@ -126,18 +151,26 @@ export function aggregateUsage(parts: Iterable<UsagePart>, query: Grouping & Pic
   return (query.limit === undefined ? ordered : ordered.slice(0, query.limit)).map(rowOf);
 }
 
-/** The parts summed per status and per the groups given, one part each, in the given period; empty buckets left out. */
+/** The parts summed per the groups given, one part each, in the given period; empty buckets left out. */
 export function mergeUsageParts(parts: Iterable<UsagePart>, groupBy: readonly UsageGroup[], periodStart: number): UsagePart[] {
-  return groupParts(parts, { from: new Date(periodStart), bucket: null, groupBy: [...groupBy, "status"] }).map((group) => {
-    const buckets = [...group.histogram.keys()].filter((bucket) => group.histogram.get(bucket) !== 0).sort((a, b) => a - b);
+  return groupParts(parts, { from: new Date(periodStart), bucket: null, groupBy }).map((group) => {
+    const buckets: number[] = [];
+    const counts: number[] = [];
+    group.histogram.forEach((count, bucket) => {
+      if (count === 0) return;
+      buckets.push(bucket);
+      counts.push(count);
+    });
     return {
       periodStart,
       keyId: group.keyId ?? "",
       endpoint: group.endpoint ?? "",
-      status: group.status!,
+      status: group.status ?? 0,
       count: group.requests,
+      errors4xx: group.errors4xx,
+      errors5xx: group.errors5xx,
       buckets,
-      counts: buckets.map((bucket) => group.histogram.get(bucket)!),
+      counts,
     };
   });
 }

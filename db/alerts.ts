@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { KEY_EXPIRING_ALERT_DAYS, RATE_LIMIT_ALERT_MINUTES, type AlertKind, type WebhookEventType } from "@/core/enums";
 import type { DbOrTx } from "./index";
-import { rowsOf } from "./partitions";
+import { rowsOf } from "./rows";
 import { enqueueWebhookEvent } from "./webhooks";
 
 /**

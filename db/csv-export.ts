@@ -2,7 +2,7 @@ import "server-only";
 import { sql, type SQL } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import { getDb } from "@/db";
-import { rowsOf } from "@/db/partitions";
+import { rowsOf } from "@/db/rows";
 
 // Callers and users choose paths, user agents, methods and names (ids and hints are the server's
 // own): a value starting with = + - @ (or a tab, a carriage return, or their full-width forms)

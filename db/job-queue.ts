@@ -3,7 +3,7 @@ import PgBoss from "pg-boss";
 import type postgres from "postgres";
 import { arrayLiteral, beforeDbClose, databaseHandle, type DbOrTx } from "./index";
 import { withMigrationLock } from "./migration-lock";
-import { rowsOf } from "./partitions";
+import { rowsOf } from "./rows";
 
 /**
  * The job queue: pg-boss, in its own `pgboss` schema of the application's database, on the

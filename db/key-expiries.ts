@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { DbOrTx } from "./index";
 import { raiseKeyExpiryAlerts } from "./alerts";
-import { rowsOf } from "./partitions";
+import { rowsOf } from "./rows";
 
 /**
  * The system's "expired" entry for every key whose expiry has passed and that no person ended

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { queryPrepared, type DbOrTx } from "./index";
-import { rowsOf } from "./partitions";
+import { rowsOf } from "./rows";
 import { utcMonthStart } from "@/core/time";
 
 /**

@@ -2,6 +2,8 @@ import { sql } from "drizzle-orm";
 import type { DbOrTx } from "./index";
 import { rollupKeptSince } from "@/core/usage-grains";
 import { ROLLUP_TABLES } from "./rollups";
+import { rowsOf } from "./rows";
+import { dropExpiredSnapshots } from "./usage-snapshots";
 import { IDEMPOTENCY_WINDOW_HOURS } from "./schema";
 
 // The request log keeps the current UTC month and the 12 before it (REQUEST_LOG_RETENTION_MONTHS):
@@ -64,14 +66,9 @@ export async function maintainRequestLog(db: DbOrTx, now = new Date()): Promise<
     for (const grain of ["hour", "minute"] as const) {
       await tx.execute(sql`delete from ${sql.identifier(ROLLUP_TABLES[grain].table)} where period_start < ${rollupKeptSince(grain, now).toISOString()}`);
     }
+    await dropExpiredSnapshots(tx, now);
     // Idempotency keys past their window answer as new already; this only frees the space.
     await tx.execute(sql`delete from idempotency_keys where created_at < ${now.toISOString()}::timestamptz - ${IDEMPOTENCY_WINDOW_HOURS}::int * interval '1 hour'`);
     return { dropped };
   });
-}
-
-/** postgres.js returns rows as the result itself; PGlite wraps them in `.rows`. */
-export function rowsOf<T>(result: unknown): T[] {
-  if (Array.isArray(result)) return result as T[];
-  return ((result as { rows?: T[] }).rows ?? []) as T[];
 }

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
-import type { UsagePart } from "@/core/usage-aggregate";
-import { rowsOf } from "./partitions";
+import { errorsOf, type UsagePart } from "@/core/usage-aggregate";
+import { rowsOf } from "./rows";
 
 /** A rollup row's columns as a usage part needs them, after its `period_ms`. */
 export const ROLLUP_PART_COLUMNS = sql.raw("api_key_id, endpoint, status, count, latency_buckets, latency_counts");
@@ -10,13 +10,18 @@ const numbers = (values: readonly (number | string)[]): number[] => (typeof valu
 
 /** Rows of `period_ms` and ROLLUP_PART_COLUMNS as usage parts (core/usage-aggregate.ts). */
 export function partsOf(result: unknown): UsagePart[] {
-  return rowsOf<Record<string, unknown>>(result).map((row) => ({
-    periodStart: Number(row.period_ms),
-    keyId: row.api_key_id as string,
-    endpoint: row.endpoint as string,
-    status: Number(row.status),
-    count: Number(row.count),
-    buckets: numbers(row.latency_buckets as number[]),
-    counts: numbers(row.latency_counts as (number | string)[]),
-  }));
+  return rowsOf<Record<string, unknown>>(result).map((row) => {
+    const status = Number(row.status);
+    const count = Number(row.count);
+    return {
+      periodStart: Number(row.period_ms),
+      keyId: row.api_key_id as string,
+      endpoint: row.endpoint as string,
+      status,
+      count,
+      ...errorsOf(status, count),
+      buckets: numbers(row.latency_buckets as number[]),
+      counts: numbers(row.latency_counts as (number | string)[]),
+    };
+  });
 }

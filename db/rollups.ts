@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { ROLLUP_GRAINS, rollupKeptSince, type RollupGrain } from "@/core/usage-grains";
 import type { DbOrTx } from "./index";
+import { resetUsageSnapshots } from "./usage-snapshots";
 
 /** Where each grain's rollups live and how a request_log row's time maps to its period. */
 export const ROLLUP_TABLES: Record<RollupGrain, { table: string; period: string; periodOf: string }> = {
@@ -55,6 +56,8 @@ export async function rebuildRollups(db: DbOrTx, orgIds: string[], now = new Dat
   const orgs = sql.join(orgIds.map((id) => sql`${id}`), sql`, `);
   // Their pending rows are in the log too: folded after the rebuild, they would count twice.
   await db.execute(sql`delete from request_rollup_pending where org_id in (${orgs})`);
+  // Snapshots of the old rollups go; the next build takes them again from the new ones.
+  await resetUsageSnapshots(db, orgIds);
   for (const grain of ROLLUP_GRAINS) {
     const kept = grain === "day" ? sql`` : sql` and created_at >= ${rollupKeptSince(grain, now).toISOString()}`;
     await db.execute(sql`

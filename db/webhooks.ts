@@ -3,7 +3,7 @@ import { WEBHOOK_DISABLE_AFTER_FAILING_DAYS, WEBHOOK_TEST_EVENT, type WebhookDel
 import { newId } from "@/core/ids";
 import { getDb, type DbOrTx, type Tx } from "./index";
 import { executorOf, jobQueue, WEBHOOK_QUEUE } from "./job-queue";
-import { rowsOf } from "./partitions";
+import { rowsOf } from "./rows";
 import { webhookDeliveries, webhookDeliveryAttempts, webhookEndpoints } from "./schema";
 
 /**

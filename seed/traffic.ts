@@ -5,6 +5,7 @@ import { DEFAULT_QUOTA_ALERT_THRESHOLDS } from "@/core/enums";
 import { callsThisMonth, spreadMonthlyUsage } from "@/db/monthly-usage";
 import { ensureRequestLogPartitions } from "@/db/partitions";
 import { rebuildRollups } from "@/db/rollups";
+import { buildUsageSnapshots } from "@/db/usage-snapshots";
 import { apiKeys, requestLog } from "@/db/schema";
 import { utcMonthStart } from "@/core/time";
 import { accessCovers } from "@/lib/keys/access";
@@ -188,6 +189,7 @@ export async function seedTraffic(db: Db, now: Date): Promise<void> {
     if (last) await db.update(apiKeys).set({ lastUsedAt: last.createdAt, lastUsedIp: last.ip, lastUsedEndpoint: last.endpoint }).where(eq(apiKeys.id, key.id));
   }
   await rebuildRollups(db, ORGS.map((org) => org.id));
+  await buildUsageSnapshots(db);
   // The month's quota counts what passed authentication and rate limiting (SPEC §2).
   for (const org of ORGS) {
     const quota = PLANS[org.plan].monthlyCalls;

@@ -6,7 +6,7 @@ import { exportAuditCsv } from "@/app/[orgSlug]/settings/api/audit/export/export
 import { GET as exportRoute } from "@/app/[orgSlug]/settings/api/audit/export/route";
 import { loadAuditLog } from "@/app/[orgSlug]/settings/api/audit/load-audit-log";
 import { getDb } from "@/db";
-import { rowsOf } from "@/db/partitions";
+import { rowsOf } from "@/db/rows";
 import { chooseRoute, getAuditFilterOptions, listAuditLog, rowsPassedInTimeOrder, type AuditLogRowDto, type Route } from "@/db/queries/audit-log";
 import type { RequestLogEntry } from "@/db/queries/request-log-writer";
 import { auditSearchParams, encodeCursor, parseAuditFilters, type AuditFilters } from "@/lib/audit-filters";

@@ -10,7 +10,7 @@ import {
   transferOwnershipAction,
 } from "@/app/[orgSlug]/settings/members/actions";
 import { getDb } from "@/db";
-import { rowsOf } from "@/db/partitions";
+import { rowsOf } from "@/db/rows";
 import { listOpenInvitations } from "@/db/queries/invitations";
 import { listMembers } from "@/db/queries/members";
 import { listMemberships } from "@/db/queries/organizations";

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/db";
-import { rowsOf } from "@/db/partitions";
+import { rowsOf } from "@/db/rows";
 import { usageRows, windowPieces } from "@/db/queries/usage";
 import { LATENCY_PERCENTILES, LATENCY_RELATIVE_ERROR } from "@/core/latency-histogram";
 import { statusBounds } from "@/core/request-log";

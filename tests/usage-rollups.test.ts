@@ -1,12 +1,14 @@
 import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/db";
-import { maintainRequestLog, rowsOf } from "@/db/partitions";
+import { maintainRequestLog } from "@/db/partitions";
+import { rowsOf } from "@/db/rows";
 import { usageRows } from "@/db/queries/usage";
 import { foldPendingRollups } from "@/db/rollup-fold";
 import { rebuildRollups, ROLLUP_TABLES } from "@/db/rollups";
 import { LATENCY_PERCENTILES, LATENCY_RELATIVE_ERROR, latencyBucketMs } from "@/core/latency-histogram";
-import { aggregateUsage, type UsagePart } from "@/core/usage-aggregate";
+import { aggregateUsage } from "@/core/usage-aggregate";
+import { partsOf, ROLLUP_PART_COLUMNS } from "@/db/rollup-parts";
 import type { UsageGroup } from "@/core/usage-query";
 import { HOURLY_ROLLUP_RETENTION_DAYS, MINUTE_ROLLUP_RETENTION_HOURS, ROLLUP_GRAINS } from "@/core/usage-grains";
 import { createOrg, insertKey } from "./helpers/factories";
@@ -118,10 +120,7 @@ describe("rollups kept by the request-log writer", () => {
     ];
     let compared = 0;
     await foldPendingRollups(getDb());
-    const hourly = await select<{ period_ms: number; api_key_id: string; endpoint: string; status: number; count: number; latency_buckets: number[]; latency_counts: (number | string)[] }>(
-      sql`select 0 as period_ms, api_key_id, endpoint, status, count::int as count, latency_buckets, latency_counts from request_hourly_rollup where org_id = ${orgId}`,
-    );
-    const parts: UsagePart[] = hourly.map((row) => ({ periodStart: 0, keyId: row.api_key_id, endpoint: row.endpoint, status: row.status, count: row.count, buckets: row.latency_buckets, counts: row.latency_counts.map(Number) }));
+    const parts = partsOf(await getDb().execute(sql`select 0 as period_ms, ${ROLLUP_PART_COLUMNS} from request_hourly_rollup where org_id = ${orgId}`));
     for (const { name, of, groupBy } of groupings) {
       const merged = aggregateUsage(parts, { from: now, bucket: null, groupBy }).map((row) => ({
         group: of({ apiKeyId: row.keyId ?? "", endpoint: row.endpoint ?? "", status: row.status ?? 0, durationMs: 0 }),

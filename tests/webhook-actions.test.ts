@@ -10,7 +10,7 @@ import {
 } from "@/app/[orgSlug]/settings/webhooks/actions";
 import { getDb } from "@/db";
 import { jobQueue } from "@/db/job-queue";
-import { rowsOf } from "@/db/partitions";
+import { rowsOf } from "@/db/rows";
 import { listWebhookEndpoints } from "@/db/queries/webhooks";
 import { activityLog, webhookDeliveries, webhookEndpoints } from "@/db/schema";
 import { isPublicAddress, refusedLiteral } from "@/lib/webhooks/address-guard";

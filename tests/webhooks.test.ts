@@ -4,7 +4,7 @@ import { eq, sql } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/db";
-import { rowsOf } from "@/db/partitions";
+import { rowsOf } from "@/db/rows";
 import { alerts, rateLimitWindows, webhookDeliveries, webhookEndpoints } from "@/db/schema";
 import { newId } from "@/core/ids";
 import { enqueueWebhookEvent } from "@/db/webhooks";

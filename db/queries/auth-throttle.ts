@@ -1,7 +1,7 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import { getDb, type DbOrTx } from "@/db";
-import { rowsOf } from "@/db/partitions";
+import { rowsOf } from "@/db/rows";
 
 /** At most `limit` attempts by `subject` per fixed window of `windowSeconds`. */
 export interface ThrottleLimit {

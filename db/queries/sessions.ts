@@ -1,7 +1,7 @@
 import "server-only";
 import { and, eq, lt, sql } from "drizzle-orm";
 import { getDb } from "@/db";
-import { rowsOf } from "@/db/partitions";
+import { rowsOf } from "@/db/rows";
 import { SESSION_IDLE_SECONDS, sessions, users } from "@/db/schema";
 import { newId } from "@/core/ids";
 

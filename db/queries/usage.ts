@@ -1,9 +1,10 @@
 import "server-only";
 import { sql, type SQL } from "drizzle-orm";
 import { getDb } from "@/db";
-import { rowsOf } from "@/db/partitions";
+import { rowsOf } from "@/db/rows";
 import { FOLDED_GRAINS, ROLLUP_TABLES } from "@/db/rollups";
 import { aggregateUsage, type UsagePart } from "@/core/usage-aggregate";
+import { decodeSnapshot, snapshotLevelFor, type SnapshotLevel } from "@/core/usage-snapshot";
 import { partsOf } from "@/db/rollup-parts";
 import { statusBounds } from "@/core/request-log";
 import { ceilToGrain, floorToGrain, ROLLUP_GRAIN_MS, ROLLUP_GRAINS, type RollupGrain } from "@/core/usage-grains";
@@ -68,10 +69,84 @@ function pieceRows(query: UsageQuery, piece: Piece): SQL {
     from request_rollup_pending r where r.org_id = ${query.orgId} and r.created_at >= ${piece.from.toISOString()} and r.created_at < ${piece.to.toISOString()}${sql.join(filters)}`;
 }
 
-/** The rollup rows of the window's pieces that match the query's filters. */
+/** Whole days a whole-window read takes from period documents one by one; beyond, from two cumulative ones. */
+const PERIOD_DOCUMENTS_AT_MOST = 3;
+
+/** Where the parts of a stretch of the window come from: rollup rows, the periods' snapshots, or two cumulative day snapshots. */
+type Source = { kind: "rows"; piece: Piece } | { kind: "periods" | "cumulative"; piece: Piece };
+
+/** Each piece from the snapshots as far as they reach (db/usage-snapshots.ts), the rest from rollup rows. */
+function sourcesOf(pieces: Piece[], reach: Record<"hour" | "day", number>, wholeWindow: boolean): Source[] {
+  const sources: Source[] = [];
+  for (const piece of pieces) {
+    if (piece.grain === "minute") {
+      sources.push({ kind: "rows", piece });
+      continue;
+    }
+    const split = new Date(Math.min(piece.to.getTime(), Math.max(piece.from.getTime(), reach[piece.grain])));
+    if (split > piece.from) {
+      const days = (split.getTime() - piece.from.getTime()) / ROLLUP_GRAIN_MS.day;
+      const kind = wholeWindow && piece.grain === "day" && days > PERIOD_DOCUMENTS_AT_MOST ? "cumulative" : "periods";
+      sources.push({ kind, piece: { ...piece, to: split } });
+    }
+    if (piece.to <= split) continue;
+    // The days not snapshotted yet (today's) as far as their hours are, then the hours' own rows: the current hour's, not the whole day's.
+    const hours = new Date(Math.min(piece.to.getTime(), reach.hour));
+    if (wholeWindow && piece.grain === "day" && hours > split) {
+      sources.push({ kind: "periods", piece: { grain: "hour", from: split, to: hours } });
+      if (piece.to > hours) sources.push({ kind: "rows", piece: { grain: "hour", from: hours, to: piece.to } });
+    } else {
+      sources.push({ kind: "rows", piece: { ...piece, from: split } });
+    }
+  }
+  return sources;
+}
+
+async function snapshotReach(orgId: string): Promise<Record<"hour" | "day", number>> {
+  const [mark] = rowsOf<{ hours: number | null; days: number | null }>(
+    await getDb().execute(sql`select (extract(epoch from hours_through) * 1000)::float8 as hours, (extract(epoch from days_through) * 1000)::float8 as days
+      from usage_snapshot_mark where org_id = ${orgId}`),
+  );
+  return { hour: Number(mark?.hours ?? 0), day: Number(mark?.days ?? 0) };
+}
+
+/** The documents of the snapshot sources, each with its period's start and the sign it counts with. */
+function documentsOf(query: UsageQuery, sources: Source[], level: SnapshotLevel): SQL | null {
+  const selects = sources.flatMap(({ kind, piece }): SQL[] => {
+    const where = sql`org_id = ${query.orgId} and grain = ${piece.grain} and level = ${level}`;
+    const period = sql`(extract(epoch from period_start) * 1000)::float8`;
+    if (kind === "periods") {
+      return [sql`select ${period} as period_ms, 1 as sign, document from usage_snapshot
+        where ${where} and kind = 'period' and period_start >= ${piece.from.toISOString()} and period_start < ${piece.to.toISOString()}`];
+    }
+    if (kind !== "cumulative") return [];
+    // Every request through the stretch's last day, less every request before its first.
+    return [
+      sql`(select ${period} as period_ms, 1 as sign, document from usage_snapshot
+        where ${where} and kind = 'cumulative' and period_start < ${piece.to.toISOString()} order by period_start desc limit 1)`,
+      sql`(select ${period} as period_ms, -1 as sign, document from usage_snapshot
+        where ${where} and kind = 'cumulative' and period_start < ${piece.from.toISOString()} order by period_start desc limit 1)`,
+    ];
+  });
+  return selects.length === 0 ? null : sql.join(selects, sql` union all `);
+}
+
+/** The parts of the window's pieces that match the query's filters: from snapshots where they reach, from rollup rows elsewhere. */
 async function usageParts(query: UsageQuery, pieces: Piece[]): Promise<UsagePart[]> {
   if (pieces.length === 0) return [];
-  return partsOf(await getDb().execute(sql.join(pieces.map((piece) => pieceRows(query, piece)), sql` union all `)));
+  const sources = sourcesOf(pieces, await snapshotReach(query.orgId), query.bucket === null);
+  const rowPieces = sources.filter((source) => source.kind === "rows").map((source) => source.piece);
+  const level = snapshotLevelFor(query);
+  const documents = documentsOf(query, sources, level);
+  const [rows, snapshots] = await Promise.all([
+    rowPieces.length === 0 ? [] : getDb().execute(sql.join(rowPieces.map((piece) => pieceRows(query, piece)), sql` union all `)),
+    documents === null ? [] : getDb().execute(documents),
+  ]);
+  const parts = partsOf(rows);
+  for (const { period_ms, sign, document } of rowsOf<{ period_ms: number; sign: number; document: string }>(snapshots)) {
+    parts.push(...decodeSnapshot(document, Number(period_ms), Number(sign) < 0 ? -1 : 1, query));
+  }
+  return parts;
 }
 
 // A page of periodic rows is read a few periods at a time, more each round, until it is full.

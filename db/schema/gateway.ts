@@ -112,6 +112,36 @@ export const requestRollupPending = pgTable("request_rollup_pending", {
   latencyBucket: smallint("latency_bucket").notNull(),
 });
 
+/**
+ * Closed hours and days of an organization's usage as documents (core/usage-snapshot.ts), one per
+ * level of detail: a period's own traffic ("period"), and for days every request up to the day's
+ * end ("cumulative"), so a run of whole days is the difference of two documents. Built by
+ * db/usage-snapshots.ts once a period is over; never changed after.
+ */
+export const usageSnapshots = pgTable(
+  "usage_snapshot",
+  {
+    orgId: text("org_id").notNull(),
+    grain: text("grain", { enum: ["hour", "day"] }).notNull(),
+    kind: text("kind", { enum: ["period", "cumulative"] }).notNull(),
+    level: text("level").notNull(),
+    periodStart: timestamp("period_start", { withTimezone: true, mode: "date" }).notNull(),
+    document: text("document").notNull(),
+  },
+  (t) => [primaryKey({ name: "usage_snapshot_pk", columns: [t.orgId, t.grain, t.kind, t.level, t.periodStart] })],
+);
+
+/**
+ * How far each organization's snapshots reach: every hour before `hours_through` and every day
+ * before `days_through` has its documents (none where it had no traffic); null until the first
+ * are built. The rollup fold adds the row of an organization with new traffic.
+ */
+export const usageSnapshotMarks = pgTable("usage_snapshot_mark", {
+  orgId: text("org_id").primaryKey(),
+  hoursThrough: timestamp("hours_through", { withTimezone: true, mode: "date" }),
+  daysThrough: timestamp("days_through", { withTimezone: true, mode: "date" }),
+});
+
 /** Fixed one-minute windows per key; the row lock makes the count exact across processes. */
 export const rateLimitWindows = pgTable(
   "rate_limit_windows",

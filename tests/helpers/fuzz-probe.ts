@@ -1,7 +1,7 @@
 import { performance } from "node:perf_hooks";
 import { sql } from "drizzle-orm";
 import { getDb } from "@/db";
-import { rowsOf } from "@/db/partitions";
+import { rowsOf } from "@/db/rows";
 
 /**
  * What the fuzz suites measure around each case: the CPU the main thread spent on it (the server's

@@ -1,19 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { latencyBucketMs } from "@/core/latency-histogram";
-import { aggregateUsage, type UsagePart } from "@/core/usage-aggregate";
+import { aggregateUsage, errorsOf, type UsagePart } from "@/core/usage-aggregate";
 
 const from = new Date("2026-11-20T00:00:00Z");
 const HOUR = 3_600_000;
-const part = (overrides: Partial<UsagePart>): UsagePart => ({
-  periodStart: from.getTime(),
-  keyId: "key_a",
-  endpoint: "GET /v1/invoices",
-  status: 200,
-  count: 1,
-  buckets: [10],
-  counts: [1],
-  ...overrides,
-});
+const part = (overrides: Partial<UsagePart>): UsagePart => {
+  const { status = 200, count = 1 } = overrides;
+  return { periodStart: from.getTime(), keyId: "key_a", endpoint: "GET /v1/invoices", buckets: [10], counts: [1], ...overrides, status, count, ...errorsOf(status, count) };
+};
 const ms = (bucket: number) => Math.round(latencyBucketMs(bucket) * 100) / 100;
 
 describe("merging usage rows", () => {

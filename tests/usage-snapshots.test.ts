@@ -1,0 +1,117 @@
+import { sql } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import { getDb } from "@/db";
+import { rowsOf } from "@/db/rows";
+import { usageRows } from "@/db/queries/usage";
+import { foldPendingRollups } from "@/db/rollup-fold";
+import { rebuildRollups } from "@/db/rollups";
+import { buildUsageSnapshots, dropExpiredSnapshots, SNAPSHOT_GRACE_MS } from "@/db/usage-snapshots";
+import { SNAPSHOT_LEVEL_NAMES } from "@/core/usage-snapshot";
+import type { UsageGroup, UsageQuery } from "@/core/usage-query";
+import { createOrg, insertKey } from "./helpers/factories";
+import { logRequest } from "./helpers/request-log";
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+async function select<T>(query: ReturnType<typeof sql>): Promise<T[]> {
+  return rowsOf<T>(await getDb().execute(query));
+}
+
+describe("usage snapshots of closed hours and days", () => {
+  const now = new Date();
+  const today = Math.floor(now.getTime() / DAY) * DAY;
+  const endOfMinute = Math.ceil((now.getTime() + 1) / MINUTE) * MINUTE;
+  const endpoints = ["GET /v1/invoices", "POST /v1/invoices", "GET /v1/customers/{id}"];
+  const statuses = [200, 201, 404, 429, 500];
+  let orgId: string;
+  let keyIds: string[];
+
+  beforeAll(async () => {
+    orgId = (await createOrg("pro")).id;
+    keyIds = [(await insertKey(orgId)).id, (await insertKey(orgId)).id, (await insertKey(orgId)).id];
+    const foreign = await createOrg("pro");
+    const foreignKey = (await insertKey(foreign.id)).id;
+    // Six days of traffic with a quiet one (three days ago), the last requests a moment ago.
+    const requests = Array.from({ length: 600 }, (_, i) => {
+      let at = now.getTime() - (i < 30 ? i * 1000 : Math.floor((((i * 7919) % 1000) / 1000) * 6 * DAY));
+      if (Math.floor(at / DAY) * DAY === today - 3 * DAY) at -= DAY;
+      return {
+        orgId,
+        apiKeyId: keyIds[i % 3]!,
+        endpoint: endpoints[Math.floor(i / 3) % 3]!,
+        status: statuses[(i * 7) % 5]!,
+        durationMs: ((i * 37) % 300) + (i % 3 === 2 ? 500 : 1),
+        at: new Date(at),
+      };
+    });
+    await Promise.all([...requests.map((request) => logRequest(request)), logRequest({ orgId: foreign.id, apiKeyId: foreignKey, at: now, status: 500 })]);
+    await foldPendingRollups(getDb());
+  });
+
+  /** Queries of every shape the Usage page and /v1/usage ask: windows over whole days, from the quiet day, rolling; every grouping and filter; series and pages. */
+  function queries(): UsageQuery[] {
+    const windows = [
+      { from: new Date(today - 5 * DAY), to: new Date(today + DAY) },
+      { from: new Date(today - 3 * DAY), to: new Date(today) },
+      { from: new Date(today - 2 * DAY), to: new Date(today + DAY) },
+      { from: new Date(endOfMinute - DAY), to: new Date(today + DAY) },
+      { from: new Date(endOfMinute - DAY), to: new Date(endOfMinute) },
+    ];
+    const groupings: UsageGroup[][] = [[], ["key"], ["endpoint"], ["key", "endpoint"], ["status"], ["key", "endpoint", "status"]];
+    const filters: Partial<UsageQuery>[] = [{}, { keyId: keyIds[1] }, { endpoint: endpoints[2] }, { method: "POST" }, { status: "4xx" }, { status: "500", keyId: keyIds[0] }];
+    const list: UsageQuery[] = [];
+    for (const window of windows) {
+      for (const groupBy of groupings) list.push({ orgId, ...window, bucket: null, groupBy });
+      for (const filter of filters) list.push({ orgId, ...window, bucket: null, groupBy: ["key", "endpoint"], ...filter });
+    }
+    for (const bucket of ["day", "hour"] as const) {
+      const from = new Date(bucket === "day" ? today - 5 * DAY : today - 2 * DAY);
+      for (const filter of filters) list.push({ orgId, from, to: new Date(today + DAY), bucket, groupBy: [], ...filter });
+      list.push({ orgId, from, to: new Date(today + DAY), bucket, groupBy: ["key", "status"], limit: 7 });
+    }
+    return list;
+  }
+
+  it("give every query the answer the rollup rows give, percentiles included", async () => {
+    const fromRows = await Promise.all(queries().map((query) => usageRows(query)));
+    expect(fromRows.flat().length).toBeGreaterThan(500);
+
+    await buildUsageSnapshots(getDb(), now);
+    const [documents] = await select<{ hours: number; days: number; cumulative: number }>(sql`
+      select count(*) filter (where grain = 'hour')::int as hours, count(*) filter (where grain = 'day' and kind = 'period')::int as days,
+             count(*) filter (where kind = 'cumulative')::int as cumulative
+      from usage_snapshot where org_id = ${orgId}`);
+    // Five days with traffic before today (the quiet one has none), each at every level.
+    expect(documents!.days).toBe(5 * SNAPSHOT_LEVEL_NAMES.length);
+    expect(documents!.cumulative).toBe(5 * SNAPSHOT_LEVEL_NAMES.length);
+    expect(documents!.hours).toBeGreaterThan(100 * SNAPSHOT_LEVEL_NAMES.length);
+
+    const fromSnapshots = await Promise.all(queries().map((query) => usageRows(query)));
+    for (const [i, query] of queries().entries()) expect(fromSnapshots[i], JSON.stringify(query)).toEqual(fromRows[i]);
+  });
+
+  it("snapshot a period only once it has been over for the grace, and each once when two processes build at the same time", async () => {
+    await rebuildRollups(getDb(), [orgId], now);
+    const hourStart = Math.floor(now.getTime() / HOUR) * HOUR;
+    await buildUsageSnapshots(getDb(), new Date(hourStart + SNAPSHOT_GRACE_MS - 1000));
+    const [early] = await select<{ hours: string; days: string }>(sql`select hours_through::text as hours, days_through::text as days from usage_snapshot_mark where org_id = ${orgId}`);
+    expect(new Date(early!.hours).getTime()).toBe(hourStart - HOUR);
+
+    await rebuildRollups(getDb(), [orgId], now);
+    await Promise.all([buildUsageSnapshots(getDb(), now), buildUsageSnapshots(getDb(), now)]);
+    const [late] = await select<{ hours: string; days: string }>(sql`select hours_through::text as hours, days_through::text as days from usage_snapshot_mark where org_id = ${orgId}`);
+    expect(new Date(late!.hours).getTime()).toBe(Math.floor((now.getTime() - SNAPSHOT_GRACE_MS) / HOUR) * HOUR);
+    expect(new Date(late!.days).getTime()).toBe(Math.floor((now.getTime() - SNAPSHOT_GRACE_MS) / DAY) * DAY);
+    const [{ cumulative }] = (await select<{ cumulative: number }>(sql`select count(*)::int as cumulative from usage_snapshot where org_id = ${orgId} and kind = 'cumulative'`)) as [{ cumulative: number }];
+    expect(cumulative).toBe(5 * SNAPSHOT_LEVEL_NAMES.length);
+  });
+
+  it("are dropped with the rollups they came from, but for the last cumulative day before the oldest kept", async () => {
+    await dropExpiredSnapshots(getDb(), new Date(now.getTime() + 420 * DAY));
+    const left = await select<{ grain: string; kind: string; documents: number }>(sql`
+      select grain, kind, count(*)::int as documents from usage_snapshot where org_id = ${orgId} group by 1, 2 order by 1, 2`);
+    expect(left).toEqual([{ grain: "day", kind: "cumulative", documents: SNAPSHOT_LEVEL_NAMES.length }]);
+  });
+});
