@@ -15,6 +15,7 @@ import { reportQueries, usageReport } from "@/lib/usage/report";
 import { createOrg } from "@/tests/helpers/factories";
 import { count, median, ms, printLines, printTable, timeRepeated } from "./lib";
 import { loadRequestLogAtScale } from "./request-log-at-scale";
+import { benchUsagePage } from "./usage-page-at-scale";
 
 const DAY_MS = 86_400_000;
 const REPEATS = 7;
@@ -77,4 +78,6 @@ export async function benchUsageAtScale(): Promise<void> {
     pages.push([label, ms(median(samples)), ms(Math.max(...samples))]);
   }
   printTable(`The page's data (its queries at once, as the page runs them), ${REPEATS} times after a warm-up`, [["window", "median", "slowest"], ...pages]);
+
+  await benchUsagePage(org, ["1h", "24h", "7d", "30d", "90d"]);
 }

@@ -45,3 +45,25 @@ export function LogPageSkeleton({ label, filters, gridClassName }: { label: stri
     </div>
   );
 }
+
+/** The Usage page's report while its numbers load: four totals, the requests chart, a breakdown. */
+export function UsageReportSkeleton() {
+  return (
+    <div className="space-y-6" aria-busy="true" aria-label="Loading usage">
+      <div className="grid grid-cols-2 gap-4 lg:grid-cols-4">
+        {Array.from({ length: 4 }, (_, i) => (
+          <Card key={i} className="gap-2 px-4 py-4 sm:px-6">
+            <Skeleton className="h-3 w-24" />
+            <Skeleton className="h-7 w-20" />
+            <Skeleton className="h-3 w-28" />
+          </Card>
+        ))}
+      </div>
+      <Card className="px-6">
+        <Skeleton className="h-4 w-24" />
+        <Skeleton className="h-64 w-full" />
+      </Card>
+      <TableSkeleton rows={6} />
+    </div>
+  );
+}

@@ -7,7 +7,7 @@ import { GET as exportRoute } from "@/app/[orgSlug]/settings/api/usage/export/ro
 import { loadUsage, type UsageView } from "@/app/[orgSlug]/settings/api/usage/load-usage";
 import { BREAKDOWN_NAMES } from "@/lib/usage/breakdowns";
 import { auditParamsFor, chartWindow, usageWindow, type UsageFilters } from "@/lib/usage/filters";
-import type { BreakdownRowDto } from "@/lib/usage/report";
+import type { BreakdownRowDto, UsageReportDto } from "@/lib/usage/report";
 import { apiClient, contractApi, type ApiClient } from "./helpers/api-contract";
 import { addMember, insertKey } from "./helpers/factories";
 import { actAs, readAs } from "./helpers/session";
@@ -29,10 +29,10 @@ const CALLS = [
   { key: "importer", path: "/v1/customers/cus_missing", endpoint: "GET /v1/customers/{id}", status: 404 },
 ] as const;
 
-async function view(userId: string, params: Record<string, string>): Promise<Extract<UsageView, { kind: "ok" }>> {
+async function view(userId: string, params: Record<string, string>): Promise<Omit<Extract<UsageView, { kind: "ok" }>, "report"> & { report: UsageReportDto }> {
   const result = await readAs(userId, () => loadUsage(slug, params));
   if (result.kind !== "ok") throw new Error(`Expected the usage page, got ${JSON.stringify(result)}`);
-  return result;
+  return { ...result, report: await result.report };
 }
 
 async function auditRecords(params: URLSearchParams) {

@@ -19,15 +19,15 @@ async function freePort(): Promise<number> {
 }
 
 /**
- * A server script of this repository (`api-server.ts` by default), or of another checkout of it
- * at `checkout`, in its own Node process on a free localhost port, run as `npm run start:api`
- * runs it; resolves once it prints "ready".
+ * A server script of this repository (`api-server.ts` by default, or `server.ts` over a
+ * production build), or of another checkout of it at `checkout`, in its own Node process on a
+ * free localhost port, run as `npm run start:api` runs it; resolves once it prints "ready".
  */
 export async function startServerProcess(script = "api-server.ts", env: Record<string, string> = {}, checkout = path.resolve(import.meta.dirname, "../..")): Promise<ServerProcess> {
   const port = await freePort();
   const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", script], {
     cwd: checkout,
-    env: { ...process.env, ...env, API_PORT: String(port), HOSTNAME_BIND: "127.0.0.1", NODE_ENV: "production" },
+    env: { ...process.env, ...env, API_PORT: String(port), PORT: String(port), HOSTNAME_BIND: "127.0.0.1", NODE_ENV: "production" },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";

@@ -15,9 +15,12 @@ export function usageAccess(slug: string): Promise<OrgAccess> {
 export type UsageView =
   | { kind: "refused"; status: 401 | 403 | 404; message: string }
   | { kind: "invalid"; message: string; filters: UsageFilters; options: AuditFilterOptionsDto; keys: KeyOptionDto[] }
-  | { kind: "ok"; filters: UsageFilters; report: UsageReportDto; options: AuditFilterOptionsDto; keys: KeyOptionDto[] };
+  | { kind: "ok"; filters: UsageFilters; report: Promise<UsageReportDto>; options: AuditFilterOptionsDto; keys: KeyOptionDto[] };
 
-/** Everything the Usage page shows for this URL at `now`, or why it shows nothing. */
+/**
+ * Everything the Usage page shows for this URL at `now`, or why it shows nothing. The report is
+ * a promise: the page sends its header and filters at once and streams the numbers after them.
+ */
 export async function loadUsage(slug: string, searchParams: Record<string, string | string[] | undefined>, now = new Date()): Promise<UsageView> {
   const access = await usageAccess(slug);
   if (!access.ok) return { kind: "refused", status: access.status, message: access.message };
@@ -28,6 +31,11 @@ export async function loadUsage(slug: string, searchParams: Record<string, strin
   if (!filters.success) return invalid(filtersError(filters.error), {});
   const window = usageWindow(filters.data, now);
   if (!window.ok) return invalid(window.message, filters.data);
-  const report = await usageReport(orgId, filters.data, window.window);
-  return { kind: "ok", filters: filters.data, report, options: await options, keys: report.keys };
+  const [choices, keys] = await Promise.all([options, listKeyNames(orgId)]);
+  // Begun once what the page's shell needs is read, and after a turn of the event loop: merging
+  // the numbers is CPU work that would otherwise hold back the shell's first byte.
+  const report = new Promise<void>((resolve) => setImmediate(resolve)).then(() => usageReport(orgId, filters.data, window.window));
+  // Awaited by the page, under Suspense; a failure shows there, in the route's error boundary.
+  report.catch(() => {});
+  return { kind: "ok", filters: filters.data, report, options: choices, keys };
 }

@@ -1,10 +1,12 @@
 import { KeyRound } from "lucide-react";
 import type { Metadata } from "next";
 import Link from "next/link";
+import { Suspense } from "react";
 import { LATENCY_RELATIVE_ERROR } from "@/core/latency-histogram";
 import { EmptyState } from "@/components/empty-state";
 import { LogPage, NoLogMatches } from "@/components/log-page";
 import { NoRequests } from "@/components/no-requests";
+import { UsageReportSkeleton } from "@/components/page-skeletons";
 import { formatMs } from "@/components/chart-parts";
 import { ErrorRateChart, LatencyChart, RequestsOverTimeChart } from "@/components/usage-charts";
 import { Button } from "@/components/ui/button";
@@ -34,7 +36,11 @@ export default async function UsagePage({ params, searchParams }: { params: Prom
       exportHref={null}
       filters={view.kind === "refused" ? null : <UsageFiltersClient filters={view.filters} options={view.options} keys={view.keys} />}
     >
-      {view.kind === "ok" ? <Report orgSlug={orgSlug} filters={view.filters} report={view.report} /> : null}
+      {view.kind === "ok" ? (
+        <Suspense fallback={<UsageReportSkeleton />}>
+          <Report orgSlug={orgSlug} filters={view.filters} report={view.report} />
+        </Suspense>
+      ) : null}
     </LogPage>
   );
 }
@@ -51,7 +57,8 @@ function windowName(filters: UsageFilters, report: UsageReportDto): string {
   return `window from ${instant(report.window.from)} to ${instant(report.window.to)} UTC`;
 }
 
-async function Report({ orgSlug, filters, report }: { orgSlug: string; filters: UsageFilters; report: UsageReportDto }) {
+async function Report({ orgSlug, filters, report: loading }: { orgSlug: string; filters: UsageFilters; report: Promise<UsageReportDto> }) {
+  const report = await loading;
   if (report.keys.length === 0) {
     return (
       <Card>

@@ -1,0 +1,66 @@
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { getDb } from "@/db";
+import { memberships, users } from "@/db/schema";
+import { newId } from "@/core/ids";
+import { hashPassword } from "@/lib/auth/password";
+import { startServerProcess } from "@/tests/helpers/server-process";
+import { median, ms, printTable, timeRepeated } from "./lib";
+
+const PASSWORD = "bench-password-usage";
+const REPEATS = 7;
+
+/** The session cookies of a member signed in through next-auth's credentials endpoint, as the sign-in form ends there. */
+async function signIn(base: string, email: string): Promise<string> {
+  const csrf = await fetch(`${base}/api/auth/csrf`);
+  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+  // A cookie set twice counts as the browser keeps it: the last one.
+  const cookies = [...new Map(csrf.headers.getSetCookie().map((cookie) => cookie.split(";")[0]!).map((pair) => [pair.split("=")[0], pair])).values()];
+  const signedIn = await fetch(`${base}/api/auth/callback/credentials`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "content-type": "application/x-www-form-urlencoded", cookie: cookies.join("; "), origin: base },
+    body: new URLSearchParams({ email, password: PASSWORD, csrfToken, callbackUrl: "/" }),
+  });
+  const session = signedIn.headers.getSetCookie().map((cookie) => cookie.split(";")[0]!).filter((cookie) => cookie.includes("session-token"));
+  if (session.length === 0) throw new Error(`Signing in for the page bench failed: ${signedIn.status} to ${signedIn.headers.get("location")}`);
+  return session.join("; ");
+}
+
+/**
+ * The Usage page served by the production server (`server.ts`, the build in .next) over this
+ * database, as a member opens it: for each window, the time to the first byte of the response
+ * and to its last. Skipped without a build.
+ */
+export async function benchUsagePage(org: { id: string; slug: string }, ranges: readonly string[]): Promise<void> {
+  if (!existsSync(path.resolve(import.meta.dirname, "../.next/BUILD_ID"))) {
+    console.log("\nThe Usage page over HTTP: skipped, no production build (run `npx next build` first).");
+    return;
+  }
+  const userId = newId("usr");
+  const email = `${userId.toLowerCase()}@bench.test`;
+  await getDb().insert(users).values({ id: userId, name: "Bench Member", email, passwordHash: await hashPassword(PASSWORD) });
+  await getDb().insert(memberships).values({ orgId: org.id, userId, role: "member" });
+  const server = await startServerProcess("server.ts", { DATABASE_URL: process.env.DATABASE_URL!, AUTH_SECRET: "bench-secret-not-for-production-0123456789", NEXT_TELEMETRY_DISABLED: "1" });
+  try {
+    const cookie = await signIn(server.base, email);
+    const rows: string[][] = [];
+    for (const range of ranges) {
+      const url = `${server.base}/${org.slug}/settings/api/usage?range=${range}`;
+      const firstBytes: number[] = [];
+      let bytes = 0;
+      const { samples } = await timeRepeated(async () => {
+        const started = performance.now();
+        const response = await fetch(url, { headers: { cookie } });
+        firstBytes.push(performance.now() - started);
+        if (response.status !== 200) throw new Error(`${url} answered ${response.status}`);
+        bytes = (await response.arrayBuffer()).byteLength;
+      }, REPEATS, 1);
+      const measured = firstBytes.slice(-REPEATS);
+      rows.push([range, ms(median(measured)), ms(median(samples)), ms(Math.max(...samples)), `${Math.round(bytes / 1024)} KiB`]);
+    }
+    printTable(`The Usage page over HTTP as a member, ${REPEATS} times after a warm-up (budget: first byte ≤ 150 ms)`, [["window", "first byte, median", "whole page, median", "whole page, slowest", "size"], ...rows]);
+  } finally {
+    await server.stop();
+  }
+}
