@@ -151,9 +151,9 @@ export function aggregateUsage(parts: Iterable<UsagePart>, query: Grouping & Pic
   return (query.limit === undefined ? ordered : ordered.slice(0, query.limit)).map(rowOf);
 }
 
-/** The parts summed per the groups given, one part each, in the given period; empty buckets left out. */
-export function mergeUsageParts(parts: Iterable<UsagePart>, groupBy: readonly UsageGroup[], periodStart: number): UsagePart[] {
-  return groupParts(parts, { from: new Date(periodStart), bucket: null, groupBy }).map((group) => {
+/** The parts summed per the groups given, one part each, undated (period 0); empty buckets left out. */
+export function mergeUsageParts(parts: Iterable<UsagePart>, groupBy: readonly UsageGroup[]): UsagePart[] {
+  return groupParts(parts, { from: new Date(0), bucket: null, groupBy }).map((group) => {
     const buckets: number[] = [];
     const counts: number[] = [];
     group.histogram.forEach((count, bucket) => {
@@ -162,7 +162,7 @@ export function mergeUsageParts(parts: Iterable<UsagePart>, groupBy: readonly Us
       counts.push(count);
     });
     return {
-      periodStart,
+      periodStart: 0,
       keyId: group.keyId ?? "",
       endpoint: group.endpoint ?? "",
       status: group.status ?? 0,

@@ -59,12 +59,17 @@ function indexOf(names: string[], positions: Map<string, number>, name: string):
   return position;
 }
 
-/** The parts summed at the level, as a document. */
-export function encodeSnapshot(parts: Iterable<UsagePart>, level: SnapshotLevel): string {
+/** The parts summed at a level, as its document. */
+export function snapshotAt(parts: Iterable<UsagePart>, level: SnapshotLevel): UsagePart[] {
+  return mergeUsageParts(parts, SNAPSHOT_LEVELS[level]);
+}
+
+/** Parts already summed at a level (snapshotAt), as a document. */
+export function encodeSnapshot(merged: readonly UsagePart[]): string {
   const document: SnapshotDocument = { keys: [], endpoints: [], rows: [] };
   const keyPositions = new Map<string, number>();
   const endpointPositions = new Map<string, number>();
-  for (const part of mergeUsageParts(parts, SNAPSHOT_LEVELS[level], 0)) {
+  for (const part of merged) {
     const row = [indexOf(document.keys, keyPositions, part.keyId), indexOf(document.endpoints, endpointPositions, part.endpoint), part.status, part.count, part.errors4xx, part.errors5xx];
     for (let i = 0; i < part.buckets.length; i++) row.push(part.buckets[i]!, part.counts[i]!);
     document.rows.push(row);

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { DbOrTx } from "./index";
 import { rollupKeptSince } from "@/core/usage-grains";
-import { ROLLUP_TABLES } from "./rollups";
+import { ROLLUP_TABLES } from "./rollup-parts";
 import { rowsOf } from "./rows";
 import { dropExpiredSnapshots } from "./usage-snapshots";
 import { IDEMPOTENCY_WINDOW_HOURS } from "./schema";

@@ -1,14 +1,8 @@
 import { sql } from "drizzle-orm";
 import { ROLLUP_GRAINS, rollupKeptSince, type RollupGrain } from "@/core/usage-grains";
 import type { DbOrTx } from "./index";
+import { ROLLUP_TABLES } from "./rollup-parts";
 import { resetUsageSnapshots } from "./usage-snapshots";
-
-/** Where each grain's rollups live and how a request_log row's time maps to its period. */
-export const ROLLUP_TABLES: Record<RollupGrain, { table: string; period: string; periodOf: string }> = {
-  minute: { table: "request_minute_rollup", period: "period_start", periodOf: "date_trunc('minute', created_at, 'UTC')" },
-  hour: { table: "request_hourly_rollup", period: "period_start", periodOf: "date_trunc('hour', created_at, 'UTC')" },
-  day: { table: "request_daily_rollup", period: "day", periodOf: "(created_at at time zone 'UTC')::date" },
-};
 
 /**
  * One statement that rolls up the rows of `source` into a grain's table: a count and a latency

@@ -1,10 +1,10 @@
 import { sql } from "drizzle-orm";
-import { decodeSnapshot, encodeSnapshot, SNAPSHOT_LEVEL_NAMES, SNAPSHOT_LEVELS, type SnapshotLevel } from "@/core/usage-snapshot";
-import { mergeUsageParts, type UsagePart } from "@/core/usage-aggregate";
+import { decodeSnapshot, encodeSnapshot, snapshotAt, SNAPSHOT_LEVEL_NAMES, type SnapshotLevel } from "@/core/usage-snapshot";
+import type { UsagePart } from "@/core/usage-aggregate";
 import { floorToGrain, ROLLUP_GRAIN_MS, rollupKeptSince } from "@/core/usage-grains";
 import type { DbOrTx } from "./index";
 import { rowsOf } from "./rows";
-import { partsOf, ROLLUP_PART_COLUMNS } from "./rollup-parts";
+import { epochMs, partsOf, periodMs, periodWithin, ROLLUP_PART_COLUMNS, ROLLUP_TABLES } from "./rollup-parts";
 
 /**
  * A period is snapshotted this long after it ends. Its rollup rows are final well before: the
@@ -22,19 +22,18 @@ interface Mark {
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-async function insertDocuments(tx: DbOrTx, orgId: string, grain: "hour" | "day", kind: "period" | "cumulative", periodStart: number, parts: UsagePart[]): Promise<void> {
-  const values = SNAPSHOT_LEVEL_NAMES.map((level) => sql`(${orgId}, ${grain}, ${kind}, ${level}, ${iso(periodStart)}, ${encodeSnapshot(parts, level)})`);
+/** A period's documents, one per level: `documentAt` gives the level's parts, summed at it. */
+async function insertDocuments(tx: DbOrTx, orgId: string, grain: "hour" | "day", kind: "period" | "cumulative", periodStart: number, documentAt: (level: SnapshotLevel) => UsagePart[]): Promise<void> {
+  const values = SNAPSHOT_LEVEL_NAMES.map((level) => sql`(${orgId}, ${grain}, ${kind}, ${level}, ${iso(periodStart)}, ${encodeSnapshot(documentAt(level))})`);
   await tx.execute(sql`insert into usage_snapshot (org_id, grain, kind, level, period_start, document) values ${sql.join(values, sql`, `)}`);
 }
 
-/** The rollup rows of a grain from `from` to `to`, by period, as parts. */
+/** The rollup rows of a grain from `from` to `to`, by period in time order, as parts. */
 async function periodsOf(tx: DbOrTx, orgId: string, grain: "hour" | "day", from: number, to: number): Promise<Map<number, UsagePart[]>> {
-  const rows =
-    grain === "hour"
-      ? await tx.execute(sql`select (extract(epoch from period_start) * 1000)::float8 as period_ms, ${ROLLUP_PART_COLUMNS}
-          from request_hourly_rollup where org_id = ${orgId} and period_start >= ${iso(from)} and period_start < ${iso(to)}`)
-      : await tx.execute(sql`select ((day - date '1970-01-01') * 86400000::float8) as period_ms, ${ROLLUP_PART_COLUMNS}
-          from request_daily_rollup where org_id = ${orgId} and day >= ${iso(from).slice(0, 10)} and day < ${iso(to).slice(0, 10)}`);
+  const { table, period } = ROLLUP_TABLES[grain];
+  const column = sql`${sql.identifier(period)}`;
+  const rows = await tx.execute(sql`select ${periodMs(grain, column)} as period_ms, ${ROLLUP_PART_COLUMNS}
+    from ${sql.identifier(table)} where org_id = ${orgId} and ${periodWithin(grain, column, new Date(from), new Date(to))}`);
   const periods = new Map<number, UsagePart[]>();
   for (const part of partsOf(rows)) {
     const list = periods.get(part.periodStart);
@@ -46,10 +45,9 @@ async function periodsOf(tx: DbOrTx, orgId: string, grain: "hour" | "day", from:
 
 /** The earliest period of a grain's rollups still kept, or null without any. */
 async function firstPeriod(tx: DbOrTx, orgId: string, grain: "hour" | "day", now: Date): Promise<number | null> {
+  const { table, period } = ROLLUP_TABLES[grain];
   const [row] = rowsOf<{ first: number | null }>(
-    grain === "hour"
-      ? await tx.execute(sql`select (extract(epoch from min(period_start)) * 1000)::float8 as first from request_hourly_rollup where org_id = ${orgId}`)
-      : await tx.execute(sql`select ((min(day) - date '1970-01-01') * 86400000::float8) as first from request_daily_rollup where org_id = ${orgId}`),
+    await tx.execute(sql`select ${periodMs(grain, sql`min(${sql.identifier(period)})`)} as first from ${sql.identifier(table)} where org_id = ${orgId}`),
   );
   if (row?.first === null || row?.first === undefined) return null;
   return Math.max(Number(row.first), floorToGrain(rollupKeptSince(grain, now).getTime(), grain));
@@ -76,7 +74,9 @@ async function snapshotHours(tx: DbOrTx, mark: Mark, closedHours: number, now: D
       await tx.execute(sql`select exists (select 1 from request_rollup_pending where org_id = ${mark.org_id} and created_at < ${iso(closedHours)}) as waiting`),
     );
     if (waiting!.waiting) return;
-    for (const [periodStart, parts] of await periodsOf(tx, mark.org_id, "hour", from, closedHours)) await insertDocuments(tx, mark.org_id, "hour", "period", periodStart, parts);
+    for (const [periodStart, parts] of await periodsOf(tx, mark.org_id, "hour", from, closedHours)) {
+      await insertDocuments(tx, mark.org_id, "hour", "period", periodStart, (level) => snapshotAt(parts, level));
+    }
   }
   await tx.execute(sql`update usage_snapshot_mark set hours_through = ${iso(closedHours)} where org_id = ${mark.org_id}`);
 }
@@ -86,12 +86,8 @@ async function snapshotDays(tx: DbOrTx, mark: Mark, closedDays: number, now: Dat
   if (from < closedDays) {
     const cumulative = await cumulativeBefore(tx, mark.org_id, from);
     for (const [day, parts] of await periodsOf(tx, mark.org_id, "day", from, closedDays)) {
-      await insertDocuments(tx, mark.org_id, "day", "period", day, parts);
-      const values = SNAPSHOT_LEVEL_NAMES.map((level) => {
-        cumulative[level] = mergeUsageParts([...cumulative[level], ...parts], SNAPSHOT_LEVELS[level], 0);
-        return sql`(${mark.org_id}, 'day', 'cumulative', ${level}, ${iso(day)}, ${encodeSnapshot(cumulative[level], level)})`;
-      });
-      await tx.execute(sql`insert into usage_snapshot (org_id, grain, kind, level, period_start, document) values ${sql.join(values, sql`, `)}`);
+      await insertDocuments(tx, mark.org_id, "day", "period", day, (level) => snapshotAt(parts, level));
+      await insertDocuments(tx, mark.org_id, "day", "cumulative", day, (level) => (cumulative[level] = snapshotAt([...cumulative[level], ...parts], level)));
     }
   }
   await tx.execute(sql`update usage_snapshot_mark set days_through = ${iso(closedDays)} where org_id = ${mark.org_id}`);
@@ -113,7 +109,7 @@ export async function buildUsageSnapshots(db: DbOrTx, now = new Date()): Promise
   for (const { org_id: orgId } of behind) {
     await db.transaction(async (tx) => {
       const [mark] = rowsOf<Mark>(
-        await tx.execute(sql`select org_id, (extract(epoch from hours_through) * 1000)::float8 as hours_through, (extract(epoch from days_through) * 1000)::float8 as days_through
+        await tx.execute(sql`select org_id, ${epochMs(sql.raw("hours_through"))} as hours_through, ${epochMs(sql.raw("days_through"))} as days_through
           from usage_snapshot_mark where org_id = ${orgId} for update skip locked`),
       );
       if (!mark) return;

@@ -2,10 +2,10 @@ import "server-only";
 import { sql, type SQL } from "drizzle-orm";
 import { getDb } from "@/db";
 import { rowsOf } from "@/db/rows";
-import { FOLDED_GRAINS, ROLLUP_TABLES } from "@/db/rollups";
+import { FOLDED_GRAINS } from "@/db/rollups";
 import { aggregateUsage, type UsagePart } from "@/core/usage-aggregate";
 import { decodeSnapshot, snapshotLevelFor, type SnapshotLevel } from "@/core/usage-snapshot";
-import { partsOf } from "@/db/rollup-parts";
+import { epochMs, partsOf, periodMs, periodWithin, ROLLUP_PART_COLUMNS, ROLLUP_TABLES } from "@/db/rollup-parts";
 import { statusBounds } from "@/core/request-log";
 import { ceilToGrain, floorToGrain, ROLLUP_GRAIN_MS, ROLLUP_GRAINS, type RollupGrain } from "@/core/usage-grains";
 import type { UsageQuery, UsageRow } from "@/core/usage-query";
@@ -34,11 +34,6 @@ export function windowPieces(from: Date, to: Date, grains: readonly RollupGrain[
   return [...windowPieces(from, start, finer), { grain, from: start, to: end }, ...windowPieces(end, to, finer)];
 }
 
-/** A period's start as epoch milliseconds, from a rollup table's period column or a timestamp's period. */
-function periodMs(grain: RollupGrain, column: SQL): SQL {
-  return grain === "day" ? sql`((${column} - date '1970-01-01') * 86400000::float8)` : sql`(extract(epoch from ${column}) * 1000)::float8`;
-}
-
 /**
  * The rollup rows of one piece that match the query's filters, with their period's start. A
  * minute or hour piece adds the requests not yet folded into its rollups (request_rollup_pending),
@@ -47,10 +42,6 @@ function periodMs(grain: RollupGrain, column: SQL): SQL {
 function pieceRows(query: UsageQuery, piece: Piece): SQL {
   const { table, period, periodOf } = ROLLUP_TABLES[piece.grain];
   const column = sql.raw(`r.${period}`);
-  const bounds =
-    piece.grain === "day"
-      ? sql`${column} >= ${piece.from.toISOString().slice(0, 10)} and ${column} < ${piece.to.toISOString().slice(0, 10)}`
-      : sql`${column} >= ${piece.from.toISOString()} and ${column} < ${piece.to.toISOString()}`;
   const filters: SQL[] = [];
   if (query.keyId) filters.push(sql` and r.api_key_id = ${query.keyId}`);
   if (query.endpoint) filters.push(sql` and r.endpoint = ${query.endpoint}`);
@@ -60,8 +51,8 @@ function pieceRows(query: UsageQuery, piece: Piece): SQL {
     filters.push(sql` and r.status between ${min} and ${max}`);
   }
   const periodStart = query.bucket === null ? sql`0::float8` : periodMs(piece.grain, column);
-  const rolled = sql`select ${periodStart} as period_ms, r.api_key_id, r.endpoint, r.status, r.count, r.latency_buckets, r.latency_counts
-    from ${sql.identifier(table)} r where r.org_id = ${query.orgId} and ${bounds}${sql.join(filters)}`;
+  const rolled = sql`select ${periodStart} as period_ms, ${ROLLUP_PART_COLUMNS}
+    from ${sql.identifier(table)} r where r.org_id = ${query.orgId} and ${periodWithin(piece.grain, column, piece.from, piece.to)}${sql.join(filters)}`;
   if (!(FOLDED_GRAINS as readonly string[]).includes(piece.grain)) return rolled;
   const pendingStart = query.bucket === null ? sql`0::float8` : periodMs(piece.grain, sql.raw(periodOf));
   return sql`${rolled} union all
@@ -104,8 +95,7 @@ function sourcesOf(pieces: Piece[], reach: Record<"hour" | "day", number>, whole
 
 async function snapshotReach(orgId: string): Promise<Record<"hour" | "day", number>> {
   const [mark] = rowsOf<{ hours: number | null; days: number | null }>(
-    await getDb().execute(sql`select (extract(epoch from hours_through) * 1000)::float8 as hours, (extract(epoch from days_through) * 1000)::float8 as days
-      from usage_snapshot_mark where org_id = ${orgId}`),
+    await getDb().execute(sql`select ${epochMs(sql.raw("hours_through"))} as hours, ${epochMs(sql.raw("days_through"))} as days from usage_snapshot_mark where org_id = ${orgId}`),
   );
   return { hour: Number(mark?.hours ?? 0), day: Number(mark?.days ?? 0) };
 }
@@ -114,7 +104,7 @@ async function snapshotReach(orgId: string): Promise<Record<"hour" | "day", numb
 function documentsOf(query: UsageQuery, sources: Source[], level: SnapshotLevel): SQL | null {
   const selects = sources.flatMap(({ kind, piece }): SQL[] => {
     const where = sql`org_id = ${query.orgId} and grain = ${piece.grain} and level = ${level}`;
-    const period = sql`(extract(epoch from period_start) * 1000)::float8`;
+    const period = epochMs(sql.raw("period_start"));
     if (kind === "periods") {
       return [sql`select ${period} as period_ms, 1 as sign, document from usage_snapshot
         where ${where} and kind = 'period' and period_start >= ${piece.from.toISOString()} and period_start < ${piece.to.toISOString()}`];
