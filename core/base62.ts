@@ -37,3 +37,14 @@ export function encodeBase62(value: number, width: number): string {
   } while (rest > 0);
   return out.padStart(width, "0");
 }
+
+/** The integer `encodeBase62` wrote, or null for a character outside the alphabet. */
+export function decodeBase62(text: string): number | null {
+  let value = 0;
+  for (const char of text) {
+    const digit = BASE62_ALPHABET.indexOf(char);
+    if (digit < 0) return null;
+    value = value * 62 + digit;
+  }
+  return value;
+}

@@ -3,11 +3,12 @@ import type { Db } from "@/db";
 import { quotaThresholdsReached, raiseQuotaAlerts } from "@/db/alerts";
 import { DEFAULT_QUOTA_ALERT_THRESHOLDS } from "@/core/enums";
 import { callsThisMonth, spreadMonthlyUsage } from "@/db/monthly-usage";
-import { ensureRequestLogPartitions } from "@/db/partitions";
+import { DETAIL_RETENTION_DAYS, ensureRequestDetailPartitions, ensureRequestLogPartitions } from "@/db/partitions";
 import { rebuildRollups } from "@/db/rollups";
 import { buildUsageSnapshots } from "@/db/usage-snapshots";
-import { apiKeys, requestLog } from "@/db/schema";
+import { apiKeys, requestDetails, requestLog } from "@/db/schema";
 import { utcMonthStart } from "@/core/time";
+import { newRequestId } from "@/core/ids";
 import { accessCovers } from "@/lib/keys/access";
 import { PLANS } from "@/lib/plans/catalog";
 import { ORGS } from "./accounts";
@@ -136,7 +137,8 @@ function trafficFor(key: DemoKey, now: Date): (typeof requestLog.$inferInsert)[]
     return {
       orgId: key.orgId,
       apiKeyId: key.id,
-      requestId: `req_${token(20)}`,
+      // The random part from the fixed generator, as many draws as before: the rest of the demo stays as it was.
+      requestId: newRequestId(at, token(20)),
       method: endpoint.endpoint.split(" ")[0]!,
       path: endpoint.path(),
       endpoint: endpoint.endpoint,
@@ -177,14 +179,56 @@ function trafficFor(key: DemoKey, now: Date): (typeof requestLog.$inferInsert)[]
   return rows;
 }
 
+/** What the API answered each failing demo call with, and what a failing POST sent: the requests' details pages (SPEC §14). */
+const DEMO_ERRORS: Partial<Record<number, { message: string; sent?: Record<string, string>; details?: { path: string; message: string }[] }>> = {
+  400: {
+    message: "The request is not valid: see details.",
+    sent: {
+      "POST /v1/invoices": '{"customer":"cus_8fJ2kQ0aLr","currency":"EUR","lines":[{"description":"Consulting, November","quantity":0,"unit_amount":15000}]}',
+      "POST /v1/customers": '{"name":"Northwind Traders","email":"billing@northwind"}',
+    },
+    details: [{ path: "body", message: "Invalid input" }],
+  },
+  401: { message: "This API key has been revoked. Create a new key in the dashboard." },
+  403: { message: "This API key cannot make this request: an admin can change the key's access or IP allowlist in the dashboard." },
+  404: { message: "No such resource in this organization." },
+  409: { message: "This invoice is open: only drafts can be finalized." },
+  422: { message: "The request could not be processed.", sent: { "POST /v1/invoices": '{"customer":"cus_3Tn0pXw2Qe","currency":"EUR","lines":[]}' } },
+  429: { message: "Rate limit of 60 requests per minute exceeded for this key. Retry in 12 s." },
+  500: { message: "Something went wrong on our side. Contact support with the request id." },
+  503: { message: "The service is temporarily unavailable. Retry with backoff." },
+};
+
+function demoDetail(row: typeof requestLog.$inferInsert): typeof requestDetails.$inferInsert | null {
+  const failure = DEMO_ERRORS[row.status];
+  if (!failure) return null;
+  const { message } = failure;
+  const sent = row.method === "POST" ? (failure.sent?.[row.endpoint] ?? "{}") : null;
+  const code = row.errorCode ?? (row.status >= 500 ? "internal_error" : "request_failed");
+  const answer = JSON.stringify({ error: { code, message, request_id: row.requestId, ...(row.status === 400 && sent && failure.details ? { details: failure.details } : {}) } });
+  return {
+    orgId: row.orgId,
+    createdAt: row.createdAt!,
+    requestId: row.requestId,
+    errorMessage: message,
+    requestBody: sent,
+    requestBodyBytes: sent === null ? null : Buffer.byteLength(sent),
+    responseBody: answer,
+    responseBodyBytes: Buffer.byteLength(answer),
+  };
+}
+
 /** 30 days of each demo key's requests, their rollups, this month's usage and the quota alerts it raised. */
 export async function seedTraffic(db: Db, now: Date): Promise<void> {
   await ensureRequestLogPartitions(db, new Date(now.getTime() - 31 * DAY), now);
+  await ensureRequestDetailPartitions(db, new Date(now.getTime() - DETAIL_RETENTION_DAYS * DAY), now);
   for (const key of KEYS) {
     const [existing] = await db.select({ id: requestLog.id }).from(requestLog).where(eq(requestLog.apiKeyId, key.id)).limit(1);
     if (existing || key.dailyRequests === 0) continue;
     const rows = trafficFor(key, now);
     for (let i = 0; i < rows.length; i += 1000) await db.insert(requestLog).values(rows.slice(i, i + 1000));
+    const details = rows.flatMap((row) => demoDetail(row) ?? []);
+    for (let i = 0; i < details.length; i += 1000) await db.insert(requestDetails).values(details.slice(i, i + 1000));
     const last = rows.reduce<(typeof rows)[number] | null>((latest, row) => (row.status !== 401 && (!latest || row.createdAt! > latest.createdAt!) ? row : latest), null);
     if (last) await db.update(apiKeys).set({ lastUsedAt: last.createdAt, lastUsedIp: last.ip, lastUsedEndpoint: last.endpoint }).where(eq(apiKeys.id, key.id));
   }

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/db";
+import { idempotencyKeyDigest } from "@/lib/api/idempotency";
 import { apiClient, contractApi, errorOf, itMatchesTheDocument, type ApiClient } from "./helpers/api-contract";
 
 const api = contractApi();
@@ -112,7 +113,7 @@ describe("Idempotency-Key on POST", () => {
   it("forgets a key after 24 hours", async () => {
     const key = randomUUID();
     expect((await createCustomer(key, "Yesterday Inc")).status).toBe(201);
-    await getDb().execute(sql`update idempotency_keys set created_at = now() - interval '25 hours' where org_id = ${client.org.id} and key = ${key}`);
+    await getDb().execute(sql`update idempotency_keys set created_at = now() - interval '25 hours' where org_id = ${client.org.id} and key = ${idempotencyKeyDigest(key)}`);
     const today = await createCustomer(key, "Today Inc");
     expect(today.status).toBe(201);
     expect(today.headers.get("Idempotent-Replayed")).toBeNull();
@@ -122,11 +123,11 @@ describe("Idempotency-Key on POST", () => {
     const key = randomUUID();
     expect((await createCustomer(key, "Crashed Co")).status).toBe(201);
     // As if the process had died before storing the response.
-    await getDb().execute(sql`update idempotency_keys set response_status = null, response_body = null where org_id = ${client.org.id} and key = ${key}`);
+    await getDb().execute(sql`update idempotency_keys set response_status = null, response_body = null where org_id = ${client.org.id} and key = ${idempotencyKeyDigest(key)}`);
     const running = await createCustomer(key, "Crashed Co");
     expect(running.status).toBe(409);
     expect((await errorOf(running)).code).toBe("idempotency_key_in_use");
-    await getDb().execute(sql`update idempotency_keys set created_at = now() - interval '2 minutes' where org_id = ${client.org.id} and key = ${key}`);
+    await getDb().execute(sql`update idempotency_keys set created_at = now() - interval '2 minutes' where org_id = ${client.org.id} and key = ${idempotencyKeyDigest(key)}`);
     expect((await createCustomer(key, "Crashed Co")).status).toBe(201);
     expect((await customerNames()).filter((name) => name === "Crashed Co")).toHaveLength(2);
   });

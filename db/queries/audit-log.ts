@@ -42,7 +42,12 @@ function inWindow(orgId: string, filters: AuditLogFilters, now: Date): SQL[] {
 }
 
 function filterConditions(orgId: string, filters: AuditLogFilters, now: Date): SQL[] {
-  const conditions = inWindow(orgId, filters, now);
+  return [...inWindow(orgId, filters, now), ...rowFilters(filters)];
+}
+
+/** The filters on a row's own columns, every filter but the time window: the live tail's too. */
+export function rowFilters(filters: Omit<AuditLogFilters, "range" | "from" | "to" | "before" | "after">): SQL[] {
+  const conditions: SQL[] = [];
   if (filters.endpoint) conditions.push(eq(requestLog.endpoint, filters.endpoint));
   if (filters.status) {
     const { min, max } = statusBounds(filters.status);
@@ -179,29 +184,40 @@ export function sliceQuery(orgId: string, filters: AuditLogFilters, now: Date, s
   if (slice.cursor) conditions.push(beyondCursor(timeline, slice.cursor, slice.direction));
   if (slice.route === "by-combination") conditions.push(sql`(${requestLog.createdAt}, ${requestLog.id}) in (${byCombination(orgId, filters, now, slice)})`);
   return getDb()
-    .select({
-      id: requestLog.id,
-      createdAt: requestLog.createdAt,
-      cursorAt,
-      requestId: requestLog.requestId,
-      keyId: requestLog.apiKeyId,
-      keyName: apiKeys.name,
-      keyHint: apiKeys.hint,
-      keyRevokedAt: apiKeys.revokedAt,
-      method: requestLog.method,
-      path: requestLog.path,
-      endpoint: requestLog.endpoint,
-      status: requestLog.status,
-      errorCode: requestLog.errorCode,
-      durationMs: requestLog.durationMs,
-      ip: requestLog.ip,
-      userAgent: requestLog.userAgent,
-    })
+    .select({ ...AUDIT_ROW_COLUMNS, cursorAt })
     .from(requestLog)
-    .leftJoin(apiKeys, and(eq(apiKeys.id, requestLog.apiKeyId), eq(apiKeys.orgId, requestLog.orgId)))
+    .leftJoin(apiKeys, keyOfRow)
     .where(and(...conditions))
     .orderBy(...walkingOrder(timeline, slice.direction))
     .limit(slice.limit);
+}
+
+/** What an audit-log row shows: the request's columns and its key's name and hint (AuditLogRowDto, by auditRowDto). */
+export const AUDIT_ROW_COLUMNS = {
+  id: requestLog.id,
+  createdAt: requestLog.createdAt,
+  requestId: requestLog.requestId,
+  keyId: requestLog.apiKeyId,
+  keyName: apiKeys.name,
+  keyHint: apiKeys.hint,
+  keyRevokedAt: apiKeys.revokedAt,
+  method: requestLog.method,
+  path: requestLog.path,
+  endpoint: requestLog.endpoint,
+  status: requestLog.status,
+  errorCode: requestLog.errorCode,
+  durationMs: requestLog.durationMs,
+  ip: requestLog.ip,
+  userAgent: requestLog.userAgent,
+};
+
+/** The join of a row's key, within the row's organization. */
+export const keyOfRow = and(eq(apiKeys.id, requestLog.apiKeyId), eq(apiKeys.orgId, requestLog.orgId));
+
+type AuditRow = Omit<AuditLogRowDto, "createdAt" | "keyRevoked"> & { createdAt: Date; keyRevokedAt: Date | null };
+
+export function auditRowDto({ keyRevokedAt, createdAt, ...row }: AuditRow): AuditLogRowDto {
+  return { ...row, createdAt: createdAt.toISOString(), keyRevoked: keyRevokedAt !== null };
 }
 
 /** Up to `limit` rows next to the cursor, newest first whichever way it walks. */
@@ -211,11 +227,6 @@ async function fetchSlice(orgId: string, filters: AuditLogFilters, now: Date, sl
   return slice.direction === "older" ? rows : rows.reverse();
 }
 
-type SliceRow = Awaited<ReturnType<typeof fetchSlice>>[number];
-
-function toDto({ cursorAt: _cursor, keyRevokedAt, createdAt, ...row }: SliceRow): AuditLogRowDto {
-  return { ...row, createdAt: createdAt.toISOString(), keyRevoked: keyRevokedAt !== null };
-}
 
 /**
  * One page of the organization's requests matching the filters, newest first, by keyset:
@@ -224,7 +235,7 @@ function toDto({ cursorAt: _cursor, keyRevokedAt, createdAt, ...row }: SliceRow)
 export async function listAuditLog(orgId: string, filters: AuditLogFilters, options: { now?: Date; pageSize?: number; route?: Route } = {}): Promise<AuditLogPageDto> {
   const now = options.now ?? new Date();
   const page = await keysetPage((slice) => fetchSlice(orgId, filters, now, { ...slice, route: options.route }), filters, options.pageSize ?? AUDIT_PAGE_SIZE);
-  return { ...page, rows: page.rows.map(toDto) };
+  return { ...page, rows: page.rows.map(({ cursorAt: _cursor, ...row }) => auditRowDto(row)) };
 }
 
 /** The export's columns, in order; their names are the CSV header. */

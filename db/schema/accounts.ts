@@ -137,3 +137,22 @@ export const authThrottle = pgTable("auth_throttle", {
   /** Attempts known to have failed, which a success of the same subject forgets. */
   failures: integer("failures").notNull().default(0),
 });
+
+/**
+ * The live tails open in the dashboard (SPEC §14), at most LIVE_STREAMS_PER_USER per user across
+ * every server process. A stream touches its row while it runs; a row not touched for a while is
+ * a stream whose process died, and no longer counts.
+ */
+export const liveTailStreams = pgTable(
+  "live_tail_streams",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    orgId: text("org_id").notNull(),
+    openedAt: timestamp("opened_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    seenAt: timestamp("seen_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (t) => [index("live_tail_streams_user_idx").on(t.userId)],
+);

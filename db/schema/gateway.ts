@@ -1,4 +1,4 @@
-import { bigserial, bigint, customType, date, index, integer, jsonb, pgTable, primaryKey, smallint, text, timestamp } from "drizzle-orm/pg-core";
+import { bigserial, bigint, boolean, customType, date, index, integer, jsonb, pgTable, primaryKey, smallint, text, timestamp } from "drizzle-orm/pg-core";
 import { sql } from "drizzle-orm";
 import { createdAt } from "./columns";
 import { tenant } from "./accounts";
@@ -41,7 +41,35 @@ export const requestLog = pgTable(
     // default), which a "DESC NULLS LAST" index cannot give, so pages were sorted instead of read.
     index("request_log_org_key_time_idx").on(t.orgId, t.apiKeyId, t.createdAt, t.id),
     index("request_log_org_combination_time_idx").on(t.orgId, t.apiKeyId, t.endpoint, t.status, t.createdAt, t.id),
+    // The log in the order its rows were committed (ids are given under a lock held to the commit,
+    // db/queries/request-log-writer.ts): the live tail's cursor. Appended at each organization's end.
+    index("request_log_org_id_idx").on(t.orgId, t.id),
   ],
+);
+
+/**
+ * What a request's details page shows beyond its audit row (SPEC §14), for 4xx and 5xx answers
+ * and requests with an Idempotency-Key: written with the row, in the same statement. Partitioned
+ * by UTC day, and each day dropped whole after DETAIL_RETENTION_DAYS (db/partitions.ts). The
+ * request is found by its row's time and id, which its request id carries (core/ids.ts).
+ */
+export const requestDetails = pgTable(
+  "request_detail",
+  {
+    orgId: text("org_id").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull(),
+    requestId: text("request_id").notNull(),
+    idempotencyKey: text("idempotency_key"),
+    /** Whether the answer was the replay of an earlier one with the same Idempotency-Key. */
+    replayed: boolean("replayed").notNull().default(false),
+    errorMessage: text("error_message"),
+    /** Cut at 8 KB, credentials removed (lib/api/request-capture.ts); the sizes are the whole bodies', null when unknown. */
+    requestBody: text("request_body"),
+    requestBodyBytes: integer("request_body_bytes"),
+    responseBody: text("response_body"),
+    responseBodyBytes: integer("response_body_bytes"),
+  },
+  (t) => [primaryKey({ columns: [t.orgId, t.createdAt, t.requestId] })],
 );
 
 /**

@@ -4,7 +4,7 @@ import { HTTPException } from "hono/http-exception";
 import { bodyLimit, MAX_BODY_BYTES } from "./body-limit";
 import type { ApiEnv } from "./env";
 import { ApiError, validationError, type ApiErrorCode, type ApiErrorCodeWithStatus, type ApiErrorStatus } from "./errors";
-import { newId } from "@/core/ids";
+import { newRequestId } from "@/core/ids";
 import { gateway } from "./gateway";
 import { idempotency } from "./idempotency";
 import { registerRoutes } from "./routes";
@@ -19,13 +19,15 @@ const HTTP_EXCEPTION_CODES: Partial<Record<number, ApiErrorCode>> = {
 
 function renderError(c: Context<ApiEnv>, error: ApiError): Response {
   c.set("errorCode", error.code);
+  c.set("errorMessage", error.message);
   for (const [name, value] of Object.entries(error.headers ?? {})) c.header(name, value);
   return c.json(error.body(c.get("requestId") ?? "req_unknown"), error.status);
 }
 
 /** The /v1 API: one Hono app, its routes and OpenAPI document from the same zod schemas. */
 export function createApiApp(options: { clock?: () => number } = {}): OpenAPIHono<ApiEnv> {
-  const gatewayMiddleware = gateway(renderError, options.clock);
+  const clock = options.clock ?? Date.now;
+  const gatewayMiddleware = gateway(renderError);
   const app = new OpenAPIHono<ApiEnv>({
     defaultHook: (result, c) => {
       if (!result.success) return renderError(c as Context<ApiEnv>, validationError(result.error, result.target));
@@ -43,7 +45,10 @@ export function createApiApp(options: { clock?: () => number } = {}): OpenAPIHon
 
   // Every answer, /V1/… and other paths of no route included, carries these.
   app.use("*", async (c, next) => {
-    const requestId = newId("req");
+    // The request's time is its id's: the audit row is found by the id alone (core/ids.ts).
+    const receivedAt = clock();
+    const requestId = newRequestId(receivedAt);
+    c.set("receivedAt", receivedAt);
     c.set("requestId", requestId);
     c.header("X-Request-Id", requestId);
     // Every answer, errors included, is data for one caller: never sniffed as another type, never stored.

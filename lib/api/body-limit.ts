@@ -1,30 +1,14 @@
 import type { MiddlewareHandler } from "hono";
 import type { ApiEnv } from "./env";
+import { readPrefix } from "./read-prefix";
 
 /** The largest request body /v1 accepts; the API description states it. */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
 /** The body, or null once it has passed `maxBytes`; the rest is left unread for the server to discard. */
 async function readAtMost(stream: ReadableStream<Uint8Array>, maxBytes: number): Promise<Uint8Array<ArrayBuffer> | null> {
-  const reader = stream.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    for (let read = await reader.read(); !read.done; read = await reader.read()) {
-      size += read.value.byteLength;
-      if (size > maxBytes) return null;
-      chunks.push(read.value);
-    }
-  } finally {
-    reader.releaseLock();
-  }
-  const body = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    body.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return body;
+  const { bytes } = await readPrefix(stream, maxBytes + 1);
+  return bytes.byteLength > maxBytes ? null : bytes;
 }
 
 /**

@@ -10,6 +10,9 @@ export interface ApiCaller {
 
 export type ApiEnv = {
   Bindings: Partial<HttpBindings>;
-  /** errorCode: the code of the refusal rendered, for the audit row. */
-  Variables: { requestId: string; caller: ApiCaller; errorCode?: ApiErrorCode };
+  /**
+   * receivedAt: when the request arrived (epoch ms), its id's time and its audit row's.
+   * errorCode, errorMessage: the refusal rendered, for the audit row and its details.
+   */
+  Variables: { requestId: string; receivedAt: number; caller: ApiCaller; errorCode?: ApiErrorCode; errorMessage?: string };
 };

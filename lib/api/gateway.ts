@@ -12,6 +12,8 @@ import { ApiError } from "./errors";
 import { UsageAlerts } from "./usage-alerts";
 import { admissionFor, findKeyOwner, pruneRateWindows, RATE_WINDOW_MS, rateWindowStart, withinRateLimit, type Admission, type KeyOwner, type PlanRule } from "@/db/queries/gateway";
 import { writeRequestLog } from "@/db/queries/request-log-writer";
+import { credentialsOf, storableText } from "./request-capture";
+import { bodyCaptureEnabled, requestDetailOf } from "./request-details";
 
 /** The socket's address, or behind proxies of ours the X-Forwarded-For entry they vouch for (lib/client-address.ts). */
 function clientIp(c: Context<ApiEnv>): string | null {
@@ -117,11 +119,12 @@ function decide(c: Context<ApiEnv>, admission: Admission, ask: { need: RequiredA
  * quota, then the handler; every request whose key maps to an organization gets its audit row,
  * written before the response is handed back.
  */
-export function gateway(renderError: (c: Context<ApiEnv>, error: ApiError) => Response, clock: () => number = Date.now): MiddlewareHandler<ApiEnv> {
+export function gateway(renderError: (c: Context<ApiEnv>, error: ApiError) => Response): MiddlewareHandler<ApiEnv> {
   const usageAlerts = new UsageAlerts();
+  const captureBodies = bodyCaptureEnabled();
   return async (c, next) => {
     const started = performance.now();
-    const now = clock();
+    const now = c.get("receivedAt");
     const requestId = c.get("requestId");
 
     const presented = c.req.header("x-api-key")?.trim();
@@ -163,22 +166,28 @@ export function gateway(renderError: (c: Context<ApiEnv>, error: ApiError) => Re
     // The path and query as sent: the raw URL past its origin, without parsing it again.
     const url = c.req.url;
     const pathAndQuery = url.slice(url.indexOf("/", url.indexOf("//") + 2));
+    // Nothing stored about a request keeps a credential it carried (SPEC §14).
+    const secrets = credentialsOf((name) => c.req.header(name));
+    const userAgent = c.req.header("user-agent");
+    const durationMs = Math.round(performance.now() - started);
     try {
+      const detail = await requestDetailOf(c, secrets, captureBodies);
       await writeRequestLog({
         orgId: key.orgId,
         apiKeyId: key.keyId,
         requestId,
         method: c.req.method,
-        path: pathAndQuery,
+        path: storableText(pathAndQuery, secrets),
         endpoint: endpointOf(c),
         status: c.res.status,
-        durationMs: Math.round(performance.now() - started),
+        durationMs,
         ip,
-        userAgent: c.req.header("user-agent")?.slice(0, 512) ?? null,
+        userAgent: userAgent === undefined ? null : storableText(userAgent.slice(0, 512), secrets),
         errorCode: c.get("errorCode") ?? null,
         at: new Date(now),
         // A refused ended key is no use of it.
         touchesKey: !key.revoked && !admission?.expired,
+        detail,
       });
     } catch (error) {
       // No response leaves without its audit row (SPEC §4): this one is replaced by the failure.

@@ -4,9 +4,26 @@ import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey, typ
 import type { ApiEnv } from "./env";
 import { ApiError, validationError } from "./errors";
 import { IdempotencyHeaders } from "./schemas/common";
+import { credentialsOf, redactCredentials } from "./request-capture";
 
 /** The response headers a replay repeats: those that describe the body. */
 const REPLAYED_HEADERS = ["content-type", "content-disposition"];
+
+/**
+ * The key as stored: its SHA-256, so a credential a client put in it is not kept (SPEC §14), and
+ * the primary key finds it as well as the key itself.
+ */
+export function idempotencyKeyDigest(key: string): string {
+  return createHash("sha256").update(key).digest("hex");
+}
+
+/** The response to replay, without a credential of the request's that it repeats (a validation error naming a field, say). */
+function storedBody(response: Uint8Array<ArrayBuffer>, contentType: string | undefined, secrets: readonly string[]): Uint8Array<ArrayBuffer> {
+  if (!contentType?.startsWith("application/json")) return response;
+  const text = new TextDecoder().decode(response);
+  const redacted = redactCredentials(text, secrets);
+  return redacted === text ? response : new TextEncoder().encode(redacted);
+}
 
 function requestHash(method: string, url: string, body: ArrayBuffer): string {
   const { pathname, search } = new URL(url);
@@ -28,7 +45,7 @@ export function idempotency(): MiddlewareHandler<ApiEnv> {
     if (!parsed.success) throw validationError(parsed.error, "header");
 
     const { orgId, keyId } = c.get("caller");
-    const request: IdempotentRequest = { orgId, key: header, apiKeyId: keyId, requestHash: requestHash(c.req.method, c.req.url, await c.req.arrayBuffer()) };
+    const request: IdempotentRequest = { orgId, key: idempotencyKeyDigest(header), apiKeyId: keyId, requestHash: requestHash(c.req.method, c.req.url, await c.req.arrayBuffer()) };
     const claim = await claimIdempotencyKey(request);
     if (claim.kind === "reused") {
       throw ApiError.of("idempotency_key_reused", "This Idempotency-Key was used with a different request in the last 24 hours. Use a new key for a new request.");
@@ -53,7 +70,7 @@ export function idempotency(): MiddlewareHandler<ApiEnv> {
       return;
     }
     const headers = Object.fromEntries(REPLAYED_HEADERS.flatMap((name) => (c.res.headers.has(name) ? [[name, c.res.headers.get(name)!]] : [])));
-    const body = new Uint8Array(await c.res.clone().arrayBuffer());
+    const body = storedBody(new Uint8Array(await c.res.clone().arrayBuffer()), headers["content-type"], credentialsOf((name) => c.req.header(name)));
     await completeIdempotencyKey(request, { status: c.res.status, headers, body });
   };
 }

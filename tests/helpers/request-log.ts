@@ -1,5 +1,5 @@
 import { writeRequestLog, type RequestLogEntry } from "@/db/queries/request-log-writer";
-import { newId } from "@/core/ids";
+import { newRequestId } from "@/core/ids";
 
 /**
  * Logs a request the way the gateway does (audit row and daily rollup together), filling in
@@ -8,7 +8,7 @@ import { newId } from "@/core/ids";
 export async function logRequest(entry: Partial<RequestLogEntry> & Pick<RequestLogEntry, "orgId" | "apiKeyId" | "at">): Promise<RequestLogEntry> {
   const endpoint = entry.endpoint ?? "GET /v1/invoices";
   const row: RequestLogEntry = {
-    requestId: newId("req"),
+    requestId: newRequestId(entry.at.getTime()),
     method: endpoint.split(" ")[0]!,
     path: endpoint.split(" ")[1]!,
     endpoint,
@@ -18,6 +18,7 @@ export async function logRequest(entry: Partial<RequestLogEntry> & Pick<RequestL
     userAgent: "vitest",
     touchesKey: true,
     errorCode: null,
+    detail: null,
     ...entry,
   };
   await writeRequestLog(row);

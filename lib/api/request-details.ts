@@ -1,0 +1,70 @@
+import type { Context } from "hono";
+import type { RequestDetailEntry } from "@/db/queries/request-log-writer";
+import type { ApiEnv } from "./env";
+import { readPrefix } from "./read-prefix";
+import { CAPTURED_BODY_BYTES, captureBody, storableText, type CapturedBody } from "./request-capture";
+
+// Enough past the cut to recognise a credential straddling it (request-capture.ts).
+const READ_BYTES = CAPTURED_BODY_BYTES + 1024;
+const utf8 = new TextEncoder();
+
+/** SPEC §14: bodies are kept for requests answered 4xx or 5xx; `CAPTURE_ERROR_BODIES=false` keeps none. */
+export function bodyCaptureEnabled(): boolean {
+  return process.env.CAPTURE_ERROR_BODIES !== "false";
+}
+
+/**
+ * The request body as far as the API read it (Hono keeps what a handler or the idempotency step
+ * read), else its first bytes read now: a request refused before its handler left it unread, and
+ * the rest stays so.
+ */
+async function requestBody(c: Context<ApiEnv>, secrets: readonly string[]): Promise<CapturedBody | null> {
+  // Hono keeps the promises of what was read, whatever its type says.
+  const cache = c.req.bodyCache as { arrayBuffer?: Promise<ArrayBuffer>; text?: Promise<string> };
+  if (cache.arrayBuffer) {
+    const buffer = await cache.arrayBuffer.catch(() => null);
+    return buffer ? captureBody(new Uint8Array(buffer), buffer.byteLength, secrets) : null;
+  }
+  if (cache.text) {
+    const text = await cache.text.catch(() => null);
+    if (text === null) return null;
+    const bytes = utf8.encode(text);
+    return captureBody(bytes, bytes.byteLength, secrets);
+  }
+  const raw = c.req.raw;
+  if (!raw.body || raw.bodyUsed) return null;
+  const declared = Number(raw.headers.get("content-length") ?? Number.NaN);
+  const { bytes, complete } = await readPrefix(raw.body, READ_BYTES).catch(() => ({ bytes: null, complete: false }));
+  if (!bytes || bytes.byteLength === 0) return null;
+  return captureBody(bytes, complete ? bytes.byteLength : Number.isFinite(declared) ? declared : null, secrets);
+}
+
+async function responseBody(response: Response, secrets: readonly string[]): Promise<CapturedBody | null> {
+  const body = response.clone().body;
+  if (!body) return null;
+  const { bytes, complete } = await readPrefix(body, READ_BYTES);
+  if (!complete) await body.cancel();
+  return captureBody(bytes, complete ? bytes.byteLength : null, secrets);
+}
+
+/**
+ * What the request's details keep beyond its audit row, or null when there is nothing: the error
+ * message and, with capture on, both bodies of a 4xx or 5xx; the Idempotency-Key and whether the
+ * answer was a replay.
+ */
+export async function requestDetailOf(c: Context<ApiEnv>, secrets: readonly string[], captureBodies: boolean): Promise<RequestDetailEntry | null> {
+  const failed = c.res.status >= 400;
+  const idempotencyKey = c.req.header("idempotency-key");
+  if (!failed && idempotencyKey === undefined) return null;
+  const message = c.get("errorMessage");
+  const [request, response] = failed && captureBodies ? await Promise.all([requestBody(c, secrets), responseBody(c.res, secrets)]) : [null, null];
+  return {
+    idempotencyKey: idempotencyKey === undefined ? null : storableText(idempotencyKey.slice(0, 255), secrets),
+    replayed: c.res.headers.get("idempotent-replayed") === "true",
+    errorMessage: message === undefined ? null : storableText(message, secrets),
+    requestBody: request?.text ?? null,
+    requestBodyBytes: request?.bytes ?? null,
+    responseBody: response?.text ?? null,
+    responseBodyBytes: response?.bytes ?? null,
+  };
+}

@@ -1,0 +1,156 @@
+import { sql } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { getDb } from "@/db";
+import { findRequest } from "@/db/queries/request-details";
+import { maintainRequestLog } from "@/db/partitions";
+import { rowsOf } from "@/db/rows";
+import { requestIdTime } from "@/core/ids";
+import { CAPTURED_BODY_BYTES, REDACTED } from "@/lib/api/request-capture";
+import { apiClient, contractApi, errorOf } from "./helpers/api-contract";
+import { createOrg, insertKey } from "./helpers/factories";
+
+const api = contractApi();
+
+describe("a request's details (SPEC §14)", () => {
+  it("keep a 400's validation error, the body sent and the answer, found by the request id alone", async () => {
+    const client = await apiClient(api);
+    const sent = '{\n  "name": "",\n  "email": "not-an-email"\n}';
+    const response = await client.call("/v1/customers?expand=none", { method: "POST", headers: { "Content-Type": "application/json" }, body: sent });
+    expect(response.status).toBe(400);
+    const answer = await response.text();
+    const requestId = response.headers.get("x-request-id")!;
+    const found = await findRequest(client.org.id, requestId);
+    expect(found).toMatchObject({
+      requestId,
+      status: 400,
+      method: "POST",
+      path: "/v1/customers?expand=none",
+      endpoint: "POST /v1/customers",
+      errorCode: "validation_failed",
+      hasDetail: true,
+      requestBody: sent,
+      requestBodyBytes: sent.length,
+      responseBody: answer,
+    });
+    expect(found!.errorMessage).toBe((JSON.parse(answer) as { error: { message: string } }).error.message);
+    // The id's time is the row's.
+    expect(found!.createdAt).toBe(requestIdTime(requestId)!.toISOString());
+  });
+
+  it("keep the raw text of a body that is not JSON", async () => {
+    const client = await apiClient(api);
+    const response = await client.call("/v1/customers", { method: "POST", headers: { "Content-Type": "application/json" }, body: '{"name": "Unclosed' });
+    expect((await errorOf(response)).code).toBe("invalid_json");
+    expect((await findRequest(client.org.id, response.headers.get("x-request-id")!))?.requestBody).toBe('{"name": "Unclosed');
+  });
+
+  it("keep the body of a request refused before its handler read it", async () => {
+    const org = await createOrg("solo");
+    const { value } = await insertKey(org.id);
+    const response = await api.request("/v1/customers", { method: "POST", key: value, json: { name: "Refused Ltd" } });
+    expect((await errorOf(response)).code).toBe("plan_no_api_access");
+    const found = await findRequest(org.id, response.headers.get("x-request-id")!);
+    expect(found?.requestBody).toBe('{"name":"Refused Ltd"}');
+    expect(found?.errorMessage).toMatch(/no API access/);
+  });
+
+  it("cut a body over 8 KB at 8 KB, on a character, and keep its whole size", async () => {
+    const client = await apiClient(api);
+    // Three-byte characters, so the cut falls inside one unless it steps back.
+    const name = "€".repeat(5000);
+    const sent = JSON.stringify({ name, email: "bad" });
+    const response = await client.call("/v1/customers", { method: "POST", headers: { "Content-Type": "application/json" }, body: sent });
+    expect(response.status).toBe(400);
+    const found = await findRequest(client.org.id, response.headers.get("x-request-id")!);
+    const kept = Buffer.byteLength(found!.requestBody!);
+    expect(kept).toBeLessThanOrEqual(CAPTURED_BODY_BYTES);
+    expect(kept).toBeGreaterThan(CAPTURED_BODY_BYTES - 3);
+    expect(sent.startsWith(found!.requestBody!)).toBe(true);
+    expect(found!.requestBodyBytes).toBe(Buffer.byteLength(sent));
+  });
+
+  it("keep no bodies for a success, and the Idempotency-Key and replay of a POST", async () => {
+    const client = await apiClient(api);
+    const ok = await client.call("/v1/customers");
+    expect(await findRequest(client.org.id, ok.headers.get("x-request-id")!)).toMatchObject({ status: 200, hasDetail: false, requestBody: null, responseBody: null });
+    const init = { method: "POST", headers: { "Idempotency-Key": "order-4711" }, json: { name: "Once GmbH" } };
+    const [first, replay] = [await client.call("/v1/customers", init), await client.call("/v1/customers", init)];
+    expect(await findRequest(client.org.id, first.headers.get("x-request-id")!)).toMatchObject({ status: 201, idempotencyKey: "order-4711", replayed: false, requestBody: null });
+    expect(await findRequest(client.org.id, replay.headers.get("x-request-id")!)).toMatchObject({ status: 201, idempotencyKey: "order-4711", replayed: true });
+  });
+
+  it("are found within the request's organization only, and an id of no request finds nothing", async () => {
+    const [mine, theirs] = [await apiClient(api), await apiClient(api)];
+    const response = await theirs.call("/v1/nothing-here");
+    const requestId = response.headers.get("x-request-id")!;
+    expect(await findRequest(theirs.org.id, requestId)).not.toBeNull();
+    expect(await findRequest(mine.org.id, requestId)).toBeNull();
+    for (const id of ["req_", "req_notanid", `${requestId.slice(0, -1)}_`, requestId.replace("req_", "cus_"), `${requestId}x`]) {
+      expect(await findRequest(theirs.org.id, id)).toBeNull();
+    }
+  });
+});
+
+describe("credentials (SPEC §14: never stored)", () => {
+  it("never appear in any table, whatever header or body carries them", async () => {
+    const client = await apiClient(api);
+    const bearer = "bearer-secret-5b2c7e91d4";
+    const cookies = ["cookie-secret-0c8f33a1", "cookie-secret-9d1e5f27"];
+    const secrets = [client.key, bearer, ...cookies];
+    const everywhere = secrets.join(" ");
+    const headers = {
+      "Content-Type": "application/json",
+      Authorization: `Bearer ${bearer}`,
+      "Proxy-Authorization": `Basic ${bearer}`,
+      Cookie: `session=${cookies[0]}; theme=${cookies[1]}`,
+      "User-Agent": `curl/8.5 ${everywhere}`,
+      Referer: `https://example.test/?k=${client.key}`,
+      "X-Custom": everywhere,
+      "Idempotency-Key": `idem-${bearer}`,
+    };
+    const body = JSON.stringify({ name: "", email: everywhere, note: everywhere, [client.key]: bearer });
+    const calls = [
+      client.call(`/v1/customers?api_key=${client.key}&token=${bearer}`, { headers }),
+      client.call("/v1/customers", { method: "POST", headers, body }),
+      client.call("/v1/customers", { method: "POST", headers: { ...headers, "Idempotency-Key": `other-${cookies[0]}` }, body: `{"broken": "${everywhere}` }),
+      client.call(`/v1/invoices/${client.key}`, { headers }),
+      client.call("/v1/customers", { method: "POST", headers: { ...headers, "Idempotency-Key": `third-${cookies[1]}` }, body: JSON.stringify({ name: `Named ${"x".repeat(8180)}${client.key}` }) }),
+    ];
+    const statuses = (await Promise.all(calls)).map((response) => response.status);
+    expect(statuses.filter((status) => status >= 400).length).toBeGreaterThanOrEqual(3);
+    const [stored] = rowsOf<{ count: number }>(
+      await getDb().execute(sql`select count(*)::int as count from request_detail where org_id = ${client.org.id} and request_body like ${`%${REDACTED}%`}`),
+    );
+    expect(stored!.count).toBeGreaterThanOrEqual(2);
+
+    // Every table, every row, as text; bytea columns show as hex.
+    const tables = rowsOf<{ name: string }>(
+      await getDb().execute(sql`select quote_ident(table_name) as name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE'`),
+    );
+    const leaks: string[] = [];
+    for (const { name } of tables) {
+      for (const secret of secrets) {
+        const hex = Buffer.from(secret).toString("hex");
+        const [row] = rowsOf<{ count: number }>(
+          await getDb().execute(sql.raw(`select count(*)::int as count from ${name} t where t::text like '%${secret}%' or t::text like '%${hex}%'`)),
+        );
+        if (row!.count > 0) leaks.push(`${name}: ${secret}`);
+      }
+    }
+    expect(leaks).toEqual([]);
+  });
+});
+
+describe("retention", () => {
+  it(`drops the details after 30 days with their daily partition, and keeps the audit row`, async () => {
+    const client = await apiClient(api);
+    const response = await client.call("/v1/nothing-here");
+    const requestId = response.headers.get("x-request-id")!;
+    expect((await findRequest(client.org.id, requestId))?.hasDetail).toBe(true);
+    await maintainRequestLog(getDb(), new Date(Date.now() + 29 * 24 * 3600_000));
+    expect((await findRequest(client.org.id, requestId))?.hasDetail).toBe(true);
+    const { dropped } = await maintainRequestLog(getDb(), new Date(Date.now() + 31 * 24 * 3600_000));
+    expect(dropped).toContain(`request_detail_${new Date().toISOString().slice(0, 10).replaceAll("-", "_")}`);
+    expect(await findRequest(client.org.id, requestId)).toMatchObject({ requestId, hasDetail: false, status: 404 });
+  });
+});

@@ -1,0 +1,55 @@
+import { describe, expect, it } from "vitest";
+import { CAPTURED_BODY_BYTES, captureBody, credentialsOf, REDACTED, redactCredentials } from "@/lib/api/request-capture";
+
+const KEY = "ik_0123456789ABCDEFGHIJabcdefghijkl";
+const bytes = (text: string) => new TextEncoder().encode(text);
+
+describe("credentialsOf", () => {
+  it("takes the API key, each word of Authorization, and each cookie's value; not short values", () => {
+    const headers: Record<string, string> = { "x-api-key": KEY, authorization: "Bearer tok-1234567890", cookie: "a=cookie-value-1; b=x; c=cookie-value-2" };
+    const found = credentialsOf((name) => headers[name]);
+    expect(found).toEqual(expect.arrayContaining([KEY, "Bearer tok-1234567890", "tok-1234567890", "cookie-value-1", "cookie-value-2"]));
+    expect(found).not.toContain("x");
+    expect(found).not.toContain("Bearer");
+  });
+});
+
+describe("redactCredentials", () => {
+  it("removes the request's credentials and any string in our key format", () => {
+    const other = "ik_zyxwvutsrqponmlkjihgfedcba987654";
+    expect(redactCredentials(`a tok-1234567890 b ${other} c`, ["tok-1234567890"])).toBe(`a ${REDACTED} b ${REDACTED} c`);
+  });
+});
+
+describe("captureBody", () => {
+  it("keeps a short body whole, NUL made storable", () => {
+    expect(captureBody(bytes('{"a":"b\u0000"}'), 11, [])).toEqual({ text: '{"a":"b\uFFFD"}', bytes: 11 });
+  });
+
+  it("leaves no start of a credential where the cut falls inside it", () => {
+    for (const secret of [KEY, "tok-1234567890-abcdef"]) {
+      for (const offset of [2, 5, 10, 15, 40]) {
+        const body = `${"a".repeat(CAPTURED_BODY_BYTES - offset)}${secret} and more`;
+        const { text } = captureBody(bytes(body), body.length, [secret]);
+        expect(Buffer.byteLength(text)).toBeLessThanOrEqual(CAPTURED_BODY_BYTES + REDACTED.length);
+        expect(text).not.toContain(secret.slice(0, 4));
+      }
+    }
+  });
+
+  it("leaves no start of a credential longer than what is read past the cut", () => {
+    const secret = `tok-${"s".repeat(3000)}`;
+    const body = `${"a".repeat(CAPTURED_BODY_BYTES - 100)}${secret}`;
+    const { text } = captureBody(bytes(body), body.length, [secret]);
+    expect(text).toBe(`${"a".repeat(CAPTURED_BODY_BYTES - 100)}${REDACTED}`);
+  });
+
+  it("leaves no start of a credential where the read ends, when removing others moved it below the cut", () => {
+    const secret = "tok-1234567890-abcdef";
+    const keys = `${KEY} `.repeat(200);
+    const body = `${keys}${"b".repeat(CAPTURED_BODY_BYTES + 1024 - keys.length - 6)}${secret}`;
+    const { text } = captureBody(bytes(body), body.length, [secret]);
+    expect(text).not.toContain("tok-");
+    expect(text).not.toContain(KEY.slice(0, 4));
+  });
+});
