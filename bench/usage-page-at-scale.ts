@@ -11,7 +11,7 @@ const PASSWORD = "bench-password-usage";
 const REPEATS = 7;
 
 /** The session cookies of a member signed in through next-auth's credentials endpoint, as the sign-in form ends there. */
-async function signIn(base: string, email: string): Promise<string> {
+export async function signIn(base: string, email: string, password = PASSWORD): Promise<string> {
   const csrf = await fetch(`${base}/api/auth/csrf`);
   const { csrfToken } = (await csrf.json()) as { csrfToken: string };
   // A cookie set twice counts as the browser keeps it: the last one.
@@ -20,7 +20,7 @@ async function signIn(base: string, email: string): Promise<string> {
     method: "POST",
     redirect: "manual",
     headers: { "content-type": "application/x-www-form-urlencoded", cookie: cookies.join("; "), origin: base },
-    body: new URLSearchParams({ email, password: PASSWORD, csrfToken, callbackUrl: "/" }),
+    body: new URLSearchParams({ email, password, csrfToken, callbackUrl: "/" }),
   });
   const session = signedIn.headers.getSetCookie().map((cookie) => cookie.split(";")[0]!).filter((cookie) => cookie.includes("session-token"));
   if (session.length === 0) throw new Error(`Signing in for the page bench failed: ${signedIn.status} to ${signedIn.headers.get("location")}`);

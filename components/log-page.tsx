@@ -22,6 +22,7 @@ export function LogPage({
   base,
   state,
   exportHref,
+  search,
   filters,
   children,
 }: {
@@ -30,6 +31,8 @@ export function LogPage({
   base: string;
   state: LogPageState;
   exportHref: string | null;
+  /** Beside the export: the audit log's "find a request by ID". */
+  search?: ReactNode;
   filters: ReactNode;
   children: ReactNode;
 }) {
@@ -46,12 +49,17 @@ export function LogPage({
         title={title}
         description={description}
         actions={
-          exportHref ? (
-            <Button variant="outline" asChild>
-              <a href={exportHref} download>
-                <Download className="size-4" aria-hidden /> Export CSV
-              </a>
-            </Button>
+          search || exportHref ? (
+            <>
+              {search}
+              {exportHref ? (
+                <Button variant="outline" asChild>
+                  <a href={exportHref} download>
+                    <Download className="size-4" aria-hidden /> Export CSV
+                  </a>
+                </Button>
+              ) : null}
+            </>
           ) : null
         }
       />
@@ -74,12 +82,17 @@ export function LogPage({
 type Noun = [string, string];
 
 /** The first page of filters nothing matches: the way out is to widen them. */
-export function NoLogMatches({ noun: [, many] }: { noun: Noun }) {
+export function NoLogMatches({ noun }: { noun: Noun }) {
   return (
     <Card>
-      <EmptyState icon={<SearchX className="size-6" aria-hidden />} title={`No ${many} match these filters`} description={`Widen the date range or remove a filter to see more ${many}.`} />
+      <NoLogMatchesState noun={noun} />
     </Card>
   );
+}
+
+/** The same without its card, inside one of the page's own. */
+export function NoLogMatchesState({ noun: [, many] }: { noun: Noun }) {
+  return <EmptyState icon={<SearchX className="size-6" aria-hidden />} title={`No ${many} match these filters`} description={`Widen the date range or remove a filter to see more ${many}.`} />;
 }
 
 /**

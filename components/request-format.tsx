@@ -1,3 +1,4 @@
+import Link from "next/link";
 import { Badge } from "@/components/ui/badge";
 import { TableCell } from "@/components/ui/table";
 import { cn } from "@/lib/utils";
@@ -31,7 +32,7 @@ function formatUtcTime(iso: string): string {
   return `${iso.slice(0, 10)} ${iso.slice(11, 19)}`;
 }
 
-function formatDuration(ms: number): string {
+export function formatDuration(ms: number): string {
   return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`;
 }
 
@@ -60,21 +61,36 @@ function StatusWithCode({ request }: { request: RequestSummary }) {
   return (
     <span className="inline-flex min-w-0 items-center gap-1.5">
       <StatusCodeBadge status={request.status} />
-      {request.errorCode ? <span className="truncate font-mono text-[11px] text-muted-foreground">{request.errorCode}</span> : null}
+      {request.errorCode ? (
+        <span className="max-w-36 truncate font-mono text-[11px] text-muted-foreground" title={request.errorCode}>
+          {request.errorCode}
+        </span>
+      ) : null}
+    </span>
+  );
+}
+
+/** The path as sent, query included; a link to the request's details when it has them. */
+function RequestPath({ path, href }: { path: string; href?: string }) {
+  return href ? (
+    <Link href={href} className="truncate font-mono text-xs text-primary hover:underline" title={`${path}: open the request's details`}>
+      {path}
+    </Link>
+  ) : (
+    <span className="truncate font-mono text-xs" title={path}>
+      {path}
     </span>
   );
 }
 
 /** A request as a compact entry for phone-width lists, where a wide table would scroll sideways. */
-export function RequestListItem({ request, children }: { request: RequestSummary; children?: React.ReactNode }) {
+export function RequestListItem({ request, href, children }: { request: RequestSummary; href?: string; children?: React.ReactNode }) {
   return (
     <li className="space-y-1.5 px-4 py-3">
       <div className="flex min-w-0 items-center gap-2">
         <StatusWithCode request={request} />
         <MethodLabel method={request.method} />
-        <span className="truncate font-mono text-xs" title={request.path}>
-          {request.path}
-        </span>
+        <RequestPath path={request.path} href={href} />
       </div>
       {children}
       <p className="flex flex-wrap gap-x-3 text-xs text-muted-foreground">
@@ -86,15 +102,17 @@ export function RequestListItem({ request, children }: { request: RequestSummary
   );
 }
 
-/** The method, path, status and duration cells of a request's table row, in that order. */
-export function RequestCells({ request, lastClassName }: { request: RequestSummary; lastClassName?: string }) {
+/** The method, path, status and duration cells of a request's table row, in that order; the path links to `href`. */
+export function RequestCells({ request, href, lastClassName }: { request: RequestSummary; href?: string; lastClassName?: string }) {
   return (
     <>
       <TableCell>
         <MethodLabel method={request.method} />
       </TableCell>
-      <TableCell className="max-w-80 truncate font-mono text-xs" title={request.path}>
-        {request.path}
+      <TableCell>
+        <div className="flex max-w-60 min-w-0">
+          <RequestPath path={request.path} href={href} />
+        </div>
       </TableCell>
       <TableCell>
         <StatusWithCode request={request} />

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { DbOrTx } from "./index";
 import { rollupKeptSince } from "@/core/usage-grains";
+import { DETAIL_RETENTION_DAYS } from "@/core/request-log";
 import { ROLLUP_TABLES } from "./rollup-parts";
 import { rowsOf } from "./rows";
 import { dropExpiredSnapshots } from "./usage-snapshots";
@@ -13,8 +14,6 @@ import { IDEMPOTENCY_WINDOW_HOURS } from "./schema";
 const MONTHS_AHEAD = 2;
 // Maintenance runs every few hours: the days until it surely runs again, and some.
 const DAYS_AHEAD = 3;
-/** How long a failed request's bodies are kept (SPEC §14). */
-export const DETAIL_RETENTION_DAYS = 30;
 // Shared by every process of this service: one of them maintains the partitions at a time.
 const MAINTENANCE_LOCK = 727_301_002;
 const DAY_MS = 24 * 3600_000;

@@ -33,6 +33,17 @@ test.describe("at phone width (390 px)", () => {
     });
   }
 
+  test("a request's details page does not scroll sideways", async ({ page }) => {
+    const shell = new DashboardShell(page);
+    await page.goto("/acme/settings/api/audit?status=4xx", { waitUntil: "networkidle" });
+    await page.getByRole("list", { name: "API requests" }).getByRole("link", { name: /^\/v1\// }).first().click();
+    await expect(page).toHaveURL(/\/acme\/settings\/api\/audit\/req_/);
+    await expect(page.getByLabel("Response body", { exact: true })).toBeVisible();
+    await expect(shell.currentTab).toHaveText("Audit log");
+    expect(await shell.horizontalOverflow(), "pixels the page is wider than the window").toBeLessThanOrEqual(0);
+    await screenshot(page, "phone-request-details");
+  });
+
   test("the first-call example is never hidden under its copy button", async ({ page }) => {
     await new ApiKeysPage(page).goto();
     const code = page.getByLabel("curl example", { exact: true });

@@ -1,15 +1,6 @@
-import type { APIRequestContext, Locator, Page } from "@playwright/test";
+import type { APIRequestContext, Page } from "@playwright/test";
 import { expect, PHONE, screenshot, storageStateOf, test } from "./fixtures";
 import { ApiKeysPage } from "./pages/api-keys-page";
-
-/** Takes the value from the one-time dialog and closes it. */
-async function keep(shown: Locator): Promise<string> {
-  const value = await shown.getByLabel("API key").inputValue();
-  await shown.getByRole("checkbox", { name: "I have copied this key" }).check();
-  await shown.getByRole("button", { name: "Done" }).click();
-  await expect(shown).toBeHidden();
-  return value;
-}
 
 async function call(request: APIRequestContext, value: string, method: "GET" | "POST", path: string) {
   const response = method === "GET" ? await request.get(path, { headers: { "X-API-Key": value } }) : await request.post(path, { headers: { "X-API-Key": value }, data: {} });
@@ -21,10 +12,7 @@ async function call(request: APIRequestContext, value: string, method: "GET" | "
 async function revokeAsOwner(page: Page, name: string) {
   const keys = new ApiKeysPage(page);
   await keys.goto();
-  await keys.row(name).getByRole("button", { name: `Revoke ${name}` }).click();
-  const dialog = page.getByRole("alertdialog", { name: "Revoke API key" });
-  await dialog.getByRole("button", { name: "Revoke key" }).click();
-  await expect(dialog).toBeHidden();
+  await keys.revokeNow(name);
 }
 
 /** Keys an interrupted earlier attempt of this test left active (a retry would find the plan's limit reached). */
@@ -49,7 +37,7 @@ test("an admin creates a read-only key and a restricted key with an allowlist; t
   let form = await keys.openCreateDialog();
   await form.getByLabel("Name").fill(readOnlyName);
   await form.getByRole("radio", { name: /^Read only/ }).check();
-  const readOnly = await keep(await keys.create(readOnlyName, form));
+  const readOnly = await keys.keepValue(await keys.create(readOnlyName, form));
   expect((await call(request, readOnly, "GET", "/v1/analytics")).status).toBe(200);
   const post = await call(request, readOnly, "POST", "/v1/customers");
   expect(post).toMatchObject({ status: 403, code: "api_key_scope_insufficient" });
@@ -73,7 +61,7 @@ test("an admin creates a read-only key and a restricted key with an allowlist; t
   await allowlist.blur();
   await expect(form.getByRole("alert")).toHaveCount(0);
   await screenshot(page, "create-key-restricted");
-  const restricted = await keep(await keys.create(restrictedName, form));
+  const restricted = await keys.keepValue(await keys.create(restrictedName, form));
   const fromHere = await call(request, restricted, "GET", "/v1/analytics");
   expect(fromHere).toMatchObject({ status: 403, code: "ip_not_allowed" });
   const row = keys.row(restrictedName);

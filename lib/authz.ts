@@ -7,6 +7,7 @@ const PERMISSIONS = {
   "keys.view": ["owner", "admin", "member", "guest"],
   "audit.view": ["owner", "admin", "member"],
   "usage.view": ["owner", "admin", "member"],
+  "requests.inspect": ["owner", "admin", "member"],
   "keys.create": ["owner", "admin"],
   "keys.revoke": ["owner"],
   "keys.rename": ["owner", "admin"],
@@ -33,6 +34,7 @@ export function can(role: Role, permission: Permission): boolean {
 const ACTIONS: Record<Exclude<Permission, "keys.view" | "members.leave">, string> = {
   "audit.view": "view or export the audit log",
   "usage.view": "view or export the organization's API usage",
+  "requests.inspect": "watch the live tail or open a request's details",
   "keys.create": "create API keys",
   "keys.revoke": "revoke API keys",
   "keys.rename": "rename API keys",

@@ -5,6 +5,7 @@ import { exportActivityCsv } from "@/app/[orgSlug]/settings/api/activity/export/
 import { loadActivity } from "@/app/[orgSlug]/settings/api/activity/load-activity";
 import { exportAuditCsv } from "@/app/[orgSlug]/settings/api/audit/export/export-audit-csv";
 import { loadAuditLog } from "@/app/[orgSlug]/settings/api/audit/load-audit-log";
+import { loadRequest } from "@/app/[orgSlug]/settings/api/audit/[requestId]/load-request";
 import { exportUsageCsv } from "@/app/[orgSlug]/settings/api/usage/export/export-usage-csv";
 import { loadUsage } from "@/app/[orgSlug]/settings/api/usage/load-usage";
 import { findKey } from "@/app/[orgSlug]/settings/api/keys/[keyId]/find-key";
@@ -100,6 +101,16 @@ describe("view the organization's API usage, export a breakdown as CSV", () => {
       expect(csv.status).toBe(403);
       expect(await csv.text()).not.toContain(key.id);
     }
+  });
+});
+
+describe("view the live tail and request details (§14)", () => {
+  it.each(allowed([true, true, true, false]))("%s: %s", async (role, may) => {
+    const userId = team.byRole[role].id;
+    const [row] = (await readAs(team.owner.id, () => loadAuditLog(team.org.slug, {})).then((view) => (view.kind === "ok" ? view.page.rows : []))) ?? [];
+    const details = await readAs(userId, () => loadRequest(team.org.slug, row!.requestId));
+    if (may) expect(details).toMatchObject({ kind: "ok", request: { requestId: row!.requestId, keyId: key.id } });
+    else expect(details).toEqual({ kind: "refused", status: 403, message: "Guests cannot watch the live tail or open a request's details." });
   });
 });
 

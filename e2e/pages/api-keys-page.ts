@@ -47,6 +47,23 @@ export class ApiKeysPage {
     await expect(this.row(name)).toBeVisible();
   }
 
+  /** Takes the value from the one-time dialog `shown`, confirms it was copied and closes it. */
+  async keepValue(shown: Locator): Promise<string> {
+    const value = await shown.getByLabel("API key").inputValue();
+    await shown.getByRole("checkbox", { name: "I have copied this key" }).check();
+    await shown.getByRole("button", { name: "Done" }).click();
+    await expect(shown).toBeHidden();
+    return value;
+  }
+
+  /** Revokes the key named `name` (owners) without a reason. */
+  async revokeNow(name: string) {
+    await this.row(name).getByRole("button", { name: `Revoke ${name}` }).click();
+    const dialog = this.page.getByRole("alertdialog", { name: "Revoke API key" });
+    await dialog.getByRole("button", { name: "Revoke key" }).click();
+    await expect(dialog).toBeHidden();
+  }
+
   /** Revokes the key named `name` (owners) with a reason and a note for the history. */
   async revoke(name: string, reason: string, note: string) {
     await this.row(name).getByRole("button", { name: `Revoke ${name}` }).click();

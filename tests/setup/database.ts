@@ -6,7 +6,7 @@ import { databaseUrl, onServer } from "./database-server";
 // Identity comes from next-auth's cookie in the app; tests say who is acting with actAs().
 vi.mock("@/lib/session", () => ({
   currentUserId: async () => testSession.userId,
-  currentSession: async () => (testSession.userId ? { userId: testSession.userId, sessionId: "ses_test" } : null),
+  currentSession: async () => (testSession.userId ? { userId: testSession.userId, sessionId: testSession.sessionId } : null),
   currentClient: async () => testSession.client,
 }));
 vi.mock("next/cache", () => ({ revalidatePath: () => {}, revalidateTag: () => {} }));

@@ -6,6 +6,7 @@ const SPEC_TABLE: [Permission, boolean[]][] = [
   ["keys.view", [true, true, true, true]],
   ["audit.view", [true, true, true, false]],
   ["usage.view", [true, true, true, false]],
+  ["requests.inspect", [true, true, true, false]],
   ["keys.create", [true, true, false, false]],
   ["keys.revoke", [true, false, false, false]],
   ["plan.manage", [true, false, false, false]],

@@ -4,7 +4,9 @@ import { getAuditFilterOptions, listAuditLog, type AuditFilterOptionsDto, type A
 import { filtersError, parseAuditFilters, type AuditFilters } from "@/lib/audit-filters";
 import { can } from "@/lib/authz";
 import { orgAccess, type OrgAccess } from "@/lib/org-access";
-import { keyEndings, type KeyEndingDto } from "@/db/queries/activity";
+import { keyEndings } from "@/db/queries/activity";
+import { tailHead } from "@/db/queries/live-tail";
+import type { KeyEndings } from "./audit-rows";
 import type { KeyOptionDto } from "@/components/key-filter-options";
 
 /** Who may read an organization's audit log: the page and the CSV export ask before reading a row. */
@@ -15,10 +17,17 @@ export function auditAccess(slug: string): Promise<OrgAccess> {
 export type AuditLogView =
   | { kind: "refused"; status: 401 | 403 | 404; message: string }
   | { kind: "invalid"; message: string; options: AuditFilterOptionsDto; keys: KeyOptionDto[] }
-  | { kind: "ok"; filters: AuditFilters; page: AuditLogPageDto; options: AuditFilterOptionsDto; keys: KeyOptionDto[]; endings: KeyEndings };
+  | {
+      kind: "ok";
+      filters: AuditFilters;
+      page: AuditLogPageDto;
+      options: AuditFilterOptionsDto;
+      keys: KeyOptionDto[];
+      endings: KeyEndings;
+      /** The log's newest row id as the page was read: where its live tail starts (SPEC §14). */
+      liveSince: number;
+    };
 
-/** The history entry that ended each key of the page's refused (401) rows, by key id. */
-export type KeyEndings = Record<string, KeyEndingDto>;
 
 /** Everything the audit log page shows for this URL, or why it shows nothing. */
 export async function loadAuditLog(slug: string, searchParams: Record<string, string | string[] | undefined>): Promise<AuditLogView> {
@@ -31,8 +40,10 @@ export async function loadAuditLog(slug: string, searchParams: Record<string, st
     const [options, keys] = await choices;
     return { kind: "invalid", message: filtersError(filters.error), options, keys };
   }
+  // The head before the page: a request logged in between is on the page and also comes live, never neither.
+  const liveSince = await tailHead(orgId);
   const [[options, keys], page] = await Promise.all([choices, listAuditLog(orgId, filters.data)]);
   const refusedKeys = can(access.membership.role, "activity.view") ? [...new Set(page.rows.filter((row) => row.status === 401).map((row) => row.keyId))] : [];
   const endings = Object.fromEntries(await keyEndings(orgId, refusedKeys));
-  return { kind: "ok", filters: filters.data, page, options, keys, endings };
+  return { kind: "ok", filters: filters.data, page, options, keys, endings, liveSince };
 }

@@ -1,0 +1,26 @@
+import "server-only";
+import { findRequest, type RequestDetailsDto } from "@/db/queries/request-details";
+import { keyEndings, type KeyEndingDto } from "@/db/queries/activity";
+import { can } from "@/lib/authz";
+import { orgAccess } from "@/lib/org-access";
+
+export type RequestView =
+  | { kind: "refused"; status: 401 | 403 | 404; message: string }
+  | { kind: "not-found"; requestId: string }
+  | { kind: "ok"; request: RequestDetailsDto; ending: KeyEndingDto | null };
+
+/**
+ * One request of the organization by its id (SPEC §14), for its details page: an id of another
+ * organization's request finds nothing, exactly like an id of no request.
+ */
+export async function loadRequest(slug: string, requestId: string): Promise<RequestView> {
+  const access = await orgAccess(slug, "requests.inspect");
+  if (!access.ok) return { kind: "refused", status: access.status, message: access.message };
+  const { orgId, role } = access.membership;
+  const request = await findRequest(orgId, requestId);
+  if (!request) return { kind: "not-found", requestId };
+  // A request refused because its key had ended links to the entry that ended it (SPEC §8).
+  const ended = request.status === 401 && can(role, "activity.view") ? (await keyEndings(orgId, [request.keyId])).get(request.keyId) : undefined;
+  const ending = ended && ended.at <= request.createdAt ? ended : null;
+  return { kind: "ok", request, ending };
+}

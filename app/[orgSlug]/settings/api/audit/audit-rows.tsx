@@ -1,0 +1,106 @@
+import Link from "next/link";
+import type { AuditLogRowDto } from "@/db/queries/audit-log";
+import type { KeyEndingDto } from "@/db/queries/activity";
+import { RequestCells, RequestListItem, RequestTime } from "@/components/request-format";
+import { Badge } from "@/components/ui/badge";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { activitySearchParams } from "@/lib/activity-filters";
+
+// The audit log's rows, for its page and its live tail alike (no server-only part).
+
+/** The history entry that ended each key of the shown refused (401) rows, by key id. */
+export type KeyEndings = Record<string, KeyEndingDto>;
+
+/** A request's details page (SPEC §14). */
+export function requestHref(orgSlug: string, requestId: string): string {
+  return `/${orgSlug}/settings/api/audit/${requestId}`;
+}
+
+function KeyName({ orgSlug, row }: { orgSlug: string; row: AuditLogRowDto }) {
+  return (
+    <Link href={`/${orgSlug}/settings/api/keys/${row.keyId}`} className="truncate font-medium hover:underline" title={row.keyName ?? row.keyId}>
+      {row.keyName ?? "Deleted key"}
+    </Link>
+  );
+}
+
+/**
+ * A request refused because its key had ended links to the history entry that ended it (SPEC §8);
+ * other requests of a revoked key just say so.
+ */
+function KeyEndBadge({ orgSlug, row, ending }: { orgSlug: string; row: AuditLogRowDto; ending: KeyEndingDto | null | undefined }) {
+  if (row.status === 401 && ending && ending.at <= row.createdAt) {
+    const href = `/${orgSlug}/settings/api/activity?${activitySearchParams({ key: row.keyId, action: ending.action })}`;
+    return (
+      <Badge variant="warning" className="px-1.5 py-0" asChild>
+        <Link href={href}>{ending.action === "api_key.revoked" ? "Refused: key revoked" : "Refused: key expired"}</Link>
+      </Badge>
+    );
+  }
+  return row.keyRevoked ? (
+    <Badge variant="secondary" className="px-1.5 py-0">
+      Revoked
+    </Badge>
+  ) : null;
+}
+
+/** The key a request was made with: its name (linked), its hint, and whether it had ended. */
+export function RequestKey({ orgSlug, row, ending }: { orgSlug: string; row: AuditLogRowDto; ending: KeyEndingDto | null | undefined }) {
+  return (
+    <>
+      <div className="flex min-w-0">
+        <KeyName orgSlug={orgSlug} row={row} />
+      </div>
+      <div className="flex flex-wrap items-center gap-1.5">
+        <code className="font-mono text-xs text-muted-foreground">{row.keyHint}</code>
+        <KeyEndBadge orgSlug={orgSlug} row={row} ending={ending} />
+      </div>
+    </>
+  );
+}
+
+/**
+ * A table from 640px up; below, one compact entry per request instead of a sideways scroll. The
+ * client IP, user agent and the rest are on each request's details page.
+ */
+export function AuditRows({ orgSlug, rows, endings }: { orgSlug: string; rows: AuditLogRowDto[]; endings: KeyEndings }) {
+  return (
+    <>
+      <ul aria-label="API requests" className="divide-y sm:hidden">
+        {rows.map((row) => (
+          <RequestListItem key={row.id} request={row} href={requestHref(orgSlug, row.requestId)}>
+            <div className="flex min-w-0 items-center gap-2 text-sm">
+              <KeyName orgSlug={orgSlug} row={row} />
+              <KeyEndBadge orgSlug={orgSlug} row={row} ending={endings[row.keyId]} />
+            </div>
+          </RequestListItem>
+        ))}
+      </ul>
+      <Table aria-label="API requests" containerClassName="hidden sm:block">
+        <TableHeader>
+          <TableRow>
+            <TableHead className="pl-6">Time (UTC)</TableHead>
+            <TableHead>Key</TableHead>
+            <TableHead>Method</TableHead>
+            <TableHead>Path</TableHead>
+            <TableHead>Status</TableHead>
+            <TableHead className="pr-6 text-right">Duration</TableHead>
+          </TableRow>
+        </TableHeader>
+        <TableBody>
+          {rows.map((row) => (
+            <TableRow key={row.id}>
+              <TableCell className="pl-6">
+                <RequestTime iso={row.createdAt} />
+              </TableCell>
+              <TableCell className="max-w-52">
+                <RequestKey orgSlug={orgSlug} row={row} ending={endings[row.keyId]} />
+              </TableCell>
+              <RequestCells request={row} href={requestHref(orgSlug, row.requestId)} lastClassName="pr-6" />
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+    </>
+  );
+}
