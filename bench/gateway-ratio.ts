@@ -23,7 +23,7 @@ import { hashApiKey } from "@/lib/keys/format";
 import { PLAN_RULES } from "@/lib/api/gateway";
 import { createOrg, insertKey } from "@/tests/helpers/factories";
 import { startServerProcess } from "@/tests/helpers/server-process";
-import { count, median, ms, printTable } from "./lib";
+import { count, geometricMeanWithSpread, median, ms, printTable, processCpuMs } from "./lib";
 
 const CONNECTIONS = 50;
 const ROUND_SECONDS = 6;
@@ -39,26 +39,6 @@ interface Round {
   p50: number;
   p99: number;
   statuses: Record<string, number>;
-}
-
-/** A process's CPU time so far, user and system, in ms (Linux /proc; clock ticks of 10 ms). */
-function processCpuMs(pid: number): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  // utime and stime are fields 14 and 15 of the line, 12 and 13 after "pid (comm) ".
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
-
-/**
- * The rounds' geometric mean and the range of two standard errors around it (about 95 %), on the
- * log scale: the mean cancels what going first or second does to a round, as the order alternates,
- * and the range says whether the rounds can tell a 5 % difference from the noise at all.
- */
-function geometricMeanWithSpread(ratios: number[]): string {
-  const logs = ratios.map(Math.log);
-  const mean = logs.reduce((sum, l) => sum + l, 0) / logs.length;
-  const variance = logs.reduce((sum, l) => sum + (l - mean) ** 2, 0) / Math.max(1, logs.length - 1);
-  const twoErrors = 2 * Math.sqrt(variance / logs.length);
-  return `geometric mean ${Math.exp(mean).toFixed(3)} (±2 standard errors: ${Math.exp(mean - twoErrors).toFixed(3)}–${Math.exp(mean + twoErrors).toFixed(3)})`;
 }
 
 async function load(base: string, keys: string[], seconds: number): Promise<Omit<Round, "cpuMicrosPerRequest">> {

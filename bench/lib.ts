@@ -2,6 +2,7 @@
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import { createApiApp } from "@/lib/api/app";
+import { readFileSync } from "node:fs";
 
 /** The real /v1 app on an ephemeral localhost port, in this process. */
 export async function startBenchApi(): Promise<{ base: string; close: () => Promise<void> }> {
@@ -96,4 +97,30 @@ export function printTable(title: string, rows: string[][]): void {
 export function printLines(lines: [string, string][]): void {
   const width = Math.max(...lines.map(([label]) => label.length));
   for (const [label, value] of lines) console.log(`  ${`${label}:`.padEnd(width + 1)} ${value}`);
+}
+
+/** A process's CPU time so far, user and system, in ms (Linux /proc; clock ticks of 10 ms). */
+export function processCpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  // utime and stime are fields 14 and 15 of the line, 12 and 13 after "pid (comm) ".
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/**
+ * The rounds' geometric mean and the range of two standard errors around it (about 95 %), on the
+ * log scale: the mean cancels what going first or second does to a round, as the order alternates,
+ * and the range says whether the rounds can tell a 5 % difference from the noise at all.
+ */
+export function geometricMeanWithSpread(ratios: number[]): string {
+  const logs = ratios.map(Math.log);
+  const mean = logs.reduce((sum, l) => sum + l, 0) / logs.length;
+  const variance = logs.reduce((sum, l) => sum + (l - mean) ** 2, 0) / Math.max(1, logs.length - 1);
+  const twoErrors = 2 * Math.sqrt(variance / logs.length);
+  return `geometric mean ${Math.exp(mean).toFixed(3)} (±2 standard errors: ${Math.exp(mean - twoErrors).toFixed(3)}–${Math.exp(mean + twoErrors).toFixed(3)})`;
+}
+
+/** Memory after a full collection when the script runs with --expose-gc, so heapUsed counts live objects, not garbage. */
+export function memorySnapshot(): ReturnType<typeof process.memoryUsage> {
+  (globalThis as { gc?: () => void }).gc?.();
+  return process.memoryUsage();
 }

@@ -3,20 +3,22 @@
  * - the gateway with the bodies of failed requests captured, side by side with capture off
  *   (CAPTURE_ERROR_BODIES=false), rounds interleaved, under a load where one request in five
  *   fails validation with a body;
- * - the one-port server's memory with 5 live tails open (one of them a client that never reads)
- *   under 1,000 requests a second, against the same load with none.
+ * - the memory 5 live tails hold (one of them a client that never reads) under 1,000 requests a
+ *   second: the heap after a full collection in this process, and the one-port server's resident
+ *   set over phases of the same load.
  */
-import { existsSync, readFileSync } from "node:fs";
-import path from "node:path";
+import { readFileSync } from "node:fs";
 import autocannon from "autocannon";
 import { getDb } from "@/db";
-import { memberships, products, users } from "@/db/schema";
+import { products } from "@/db/schema";
 import { newId } from "@/core/ids";
-import { hashPassword } from "@/lib/auth/password";
 import { createOrg, insertKey } from "@/tests/helpers/factories";
 import { startServerProcess, type ServerProcess } from "@/tests/helpers/server-process";
-import { median, printTable } from "./lib";
-import { signIn } from "./usage-page-at-scale";
+import { createSession } from "@/db/queries/sessions";
+import { memberships, users } from "@/db/schema";
+import { openLiveTail } from "@/lib/live-tail/stream";
+import { geometricMeanWithSpread, median, memorySnapshot, printTable, processCpuMs, startBenchApi } from "./lib";
+import { productionServerAsMember } from "./usage-page-at-scale";
 
 const CONNECTIONS = 50;
 const ROUND_SECONDS = 6;
@@ -24,14 +26,8 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
 const STREAMS = 5;
 const STREAM_LOAD_RATE = 1000;
 const STREAM_LOAD_SECONDS = 20;
-const PASSWORD = "bench-password-live";
 // A customer whose email fails validation: the 400 keeps both bodies.
 const INVALID_BODY = JSON.stringify({ name: "Bench Customer GmbH", email: "billing-at-example", address: { line1: "Hauptstrasse 1", city: "Berlin", country: "DE" } });
-
-function processCpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
 
 function rssMiB(pid: number): number {
   const kb = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1];
@@ -53,14 +49,6 @@ async function round(server: ServerProcess, keys: string[]): Promise<{ rps: numb
   const stats = (result.statusCodeStats ?? {}) as Record<string, { count: number }>;
   const responses = Object.values(stats).reduce((sum, { count }) => sum + count, 0);
   return { rps: result.requests.average, cpuMicros: (cpuMs * 1000) / responses, failed: stats["400"]?.count ?? 0 };
-}
-
-function geometricMean(ratios: number[]): string {
-  const logs = ratios.map(Math.log);
-  const mean = logs.reduce((sum, l) => sum + l, 0) / logs.length;
-  const variance = logs.reduce((sum, l) => sum + (l - mean) ** 2, 0) / Math.max(1, logs.length - 1);
-  const spread = 2 * Math.sqrt(variance / logs.length);
-  return `${Math.exp(mean).toFixed(3)} (±2 standard errors ${Math.exp(mean - spread).toFixed(3)}–${Math.exp(mean + spread).toFixed(3)})`;
 }
 
 async function benchCapture(keys: string[]): Promise<void> {
@@ -88,8 +76,8 @@ async function benchCapture(keys: string[]): Promise<void> {
     ["round", "order", "on req/s", "off req/s", "on ÷ off", "CPU per request on / off", "400s captured (on)"],
     ...rows,
   ]);
-  console.log(`Throughput on ÷ off: median ${median(ratios).toFixed(3)}, geometric mean ${geometricMean(ratios)}`);
-  console.log(`CPU per request on ÷ off: median ${median(cpuRatios).toFixed(3)}, geometric mean ${geometricMean(cpuRatios)}`);
+  console.log(`Throughput on ÷ off: median ${median(ratios).toFixed(3)}, ${geometricMeanWithSpread(ratios)}`);
+  console.log(`CPU per request on ÷ off: median ${median(cpuRatios).toFixed(3)}, ${geometricMeanWithSpread(cpuRatios)}`);
 }
 
 /** A live tail read by a client that reads everything, or by one that never reads. */
@@ -112,17 +100,10 @@ async function openStream(url: string, cookie: string, reads: boolean, received:
 }
 
 async function benchStreamMemory(org: { id: string; slug: string }, key: string): Promise<void> {
-  if (!existsSync(path.resolve(import.meta.dirname, "../.next/BUILD_ID"))) {
-    console.log("\n## Live tails' memory: skipped, no production build (run `npx next build` first).");
-    return;
-  }
-  const userId = newId("usr");
-  const email = `${userId.toLowerCase()}@bench.test`;
-  await getDb().insert(users).values({ id: userId, name: "Bench Watcher", email, passwordHash: await hashPassword(PASSWORD) });
-  await getDb().insert(memberships).values({ orgId: org.id, userId, role: "member" });
-  const server = await startServerProcess("server.ts", { DATABASE_URL: process.env.DATABASE_URL!, AUTH_SECRET: "bench-secret-not-for-production-0123456789", NEXT_TELEMETRY_DISABLED: "1" });
+  const signedIn = await productionServerAsMember(org, "## Live tails' memory");
+  if (!signedIn) return;
+  const { server, cookie } = signedIn;
   try {
-    const cookie = await signIn(server.base, email, PASSWORD);
     const pid = server.child.pid!;
     const load = async () => {
       const samples: number[] = [];
@@ -135,20 +116,69 @@ async function benchStreamMemory(org: { id: string; slug: string }, key: string)
     await fetch(`${server.base}/${org.slug}/settings/api/audit`, { headers: { cookie } });
     await autocannon({ url: server.base, connections: 20, duration: 3, overallRate: STREAM_LOAD_RATE, requests: [{ method: "GET", path: "/v1/products?limit=10", headers: { "x-api-key": key } }] });
     const idle = rssMiB(pid);
-    const without = await load();
     const received = { events: 0 };
     const url = `${server.base}/${org.slug}/settings/api/audit/live`;
-    const streams = await Promise.all(Array.from({ length: STREAMS }, (_, i) => openStream(url, cookie, i > 0, received)));
-    const withStreams = await load();
+    const phases: [string, Awaited<ReturnType<typeof load>>][] = [["no live tail", await load()]];
+    // A client that never reads first, alone: its stream must stop reading the log once its queue is full.
+    const streams = [await openStream(url, cookie, false, received)];
+    phases.push(["1 tail that never reads", await load()]);
+    streams.push(...(await Promise.all(Array.from({ length: STREAMS - 1 }, () => openStream(url, cookie, true, received)))));
+    phases.push([`${STREAMS} tails (4 read everything)`, await load()]);
+    phases.push([`${STREAMS} tails, ${STREAM_LOAD_SECONDS} s more`, await load()]);
     for (const stream of streams) stream.abort();
-    printTable(`## Live tails' memory: the one-port server under ${STREAM_LOAD_RATE.toLocaleString("en-US")} requests a second for ${STREAM_LOAD_SECONDS} s, resident set size`, [
-      ["", "req/s", "p99", "RSS peak", "RSS at the end"],
-      ["no live tail", Math.round(without.rps).toLocaleString("en-US"), `${without.p99} ms`, `${without.peak.toFixed(0)} MiB`, `${without.last.toFixed(0)} MiB`],
-      [`${STREAMS} live tails (1 never reads)`, Math.round(withStreams.rps).toLocaleString("en-US"), `${withStreams.p99} ms`, `${withStreams.peak.toFixed(0)} MiB`, `${withStreams.last.toFixed(0)} MiB`],
+    printTable(`## Live tails' memory: the one-port server under ${STREAM_LOAD_RATE.toLocaleString("en-US")} requests a second, ${STREAM_LOAD_SECONDS} s per phase, resident set size`, [
+      ["phase", "req/s", "p99", "RSS peak", "RSS at the end"],
+      ...phases.map(([name, phase]) => [name, Math.round(phase.rps).toLocaleString("en-US"), `${phase.p99} ms`, `${phase.peak.toFixed(0)} MiB`, `${phase.last.toFixed(0)} MiB`]),
     ]);
-    console.log(`Idle before the load: ${idle.toFixed(0)} MiB. The ${STREAMS - 1} reading tails received ${received.events.toLocaleString("en-US")} request events (${(received.events / (STREAMS - 1)).toLocaleString("en-US")} each).`);
+    console.log(`Idle before the load: ${idle.toFixed(0)} MiB. The ${STREAMS - 1} reading tails received ${received.events.toLocaleString("en-US")} request events in ${2 * STREAM_LOAD_SECONDS} s.`);
   } finally {
     await server.stop();
+  }
+}
+
+/**
+ * The heap 5 open tails hold in this process (the API served here too), after a full collection:
+ * with the tails open at the end of the load, then with them closed. The one that never reads
+ * holds a full queue by then.
+ */
+async function benchStreamHeap(org: { id: string; slug: string }, key: string): Promise<void> {
+  const userId = newId("usr");
+  await getDb().insert(users).values({ id: userId, name: "Bench Watcher", email: `${userId.toLowerCase()}@bench.test`, passwordHash: "-" });
+  await getDb().insert(memberships).values({ orgId: org.id, userId, role: "member" });
+  const sessionId = await createSession(userId, { ip: null, userAgent: "bench" });
+  const api = await startBenchApi();
+  try {
+    const request = { method: "GET" as const, path: "/v1/products?limit=10", headers: { "x-api-key": key } };
+    await autocannon({ url: api.base, connections: 20, duration: 3, overallRate: STREAM_LOAD_RATE, requests: [request] });
+    const before = memorySnapshot().heapUsed;
+    const connection = new AbortController();
+    const viewer = { userId, sessionId, orgId: org.id, orgSlug: org.slug };
+    const tails = await Promise.all(Array.from({ length: STREAMS }, () => openLiveTail(viewer, {}, null, connection.signal)));
+    let events = 0;
+    const readers = tails.slice(1).map(async ({ stream }) => {
+      const decoder = new TextDecoder();
+      const reader = stream.getReader();
+      try {
+        for (let read = await reader.read(); !read.done; read = await reader.read()) events += decoder.decode(read.value).split("event: request").length - 1;
+      } catch {
+        // closed at the end
+      }
+    });
+    const load = await autocannon({ url: api.base, connections: 20, duration: STREAM_LOAD_SECONDS, overallRate: STREAM_LOAD_RATE, requests: [request] });
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const open = memorySnapshot().heapUsed;
+    connection.abort();
+    await Promise.all(tails.map(({ stream }) => stream.cancel().catch(() => {})));
+    await Promise.all(readers);
+    const closed = memorySnapshot().heapUsed;
+    const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+    printTable(`## Live tails' heap: ${STREAMS} tails in this process (1 never reads) under ${Math.round(load.requests.average).toLocaleString("en-US")} requests a second for ${STREAM_LOAD_SECONDS} s, heapUsed after gc()`, [
+      ["before the tails", "tails open, load over", "tails closed", "held by the 5 tails"],
+      [mib(before), mib(open), mib(closed), mib(open - closed)],
+    ]);
+    console.log(`The never-reading tail queued ${tails[0]!.stats.rowsQueued.toLocaleString("en-US")} rows; each reading tail ${Math.round(events / (STREAMS - 1)).toLocaleString("en-US")}.`);
+  } finally {
+    await api.close();
   }
 }
 
@@ -163,5 +193,6 @@ export async function benchLiveTail(): Promise<void> {
     .insert(products)
     .values(Array.from({ length: 25 }, (_, i) => ({ orgId: org.id, id: newId("prod"), name: `Bench product ${i}`, unitAmount: 1_000 + i, currency: "USD" })));
   await benchCapture(keys.map((key) => key.value));
+  await benchStreamHeap(org, keys[0]!.value);
   await benchStreamMemory(org, keys[0]!.value);
 }

@@ -18,6 +18,7 @@ import { newId } from "@/core/ids";
 import { utcDay } from "@/core/time";
 import { createOrg, insertKey } from "@/tests/helpers/factories";
 import { createBenchDatabase } from "./database";
+import { memorySnapshot } from "./lib";
 import { count, median, mib, ms, percentile, printLines, printTable, runLoad, startBenchApi, timeRepeated, times, type LoadResult } from "./lib";
 import { benchAuditAtScale } from "./audit-at-scale";
 import { benchUsageAtScale } from "./usage-at-scale";
@@ -35,12 +36,6 @@ const QUERY_REPEATS = 20;
 const DAY_MS = 24 * 3600_000;
 
 type Memory = ReturnType<typeof process.memoryUsage>;
-
-/** Memory after a full collection when the script runs with --expose-gc, so heapUsed counts live objects, not garbage. */
-function memorySnapshot(): Memory {
-  (globalThis as { gc?: () => void }).gc?.();
-  return process.memoryUsage();
-}
 
 // ── 1. Gateway over HTTP ──────────────────────────────────────────────────────────────────────
 

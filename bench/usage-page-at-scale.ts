@@ -4,14 +4,14 @@ import { getDb } from "@/db";
 import { memberships, users } from "@/db/schema";
 import { newId } from "@/core/ids";
 import { hashPassword } from "@/lib/auth/password";
-import { startServerProcess } from "@/tests/helpers/server-process";
+import { startServerProcess, type ServerProcess } from "@/tests/helpers/server-process";
 import { median, ms, printTable, timeRepeated } from "./lib";
 
 const PASSWORD = "bench-password-usage";
 const REPEATS = 7;
 
 /** The session cookies of a member signed in through next-auth's credentials endpoint, as the sign-in form ends there. */
-export async function signIn(base: string, email: string, password = PASSWORD): Promise<string> {
+async function signIn(base: string, email: string): Promise<string> {
   const csrf = await fetch(`${base}/api/auth/csrf`);
   const { csrfToken } = (await csrf.json()) as { csrfToken: string };
   // A cookie set twice counts as the browser keeps it: the last one.
@@ -20,11 +20,33 @@ export async function signIn(base: string, email: string, password = PASSWORD): 
     method: "POST",
     redirect: "manual",
     headers: { "content-type": "application/x-www-form-urlencoded", cookie: cookies.join("; "), origin: base },
-    body: new URLSearchParams({ email, password, csrfToken, callbackUrl: "/" }),
+    body: new URLSearchParams({ email, password: PASSWORD, csrfToken, callbackUrl: "/" }),
   });
   const session = signedIn.headers.getSetCookie().map((cookie) => cookie.split(";")[0]!).filter((cookie) => cookie.includes("session-token"));
   if (session.length === 0) throw new Error(`Signing in for the page bench failed: ${signedIn.status} to ${signedIn.headers.get("location")}`);
   return session.join("; ");
+}
+
+/**
+ * The production server (`server.ts`, the build in .next) over this database, and the cookies of a
+ * new member of `org` signed in to it; null, said under `what`, without a build.
+ */
+export async function productionServerAsMember(org: { id: string }, what: string): Promise<{ server: ServerProcess; cookie: string } | null> {
+  if (!existsSync(path.resolve(import.meta.dirname, "../.next/BUILD_ID"))) {
+    console.log(`\n${what}: skipped, no production build (run \`npx next build\` first).`);
+    return null;
+  }
+  const userId = newId("usr");
+  const email = `${userId.toLowerCase()}@bench.test`;
+  await getDb().insert(users).values({ id: userId, name: "Bench Member", email, passwordHash: await hashPassword(PASSWORD) });
+  await getDb().insert(memberships).values({ orgId: org.id, userId, role: "member" });
+  const server = await startServerProcess("server.ts", { DATABASE_URL: process.env.DATABASE_URL!, AUTH_SECRET: "bench-secret-not-for-production-0123456789", NEXT_TELEMETRY_DISABLED: "1" });
+  try {
+    return { server, cookie: await signIn(server.base, email) };
+  } catch (error) {
+    await server.stop();
+    throw error;
+  }
 }
 
 /**
@@ -33,17 +55,10 @@ export async function signIn(base: string, email: string, password = PASSWORD): 
  * and to its last. Skipped without a build.
  */
 export async function benchUsagePage(org: { id: string; slug: string }, ranges: readonly string[]): Promise<void> {
-  if (!existsSync(path.resolve(import.meta.dirname, "../.next/BUILD_ID"))) {
-    console.log("\nThe Usage page over HTTP: skipped, no production build (run `npx next build` first).");
-    return;
-  }
-  const userId = newId("usr");
-  const email = `${userId.toLowerCase()}@bench.test`;
-  await getDb().insert(users).values({ id: userId, name: "Bench Member", email, passwordHash: await hashPassword(PASSWORD) });
-  await getDb().insert(memberships).values({ orgId: org.id, userId, role: "member" });
-  const server = await startServerProcess("server.ts", { DATABASE_URL: process.env.DATABASE_URL!, AUTH_SECRET: "bench-secret-not-for-production-0123456789", NEXT_TELEMETRY_DISABLED: "1" });
+  const signedIn = await productionServerAsMember(org, "The Usage page over HTTP");
+  if (!signedIn) return;
+  const { server, cookie } = signedIn;
   try {
-    const cookie = await signIn(server.base, email);
     const rows: string[][] = [];
     for (const range of ranges) {
       const url = `${server.base}/${org.slug}/settings/api/usage?range=${range}`;

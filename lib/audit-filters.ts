@@ -155,3 +155,8 @@ export function auditSearchParams(filters: AuditFilters, cursor?: { before?: Aud
 export function hasFilters(filters: AuditFilters): boolean {
   return FILTER_PARAMS.some((name) => Boolean(filters[name]));
 }
+
+/** A request's details page (SPEC §14), which every audit-log row and a key's last calls link to. */
+export function requestHref(orgSlug: string, requestId: string): string {
+  return `/${orgSlug}/settings/api/audit/${requestId}`;
+}

@@ -39,6 +39,7 @@ export interface KeyUsageDto {
 
 export interface RecentCallDto {
   id: number;
+  requestId: string;
   createdAt: string;
   method: string;
   path: string;
@@ -115,6 +116,7 @@ export async function listRecentCalls(orgId: string, keyId: string, options: { n
   const rows = await getDb()
     .select({
       id: requestLog.id,
+      requestId: requestLog.requestId,
       createdAt: requestLog.createdAt,
       method: requestLog.method,
       path: requestLog.path,

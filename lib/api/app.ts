@@ -21,7 +21,10 @@ function renderError(c: Context<ApiEnv>, error: ApiError): Response {
   c.set("errorCode", error.code);
   c.set("errorMessage", error.message);
   for (const [name, value] of Object.entries(error.headers ?? {})) c.header(name, value);
-  return c.json(error.body(c.get("requestId") ?? "req_unknown"), error.status);
+  const body = error.body(c.get("requestId") ?? "req_unknown");
+  // The details keep what was sent (c.json sends JSON.stringify of it) without reading the response back.
+  c.set("errorBody", body);
+  return c.json(body, error.status);
 }
 
 /** The /v1 API: one Hono app, its routes and OpenAPI document from the same zod schemas. */

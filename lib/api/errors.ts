@@ -90,6 +90,9 @@ export class ApiError extends Error {
   }
 }
 
+/** The error body every refusal is answered with (SPEC §4). */
+export type ApiErrorBody = ReturnType<ApiError["body"]>;
+
 // zod names unknown keys in its messages, and a key can be as long as the body.
 const clip = (text: string) => (text.length > ERROR_TEXT_MAX ? `${text.slice(0, ERROR_TEXT_MAX - 1)}…` : text);
 

@@ -94,6 +94,13 @@ export function captureBody(prefix: Uint8Array, size: number | null, secrets: re
   return { text: storable(text), bytes: size };
 }
 
+/** The same for a body at hand as text: one this short (3 bytes of UTF-8 at most per UTF-16 unit) needs no cut. */
+export function captureText(text: string, secrets: readonly string[]): CapturedBody {
+  if (text.length * 3 <= CAPTURED_BODY_BYTES) return { text: storable(redactCredentials(text, secrets)), bytes: Buffer.byteLength(text) };
+  const bytes = encoder.encode(text);
+  return captureBody(bytes, bytes.byteLength, secrets);
+}
+
 /** Free text stored about a request (path, user agent, error message), with no credential in it. */
 export function storableText(text: string, secrets: readonly string[]): string {
   return storable(redactCredentials(text, secrets));

@@ -2,11 +2,10 @@ import type { Context } from "hono";
 import type { RequestDetailEntry } from "@/db/queries/request-log-writer";
 import type { ApiEnv } from "./env";
 import { readPrefix } from "./read-prefix";
-import { CAPTURED_BODY_BYTES, captureBody, storableText, type CapturedBody } from "./request-capture";
+import { CAPTURED_BODY_BYTES, captureBody, captureText, storableText, type CapturedBody } from "./request-capture";
 
 // Enough past the cut to recognise a credential straddling it (request-capture.ts).
 const READ_BYTES = CAPTURED_BODY_BYTES + 1024;
-const utf8 = new TextEncoder();
 
 /** SPEC §14: bodies are kept for requests answered 4xx or 5xx; `CAPTURE_ERROR_BODIES=false` keeps none. */
 export function bodyCaptureEnabled(): boolean {
@@ -27,9 +26,7 @@ async function requestBody(c: Context<ApiEnv>, secrets: readonly string[]): Prom
   }
   if (cache.text) {
     const text = await cache.text.catch(() => null);
-    if (text === null) return null;
-    const bytes = utf8.encode(text);
-    return captureBody(bytes, bytes.byteLength, secrets);
+    return text === null ? null : captureText(text, secrets);
   }
   const raw = c.req.raw;
   if (!raw.body || raw.bodyUsed) return null;
@@ -39,8 +36,11 @@ async function requestBody(c: Context<ApiEnv>, secrets: readonly string[]): Prom
   return captureBody(bytes, complete ? bytes.byteLength : Number.isFinite(declared) ? declared : null, secrets);
 }
 
-async function responseBody(response: Response, secrets: readonly string[]): Promise<CapturedBody | null> {
-  const body = response.clone().body;
+/** The answer: a refusal's body as it was rendered, else read back from a copy of the response. */
+async function responseBody(c: Context<ApiEnv>, secrets: readonly string[]): Promise<CapturedBody | null> {
+  const rendered = c.get("errorBody");
+  if (rendered) return captureText(JSON.stringify(rendered), secrets);
+  const body = c.res.clone().body;
   if (!body) return null;
   const { bytes, complete } = await readPrefix(body, READ_BYTES);
   if (!complete) await body.cancel();
@@ -57,7 +57,7 @@ export async function requestDetailOf(c: Context<ApiEnv>, secrets: readonly stri
   const idempotencyKey = c.req.header("idempotency-key");
   if (!failed && idempotencyKey === undefined) return null;
   const message = c.get("errorMessage");
-  const [request, response] = failed && captureBodies ? await Promise.all([requestBody(c, secrets), responseBody(c.res, secrets)]) : [null, null];
+  const [request, response] = failed && captureBodies ? await Promise.all([requestBody(c, secrets), responseBody(c, secrets)]) : [null, null];
   return {
     idempotencyKey: idempotencyKey === undefined ? null : storableText(idempotencyKey.slice(0, 255), secrets),
     replayed: c.res.headers.get("idempotent-replayed") === "true",

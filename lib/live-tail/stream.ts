@@ -44,13 +44,17 @@ export interface LiveTailStats {
 
 const encoder = new TextEncoder();
 
-function sse(fields: { id?: number; event?: string; data?: unknown }): Uint8Array {
+function sseText(fields: { id?: number; event?: string; data?: unknown }): string {
   let text = "";
   if (fields.id !== undefined) text += `id: ${fields.id}\n`;
   if (fields.event) text += `event: ${fields.event}\n`;
   // An event with an id and no data moves the client's Last-Event-ID without an event (the SSE spec).
   if (fields.data !== undefined) text += `data: ${JSON.stringify(fields.data)}\n`;
-  return encoder.encode(`${text}\n`);
+  return `${text}\n`;
+}
+
+function sse(fields: { id?: number; event?: string; data?: unknown }): Uint8Array {
+  return encoder.encode(sseText(fields));
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
@@ -160,12 +164,15 @@ export async function openLiveTail(viewer: LiveTailViewer, filters: TailFilters,
             const head = await tailHead(viewer.orgId, cursor);
             if (head > cursor) {
               const rows = await tailRows(viewer.orgId, cursor, head, filters, PAGE_ROWS);
-              for (const row of rows) queue(sse({ id: row.id, event: "request", data: row satisfies AuditLogRowDto }));
+              // The page's events go out as one chunk: one encoding and one write for them all.
+              let page = "";
+              for (const row of rows) page += sseText({ id: row.id, event: "request", data: row satisfies AuditLogRowDto });
               stats.rowsQueued += rows.length;
               // A full page stops at its last row; otherwise every row up to the head has been seen.
               cursor = rows.length === PAGE_ROWS ? rows.at(-1)!.id : head;
               // Past rows the filters skip, the client's Last-Event-ID moves on too: a reconnect resumes here.
-              if (rows.at(-1)?.id !== cursor) queue(sse({ id: cursor }));
+              if (rows.at(-1)?.id !== cursor) page += sseText({ id: cursor });
+              queue(encoder.encode(page));
               readAfter = rows.length === PAGE_ROWS ? 0 : Date.now() + POLL_MS;
               return;
             }

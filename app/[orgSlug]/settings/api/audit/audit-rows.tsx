@@ -5,16 +5,12 @@ import { RequestCells, RequestListItem, RequestTime } from "@/components/request
 import { Badge } from "@/components/ui/badge";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { activitySearchParams } from "@/lib/activity-filters";
+import { requestHref } from "@/lib/audit-filters";
 
 // The audit log's rows, for its page and its live tail alike (no server-only part).
 
 /** The history entry that ended each key of the shown refused (401) rows, by key id. */
 export type KeyEndings = Record<string, KeyEndingDto>;
-
-/** A request's details page (SPEC §14). */
-export function requestHref(orgSlug: string, requestId: string): string {
-  return `/${orgSlug}/settings/api/audit/${requestId}`;
-}
 
 function KeyName({ orgSlug, row }: { orgSlug: string; row: AuditLogRowDto }) {
   return (

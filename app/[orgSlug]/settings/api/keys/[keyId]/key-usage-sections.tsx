@@ -2,6 +2,7 @@ import { ArrowRight } from "lucide-react";
 import Link from "next/link";
 import type { KeyUsageDto, RecentCallDto } from "@/db/queries/key-usage";
 import { MethodLabel, RequestCells, RequestListItem, RequestTime, StatusCodeBadge } from "@/components/request-format";
+import { requestHref } from "@/lib/audit-filters";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { formatMs } from "@/components/chart-parts";
@@ -119,7 +120,9 @@ export function TopEndpoints({ usage, latency }: { usage: KeyUsageDto; latency: 
   );
 }
 
-export function RecentCalls({ calls, auditHref }: { calls: RecentCallDto[]; auditHref: string | null }) {
+/** The key's last calls; with `orgSlug` (a viewer who may open them), each path links to its request's details. */
+export function RecentCalls({ calls, auditHref, orgSlug }: { calls: RecentCallDto[]; auditHref: string | null; orgSlug: string | null }) {
+  const href = (call: RecentCallDto) => (orgSlug ? requestHref(orgSlug, call.requestId) : undefined);
   return (
     <Card className="gap-0 overflow-hidden pb-0">
       <CardHeader className="flex flex-wrap items-start justify-between gap-2 pb-4">
@@ -135,7 +138,7 @@ export function RecentCalls({ calls, auditHref }: { calls: RecentCallDto[]; audi
       </CardHeader>
       <ul aria-label="Last calls" className="divide-y border-t sm:hidden">
         {calls.map((call) => (
-          <RequestListItem key={call.id} request={call} />
+          <RequestListItem key={call.id} request={call} href={href(call)} />
         ))}
       </ul>
       <Table aria-label="Last calls" containerClassName="hidden sm:block">
@@ -154,7 +157,7 @@ export function RecentCalls({ calls, auditHref }: { calls: RecentCallDto[]; audi
               <TableCell className="pl-6">
                 <RequestTime iso={call.createdAt} />
               </TableCell>
-              <RequestCells request={call} lastClassName="pr-6" />
+              <RequestCells request={call} href={href(call)} lastClassName="pr-6" />
             </TableRow>
           ))}
         </TableBody>

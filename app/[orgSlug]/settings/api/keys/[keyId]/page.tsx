@@ -123,7 +123,7 @@ export default async function KeyDetailsPage({ params }: { params: Promise<{ org
           <TopEndpoints usage={usage} latency={latency.endpoints} />
         </>
       )}
-      {calls.length > 0 ? <RecentCalls calls={calls} auditHref={auditHref} /> : null}
+      {calls.length > 0 ? <RecentCalls calls={calls} auditHref={auditHref} orgSlug={can(membership.role, "requests.inspect") ? orgSlug : null} /> : null}
       {history ? <KeyHistory orgSlug={orgSlug} keyId={keyId} history={history} /> : null}
     </div>
   );
