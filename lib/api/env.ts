@@ -12,7 +12,8 @@ export type ApiEnv = {
   Bindings: Partial<HttpBindings>;
   /**
    * receivedAt: when the request arrived (epoch ms), its id's time and its audit row's.
+   * credentials: the request's own (lib/api/request-capture.ts), kept out of everything stored.
    * errorCode, errorMessage, errorBody: the refusal rendered, for the audit row and its details.
    */
-  Variables: { requestId: string; receivedAt: number; caller: ApiCaller; errorCode?: ApiErrorCode; errorMessage?: string; errorBody?: ApiErrorBody };
+  Variables: { requestId: string; receivedAt: number; caller: ApiCaller; credentials: readonly string[]; errorCode?: ApiErrorCode; errorMessage?: string; errorBody?: ApiErrorBody };
 };

@@ -152,6 +152,10 @@ export function gateway(renderError: (c: Context<ApiEnv>, error: ApiError) => Re
       if (!key) return c.res;
     }
     if (!key) return renderError(c, ApiError.of("api_key_invalid", `No API key matches ${apiKeyHint(presented)}.`));
+    // Nothing stored about a request keeps a credential it carried (SPEC §14): read once, for the
+    // log row below and the idempotency step's stored answer.
+    const secrets = credentialsOf((name) => c.req.header(name));
+    c.set("credentials", secrets);
     if (admission) {
       try {
         decide(c, admission, ask, now);
@@ -166,8 +170,6 @@ export function gateway(renderError: (c: Context<ApiEnv>, error: ApiError) => Re
     // The path and query as sent: the raw URL past its origin, without parsing it again.
     const url = c.req.url;
     const pathAndQuery = url.slice(url.indexOf("/", url.indexOf("//") + 2));
-    // Nothing stored about a request keeps a credential it carried (SPEC §14).
-    const secrets = credentialsOf((name) => c.req.header(name));
     const userAgent = c.req.header("user-agent");
     const durationMs = Math.round(performance.now() - started);
     try {

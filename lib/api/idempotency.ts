@@ -4,7 +4,7 @@ import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey, typ
 import type { ApiEnv } from "./env";
 import { ApiError, validationError } from "./errors";
 import { IdempotencyHeaders } from "./schemas/common";
-import { credentialsOf, redactCredentials } from "./request-capture";
+import { redactCredentials } from "./request-capture";
 
 /** The response headers a replay repeats: those that describe the body. */
 const REPLAYED_HEADERS = ["content-type", "content-disposition"];
@@ -70,7 +70,7 @@ export function idempotency(): MiddlewareHandler<ApiEnv> {
       return;
     }
     const headers = Object.fromEntries(REPLAYED_HEADERS.flatMap((name) => (c.res.headers.has(name) ? [[name, c.res.headers.get(name)!]] : [])));
-    const body = storedBody(new Uint8Array(await c.res.clone().arrayBuffer()), headers["content-type"], credentialsOf((name) => c.req.header(name)));
+    const body = storedBody(new Uint8Array(await c.res.clone().arrayBuffer()), headers["content-type"], c.get("credentials"));
     await completeIdempotencyKey(request, { status: c.res.status, headers, body });
   };
 }

@@ -7,8 +7,11 @@
 
 /** How much of each body is kept. */
 export const CAPTURED_BODY_BYTES = 8 * 1024;
-/** Read past the cut, so a credential straddling it is recognised whole and removed before the cut. */
-const LOOKAHEAD_BYTES = 1024;
+/**
+ * How much of a body to read: past the cut, so a credential straddling it is recognised whole
+ * and removed before the cut.
+ */
+export const CAPTURE_READ_BYTES = CAPTURED_BODY_BYTES + 1024;
 export const REDACTED = "[redacted]";
 /** Shorter header values are not secrets worth the name, and removing them would mangle text. */
 const MIN_SECRET_LENGTH = 8;
@@ -76,11 +79,11 @@ export interface CapturedBody {
 }
 
 /**
- * What is kept of a body of which `prefix` holds the first bytes (at least CAPTURED_BODY_BYTES
- * plus the lookahead when there are that many) and `size` the whole size when known.
+ * What is kept of a body of which `prefix` holds the first bytes (at least CAPTURE_READ_BYTES
+ * when there are that many) and `size` the whole size when known.
  */
 export function captureBody(prefix: Uint8Array, size: number | null, secrets: readonly string[]): CapturedBody {
-  const window = prefix.subarray(0, CAPTURED_BODY_BYTES + LOOKAHEAD_BYTES);
+  const window = prefix.subarray(0, CAPTURE_READ_BYTES);
   let text = redactCredentials(decoder.decode(window), secrets);
   // The window may end inside a credential, and removing those before it may have moved that end below the cut.
   if (window.byteLength < prefix.byteLength || size === null || size > window.byteLength) text = redactTail(text, secrets);

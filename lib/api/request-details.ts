@@ -2,10 +2,7 @@ import type { Context } from "hono";
 import type { RequestDetailEntry } from "@/db/queries/request-log-writer";
 import type { ApiEnv } from "./env";
 import { readPrefix } from "./read-prefix";
-import { CAPTURED_BODY_BYTES, captureBody, captureText, storableText, type CapturedBody } from "./request-capture";
-
-// Enough past the cut to recognise a credential straddling it (request-capture.ts).
-const READ_BYTES = CAPTURED_BODY_BYTES + 1024;
+import { CAPTURE_READ_BYTES, captureBody, captureText, storableText, type CapturedBody } from "./request-capture";
 
 /** SPEC §14: bodies are kept for requests answered 4xx or 5xx; `CAPTURE_ERROR_BODIES=false` keeps none. */
 export function bodyCaptureEnabled(): boolean {
@@ -31,7 +28,7 @@ async function requestBody(c: Context<ApiEnv>, secrets: readonly string[]): Prom
   const raw = c.req.raw;
   if (!raw.body || raw.bodyUsed) return null;
   const declared = Number(raw.headers.get("content-length") ?? Number.NaN);
-  const { bytes, complete } = await readPrefix(raw.body, READ_BYTES).catch(() => ({ bytes: null, complete: false }));
+  const { bytes, complete } = await readPrefix(raw.body, CAPTURE_READ_BYTES).catch(() => ({ bytes: null, complete: false }));
   if (!bytes || bytes.byteLength === 0) return null;
   return captureBody(bytes, complete ? bytes.byteLength : Number.isFinite(declared) ? declared : null, secrets);
 }
@@ -42,7 +39,7 @@ async function responseBody(c: Context<ApiEnv>, secrets: readonly string[]): Pro
   if (rendered) return captureText(JSON.stringify(rendered), secrets);
   const body = c.res.clone().body;
   if (!body) return null;
-  const { bytes, complete } = await readPrefix(body, READ_BYTES);
+  const { bytes, complete } = await readPrefix(body, CAPTURE_READ_BYTES);
   if (!complete) await body.cancel();
   return captureBody(bytes, complete ? bytes.byteLength : null, secrets);
 }
