@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { API_RESOURCE_NAMES, API_RESOURCES, type KeyAccess, type KeyScopes, type Permission } from "@/core/enums";
 import { keyStatus } from "@/core/key-status";
+import { BUDGET_PERIOD_VALUES, budgetPeriodEnd, budgetPeriodStart } from "@/core/key-budget";
 import { admissionFor, withinRateLimit, type Admission } from "@/db/queries/gateway";
 import { createApiApp } from "@/lib/api/app";
 import { PLAN_RULES } from "@/lib/api/gateway";
@@ -100,5 +101,24 @@ describe("mirrors of the admission statement", () => {
     const disagree = admissions.filter((a) => a.quotaCounted !== withinRateLimit(a.rateCount!, a.rateLimit));
     expect(disagree.map((a) => `${a.rateCount} of ${a.rateLimit}: counted ${a.quotaCounted}`)).toEqual([]);
     expect(admissions.filter((a) => !withinRateLimit(a.rateCount!, a.rateLimit))).toHaveLength(5);
+  });
+
+  it("budgetPeriodStart and budgetPeriodEnd give the UTC day, week (from Monday) and month the statement counts a request in", async () => {
+    const org = await createOrg("enterprise", { rateLimitPerMinute: 1_000_000 });
+    const operation = { method: "GET", template: "/v1/invoices" };
+    // Each period's edges (a month of 28, 30 and 31 days, a leap day, a year's end, each weekday) and random instants.
+    const edges = ["2026-11-30T00:00:00Z", "2026-11-29T23:59:59.999Z", "2026-12-31T23:59:59.999Z", "2027-01-01T00:00:00Z", "2028-02-29T12:00:00Z", "2027-02-28T23:59:59.999Z", "2027-03-01T00:00:00Z"];
+    const random = Array.from({ length: 40 }, (_, i) => new Date(Date.UTC(2026, 0, 1) + Math.floor(((i * 7919) % 1000) / 1000 * 3 * 365 * 86_400_000)).toISOString());
+    const days = Array.from({ length: 8 }, (_, i) => new Date(Date.UTC(2026, 10, 23 + i, i % 2 ? 23 : 0, i % 2 ? 59 : 0)).toISOString());
+    const times = [...edges, ...random, ...days].map((text) => new Date(text));
+    for (const period of BUDGET_PERIOD_VALUES) {
+      const { value } = await insertKey(org.id, { budget: { limit: 1_000_000, period } });
+      for (const at of times) {
+        const admission = (await ask(value, operation, at))!;
+        const start = budgetPeriodStart(at, period);
+        expect(admission.budget!.periodStart.toISOString(), `${period} of ${at.toISOString()}`).toBe(start.toISOString());
+        expect(start <= at && at < budgetPeriodEnd(start, period)).toBe(true);
+      }
+    }
   });
 });

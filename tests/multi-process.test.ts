@@ -64,6 +64,21 @@ describe.skipIf(!process.env.DATABASE_URL)("two API processes on one PostgreSQL"
     expect(codes).toEqual(new Set(["monthly_quota_exceeded"]));
   });
 
+  it("share one key budget: 200 requests split across both on a key with a budget of 50 get exactly 50 through", async () => {
+    const org = await createOrg("enterprise", { rateLimitPerMinute: 100_000 });
+    const { value } = await insertKey(org.id, { budget: { limit: 50, period: "day" } });
+    // A burst straddling midnight UTC would meet two periods.
+    const intoDay = Date.now() % 86_400_000;
+    if (intoDay > 86_390_000) await new Promise((resolve) => setTimeout(resolve, 86_400_500 - intoDay));
+    const responses = await Promise.all(
+      Array.from({ length: 200 }, (_, i) => fetch(`${processes[i % 2]!.base}/v1/invoices`, { headers: { "X-API-Key": value } })),
+    );
+    const refused = responses.filter((r) => r.status === 429);
+    expect(responses.length - refused.length).toBe(50);
+    const codes = new Set(await Promise.all(refused.map(async (r) => ((await r.json()) as { error: { code: string } }).error.code)));
+    expect(codes).toEqual(new Set(["key_budget_exceeded"]));
+  });
+
   it("lose no audit row of a response that reached its client when one is killed mid-load (SIGKILL)", async () => {
     const victim = await startServerProcess();
     const org = await createOrg("enterprise", { rateLimitPerMinute: 100_000 });

@@ -5,6 +5,7 @@ import { GroupCommit } from "@/core/group-commit";
 import { countOnFreeShard, shardCapSql, shardCountSql } from "@/db/monthly-usage";
 import { API_RESOURCE_NAMES, API_RESOURCES, permissionRank, type ApiResource, type KeyAccess, type Permission, type Plan } from "@/core/enums";
 import { utcMonthStart } from "@/core/time";
+import type { BudgetPeriod } from "@/core/key-budget";
 
 /** What the gateway's admission statement needs to know of a plan (lib/plans/catalog.ts is the source). */
 export interface PlanRule {
@@ -40,6 +41,22 @@ export interface Admission {
   quotaCounted: boolean;
   /** The organization's quota alert thresholds, percent (SPEC §10). */
   quotaAlertThresholds: number[];
+  /** SPEC §15: the key's budget, or null when it has none. */
+  budget: AdmittedBudget | null;
+}
+
+/** Where a request left its key's budget. */
+export interface AdmittedBudget {
+  limit: number;
+  period: BudgetPeriod;
+  /** The first instant of the request's period (UTC). */
+  periodStart: Date;
+  /** The period's admitted requests, this one included when it was counted. */
+  used: number;
+  /** This request took one of the period's places. */
+  counted: boolean;
+  /** The budget refuses this request (decided only for requests within their rate limit). */
+  exceeded: boolean;
 }
 
 interface AdmissionRow {
@@ -58,6 +75,12 @@ interface AdmissionRow {
   quota_used: number;
   quota_counted: boolean;
   quota_alert_thresholds: number[];
+  budget_limit: number | null;
+  budget_period: BudgetPeriod | null;
+  budget_start: Date | string | null;
+  budget_used: number;
+  budget_counted: boolean;
+  budget_exceeded: boolean;
 }
 
 function sqlLiteral(value: string | number | boolean | null): string {
@@ -82,11 +105,13 @@ function scopeRanksSql(): string {
  * key by its hash, whether the client's address is on its allowlist, its organization's plan,
  * whether its access covers the request, then (unless the key is revoked or expired by the
  * request's time, the address or the access is refused, or the plan has no API access) the request
- * counted in its key's minute, then (unless that minute is full) counted in
- * the month, when the plan has a quota and the month still has room.
+ * counted in its key's minute, then (unless that minute is full) counted in its key's budget
+ * period when the key has a budget (SPEC §15) and the month still has room, then (unless the
+ * budget is used up) counted in the month, when the plan has a quota and the month still has room.
  *
  * Requests of one key and minute take consecutive places after those counted before, in the
- * batch's order. The month's calls of one organization are counted together on one shard drawn at
+ * batch's order. So do the requests of one key and budget period, up to the budget: the upsert adds
+ * only the places left, and keeps the count it found in `prior`, so each request knows its place. The month's calls of one organization are counted together on one shard drawn at
  * random, up to its cap; the requests beyond it (the shard filled up) are left to countOnFreeShard.
  *
  * A read-only key may send GET and HEAD; a restricted key needs, on the request's resource, a
@@ -117,6 +142,7 @@ export function admissionStatement(rules: PlanRule[]): string {
                   else r.resource is null or coalesce((select s.rank from scope_ranks s where s.resource = r.resource and s.permission = k.scopes->>r.resource), 0) >= r.rank
              end as scope_allowed,
              case when ru.custom_rate_limit then coalesce(o.rate_limit_per_minute, ru.rate_limit) else ru.rate_limit end as rate_limit,
+             k.budget_limit, k.budget_period, date_trunc(k.budget_period, r.at, 'UTC') as budget_start,
              floor(r.draw * ${shardCountSql("ru.quota")})::int as shard
       from request r
       join api_keys k on k.key_hash = r.key_hash
@@ -143,11 +169,32 @@ export function admissionStatement(rules: PlanRule[]): string {
       from (select distinct org_id, month from found where quota is not null) g
       left join monthly_usage u on u.org_id = g.org_id and u.month = g.month
       group by 1, 2
+    ), budget_asks as (
+      -- The requests a key's budget counts: within their minute's limit, while the month had room
+      -- (a request the quota refuses does not use the budget).
+      select f.ord, f.org_id, f.key_id, f.budget_start, f.budget_limit
+      from found f join placed p on p.ord = f.ord left join month m on m.org_id = f.org_id and m.month = f.month
+      where f.budget_limit is not null and p.rate_count <= f.rate_limit and (f.quota is null or (f.quota > 0 and m.used < f.quota))
+    ), per_budget as (
+      select org_id, key_id, budget_start, min(budget_limit) as budget_limit, count(*)::int as n from budget_asks group by 1, 2, 3
+    ), budget as (
+      -- In key order, as the minutes above. Only the places left under the limit are taken.
+      insert into key_budget_usage (org_id, api_key_id, period_start, used, prior, budget_limit)
+      select org_id, key_id, budget_start, least(n, budget_limit), 0, budget_limit from per_budget order by 1, 2, 3
+      on conflict (org_id, api_key_id, period_start) do update
+        set prior = key_budget_usage.used,
+            used = key_budget_usage.used + least(excluded.used, greatest(0, excluded.budget_limit - key_budget_usage.used)),
+            budget_limit = excluded.budget_limit
+      returning org_id, api_key_id, period_start, prior, used
+    ), budget_placed as (
+      select a.ord, (b.prior + row_number() over (partition by a.org_id, a.key_id, a.budget_start order by a.ord))::int as place, b.used
+      from budget_asks a join budget b on b.org_id = a.org_id and b.api_key_id = a.key_id and b.period_start = a.budget_start
     ), eligible as (
-      -- The requests the month counts: within their minute's limit, while the month had room.
+      -- The requests the month counts: within their minute's limit and their key's budget, while the month had room.
       select f.ord, f.org_id, f.month, f.quota, f.shard, row_number() over (partition by f.org_id, f.month order by f.ord) as place
       from found f join placed p on p.ord = f.ord join month m on m.org_id = f.org_id and m.month = f.month
-      where f.quota > 0 and p.rate_count <= f.rate_limit and m.used < f.quota
+      left join budget_placed bp on bp.ord = f.ord
+      where f.quota > 0 and p.rate_count <= f.rate_limit and m.used < f.quota and (f.budget_limit is null or bp.place <= bp.used)
     ), wanted as (
       -- One shard per organization and month, drawn by the batch's first request there.
       select org_id, month, (array_agg(shard order by ord))[1] as shard, min(quota) as quota, count(*)::int as n
@@ -178,11 +225,21 @@ export function admissionStatement(rules: PlanRule[]): string {
            (case when e.place <= t.after - t.before then m.used + e.place
                  else coalesce(m.used + t.after - t.before, m.used, 0) end)::int as quota_used,
            coalesce(e.place <= t.after - t.before, false) as quota_counted, f.quota_alert_thresholds,
-           -- Without a quota the only write is a one-minute counter: its commit need not wait for
-           -- the disk. A crash of PostgreSQL could forget the last few counts of a minute.
-           (select case when bool_and(quota is null) then set_config('synchronous_commit', 'off', true) end from found) as commit_mode
+           f.budget_limit, f.budget_period, f.budget_start,
+           (case when bp.ord is not null then least(bp.place, bp.used) else coalesce(b.used, cur.used, 0) end)::int as budget_used,
+           coalesce(bp.place <= bp.used, false) as budget_counted,
+           coalesce(case when bp.ord is not null then bp.place > bp.used else coalesce(b.used, cur.used, 0) >= f.budget_limit end, false) as budget_exceeded,
+           -- Without a quota or a budget the only write is a one-minute counter: its commit need not
+           -- wait for the disk. A crash of PostgreSQL could forget the last few counts of a minute.
+           (select case when bool_and(quota is null and budget_limit is null) then set_config('synchronous_commit', 'off', true) end from found) as commit_mode
     from found f
     left join placed p on p.ord = f.ord
+    left join budget_placed bp on bp.ord = f.ord
+    -- Where a request that was not counted leaves the budget: as this batch left it, or else as the
+    -- statement found it.
+    left join budget b on bp.ord is null and b.org_id = f.org_id and b.api_key_id = f.key_id and b.period_start = f.budget_start
+    left join key_budget_usage cur on bp.ord is null and b.org_id is null and f.budget_limit is not null
+      and cur.org_id = f.org_id and cur.api_key_id = f.key_id and cur.period_start = f.budget_start
     left join month m on m.org_id = f.org_id and m.month = f.month
     left join eligible e on e.ord = f.ord
     left join taken t on t.org_id = f.org_id and t.month = f.month`;
@@ -243,10 +300,21 @@ export function admissionFor(rules: PlanRule[]): (ask: AdmissionAsk) => Promise<
       quotaUsed: row.quota_used,
       quotaCounted: row.quota_counted,
       quotaAlertThresholds: row.quota_alert_thresholds,
+      budget:
+        row.budget_limit === null
+          ? null
+          : {
+              limit: row.budget_limit,
+              period: row.budget_period!,
+              periodStart: new Date(row.budget_start!),
+              used: row.budget_used,
+              counted: row.budget_counted,
+              exceeded: row.budget_exceeded,
+            },
     };
     // The drawn shard was full while the month still had room: count on another one.
     const drawnShardFull = admission.quota !== null && admission.quota > 0 && !admission.quotaCounted && admission.quotaUsed < admission.quota;
-    if (drawnShardFull && admission.rateCount !== null && withinRateLimit(admission.rateCount, admission.rateLimit)) {
+    if (drawnShardFull && admission.rateCount !== null && withinRateLimit(admission.rateCount, admission.rateLimit) && !admission.budget?.exceeded) {
       const retried = await countOnFreeShard(admission.orgId, utcMonthStart(at), admission.quota!);
       admission.quotaCounted = retried.counted;
       admission.quotaUsed = retried.used;

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
-import { check, index, jsonb, pgTable, text, timestamp, uniqueIndex, type AnyPgColumn } from "drizzle-orm/pg-core";
+import { check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, type AnyPgColumn } from "drizzle-orm/pg-core";
 import { IP_ALLOWLIST_MAX, KEY_ACCESS_VALUES, REVOKE_REASON_VALUES, type KeyScopes } from "@/core/enums";
+import { BUDGET_PERIOD_VALUES, KEY_BUDGET_MAX } from "@/core/key-budget";
 import { createdAt } from "./columns";
 import { tenant, users } from "./accounts";
 
@@ -33,6 +34,9 @@ export const apiKeys = pgTable(
     scopes: jsonb("scopes").$type<KeyScopes>().notNull().default({}),
     /** Addresses and CIDR ranges the key may be used from, canonical as lib/keys/ip-allowlist.ts writes them; empty: anywhere. */
     ipAllowlist: text("ip_allowlist").array().notNull().default(sql`'{}'::text[]`),
+    /** SPEC §15: at most this many admitted requests per `budget_period` (UTC); null: no budget. */
+    budgetLimit: integer("budget_limit"),
+    budgetPeriod: text("budget_period", { enum: BUDGET_PERIOD_VALUES }),
   },
   (t) => [
     index("api_keys_org_idx").on(t.orgId, t.createdAt.desc()),
@@ -43,6 +47,10 @@ export const apiKeys = pgTable(
     check("api_keys_scopes_only_when_restricted", sql`${t.access} = 'restricted' or ${t.scopes} = '{}'::jsonb`),
     // The cast refuses anything PostgreSQL cannot read as an address or range.
     check("api_keys_ip_allowlist_valid", sql`cardinality(${t.ipAllowlist}) <= ${sql.raw(String(IP_ALLOWLIST_MAX))} and ${t.ipAllowlist}::cidr[] is not null`),
+    check(
+      "api_keys_budget_valid",
+      sql`(${t.budgetLimit} is null and ${t.budgetPeriod} is null) or (${t.budgetLimit} between 1 and ${sql.raw(String(KEY_BUDGET_MAX))} and ${t.budgetPeriod} in (${sql.raw(BUDGET_PERIOD_VALUES.map((period) => `'${period}'`).join(", "))}))`,
+    ),
     check("api_keys_revoke_reason_known", sql`${t.revokeReason} is null or ${t.revokeReason} in (${sql.raw(REVOKE_REASON_VALUES.map((reason) => `'${reason}'`).join(", "))})`),
   ],
 );

@@ -182,6 +182,27 @@ export const rateLimitWindows = pgTable(
   (t) => [primaryKey({ columns: [t.orgId, t.apiKeyId, t.windowStart] })],
 );
 
+/**
+ * SPEC §15: the requests each key with a budget was admitted in each of its periods (the period's
+ * first instant, UTC), counted by the admission statement's upsert, whose row lock makes the count
+ * exact across processes. `used` never passes the limit it was counted against: a request the
+ * budget refuses is not counted. `prior` is `used` before the statement that last wrote the row,
+ * so that statement can tell which of its requests got the places (db/queries/gateway.ts);
+ * `budget_limit` is the limit that statement applied.
+ */
+export const keyBudgetUsage = pgTable(
+  "key_budget_usage",
+  {
+    orgId: text("org_id").notNull(),
+    apiKeyId: text("api_key_id").notNull(),
+    periodStart: timestamp("period_start", { withTimezone: true, mode: "date" }).notNull(),
+    used: integer("used").notNull(),
+    prior: integer("prior").notNull().default(0),
+    budgetLimit: integer("budget_limit").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.orgId, t.apiKeyId, t.periodStart] })],
+);
+
 /** How long an Idempotency-Key and its response are kept (SPEC §11: Stripe's 24 hours). */
 export const IDEMPOTENCY_WINDOW_HOURS = 24;
 

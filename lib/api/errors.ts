@@ -19,6 +19,10 @@ export const API_ERRORS = {
     description: "The key is read only or restricted, and its access does not cover the request: the message names the resource and the permission needed.",
   },
   rate_limited: { status: 429, description: "The key's per-minute rate limit is used up; retry after Retry-After seconds." },
+  key_budget_exceeded: {
+    status: 429,
+    description: "The key's own budget (requests per UTC day, week or month, set in the dashboard) is used up; it resets when X-Key-Budget-Reset says (Retry-After).",
+  },
   monthly_quota_exceeded: {
     status: 429,
     description: "The organization's monthly call quota is used up; it resets at the start of the next UTC month (Retry-After).",

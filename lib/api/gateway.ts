@@ -7,6 +7,7 @@ import { normalizeClientIp } from "@/lib/keys/ip-allowlist";
 import { DEFAULT_RATE_LIMIT_PER_MINUTE, PLANS } from "@/lib/plans/catalog";
 import { API_RESOURCES, PLAN_VALUES } from "@/core/enums";
 import { nextUtcMonth } from "@/core/time";
+import { BUDGET_PERIOD_LABELS, budgetPeriodEnd } from "@/core/key-budget";
 import type { ApiEnv } from "./env";
 import { ApiError } from "./errors";
 import { UsageAlerts } from "./usage-alerts";
@@ -67,10 +68,11 @@ export const PLAN_RULES: PlanRule[] = PLAN_VALUES.map((plan) => ({
 const admitRequest = admissionFor(PLAN_RULES);
 
 /**
- * SPEC §9's refusals, in its order, from what the admission statement found and counted: it counts
- * a request in its key's minute only when the key is active, from an allowed address, on a plan
- * with API access and with access to what the request needs, and in the month only when that
- * minute still had room. Sets the rate-limit and quota headers.
+ * SPEC §9's and §15's refusals, in their order, from what the admission statement found and
+ * counted: it counts a request in its key's minute only when the key is active, from an allowed
+ * address, on a plan with API access and with access to what the request needs; in the key's
+ * budget only when that minute still had room; and in the month only when the budget did too.
+ * Sets the rate-limit, budget and quota headers.
  */
 function decide(c: Context<ApiEnv>, admission: Admission, ask: { need: RequiredAccess | null; ip: string | null }, now: number): void {
   if (admission.revoked) throw ApiError.of("api_key_revoked", "This API key has been revoked. Create a new key in the dashboard.");
@@ -94,7 +96,14 @@ function decide(c: Context<ApiEnv>, admission: Admission, ask: { need: RequiredA
   c.header("X-RateLimit-Limit", String(rateLimit));
   c.header("X-RateLimit-Remaining", String(Math.max(0, rateLimit - used)));
   c.header("X-RateLimit-Reset", String(resetSeconds));
-  // A rate-limited client still learns where its month stands.
+  // A rate-limited client still learns where its budget and its month stand.
+  const { budget } = admission;
+  const budgetResetAt = budget ? budgetPeriodEnd(budget.periodStart, budget.period).getTime() : 0;
+  if (budget) {
+    c.header("X-Key-Budget-Limit", String(budget.limit));
+    c.header("X-Key-Budget-Remaining", String(Math.max(0, budget.limit - budget.used)));
+    c.header("X-Key-Budget-Reset", String(budgetResetAt / 1000));
+  }
   if (quota !== null) {
     c.header("X-Quota-Limit", String(quota));
     c.header("X-Quota-Remaining", String(Math.max(0, quota - quotaUsed)));
@@ -104,6 +113,14 @@ function decide(c: Context<ApiEnv>, admission: Admission, ask: { need: RequiredA
     throw ApiError.of("rate_limited", `Rate limit of ${rateLimit} requests per minute exceeded for this key. Retry in ${retryAfter} s.`, {
       headers: { "Retry-After": String(retryAfter) },
     });
+  }
+  if (budget?.exceeded) {
+    const retryAfter = Math.max(1, Math.ceil((budgetResetAt - now) / 1000));
+    throw ApiError.of(
+      "key_budget_exceeded",
+      `This API key's budget of ${budget.limit.toLocaleString("en-US")} requests ${BUDGET_PERIOD_LABELS[budget.period].per} is used up. It resets at ${rfc3339(new Date(budgetResetAt))} (UTC); an admin can change the budget in the dashboard.`,
+      { headers: { "Retry-After": String(retryAfter) } },
+    );
   }
   if (used === 1 && Math.random() < 0.05) void pruneRateWindows(new Date(now - 5 * RATE_WINDOW_MS)).catch((error) => console.error("Pruning rate-limit windows failed", error));
   if (quota !== null && !admission.quotaCounted) {

@@ -1,6 +1,7 @@
 import { getDb } from "@/db";
 import { apiKeys, memberships, organizations, users } from "@/db/schema";
 import type { KeyAccess, KeyScopes, Plan, Role } from "@/core/enums";
+import type { KeyBudget } from "@/core/key-budget";
 import { mintApiKey } from "@/lib/keys/format";
 import { newId } from "@/core/ids";
 
@@ -37,7 +38,7 @@ export async function createTeam(plan: Plan = "pro") {
 /** A key row written directly (bypassing the action), returning its value for API calls. */
 export async function insertKey(
   orgId: string,
-  options: { name?: string; revoked?: boolean; createdBy?: string; expiresAt?: Date; createdAt?: Date; access?: KeyAccess; scopes?: KeyScopes; ipAllowlist?: string[] } = {},
+  options: { name?: string; revoked?: boolean; createdBy?: string; expiresAt?: Date; createdAt?: Date; access?: KeyAccess; scopes?: KeyScopes; ipAllowlist?: string[]; budget?: KeyBudget } = {},
 ) {
   const { value, hash, hint } = mintApiKey();
   const id = newId("key");
@@ -55,6 +56,8 @@ export async function insertKey(
       access: options.access ?? "full",
       scopes: options.scopes ?? {},
       ipAllowlist: options.ipAllowlist ?? [],
+      budgetLimit: options.budget?.limit ?? null,
+      budgetPeriod: options.budget?.period ?? null,
       ...(options.createdAt ? { createdAt: options.createdAt } : {}),
     });
   return { id, value, hint };

@@ -94,7 +94,11 @@ code that runs in a browser; call the API from your backend.
 Every response carries \`X-Request-Id\`. Authenticated responses carry \`X-RateLimit-Limit\`,
 \`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\` (Unix seconds) for the key's per-minute limit, and
 \`X-Quota-Limit\` / \`X-Quota-Remaining\` for the organization's monthly calls when its plan has a quota.
-A \`429\` says which limit was hit and carries \`Retry-After\` (seconds).
+A key given a budget in the dashboard (requests per UTC day, week from Monday, or month) also carries
+\`X-Key-Budget-Limit\`, \`X-Key-Budget-Remaining\` and \`X-Key-Budget-Reset\` (Unix seconds).
+A \`429\` says which limit was hit (\`rate_limited\`, then \`key_budget_exceeded\`, then
+\`monthly_quota_exceeded\`, in the order they are checked) and carries \`Retry-After\` (seconds).
+Refused requests use neither the budget nor the quota.
 `.trim();
 
 export function registerRoutes(app: OpenAPIHono<ApiEnv>): void {

@@ -2,6 +2,7 @@ import { z, type OpenAPIHono } from "@hono/zod-openapi";
 import type { ZodType } from "zod";
 import type { ApiEnv } from "../env";
 import { ENTERPRISE_RATE_LIMIT_RANGE, PLANS } from "@/lib/plans/catalog";
+import { KEY_BUDGET_MAX } from "@/core/key-budget";
 import { API_ERRORS, ERROR_DETAILS_MAX, ERROR_TEXT_MAX, type ApiErrorCode, type ApiErrorCodeWithStatus, type ApiErrorStatus } from "../errors";
 
 // ── Headers ────────────────────────────────────────────────────────────────────────────────────
@@ -13,6 +14,9 @@ const HEADERS = {
   "X-RateLimit-Reset": "When the current window ends, in Unix seconds.",
   "X-Quota-Limit": "Calls per UTC calendar month allowed for the organization; absent when unlimited.",
   "X-Quota-Remaining": "Calls left this month; absent when unlimited.",
+  "X-Key-Budget-Limit": "Requests this key may make per UTC day, week (from Monday) or month: its own budget, set in the dashboard; absent when the key has none.",
+  "X-Key-Budget-Remaining": "Requests left in the key's budget this period; absent when the key has none.",
+  "X-Key-Budget-Reset": "When the key's budget period ends and the budget starts again, in Unix seconds; absent when the key has none.",
   "Retry-After": "Seconds to wait before retrying.",
   "X-API-Key-Expires": "When this key stops working (RFC 3339, UTC); absent when it never expires.",
 } as const;
@@ -29,16 +33,20 @@ const HEADER_SCHEMAS: Record<HeaderName, object> = {
   "X-RateLimit-Reset": { type: "integer", format: "int64", ...UNIX_SECONDS },
   "X-Quota-Limit": { type: "integer", format: "int32", minimum: 1, maximum: LARGEST_QUOTA },
   "X-Quota-Remaining": { type: "integer", format: "int32", minimum: 0, maximum: LARGEST_QUOTA },
+  "X-Key-Budget-Limit": { type: "integer", format: "int32", minimum: 1, maximum: KEY_BUDGET_MAX },
+  "X-Key-Budget-Remaining": { type: "integer", format: "int32", minimum: 0, maximum: KEY_BUDGET_MAX },
+  "X-Key-Budget-Reset": { type: "integer", format: "int64", ...UNIX_SECONDS },
   // At most until the next month begins.
   "Retry-After": { type: "integer", format: "int32", minimum: 1, maximum: 31 * 86_400 },
   "X-API-Key-Expires": { type: "string", format: "date-time", maxLength: 20, example: "2027-01-31T00:00:00Z" },
 };
-const OPTIONAL_HEADERS: HeaderName[] = ["X-Quota-Limit", "X-Quota-Remaining", "X-API-Key-Expires"];
+const BUDGET_HEADERS: HeaderName[] = ["X-Key-Budget-Limit", "X-Key-Budget-Remaining", "X-Key-Budget-Reset"];
+const OPTIONAL_HEADERS: HeaderName[] = ["X-Quota-Limit", "X-Quota-Remaining", "X-API-Key-Expires", ...BUDGET_HEADERS];
 
 const headerRefs = (names: HeaderName[]) => Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }]));
 
-/** Headers of a request that passed authentication: the rate limit, and the quota when the plan has one. */
-export const ADMITTED = headerRefs(["X-Request-Id", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "X-Quota-Limit", "X-Quota-Remaining", "X-API-Key-Expires"]);
+/** Headers of a request that passed authentication: the rate limit, the key's budget when it has one, and the quota when the plan has one. */
+export const ADMITTED = headerRefs(["X-Request-Id", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", ...BUDGET_HEADERS, "X-Quota-Limit", "X-Quota-Remaining", "X-API-Key-Expires"]);
 
 // ── Error bodies ───────────────────────────────────────────────────────────────────────────────
 
@@ -72,8 +80,8 @@ const SHARED = {
   Unauthorized: { codes: ["api_key_missing", "api_key_invalid", "api_key_revoked", "api_key_expired"], headers: headerRefs(["X-Request-Id"]) },
   Forbidden: { codes: ["ip_not_allowed", "plan_no_api_access", "api_key_scope_insufficient"], headers: headerRefs(["X-Request-Id", "X-API-Key-Expires"]) },
   TooManyRequests: {
-    codes: ["rate_limited", "monthly_quota_exceeded"],
-    headers: headerRefs(["X-Request-Id", "Retry-After", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "X-Quota-Limit", "X-Quota-Remaining", "X-API-Key-Expires"]),
+    codes: ["rate_limited", "key_budget_exceeded", "monthly_quota_exceeded"],
+    headers: headerRefs(["X-Request-Id", "Retry-After", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", ...BUDGET_HEADERS, "X-Quota-Limit", "X-Quota-Remaining", "X-API-Key-Expires"]),
   },
   InternalError: { codes: ["internal_error"], headers: headerRefs(["X-Request-Id"]) },
   PayloadTooLarge: { codes: ["payload_too_large"], headers: ADMITTED },

@@ -1,0 +1,51 @@
+/**
+ * SPEC §15: a key's budget, a number of requests per UTC day, week (from Monday) or month. The
+ * admission statement (db/queries/gateway.ts) decides with PostgreSQL's `date_trunc(period, at,
+ * 'UTC')`; these are its TypeScript mirrors for the pages and the headers, held to it by
+ * tests/admission-mirrors.test.ts.
+ */
+export const BUDGET_PERIOD_VALUES = ["day", "week", "month"] as const;
+export type BudgetPeriod = (typeof BUDGET_PERIOD_VALUES)[number];
+
+/** The largest budget a key can be given: within PostgreSQL's integer, and more than any plan's month. */
+export const KEY_BUDGET_MAX = 1_000_000_000;
+
+/** SPEC §15: the shares of a budget (percent) that raise an alert, once per period each. */
+export const BUDGET_ALERT_THRESHOLDS = [80, 100] as const;
+
+export interface KeyBudget {
+  limit: number;
+  period: BudgetPeriod;
+}
+
+export const BUDGET_PERIOD_LABELS: Record<BudgetPeriod, { adjective: string; per: string; this: string }> = {
+  day: { adjective: "Daily", per: "per day", this: "today" },
+  week: { adjective: "Weekly", per: "per week", this: "this week" },
+  month: { adjective: "Monthly", per: "per month", this: "this month" },
+};
+
+/** The first instant of the UTC day, week (Monday) or month that `at` falls in. */
+export function budgetPeriodStart(at: Date, period: BudgetPeriod): Date {
+  const year = at.getUTCFullYear();
+  const month = at.getUTCMonth();
+  const day = at.getUTCDate();
+  if (period === "month") return new Date(Date.UTC(year, month, 1));
+  if (period === "day") return new Date(Date.UTC(year, month, day));
+  // getUTCDay: Sunday 0 … Saturday 6; Monday starts the week.
+  const sinceMonday = (at.getUTCDay() + 6) % 7;
+  return new Date(Date.UTC(year, month, day - sinceMonday));
+}
+
+/** The first instant of the period after the one starting at `start`: when the budget resets. */
+export function budgetPeriodEnd(start: Date, period: BudgetPeriod): Date {
+  const year = start.getUTCFullYear();
+  const month = start.getUTCMonth();
+  const day = start.getUTCDate();
+  if (period === "month") return new Date(Date.UTC(year, month + 1, 1));
+  return new Date(Date.UTC(year, month, day + (period === "day" ? 1 : 7)));
+}
+
+/** The budget thresholds (percent) that `used` of `limit` has reached. */
+export function budgetThresholdsReached(limit: number, used: number): number[] {
+  return BUDGET_ALERT_THRESHOLDS.filter((threshold) => used >= Math.ceil((limit * threshold) / 100));
+}
