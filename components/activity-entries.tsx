@@ -32,6 +32,7 @@ const ICONS: Record<ActivityAction, typeof KeyRound> = {
   "api_key.created": KeyRound,
   "api_key.renamed": PencilLine,
   "api_key.restrictions_changed": LockKeyhole,
+  "api_key.budget_changed": Gauge,
   "api_key.rolled": RefreshCw,
   "api_key.revoked": ShieldOff,
   "api_key.expired": CalendarX,

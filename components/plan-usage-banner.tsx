@@ -3,7 +3,7 @@ import Link from "next/link";
 import type { OrgUsageDto } from "@/db/queries/api-keys";
 import { Badge } from "@/components/ui/badge";
 import { Card, CardContent } from "@/components/ui/card";
-import { Progress } from "@/components/ui/progress";
+import { UsageMeter, usageLevel } from "@/components/usage-meter";
 import { PLANS, plansWith } from "@/lib/plans/catalog";
 import { cn } from "@/lib/utils";
 
@@ -31,8 +31,7 @@ export function PlanUsageBanner({ usage, orgSlug }: { usage: OrgUsageDto; orgSlu
   }
   const quota = plan.monthlyCalls;
   const share = quota ? Math.min(100, (usage.callsThisMonth / quota) * 100) : 0;
-  // SPEC §10: amber from 80 %, red once the quota is used up.
-  const level = quota === null || share < 80 ? null : share >= 100 ? "used-up" : "near";
+  const level = quota === null ? null : usageLevel(usage.callsThisMonth, quota);
   return (
     <Card className={cn(level === "near" && "border-warning/50 bg-warning/5", level === "used-up" && "border-destructive/40 bg-destructive/5")}>
       <CardContent className="grid gap-6 sm:grid-cols-[auto_1fr_1.4fr] sm:items-center">
@@ -66,12 +65,7 @@ export function PlanUsageBanner({ usage, orgSlug }: { usage: OrgUsageDto; orgSlu
             <span className="text-sm font-normal text-muted-foreground"> / {quota === null ? "Unlimited" : number.format(quota)}</span>
           </p>
           {quota !== null ? (
-            <Progress
-              value={share}
-              className={cn(level === "near" && "bg-warning/20", level === "used-up" && "bg-destructive/20")}
-              indicatorClassName={cn(level === "near" && "bg-warning", level === "used-up" && "bg-destructive")}
-              aria-label={`${number.format(usage.callsThisMonth)} of ${number.format(quota)} API calls used this month`}
-            />
+            <UsageMeter used={usage.callsThisMonth} limit={quota} label={`${number.format(usage.callsThisMonth)} of ${number.format(quota)} API calls used this month`} />
           ) : null}
         </div>
       </CardContent>

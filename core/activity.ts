@@ -9,6 +9,7 @@ export const ACTIVITY_ACTIONS = {
   "api_key.created": "Key created",
   "api_key.renamed": "Key renamed",
   "api_key.restrictions_changed": "Key access changed",
+  "api_key.budget_changed": "Key budget changed",
   "api_key.rolled": "Key rolled",
   "api_key.revoked": "Key revoked",
   "api_key.expired": "Key expired",

@@ -18,11 +18,25 @@ export interface KeyBudget {
   period: BudgetPeriod;
 }
 
+/** A key's budget as the dashboard shows it: where the current period stands. */
+export interface KeyBudgetDto extends KeyBudget {
+  /** Requests admitted this period (more than the limit when it was lowered within the period). */
+  used: number;
+  periodStart: string;
+  /** When the period ends and the count starts again. */
+  resetsAt: string;
+}
+
 export const BUDGET_PERIOD_LABELS: Record<BudgetPeriod, { adjective: string; per: string; this: string }> = {
   day: { adjective: "Daily", per: "per day", this: "today" },
   week: { adjective: "Weekly", per: "per week", this: "this week" },
   month: { adjective: "Monthly", per: "per month", this: "this month" },
 };
+
+/** "3 requests per day", "1,000 requests per month". */
+export function describeBudget(budget: KeyBudget): string {
+  return `${budget.limit.toLocaleString("en-US")} ${budget.limit === 1 ? "request" : "requests"} ${BUDGET_PERIOD_LABELS[budget.period].per}`;
+}
 
 /** The first instant of the UTC day, week (Monday) or month that `at` falls in. */
 export function budgetPeriodStart(at: Date, period: BudgetPeriod): Date {

@@ -36,6 +36,14 @@ export type Change<T, R = T> = ({ data: T; activity: ActivityChange | readonly [
   afterCommit?: () => Promise<R>;
 };
 
+/**
+ * A second permission an action needs for part of its change (a budget set while creating a key):
+ * refused in the words of the role table, inside the transaction, so nothing of the change stays.
+ */
+export function requirePermission(ctx: ActionContext, permission: Permission): void {
+  if (!can(ctx.role, permission)) throw new UserFacingError(deniedMessage(permission));
+}
+
 function formToObject(form: FormData | Record<string, unknown>): Record<string, unknown> {
   return form instanceof FormData ? Object.fromEntries(form) : form;
 }

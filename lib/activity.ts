@@ -27,6 +27,7 @@ const FIELD_LABELS: Record<string, string> = {
   access: "Access",
   scopes: "Permissions",
   ipAllowlist: "IP allowlist",
+  budget: "Budget",
   quotaAlertThresholds: "Quota alerts at",
   rateLimitAlertThreshold: "Rate-limit alert above",
   url: "URL",
@@ -43,7 +44,7 @@ const FIELD_LABELS: Record<string, string> = {
 };
 
 /** What a null means for a field: "Never" for an expiry, "Default (60)" for a rate limit. */
-const NULL_MEANS: Record<string, string> = { expiresAt: "Never", rateLimitPerMinute: "Default (60)", maxLifetimeDays: "No maximum", ipAllowlist: "Any address", quotaAlertThresholds: "Off" };
+const NULL_MEANS: Record<string, string> = { expiresAt: "Never", rateLimitPerMinute: "Default (60)", maxLifetimeDays: "No maximum", ipAllowlist: "Any address", quotaAlertThresholds: "Off", budget: "No budget" };
 
 /** The order fields are shown in: the label table's, whatever order the stored JSON kept (jsonb sorts its keys by length). */
 const FIELD_ORDER = Object.keys(FIELD_LABELS);

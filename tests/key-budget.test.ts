@@ -1,10 +1,14 @@
 import { and, eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import { getDb } from "@/db";
-import { keyBudgetUsage } from "@/db/schema";
+import { apiKeys, keyBudgetUsage } from "@/db/schema";
 import { maintainRequestLog } from "@/db/partitions";
 import type { KeyBudget } from "@/core/key-budget";
-import { createOrg, insertKey } from "./helpers/factories";
+import { createApiKeyAction, rollApiKeyAction, updateKeyRestrictionsAction } from "@/app/[orgSlug]/settings/api/actions";
+import { listActivity } from "@/db/queries/activity";
+import { getApiKey } from "@/db/queries/api-keys";
+import { createOrg, createTeam, form, insertKey } from "./helpers/factories";
+import { actAs } from "./helpers/session";
 import { countedThisMonth } from "./helpers/usage";
 import { contractApi, itMatchesTheDocument } from "./helpers/api-contract";
 
@@ -148,7 +152,6 @@ describe("a key's budget (SPEC §15)", () => {
     frozenAt = Date.now();
     const { org, id, value } = await keyWithBudget({ limit: 2, period: "week" });
     await Promise.all([call(value), call(value), call(value)]);
-    const { apiKeys } = await import("@/db/schema");
     await getDb().update(apiKeys).set({ budgetLimit: 4 }).where(and(eq(apiKeys.orgId, org.id), eq(apiKeys.id, id)));
     const raised = await Promise.all([call(value), call(value), call(value)]);
     expect((await Promise.all(raised.map(codeOf))).sort()).toEqual([null, null, "key_budget_exceeded"].sort());
@@ -172,4 +175,76 @@ describe("a key's budget (SPEC §15)", () => {
   });
 
   itMatchesTheDocument(api, 20);
+});
+
+describe("setting a key's budget in the dashboard", () => {
+  async function entries(orgId: string) {
+    const page = await listActivity(orgId, {});
+    return page.rows.map((row) => ({ action: row.action, before: row.before, after: row.after }));
+  }
+
+  it("an admin gives a new key a budget (\"1,000\" per week); the history says so and the gateway applies it", async () => {
+    const team = await createTeam("enterprise");
+    actAs(team.admin.id);
+    const created = await createApiKeyAction(null, form({ orgId: team.org.id, name: "Reporting job", budgetLimit: "1,000", budgetPeriod: "week" }));
+    expect(created.ok).toBe(true);
+    if (!created.ok) return;
+    expect(created.data.key.budget).toMatchObject({ limit: 1000, period: "week", used: 0 });
+    expect((await entries(team.org.id))[0]).toMatchObject({ action: "api_key.created", after: expect.objectContaining({ budget: "1,000 requests per week" }) });
+    const response = await call(created.data.value);
+    expect(response.headers.get("x-key-budget-remaining")).toBe("999");
+    expect((await getApiKey(team.org.id, created.data.key.id))!.budget).toMatchObject({ used: 1, limit: 1000 });
+  });
+
+  it.each([
+    ["letters", { budgetLimit: "lots" }, "budgetLimit"],
+    ["zero", { budgetLimit: "0" }, "budgetLimit"],
+    ["a fraction", { budgetLimit: "2.5" }, "budgetLimit"],
+    ["a negative number", { budgetLimit: "-3" }, "budgetLimit"],
+    ["over the maximum", { budgetLimit: "1000000001" }, "budgetLimit"],
+    ["a number past JavaScript's precision", { budgetLimit: "99999999999999999999" }, "budgetLimit"],
+    ["an unknown period", { budgetLimit: "10", budgetPeriod: "year" }, "budgetPeriod"],
+  ])("refuses %s with a field error and creates nothing", async (_label, fields, field) => {
+    const team = await createTeam("enterprise");
+    actAs(team.admin.id);
+    const result = await createApiKeyAction(null, form({ orgId: team.org.id, name: "Reporting job", ...fields }));
+    expect(result).toMatchObject({ ok: false, fieldErrors: { [field]: [expect.any(String)] } });
+    expect(await getDb().select().from(apiKeys).where(eq(apiKeys.orgId, team.org.id))).toEqual([]);
+  });
+
+  it("Edit access sets, changes and removes a budget, each change an entry of its own; the same values again are refused", async () => {
+    const team = await createTeam("enterprise");
+    const key = await insertKey(team.org.id, { name: "Zapier" });
+    actAs(team.owner.id);
+    const set = await updateKeyRestrictionsAction(null, form({ orgId: team.org.id, keyId: key.id, access: "full", budgetLimit: "3", budgetPeriod: "day" }));
+    expect(set).toMatchObject({ ok: true, data: { key: { budget: { limit: 3, period: "day", used: 0 } } } });
+    const both = await updateKeyRestrictionsAction(null, form({ orgId: team.org.id, keyId: key.id, access: "read_only", budgetLimit: "5", budgetPeriod: "month" }));
+    expect(both.ok).toBe(true);
+    const same = await updateKeyRestrictionsAction(null, form({ orgId: team.org.id, keyId: key.id, access: "read_only", budgetLimit: "5", budgetPeriod: "month" }));
+    expect(same).toMatchObject({ ok: false, error: '"Zapier" already has this access and budget.' });
+    const removed = await updateKeyRestrictionsAction(null, form({ orgId: team.org.id, keyId: key.id, access: "read_only", budgetLimit: "" }));
+    expect(removed).toMatchObject({ ok: true, data: { key: { budget: null } } });
+    expect((await entries(team.org.id)).reverse()).toEqual([
+      { action: "api_key.budget_changed", before: { budget: null }, after: { budget: "3 requests per day" } },
+      expect.objectContaining({ action: "api_key.restrictions_changed" }),
+      { action: "api_key.budget_changed", before: { budget: "3 requests per day" }, after: { budget: "5 requests per month" } },
+      { action: "api_key.budget_changed", before: { budget: "5 requests per month" }, after: { budget: null } },
+    ]);
+    const [row] = await getDb().select().from(apiKeys).where(eq(apiKeys.id, key.id));
+    expect(row).toMatchObject({ access: "read_only", budgetLimit: null, budgetPeriod: null });
+  });
+
+  it("a roll's replacement keeps the budget and takes over the period's count", async () => {
+    const team = await createTeam("enterprise");
+    const key = await insertKey(team.org.id, { name: "Zapier", budget: { limit: 3, period: "day" } });
+    await call(key.value);
+    await call(key.value);
+    actAs(team.owner.id);
+    const rolled = await rollApiKeyAction(null, form({ orgId: team.org.id, keyId: key.id, overlap: "now" }));
+    expect(rolled.ok).toBe(true);
+    if (!rolled.ok) return;
+    expect(rolled.data.key.budget).toMatchObject({ limit: 3, period: "day", used: 2 });
+    expect((await call(rolled.data.value)).status).toBe(200);
+    expect(await codeOf(await call(rolled.data.value))).toBe("key_budget_exceeded");
+  });
 });

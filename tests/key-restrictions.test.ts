@@ -88,7 +88,7 @@ describe("changing a key's restrictions", () => {
     const key = await insertKey(team.org.id, { name: "Zapier", access: "read_only" });
     actAs(team.owner.id);
     const same = await updateKeyRestrictionsAction(null, form({ orgId: team.org.id, keyId: key.id, access: "read_only" }));
-    expect(same).toMatchObject({ ok: false, error: '"Zapier" already has this access.' });
+    expect(same).toMatchObject({ ok: false, error: '"Zapier" already has this access and budget.' });
     expect((await revokeApiKeyAction(null, form({ orgId: team.org.id, keyId: key.id }))).ok).toBe(true);
     const revoked = await updateKeyRestrictionsAction(null, form({ orgId: team.org.id, keyId: key.id, access: "full" }));
     expect(revoked).toMatchObject({ ok: false, error: '"Zapier" is revoked: its access can no longer change.' });

@@ -177,6 +177,21 @@ describe("change a key's restrictions (scopes, IP allowlist)", () => {
   });
 });
 
+describe("set a key's budget (§15)", () => {
+  it.each(allowed([true, true, false, false]))("%s: %s", async (role, may) => {
+    actAs(team.byRole[role].id);
+    const edited = await updateKeyRestrictionsAction(null, form({ orgId: team.org.id, keyId: key.id, access: "full", budgetLimit: "3", budgetPeriod: "day" }));
+    const created = await createApiKeyAction(null, form({ orgId: team.org.id, name: "Budgeted", budgetLimit: "10", budgetPeriod: "month" }));
+    for (const result of [edited, created]) {
+      expect(result.ok).toBe(may);
+      if (!result.ok) expect(result.error).toMatch(/^Only owners and admins can /);
+    }
+    const rows = await getDb().select().from(apiKeys).where(eq(apiKeys.orgId, team.org.id));
+    expect(rows.find((row) => row.id === key.id)).toMatchObject(may ? { budgetLimit: 3, budgetPeriod: "day" } : { budgetLimit: null, budgetPeriod: null });
+    expect(rows.filter((row) => row.budgetLimit === 10)).toHaveLength(may ? 1 : 0);
+  });
+});
+
 describe("roll a key (a new value now, the old one ends after an overlap)", () => {
   it.each(allowed([true, false, false, false]))("%s: %s", async (role, may) => {
     actAs(team.byRole[role].id);

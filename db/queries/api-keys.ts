@@ -7,6 +7,7 @@ import type { KeyRestrictions, Plan, RevokeReason } from "@/core/enums";
 import { keyStatus, type ApiKeyStatus } from "@/core/key-status";
 import { utcDay } from "@/core/time";
 import { callsThisMonth } from "@/db/monthly-usage";
+import { budgetPeriodEnd, budgetPeriodStart, type KeyBudget, type KeyBudgetDto } from "@/core/key-budget";
 
 /** What the dashboard may know of a key: never its hash, never its value. */
 export interface ApiKeyDto extends KeyRestrictions {
@@ -31,7 +32,10 @@ export interface ApiKeyDto extends KeyRestrictions {
   /** The key this one was rolled from. */
   replaces: { id: string; name: string; hint: string } | null;
   requestsLast30Days: number;
+  /** SPEC §15: the key's budget and where this period stands, or null when it has none. */
+  budget: KeyBudgetDto | null;
 }
+
 
 const creator = alias(users, "creator");
 const revoker = alias(users, "revoker");
@@ -76,6 +80,11 @@ function keyQuery(db: DbOrTx, orgId: string, now: Date) {
       predecessorName: predecessor.name,
       predecessorHint: predecessor.hint,
       requests: requests.total,
+      budgetLimit: apiKeys.budgetLimit,
+      budgetPeriod: apiKeys.budgetPeriod,
+      // The period the admission statement counts in now: date_trunc as it has it.
+      budgetUsed: sql<number | null>`(select u.used from key_budget_usage u where u.org_id = ${apiKeys.orgId} and u.api_key_id = ${apiKeys.id}
+        and u.period_start = date_trunc(${apiKeys.budgetPeriod}, ${now.toISOString()}::timestamptz, 'UTC'))`,
     })
     .from(apiKeys)
     .leftJoin(creator, eq(creator.id, apiKeys.createdBy))
@@ -109,7 +118,13 @@ function toDto(row: KeyRow, now: Date): ApiKeyDto {
     replacedBy: row.successorId ? { id: row.successorId, name: row.successorName!, hint: row.successorHint!, at: row.successorCreatedAt!.toISOString() } : null,
     replaces: row.predecessorId ? { id: row.predecessorId, name: row.predecessorName!, hint: row.predecessorHint! } : null,
     requestsLast30Days: row.requests ?? 0,
+    budget: row.budgetLimit === null || row.budgetPeriod === null ? null : budgetDto({ limit: row.budgetLimit, period: row.budgetPeriod }, row.budgetUsed ?? 0, now),
   };
+}
+
+function budgetDto(budget: KeyBudget, used: number, now: Date): KeyBudgetDto {
+  const start = budgetPeriodStart(now, budget.period);
+  return { ...budget, used, periodStart: start.toISOString(), resetsAt: budgetPeriodEnd(start, budget.period).toISOString() };
 }
 
 export async function listApiKeys(orgId: string, now = new Date()): Promise<ApiKeyDto[]> {
@@ -164,9 +179,22 @@ export async function getOrgUsage(orgId: string, now = new Date()): Promise<OrgU
 
 export async function insertApiKey(
   tx: DbOrTx,
-  key: { id: string; orgId: string; name: string; keyHash: string; hint: string; createdBy: string; expiresAt: Date | null; replacesKeyId?: string } & KeyRestrictions,
+  key: { id: string; orgId: string; name: string; keyHash: string; hint: string; createdBy: string; expiresAt: Date | null; replacesKeyId?: string; budget: KeyBudget | null } & KeyRestrictions,
 ): Promise<void> {
-  await tx.insert(apiKeys).values(key);
+  const { budget, ...columns } = key;
+  await tx.insert(apiKeys).values({ ...columns, budgetLimit: budget?.limit ?? null, budgetPeriod: budget?.period ?? null });
+}
+
+/**
+ * A rolled key's replacement takes over the old key's count of the current period (SPEC §15), so
+ * a roll is no way around a budget. During the overlap each key counts on its own from there.
+ */
+export async function carryBudgetUsage(tx: DbOrTx, orgId: string, fromKeyId: string, toKeyId: string, budget: KeyBudget, now: Date): Promise<void> {
+  const start = budgetPeriodStart(now, budget.period).toISOString();
+  await tx.execute(sql`
+    insert into key_budget_usage (org_id, api_key_id, period_start, used, prior, budget_limit)
+    select org_id, ${toKeyId}, period_start, used, 0, budget_limit from key_budget_usage
+    where org_id = ${orgId} and api_key_id = ${fromKeyId} and period_start = ${start}::timestamptz`);
 }
 
 /** Ends a key now, with the person's reason; returns it with the status it had (active, or expired already), or null if it was revoked before. */
@@ -195,21 +223,34 @@ export async function renameApiKey(tx: DbOrTx, orgId: string, keyId: string, nam
   return { nameBefore: current.name };
 }
 
-/** Sets what a key may do and from where, unless it is revoked; returns what it was, or null when the organization has no such key left to change. */
-export async function setKeyRestrictions(tx: DbOrTx, orgId: string, keyId: string, restrictions: KeyRestrictions): Promise<{ name: string; before: KeyRestrictions } | null> {
+/**
+ * Sets what a key may do, from where and how much (SPEC §9, §15), unless it is revoked; returns
+ * what it was, or null when the organization has no such key left to change.
+ */
+export async function setKeyAccess(
+  tx: DbOrTx,
+  orgId: string,
+  keyId: string,
+  access: KeyRestrictions & { budget: KeyBudget | null },
+): Promise<{ name: string; before: KeyRestrictions & { budget: KeyBudget | null } } | null> {
   const changeable = and(eq(apiKeys.orgId, orgId), eq(apiKeys.id, keyId), isNull(apiKeys.revokedAt));
   const [current] = await tx
-    .select({ name: apiKeys.name, access: apiKeys.access, scopes: apiKeys.scopes, ipAllowlist: apiKeys.ipAllowlist })
+    .select({ name: apiKeys.name, access: apiKeys.access, scopes: apiKeys.scopes, ipAllowlist: apiKeys.ipAllowlist, budgetLimit: apiKeys.budgetLimit, budgetPeriod: apiKeys.budgetPeriod })
     .from(apiKeys)
     .where(changeable)
     .for("update");
   if (!current) return null;
-  await tx.update(apiKeys).set(restrictions).where(changeable);
-  const { name, ...before } = current;
-  return { name, before };
+  const { budget, ...restrictions } = access;
+  await tx
+    .update(apiKeys)
+    .set({ ...restrictions, budgetLimit: budget?.limit ?? null, budgetPeriod: budget?.period ?? null })
+    .where(changeable);
+  const { name, budgetLimit, budgetPeriod, ...before } = current;
+  return { name, before: { ...before, budget: budgetLimit !== null && budgetPeriod !== null ? { limit: budgetLimit, period: budgetPeriod } : null } };
 }
 
 export interface RollableKeyRow extends KeyRestrictions {
+  budget: KeyBudget | null;
   id: string;
   name: string;
   hint: string;
@@ -232,13 +273,16 @@ export async function lockKeyForRoll(tx: DbOrTx, orgId: string, keyId: string): 
       access: apiKeys.access,
       scopes: apiKeys.scopes,
       ipAllowlist: apiKeys.ipAllowlist,
+      budgetLimit: apiKeys.budgetLimit,
+      budgetPeriod: apiKeys.budgetPeriod,
     })
     .from(apiKeys)
     .where(and(eq(apiKeys.orgId, orgId), eq(apiKeys.id, keyId)))
     .for("update");
   if (!row) return null;
   const [next] = await tx.select({ id: apiKeys.id }).from(apiKeys).where(and(eq(apiKeys.orgId, orgId), eq(apiKeys.replacesKeyId, keyId)));
-  return { ...row, replacedById: next?.id ?? null };
+  const { budgetLimit, budgetPeriod, ...key } = row;
+  return { ...key, budget: budgetLimit !== null && budgetPeriod !== null ? { limit: budgetLimit, period: budgetPeriod } : null, replacedById: next?.id ?? null };
 }
 
 /** Moves a key's end to `at` (a roll's overlap end). */

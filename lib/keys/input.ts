@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { API_RESOURCE_NAMES, API_RESOURCES, IP_ALLOWLIST_MAX, KEY_ACCESS_VALUES, KEY_MAX_LIFETIME_DAYS, REVOKE_REASON_VALUES, type ApiResource, type KeyMaxLifetimeDays, type KeyRestrictions, type KeyScopes } from "@/core/enums";
 import { blankAsUndefined, boundedDate, boundedString, characterCount, CONTROL_CHARACTER, idSchema, NO_CONTROL_CHARACTERS, orgIdSchema, utf8Bytes } from "@/lib/input-rules";
+import { BUDGET_PERIOD_VALUES, KEY_BUDGET_MAX, type KeyBudget } from "@/core/key-budget";
 import { customExpiryBounds, KEY_EXPIRY_VALUES } from "./expiry";
 import { IP_ALLOWLIST_TEXT_MAX, parseAllowlist } from "./ip-allowlist";
 import { REVOKE_NOTE_MAX } from "./revoke-reasons";
@@ -92,8 +93,33 @@ export const keyRestrictionsInput = z
     return { access: input.access, scopes, ipAllowlist: input.ipAllowlist };
   });
 
-export const createApiKeyInput = z.object({ orgId: orgIdSchema, name: apiKeyNameSchema }).and(keyExpiryInput).and(keyRestrictionsInput);
-export const updateKeyRestrictionsInput = z.object({ orgId: orgIdSchema, keyId: idSchema }).and(keyRestrictionsInput);
+const BUDGET_LIMIT_MESSAGE = `Enter a whole number of requests from 1 to ${KEY_BUDGET_MAX.toLocaleString("en-US")}, or leave it empty for no budget.`;
+
+/**
+ * SPEC §15 as the create and edit dialogs send it: a number of requests ("1,000" and "1 000" read
+ * as 1000), empty for no budget, and the period it counts in (UTC day, week from Monday, month).
+ */
+export const keyBudgetInput = z
+  .object({
+    budgetLimit: z.preprocess(
+      (value) => (typeof value === "string" ? value.trim().replace(/[,\s_]/g, "") : value ?? ""),
+      z.string({ error: BUDGET_LIMIT_MESSAGE }).max(20, BUDGET_LIMIT_MESSAGE).regex(/^\d*$/, BUDGET_LIMIT_MESSAGE),
+    ),
+    budgetPeriod: z.preprocess(blankAsUndefined, z.enum(BUDGET_PERIOD_VALUES, { error: "Choose a day, a week or a month." }).default("day")),
+  })
+  .transform(({ budgetLimit, budgetPeriod }, ctx): { budget: KeyBudget | null } => {
+    if (budgetLimit === "") return { budget: null };
+    const limit = Number(budgetLimit);
+    if (limit < 1 || limit > KEY_BUDGET_MAX) {
+      ctx.addIssue({ code: "custom", path: ["budgetLimit"], message: BUDGET_LIMIT_MESSAGE });
+      return z.NEVER;
+    }
+    return { budget: { limit, period: budgetPeriod } };
+  });
+
+export const createApiKeyInput = z.object({ orgId: orgIdSchema, name: apiKeyNameSchema }).and(keyExpiryInput).and(keyRestrictionsInput).and(keyBudgetInput);
+/** "Edit access": what the key may do, from where, and how much (SPEC §9, §15). */
+export const updateKeyRestrictionsInput = z.object({ orgId: orgIdSchema, keyId: idSchema }).and(keyRestrictionsInput).and(keyBudgetInput);
 
 export const revokeApiKeyInput = z
   .object({

@@ -1,10 +1,12 @@
 import "server-only";
 import type { z } from "zod";
-import { countActiveKeys, endApiKeyAt, getApiKey, insertApiKey, lockKeyForRoll, markApiKeyRevoked, renameApiKey, setKeyRestrictions, type ApiKeyDto } from "@/db/queries/api-keys";
+import { carryBudgetUsage, countActiveKeys, endApiKeyAt, getApiKey, insertApiKey, lockKeyForRoll, markApiKeyRevoked, renameApiKey, setKeyAccess, type ApiKeyDto } from "@/db/queries/api-keys";
 import type { KeyRestrictions, Plan } from "@/core/enums";
 import { restrictionChanges } from "@/lib/keys/access";
 import { lockOrganization } from "@/db/queries/organizations";
-import type { ActionContext, Change } from "@/lib/action";
+import { requirePermission, type ActionContext, type Change } from "@/lib/action";
+import type { ActivityChange } from "@/core/activity";
+import { describeBudget, type KeyBudget } from "@/core/key-budget";
 import { mintApiKey } from "@/lib/keys/format";
 import { UserFacingError } from "@/lib/errors";
 import { newId } from "@/core/ids";
@@ -22,10 +24,11 @@ function keyEventData(key: ApiKeyDto, by: string) {
 }
 
 /** A new key's value, hash and hint, stored; the value is returned once, to be shown once. */
-async function mintKey(ctx: ActionContext, key: { name: string; expiresAt: Date | null; replacesKeyId?: string } & KeyRestrictions): Promise<{ key: ApiKeyDto; value: string }> {
+async function mintKey(ctx: ActionContext, key: { name: string; expiresAt: Date | null; replacesKeyId?: string; budget: KeyBudget | null } & KeyRestrictions): Promise<{ key: ApiKeyDto; value: string }> {
   const { value, hash, hint } = mintApiKey();
   const id = newId("key");
   await insertApiKey(ctx.tx, { id, orgId: ctx.orgId, keyHash: hash, hint, createdBy: ctx.userId, ...key });
+  if (key.replacesKeyId && key.budget) await carryBudgetUsage(ctx.tx, ctx.orgId, key.replacesKeyId, id, key.budget, new Date());
   return { key: (await getApiKey(ctx.orgId, id, ctx.tx))!, value };
 }
 
@@ -47,7 +50,11 @@ function requireApiAccess(plan: Plan): void {
   }
 }
 
-export async function createKey({ name, expiresIn, expiresOn, access, scopes, ipAllowlist }: z.output<typeof createApiKeyInput>, ctx: ActionContext): Promise<Change<{ key: ApiKeyDto; value: string }>> {
+/** A budget as the history records it: "3 requests per day", or null for none. */
+const budgetEntry = (budget: KeyBudget | null) => (budget ? describeBudget(budget) : null);
+
+export async function createKey({ name, expiresIn, expiresOn, access, scopes, ipAllowlist, budget }: z.output<typeof createApiKeyInput>, ctx: ActionContext): Promise<Change<{ key: ApiKeyDto; value: string }>> {
+  if (budget) requirePermission(ctx, "keys.budget");
   const { plan, keyPolicy } = await lockOrganization(ctx.tx, ctx.orgId);
   requireApiAccess(plan);
   const limits = PLANS[plan];
@@ -62,7 +69,7 @@ export async function createKey({ name, expiresIn, expiresOn, access, scopes, ip
     throw new UserFacingError(`This key would be outside your organization's key policy. ${breach}`, { [field]: [breach] });
   }
   const restrictions = { access, scopes, ipAllowlist };
-  const created = await mintKey(ctx, { name, expiresAt, ...restrictions });
+  const created = await mintKey(ctx, { name, expiresAt, budget, ...restrictions });
   const { key } = created;
   await enqueueWebhookEvent(ctx.tx, ctx.orgId, { type: "key.created", data: keyEventData(key, ctx.userId) }, now);
   return {
@@ -71,7 +78,7 @@ export async function createKey({ name, expiresIn, expiresOn, access, scopes, ip
     activity: {
       action: "api_key.created",
       target: { type: "api_key", id: key.id, name },
-      after: { name, hint: key.hint, expiresAt: key.expiresAt, ...restrictionChanges(null, restrictions).after },
+      after: { name, hint: key.hint, expiresAt: key.expiresAt, ...restrictionChanges(null, restrictions).after, ...(budget ? { budget: budgetEntry(budget) } : {}) },
     },
   };
 }
@@ -96,7 +103,7 @@ export async function rollKey({ keyId, overlap }: z.output<typeof rollApiKeyInpu
   await endApiKeyAt(ctx.tx, ctx.orgId, old.id, endsAt);
   // The replacement can do what the old key could, from where it could (SPEC §7).
   const restrictions = { access: old.access, scopes: old.scopes, ipAllowlist: old.ipAllowlist };
-  const created = await mintKey(ctx, { name: old.name, expiresAt: fitToPolicy(keyPolicy, replacementExpiresAt(old, now), now), replacesKeyId: old.id, ...restrictions });
+  const created = await mintKey(ctx, { name: old.name, expiresAt: fitToPolicy(keyPolicy, replacementExpiresAt(old, now), now), replacesKeyId: old.id, budget: old.budget, ...restrictions });
   const { key } = created;
   await enqueueWebhookEvent(ctx.tx, ctx.orgId, { type: "key.rolled", data: { ...keyEventData(key, ctx.userId), replaces: { id: old.id, hint: old.hint, endsAt: endsAt.toISOString() } } }, now);
   return {
@@ -111,7 +118,7 @@ export async function rollKey({ keyId, overlap }: z.output<typeof rollApiKeyInpu
       {
         action: "api_key.created",
         target: { type: "api_key", id: key.id, name: key.name },
-        after: { name: key.name, hint: key.hint, expiresAt: key.expiresAt, replaces: old.hint, ...restrictionChanges(null, restrictions).after },
+        after: { name: key.name, hint: key.hint, expiresAt: key.expiresAt, replaces: old.hint, ...restrictionChanges(null, restrictions).after, ...(old.budget ? { budget: budgetEntry(old.budget) } : {}) },
       },
     ],
   };
@@ -147,16 +154,26 @@ export async function renameKey({ keyId, name }: z.output<typeof renameApiKeyInp
   };
 }
 
-/** SPEC §9: what a key may do and from where, changed by an owner or admin; the next request is decided by the new rule. */
-export async function restrictKey({ keyId, access, scopes, ipAllowlist }: z.output<typeof updateKeyRestrictionsInput>, ctx: ActionContext): Promise<Change<{ key: ApiKeyDto }>> {
+/**
+ * SPEC §9 and §15: what a key may do, from where and how much, changed by an owner or admin; the
+ * next request is decided by the new rule. A budget raised or lowered within a period keeps the
+ * period's count: the key gets the difference, or nothing more until the period ends.
+ */
+export async function restrictKey({ keyId, access, scopes, ipAllowlist, budget }: z.output<typeof updateKeyRestrictionsInput>, ctx: ActionContext): Promise<Change<{ key: ApiKeyDto }>> {
   const restrictions = { access, scopes, ipAllowlist };
-  const changed = await setKeyRestrictions(ctx.tx, ctx.orgId, keyId, restrictions);
+  const changed = await setKeyAccess(ctx.tx, ctx.orgId, keyId, { ...restrictions, budget });
   if (!changed) throw await revokedOrMissing(ctx, keyId, (name) => `"${name}" is revoked: its access can no longer change.`);
+  const target = { type: "api_key" as const, id: keyId, name: changed.name };
+  const entries: ActivityChange[] = [];
   const { before, after } = restrictionChanges(changed.before, restrictions);
+  if (Object.keys(after).length > 0) entries.push({ action: "api_key.restrictions_changed", target, before, after });
+  const budgetBefore = budgetEntry(changed.before.budget);
+  if (budgetBefore !== budgetEntry(budget)) {
+    requirePermission(ctx, "keys.budget");
+    entries.push({ action: "api_key.budget_changed", target, before: { budget: budgetBefore }, after: { budget: budgetEntry(budget) } });
+  }
   // Thrown, so the transaction ends without a change and without an entry.
-  if (Object.keys(after).length === 0) throw new UserFacingError(`"${changed.name}" already has this access.`);
-  return {
-    data: { key: (await getApiKey(ctx.orgId, keyId, ctx.tx))! },
-    activity: { action: "api_key.restrictions_changed", target: { type: "api_key", id: keyId, name: changed.name }, before, after },
-  };
+  const [first, ...rest] = entries;
+  if (!first) throw new UserFacingError(`"${changed.name}" already has this access and budget.`);
+  return { data: { key: (await getApiKey(ctx.orgId, keyId, ctx.tx))! }, activity: [first, ...rest] };
 }

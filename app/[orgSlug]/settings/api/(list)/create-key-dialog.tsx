@@ -5,6 +5,7 @@ import { useState } from "react";
 import { toast } from "sonner";
 import { FormAlert } from "@/components/form-alert";
 import { accessFieldsShowError, KeyAccessFields } from "@/components/key-access-fields";
+import { budgetFieldsShowError, KeyBudgetFields } from "@/components/key-budget-fields";
 import { KeyNameField } from "@/components/key-name-field";
 import { OneTimeKeyDialog, type RevealedKey } from "@/components/one-time-key-dialog";
 import { useActionForm } from "@/components/use-action-form";
@@ -52,7 +53,7 @@ function CreateKeyForm({ orgId, keyPolicy, onCreated }: { orgId: string; keyPoli
         <DialogTitle>Create API key</DialogTitle>
         <DialogDescription>Name the key after where it will be used, so you know what breaks if you revoke it.</DialogDescription>
       </DialogHeader>
-      {error && !fieldErrors.name && !fieldErrors.expiresIn && !fieldErrors.expiresOn && !accessFieldsShowError(fieldErrors) ? <FormAlert>{error}</FormAlert> : null}
+      {error && !fieldErrors.name && !fieldErrors.expiresIn && !fieldErrors.expiresOn && !accessFieldsShowError(fieldErrors) && !budgetFieldsShowError(fieldErrors) ? <FormAlert>{error}</FormAlert> : null}
       <input type="hidden" name="orgId" value={orgId} />
       <KeyNameField value={name} onChange={setName} error={fieldErrors.name?.[0]} />
       <div className="grid gap-4 sm:grid-cols-2">
@@ -82,6 +83,7 @@ function CreateKeyForm({ orgId, keyPolicy, onCreated }: { orgId: string; keyPoli
         ) : null}
       </div>
       <KeyAccessFields fieldErrors={fieldErrors} />
+      <KeyBudgetFields fieldErrors={fieldErrors} />
       <FormDialogFooter label="Create key" pendingLabel="Creating…" pending={pending} disabled={name.trim() === ""} />
     </form>
   );

@@ -5,19 +5,23 @@ import { toast } from "sonner";
 import { FormAlert } from "@/components/form-alert";
 import { FormDialog, FormDialogFooter } from "@/components/form-dialog";
 import { accessFieldsShowError, KeyAccessFields } from "@/components/key-access-fields";
+import { budgetFieldsShowError, KeyBudgetFields } from "@/components/key-budget-fields";
 import { useActionForm } from "@/components/use-action-form";
 import { Button } from "@/components/ui/button";
 import { DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import type { KeyRestrictions } from "@/core/enums";
+import type { KeyBudget } from "@/core/key-budget";
 import { updateKeyRestrictionsAction } from "../../actions";
 
-/** SPEC §9 (owners, admins): what the key may do and from where; the next request is decided by the new rule. */
-export function EditAccessDialog({ orgId, apiKey }: { orgId: string; apiKey: KeyRestrictions & { id: string; name: string } }) {
+type EditableKey = KeyRestrictions & { id: string; name: string; budget: KeyBudget | null };
+
+/** SPEC §9 and §15 (owners, admins): what the key may do, from where and how much; the next request is decided by the new rule. */
+export function EditAccessDialog({ orgId, apiKey, label = "Edit access" }: { orgId: string; apiKey: EditableKey; label?: string }) {
   return (
     <FormDialog
       trigger={
         <Button variant="outline" size="sm">
-          <SlidersHorizontal className="size-4" aria-hidden /> Edit access
+          <SlidersHorizontal className="size-4" aria-hidden /> {label}
         </Button>
       }
       form={(close) => <EditAccessForm orgId={orgId} apiKey={apiKey} onSaved={close} />}
@@ -25,7 +29,7 @@ export function EditAccessDialog({ orgId, apiKey }: { orgId: string; apiKey: Key
   );
 }
 
-function EditAccessForm({ orgId, apiKey, onSaved }: { orgId: string; apiKey: KeyRestrictions & { id: string; name: string }; onSaved: () => void }) {
+function EditAccessForm({ orgId, apiKey, onSaved }: { orgId: string; apiKey: EditableKey; onSaved: () => void }) {
   const { pending, onSubmit, error, fieldErrors } = useActionForm(updateKeyRestrictionsAction, () => {
     onSaved();
     toast.success(`Access of “${apiKey.name}” saved`);
@@ -35,13 +39,14 @@ function EditAccessForm({ orgId, apiKey, onSaved }: { orgId: string; apiKey: Key
       <DialogHeader>
         <DialogTitle>Edit access</DialogTitle>
         <DialogDescription>
-          What “{apiKey.name}” may do and from where. The key&apos;s next request is decided by the new rule; the activity history records the change.
+          What “{apiKey.name}” may do, from where and how much. The key&apos;s next request is decided by the new rule; the activity history records the change.
         </DialogDescription>
       </DialogHeader>
-      {error && !accessFieldsShowError(fieldErrors) ? <FormAlert>{error}</FormAlert> : null}
+      {error && !accessFieldsShowError(fieldErrors) && !budgetFieldsShowError(fieldErrors) ? <FormAlert>{error}</FormAlert> : null}
       <input type="hidden" name="orgId" value={orgId} />
       <input type="hidden" name="keyId" value={apiKey.id} />
       <KeyAccessFields initial={apiKey} fieldErrors={fieldErrors} />
+      <KeyBudgetFields initial={apiKey.budget} fieldErrors={fieldErrors} />
       <FormDialogFooter label="Save access" pendingLabel="Saving…" pending={pending} />
     </form>
   );

@@ -23,6 +23,7 @@ import { RollKeyDialog } from "../../roll-key-dialog";
 import { findKey } from "./find-key";
 import { EditAccessDialog } from "./edit-access-dialog";
 import { KeyAccess } from "./key-access";
+import { KeyBudget } from "./key-budget";
 import { RenameKeyDialog } from "./rename-key-dialog";
 import { DailyRequestsChart } from "./key-usage-charts";
 import { calendarDay, KeyFacts, OverlapNotice } from "./key-facts";
@@ -51,6 +52,8 @@ export default async function KeyDetailsPage({ params }: { params: Promise<{ org
   // A revoked key keeps its name, so its history and requests read as they happened.
   const canRename = can(membership.role, "keys.rename") && apiKey.status !== "revoked";
   const canRestrict = can(membership.role, "keys.restrict") && apiKey.status !== "revoked";
+  // The budget is set in the same dialog as the access (SPEC §15), which needs both permissions.
+  const canSetBudget = canRestrict && can(membership.role, "keys.budget");
   const mayRoll = can(membership.role, "keys.roll") && apiKey.status !== "revoked" && PLANS[membership.plan].apiAccess;
   const canRoll = mayRoll && apiKey.status === "active" && !apiKey.replacedBy;
   const auditHref = can(membership.role, "audit.view") ? `/${orgSlug}/settings/api/audit?${auditSearchParams({ key: apiKey.id })}` : null;
@@ -90,6 +93,7 @@ export default async function KeyDetailsPage({ params }: { params: Promise<{ org
         </Alert>
       ) : null}
       <KeyFacts orgSlug={orgSlug} apiKey={apiKey} />
+      <KeyBudget budget={apiKey.budget} editor={canSetBudget ? <EditAccessDialog orgId={membership.orgId} apiKey={apiKey} label="Edit budget" /> : null} />
       <KeyAccess apiKey={apiKey} editor={canRestrict ? <EditAccessDialog orgId={membership.orgId} apiKey={apiKey} /> : null} />
       {usage.total === 0 ? (
         <NoRequests
