@@ -10,6 +10,7 @@ import { cn } from "@/lib/utils";
 
 const ICONS: Record<AlertKind, typeof Gauge> = {
   quota_threshold: Gauge,
+  budget_threshold: Gauge,
   rate_limited: Timer,
   key_expiring: CalendarClock,
   key_expired: CalendarX,

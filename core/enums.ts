@@ -68,10 +68,11 @@ export interface KeyRestrictions {
 }
 
 /**
- * SPEC §10: what an alert is about. Each is raised once per period (db/alerts.ts): a quota
- * threshold once a month, a burst of 429 once an hour per key, an expiry once per key.
+ * SPEC §10 and §15: what an alert is about. Each is raised once per period (db/alerts.ts): a quota
+ * threshold once a month, a key's budget threshold once per key and budget period, a burst of 429
+ * once an hour per key, an expiry once per key.
  */
-export const ALERT_KIND_VALUES = ["quota_threshold", "rate_limited", "key_expiring", "key_expired", "webhook_disabled"] as const;
+export const ALERT_KIND_VALUES = ["quota_threshold", "budget_threshold", "rate_limited", "key_expiring", "key_expired", "webhook_disabled"] as const;
 export type AlertKind = (typeof ALERT_KIND_VALUES)[number];
 
 /** SPEC §10: the quota shares (percent) that raise an alert unless the organization chose others. */
@@ -97,6 +98,7 @@ export const WEBHOOK_EVENT_TYPES = {
   "key.expiring": `An API key expires within ${KEY_EXPIRING_ALERT_DAYS} days.`,
   "key.expired": "An API key has expired.",
   "usage.quota_threshold": "The organization's calls this month reached a quota threshold.",
+  "key.budget_threshold": "An API key used 80 % or all of its budget for the period.",
   "usage.rate_limited": "A key was refused for its rate limit in a burst.",
 } as const;
 export type WebhookEventType = keyof typeof WEBHOOK_EVENT_TYPES;

@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { KEY_EXPIRING_ALERT_DAYS, RATE_LIMIT_ALERT_MINUTES, type AlertKind, type WebhookEventType } from "@/core/enums";
 import type { DbOrTx } from "./index";
 import { rowsOf } from "./rows";
+import { budgetPeriodEnd, type BudgetPeriod } from "@/core/key-budget";
 import { enqueueWebhookEvent } from "./webhooks";
 
 /**
@@ -25,6 +26,7 @@ const RETURNING = sql`returning id::int as id, org_id as "orgId", kind, api_key_
 /** SPEC §10: the webhook event each alert is sent as (a turned-off endpoint is an alert only). */
 const EVENT_OF: Partial<Record<AlertKind, WebhookEventType>> = {
   quota_threshold: "usage.quota_threshold",
+  budget_threshold: "key.budget_threshold",
   rate_limited: "usage.rate_limited",
   key_expiring: "key.expiring",
   key_expired: "key.expired",
@@ -66,6 +68,28 @@ export async function raiseQuotaAlerts(db: DbOrTx, alert: { orgId: string; month
   return raise(db, (tx) => tx.execute(sql`
     insert into alerts (org_id, kind, period, details, created_at)
     select ${alert.orgId}, 'quota_threshold', ${month} || ':' || t, jsonb_build_object('threshold', t, 'quota', ${alert.quota}::int, 'calls', ceil(${alert.quota}::int * t / 100.0)::int, 'month', ${month}::text), ${alert.at.toISOString()}::timestamptz
+    from unnest(${`{${alert.thresholds.join(",")}}`}::int[]) as t
+    order by t
+    on conflict (org_id, kind, period) do nothing
+    ${RETURNING}`), alert.at);
+}
+
+/**
+ * SPEC §15: the budget thresholds (percent) of a key's period that `thresholds` names and the
+ * period has not raised yet. The details keep the request count the threshold stands for.
+ */
+export async function raiseBudgetAlerts(
+  db: DbOrTx,
+  alert: { orgId: string; apiKeyId: string; limit: number; period: BudgetPeriod; periodStart: Date; thresholds: number[]; at: Date },
+): Promise<RaisedAlert[]> {
+  if (alert.thresholds.length === 0) return [];
+  const start = alert.periodStart.toISOString();
+  return raise(db, (tx) => tx.execute(sql`
+    insert into alerts (org_id, kind, period, api_key_id, details, created_at)
+    select ${alert.orgId}, 'budget_threshold', ${alert.apiKeyId} || ':' || ${start}::text || ':' || t, ${alert.apiKeyId},
+           jsonb_build_object('threshold', t, 'limit', ${alert.limit}::int, 'used', ceil(${alert.limit}::int * t / 100.0)::int, 'period', ${alert.period}::text, 'periodStart', ${start}::text,
+                              'resetsAt', ${budgetPeriodEnd(alert.periodStart, alert.period).toISOString()}::text),
+           ${alert.at.toISOString()}::timestamptz
     from unnest(${`{${alert.thresholds.join(",")}}`}::int[]) as t
     order by t
     on conflict (org_id, kind, period) do nothing

@@ -1,7 +1,10 @@
 import { and, eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import { getDb } from "@/db";
-import { apiKeys, keyBudgetUsage } from "@/db/schema";
+import { alerts, apiKeys, keyBudgetUsage, webhookDeliveries, webhookEndpoints } from "@/db/schema";
+import { newId } from "@/core/ids";
+import { jobQueue } from "@/db/job-queue";
+import { newSigningSecret } from "@/lib/webhooks/signing-secret";
 import { maintainRequestLog } from "@/db/partitions";
 import type { KeyBudget } from "@/core/key-budget";
 import { createApiKeyAction, rollApiKeyAction, updateKeyRestrictionsAction } from "@/app/[orgSlug]/settings/api/actions";
@@ -172,6 +175,35 @@ describe("a key's budget (SPEC §15)", () => {
     await maintainRequestLog(getDb());
     expect(await budgetUsed(id)).toEqual([1]);
     expect(org.id).toBeTruthy();
+  });
+
+  it("raises its 80 % and 100 % alerts once per period, each sent to the webhooks as key.budget_threshold", async () => {
+    frozenAt = Date.parse("2026-11-26T08:00:00Z");
+    const { org, id, value } = await keyWithBudget({ limit: 10, period: "day" });
+    // As a server does at start: the queue's first start must not wait inside a raise's transaction.
+    await jobQueue();
+    const endpointId = newId("whe");
+    await getDb().insert(webhookEndpoints).values({ id: endpointId, orgId: org.id, url: "https://hooks.example.test/in", eventTypes: ["key.budget_threshold"], signingSecret: newSigningSecret() });
+    const kinds = async () => (await getDb().select().from(alerts).where(eq(alerts.orgId, org.id)).orderBy(alerts.id)).map((alert) => `${alert.kind} ${alert.details.threshold} ${alert.details.periodStart}`);
+    for (let i = 0; i < 7; i++) await call(value);
+    expect(await kinds()).toEqual([]);
+    // The 8th request is 80 %; concurrent requests past 100 % raise the second once.
+    await call(value);
+    await Promise.all(Array.from({ length: 6 }, () => call(value)));
+    await call(value);
+    const today = "2026-11-26T00:00:00.000Z";
+    expect(await kinds()).toEqual([`budget_threshold 80 ${today}`, `budget_threshold 100 ${today}`]);
+    const [alert] = await getDb().select().from(alerts).where(eq(alerts.orgId, org.id)).orderBy(alerts.id);
+    expect(alert).toMatchObject({ apiKeyId: id, details: { threshold: 80, limit: 10, used: 8, period: "day", resetsAt: "2026-11-27T00:00:00.000Z" } });
+    const deliveries = await getDb().select().from(webhookDeliveries).where(eq(webhookDeliveries.endpointId, endpointId)).orderBy(webhookDeliveries.createdAt);
+    expect(deliveries.map((delivery) => [delivery.eventType, delivery.payload.data.threshold, delivery.payload.data.key_id])).toEqual([
+      ["key.budget_threshold", 80, id],
+      ["key.budget_threshold", 100, id],
+    ]);
+    // The next day is a period of its own.
+    frozenAt = Date.parse("2026-11-27T00:00:00Z");
+    for (let i = 0; i < 8; i++) await call(value);
+    expect(await kinds()).toHaveLength(3);
   });
 
   itMatchesTheDocument(api, 20);

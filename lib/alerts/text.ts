@@ -1,4 +1,5 @@
 import type { AlertDto } from "@/db/queries/alerts";
+import { BUDGET_PERIOD_LABELS, type BudgetPeriod } from "@/core/key-budget";
 
 const number = new Intl.NumberFormat("en-US");
 const monthName = new Intl.DateTimeFormat("en-US", { month: "long", year: "numeric", timeZone: "UTC" });
@@ -33,6 +34,20 @@ export function describeAlert(alert: AlertDto, orgSlug: string): AlertText {
           : `${number.format(Number(d.calls))} of ${number.format(Number(d.quota))} calls of ${month} are used.`,
         href: `/${orgSlug}/settings/plan`,
         action: "Review the plan",
+        tone: full ? "destructive" : "warning",
+      };
+    }
+    case "budget_threshold": {
+      const full = Number(d.threshold) >= 100;
+      const budget = `${number.format(Number(d.limit))} requests ${BUDGET_PERIOD_LABELS[d.period as BudgetPeriod]?.per ?? `per ${d.period}`}`;
+      const resets = `${dateTime.format(new Date(String(d.resetsAt)))} UTC`;
+      return {
+        title: full ? `${keyName(alert)} used up its budget` : `${keyName(alert)} used ${d.threshold} % of its budget`,
+        detail: full
+          ? `All ${budget} are used: the API refuses the key's calls with 429 key_budget_exceeded until ${resets}.`
+          : `${number.format(Number(d.used))} of ${budget} are used; the budget starts again on ${resets}.`,
+        href: keyHref,
+        action: "Open the key",
         tone: full ? "destructive" : "warning",
       };
     }

@@ -1,10 +1,28 @@
 import { getDb } from "@/db";
-import { quotaThresholdsReached, raiseQuotaAlerts, raiseRateLimitAlert } from "@/db/alerts";
+import { quotaThresholdsReached, raiseBudgetAlerts, raiseQuotaAlerts, raiseRateLimitAlert } from "@/db/alerts";
+import { BUDGET_ALERT_THRESHOLDS, budgetThresholdsReached } from "@/core/key-budget";
 import type { Admission } from "@/db/queries/gateway";
 import { utcMonthStart } from "@/core/time";
 
 /**
- * SPEC §10's usage alerts, from the figures the admission statement already returned: no query
+ * Raises the thresholds of `reached` this process has not raised yet (`remembered`), and remembers
+ * them; null when there are none. A failed raise is forgotten, so the next request asks again.
+ */
+function raiseUnremembered(remembered: Set<number>, reached: number[], raise: (thresholds: number[]) => Promise<unknown>): Promise<void> | null {
+  const thresholds = reached.filter((threshold) => !remembered.has(threshold));
+  if (thresholds.length === 0) return null;
+  for (const threshold of thresholds) remembered.add(threshold);
+  return raise(thresholds).then(
+    () => undefined,
+    (error: unknown) => {
+      for (const threshold of thresholds) remembered.delete(threshold);
+      throw error;
+    },
+  );
+}
+
+/**
+ * SPEC §10's usage alerts and §15's budget alerts, from the figures the admission statement already returned: no query
  * on the hot path until a threshold is reached. What this process has raised (or seen raised) is
  * remembered, so a month past 80 % asks the database once per threshold, not once per request;
  * the database's unique index keeps an alert once across processes.
@@ -16,6 +34,8 @@ export class UsageAlerts {
   private readonly rateLimitAsking = new Map<string, { again: boolean; done?: Promise<void> }>();
   /** Per key: the hour this process raised its burst alert in. */
   private readonly rateLimitRaised = new Map<string, number>();
+  /** Per key with a budget: the period and the thresholds this process has raised in it. */
+  private readonly budgetRaised = new Map<string, { periodStart: number; thresholds: Set<number> }>();
 
   /**
    * Looks at one admitted or refused request: null when it raises nothing (no promise on the hot
@@ -24,7 +44,25 @@ export class UsageAlerts {
   watch(admission: Admission, now: number): Promise<unknown> | null {
     const quota = admission.quota !== null && admission.quota > 0 && admission.rateCount !== null ? this.watchQuota(admission, now) : null;
     const rateLimit = admission.rateCount !== null && admission.rateCount > admission.rateLimit ? this.watchRateLimit(admission, new Date(now)) : null;
-    return quota && rateLimit ? Promise.all([quota, rateLimit]) : (quota ?? rateLimit);
+    // A request the rate limit refused was not offered to the budget.
+    const budget = admission.budget && admission.rateCount !== null && admission.rateCount <= admission.rateLimit ? this.watchBudget(admission, now) : null;
+    const watching = [quota, rateLimit, budget].filter((promise) => promise !== null);
+    return watching.length > 1 ? Promise.all(watching) : (watching[0] ?? null);
+  }
+
+  private watchBudget(admission: Admission, now: number): Promise<void> | null {
+    const budget = admission.budget!;
+    if (budget.used * 100 < budget.limit * BUDGET_ALERT_THRESHOLDS[0]) return null;
+    const periodStart = budget.periodStart.getTime();
+    let raised = this.budgetRaised.get(admission.keyId);
+    if (!raised || raised.periodStart !== periodStart) {
+      // Bounded: a process that has seen this many keys starts again (the index still keeps each once).
+      if (this.budgetRaised.size > 10_000) this.budgetRaised.clear();
+      this.budgetRaised.set(admission.keyId, (raised = { periodStart, thresholds: new Set() }));
+    }
+    return raiseUnremembered(raised.thresholds, budgetThresholdsReached(budget.limit, budget.used), (thresholds) =>
+      raiseBudgetAlerts(getDb(), { orgId: admission.orgId, apiKeyId: admission.keyId, limit: budget.limit, period: budget.period, periodStart: budget.periodStart, thresholds, at: new Date(now) }),
+    );
   }
 
   private watchQuota(admission: Admission, now: number): Promise<void> | null {
@@ -35,17 +73,8 @@ export class UsageAlerts {
     const month = utcMonthStart(at);
     let raised = this.quotaRaised.get(admission.orgId);
     if (!raised || raised.month !== month) this.quotaRaised.set(admission.orgId, (raised = { month, thresholds: new Set() }));
-    const remembered = raised.thresholds;
-    const reached = quotaThresholdsReached(quota, admission.quotaUsed, admission.quotaAlertThresholds).filter((threshold) => !remembered.has(threshold));
-    if (reached.length === 0) return null;
-    for (const threshold of reached) remembered.add(threshold);
-    return raiseQuotaAlerts(getDb(), { orgId: admission.orgId, month, quota, thresholds: reached, at }).then(
-      () => undefined,
-      (error: unknown) => {
-        // Not remembered as raised: the next request of the organization asks again.
-        for (const threshold of reached) remembered.delete(threshold);
-        throw error;
-      },
+    return raiseUnremembered(raised.thresholds, quotaThresholdsReached(quota, admission.quotaUsed, admission.quotaAlertThresholds), (thresholds) =>
+      raiseQuotaAlerts(getDb(), { orgId: admission.orgId, month, quota, thresholds, at }),
     );
   }
 

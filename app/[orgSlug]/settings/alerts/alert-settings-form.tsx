@@ -32,7 +32,7 @@ export function AlertSettingsForm({ orgId, settings, canManage, quota }: { orgId
         <CardTitle className="flex items-center gap-2 text-base">
           <BellRing className="size-4 text-primary" aria-hidden /> When to alert
         </CardTitle>
-        <CardDescription>Alerts appear under the bell for {holdersOf("alerts.view")}. Keys expiring within {KEY_EXPIRING_ALERT_DAYS} days and expired keys always raise one.</CardDescription>
+        <CardDescription>Alerts appear under the bell for {holdersOf("alerts.view")}. Keys expiring within {KEY_EXPIRING_ALERT_DAYS} days, expired keys, and keys reaching 80 % and 100 % of their budget always raise one.</CardDescription>
       </CardHeader>
       <form onSubmit={onSubmit} noValidate>
         <CardContent className="grid items-start gap-5 sm:grid-cols-2">

@@ -21,7 +21,7 @@ export default async function AlertsPage({ params }: { params: Promise<{ orgSlug
   const [settings, alerts] = await Promise.all([getAlertSettings(membership.orgId), listAlerts(membership.orgId, userId, PAGE_ALERTS)]);
   return (
     <div className="space-y-6">
-      <PageHeader title="Alerts" description="Know before the monthly quota runs out, when a key keeps hitting its rate limit, and before a key expires." />
+      <PageHeader title="Alerts" description="Know before the monthly quota or a key's budget runs out, when a key keeps hitting its rate limit, and before a key expires." />
       <AlertSettingsForm orgId={membership.orgId} settings={settings} canManage={can(membership.role, "notifications.manage")} quota={PLANS[membership.plan].monthlyCalls} />
       <Card>
         <CardHeader>
@@ -32,7 +32,7 @@ export default async function AlertsPage({ params }: { params: Promise<{ orgSlug
             <EmptyState
               icon={<Bell aria-hidden />}
               title="No alerts yet"
-              description="When calls reach a quota threshold, a key is refused for its rate limit in a burst, or a key is about to expire, it shows up here and under the bell."
+              description="When calls reach a quota threshold, a key uses 80 % or all of its budget, a key is refused for its rate limit in a burst, or a key is about to expire, it shows up here and under the bell."
             />
           ) : (
             <>

@@ -1,0 +1,2 @@
+ALTER TABLE "alerts" DROP CONSTRAINT "alerts_kind_known";--> statement-breakpoint
+ALTER TABLE "alerts" ADD CONSTRAINT "alerts_kind_known" CHECK ("alerts"."kind" in ('quota_threshold', 'budget_threshold', 'rate_limited', 'key_expiring', 'key_expired', 'webhook_disabled'));
