@@ -1,6 +1,6 @@
 "use client";
 
-import { Bell, ChartColumn, CreditCard, History, Webhook, KeyRound, ScrollText, ShieldCheck, Users } from "lucide-react";
+import { Bell, ChartColumn, CreditCard, History, Mail, Webhook, KeyRound, ScrollText, ShieldCheck, Users } from "lucide-react";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { useEffect, useRef } from "react";
@@ -30,6 +30,7 @@ const GROUPS = [
     title: "Notifications",
     items: [
       { label: "Alerts", href: "/settings/alerts", icon: Bell, permission: "alerts.view" },
+      { label: "Email", href: "/settings/notifications", icon: Mail, permission: "alerts.view" },
       { label: "Webhooks", href: "/settings/webhooks", icon: Webhook, permission: "notifications.manage" },
     ],
   },

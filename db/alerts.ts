@@ -4,6 +4,7 @@ import type { DbOrTx } from "./index";
 import { rowsOf } from "./rows";
 import { budgetPeriodEnd, type BudgetPeriod } from "@/core/key-budget";
 import { enqueueWebhookEvent } from "./webhooks";
+import { queueAlertEmails } from "./notification-emails";
 
 /**
  * Raising SPEC §10's alerts. Each statement inserts only what its period has not seen: the unique
@@ -33,8 +34,8 @@ const EVENT_OF: Partial<Record<AlertKind, WebhookEventType>> = {
 };
 
 /**
- * Inserts alerts and, in the same transaction, queues their webhook events: an alert is sent
- * exactly when it is raised.
+ * Inserts alerts and, in the same transaction, queues their webhook events and emails: an alert
+ * is sent exactly when it is raised.
  */
 async function raise(db: DbOrTx, insert: (tx: DbOrTx) => Promise<unknown>, at: Date): Promise<RaisedAlert[]> {
   return db.transaction(async (tx) => {
@@ -43,6 +44,7 @@ async function raise(db: DbOrTx, insert: (tx: DbOrTx) => Promise<unknown>, at: D
       const type = EVENT_OF[alert.kind];
       if (type) await enqueueWebhookEvent(tx, alert.orgId, { type, data: { alertId: alert.id, ...(alert.apiKeyId ? { keyId: alert.apiKeyId } : {}), ...alert.details } }, at);
     }
+    await queueAlertEmails(tx, raised, at);
     return raised;
   });
 }

@@ -91,7 +91,8 @@ export function executorOf(db: DbOrTx): Executor {
 
 /** The queues, created when the queue starts (pg-boss wants a queue before its first job). */
 export const WEBHOOK_QUEUE = "webhook-delivery";
-const QUEUES = [WEBHOOK_QUEUE];
+export const MAIL_QUEUE = "notification-email";
+const QUEUES = [WEBHOOK_QUEUE, MAIL_QUEUE];
 
 const MAINTENANCE_SECONDS = 15;
 

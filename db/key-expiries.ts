@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { DbOrTx } from "./index";
 import { raiseKeyExpiryAlerts } from "./alerts";
+import { queueExpiryReminders } from "./notification-emails";
 import { rowsOf } from "./rows";
 
 /**
@@ -23,8 +24,9 @@ export async function recordKeyExpiries(db: DbOrTx, now = new Date()): Promise<n
   return rowsOf(result).length;
 }
 
-/** The timer's and start-up's work on expiries: the history entries, then the alerts (SPEC §8, §10). */
+/** The timer's and start-up's work on expiries: the history entries, the alerts, the reminders (SPEC §8, §10, §15). */
 export async function watchKeyExpiries(db: DbOrTx, now = new Date()): Promise<void> {
   await recordKeyExpiries(db, now);
   await raiseKeyExpiryAlerts(db, now);
+  await queueExpiryReminders(db, now);
 }

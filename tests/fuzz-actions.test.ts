@@ -24,6 +24,8 @@ import {
 import type { ActionResult } from "@/lib/action-result";
 import { can, type Permission } from "@/lib/authz";
 import { alertSettingsInput, markAlertsReadInput } from "@/lib/alerts/input";
+import { emailPreferencesInput } from "@/lib/notifications/preferences";
+import { setEmailPreferencesAction } from "@/app/[orgSlug]/settings/notifications/actions";
 import { createApiKeyInput, keyPolicyInput, renameApiKeyInput, revokeApiKeyInput, rollApiKeyInput, updateKeyRestrictionsInput } from "@/lib/keys/input";
 import { changeMemberRoleInput, invitationInput, inviteMemberInput, leaveOrganizationInput, memberInput } from "@/lib/members/input";
 import { changePlanInput, rateLimitInput } from "@/lib/plans/input";
@@ -51,6 +53,7 @@ const ACTIONS: { name: string; action: Action; input: z.ZodType; permission: Per
   { name: "setKeyPolicyAction", action: setKeyPolicyAction, input: keyPolicyInput, permission: "keys.policy" },
   { name: "setAlertSettingsAction", action: setAlertSettingsAction, input: alertSettingsInput, permission: "notifications.manage" },
   { name: "markAlertsReadAction", action: markAlertsReadAction, input: markAlertsReadInput, permission: "alerts.view" },
+  { name: "setEmailPreferencesAction", action: setEmailPreferencesAction, input: emailPreferencesInput, permission: "alerts.view" },
   { name: "createWebhookEndpointAction", action: createWebhookEndpointAction, input: createWebhookEndpointInput, permission: "notifications.manage" },
   { name: "setWebhookEndpointEnabledAction", action: setWebhookEndpointEnabledAction, input: setWebhookEndpointEnabledInput, permission: "notifications.manage" },
   { name: "rotateWebhookSecretAction", action: rotateWebhookSecretAction, input: webhookEndpointInput, permission: "notifications.manage" },

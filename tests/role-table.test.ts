@@ -10,6 +10,8 @@ import { exportUsageCsv } from "@/app/[orgSlug]/settings/api/usage/export/export
 import { loadUsage } from "@/app/[orgSlug]/settings/api/usage/load-usage";
 import { findKey } from "@/app/[orgSlug]/settings/api/keys/[keyId]/find-key";
 import { markAlertsReadAction, setAlertSettingsAction } from "@/app/[orgSlug]/settings/alerts/actions";
+import { setEmailPreferencesAction } from "@/app/[orgSlug]/settings/notifications/actions";
+import { getEmailPreferences } from "@/db/queries/notifications";
 import { setKeyPolicyAction } from "@/app/[orgSlug]/settings/api/policy/actions";
 import { createWebhookEndpointAction } from "@/app/[orgSlug]/settings/webhooks/actions";
 import { changeMemberRoleAction, inviteMemberAction, removeMemberAction, revokeInvitationAction } from "@/app/[orgSlug]/settings/members/actions";
@@ -225,15 +227,20 @@ describe("see alerts (the notification bell)", () => {
     );
     actAs(userId);
     const marked = await markAlertsReadAction(null, { orgId: team.org.id, alertId: "all" });
+    // Choosing which of them come by email (SPEC §15) goes with seeing them.
+    const emailed = await setEmailPreferencesAction(null, { orgId: team.org.id, budget_threshold: "on" });
     if (may) {
       expect(page).toMatchObject({ shown: { membership: { role } } });
       expect(marked).toEqual({ ok: true, data: { matched: 1 } });
       expect(await countUnreadAlerts(team.org.id, userId)).toBe(0);
+      expect(emailed).toMatchObject({ ok: true, data: { budget_threshold: true } });
     } else {
       expect(page).toEqual({ refused: NOT_FOUND });
       expect(marked).toEqual({ ok: false, error: "Guests cannot see the organization's alerts." });
       expect(await countUnreadAlerts(team.org.id, userId)).toBe(1);
+      expect(emailed).toEqual({ ok: false, error: "Guests cannot see the organization's alerts." });
     }
+    expect((await getEmailPreferences(team.org.id, userId)).budget_threshold).toBe(may);
   });
 });
 

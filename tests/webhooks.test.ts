@@ -20,6 +20,7 @@ import { WEBHOOK_EVENT_TYPE_VALUES, WEBHOOK_TEST_EVENT } from "@/core/enums";
 import { utcMonthStart } from "@/core/time";
 import { createOrg, createTeam, form, insertKey } from "./helpers/factories";
 import { actAs } from "./helpers/session";
+import { eventually } from "./helpers/eventually";
 
 // SPEC §10 with a real receiver on 127.0.0.1: that needs WEBHOOK_ALLOW_PRIVATE, which one test
 // turns off. Retries wait a second here, not thirty.
@@ -80,14 +81,6 @@ async function deliveriesOf(endpointId: string) {
   return getDb().select().from(webhookDeliveries).where(eq(webhookDeliveries.endpointId, endpointId));
 }
 
-async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 /** An event to a receiver that answers 503 twice and then 200, once the worker has delivered it. */
 async function deliveredOnThirdAttempt() {

@@ -26,28 +26,35 @@ export interface AlertSettings {
 const readByUser = (userId: string) =>
   sql<boolean>`exists (select from ${alertReads} where ${alertReads.alertId} = ${alerts.id} and ${alertReads.userId} = ${userId})`;
 
-/** The organization's newest alerts, newest first, each marked read or not for `userId`. */
-export async function listAlerts(orgId: string, userId: string, limit: number): Promise<AlertDto[]> {
-  const rows = await getDb()
+function alertQuery(userId: string | null) {
+  return getDb()
     .select({
       id: alerts.id,
       kind: alerts.kind,
       createdAt: alerts.createdAt,
-      read: readByUser(userId),
+      read: userId === null ? sql<boolean>`false` : readByUser(userId),
       apiKeyId: alerts.apiKeyId,
       apiKeyName: apiKeys.name,
       details: alerts.details,
     })
     .from(alerts)
-    .leftJoin(apiKeys, and(eq(apiKeys.orgId, alerts.orgId), eq(apiKeys.id, alerts.apiKeyId)))
-    .where(eq(alerts.orgId, orgId))
-    .orderBy(desc(alerts.createdAt), desc(alerts.id))
-    .limit(limit);
-  return rows.map(({ apiKeyId, apiKeyName, createdAt, ...row }) => ({
-    ...row,
-    createdAt: createdAt.toISOString(),
-    apiKey: apiKeyId && apiKeyName !== null ? { id: apiKeyId, name: apiKeyName } : null,
-  }));
+    .leftJoin(apiKeys, and(eq(apiKeys.orgId, alerts.orgId), eq(apiKeys.id, alerts.apiKeyId)));
+}
+
+function toDto({ apiKeyId, apiKeyName, createdAt, ...row }: Awaited<ReturnType<typeof alertQuery>>[number]): AlertDto {
+  return { ...row, createdAt: createdAt.toISOString(), apiKey: apiKeyId && apiKeyName !== null ? { id: apiKeyId, name: apiKeyName } : null };
+}
+
+/** The organization's newest alerts, newest first, each marked read or not for `userId`. */
+export async function listAlerts(orgId: string, userId: string, limit: number): Promise<AlertDto[]> {
+  const rows = await alertQuery(userId).where(eq(alerts.orgId, orgId)).orderBy(desc(alerts.createdAt), desc(alerts.id)).limit(limit);
+  return rows.map(toDto);
+}
+
+/** One alert of the organization, as nobody has read it: what its email says. */
+export async function getAlert(orgId: string, alertId: number): Promise<AlertDto | null> {
+  const [row] = await alertQuery(null).where(and(eq(alerts.orgId, orgId), eq(alerts.id, alertId)));
+  return row ? toDto(row) : null;
 }
 
 /** How many of the organization's alerts `userId` has not read. */

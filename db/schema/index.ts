@@ -9,3 +9,4 @@ export * from "./webhooks";
 export * from "./api-keys";
 export * from "./gateway";
 export * from "./invoicing";
+export * from "./notifications";

@@ -1,15 +1,15 @@
-import type { Job } from "pg-boss";
 import { getDb } from "@/db";
 import { raiseWebhookDisabledAlert } from "@/db/alerts";
 import { WEBHOOK_DISABLE_AFTER_FAILING_DAYS } from "@/core/enums";
-import { jobQueue, WEBHOOK_QUEUE } from "@/db/job-queue";
+import { WEBHOOK_QUEUE } from "@/db/job-queue";
+import { startJobWorker, type Outcome } from "@/lib/job-worker";
 import { findQueuedDelivery, recordAttempt, RETRY_WINDOW_MS, skipDelivery, type DeliveryJob } from "@/db/webhooks";
 import { sendWebhook } from "./deliver";
 
 /** How many deliveries one process sends at once. */
 const DELIVERIES_AT_ONCE = 5;
 
-export type Outcome = "delivered" | "retry" | "failed" | "skipped";
+export type { Outcome };
 
 /**
  * One attempt of a queued delivery: sends it, records the attempt in the delivery log and the
@@ -46,17 +46,5 @@ export async function attemptDelivery(job: DeliveryJob, options: { lastRetry: bo
  * which schedules the next with backoff.
  */
 export async function startWebhookWorker(): Promise<void> {
-  const boss = await jobQueue();
-  await boss.work<DeliveryJob>(WEBHOOK_QUEUE, { batchSize: DELIVERIES_AT_ONCE, includeMetadata: true, pollingIntervalSeconds: 1 } as never, async (jobs: Job<DeliveryJob>[]) => {
-    await Promise.all(
-      jobs.map(async (job) => {
-        const meta = job as Job<DeliveryJob> & { retryCount: number; retryLimit: number };
-        const outcome = await attemptDelivery(job.data, { lastRetry: meta.retryCount >= meta.retryLimit }).catch((error: unknown) => {
-          console.error(`Webhook delivery ${job.data.deliveryId} could not be attempted`, error);
-          return "retry" as const;
-        });
-        if (outcome === "retry") await boss.fail(WEBHOOK_QUEUE, job.id, { message: "The receiver did not accept the delivery; it is retried with backoff." });
-      }),
-    );
-  });
+  await startJobWorker<DeliveryJob>(WEBHOOK_QUEUE, DELIVERIES_AT_ONCE, attemptDelivery, (job) => `Webhook delivery ${job.deliveryId}`);
 }

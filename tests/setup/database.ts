@@ -12,6 +12,8 @@ vi.mock("@/lib/session", () => ({
 vi.mock("next/cache", () => ({ revalidatePath: () => {}, revalidateTag: () => {} }));
 // Actions that write a link (invitations) take the site's address from here, as no request carries a Host header.
 process.env.PUBLIC_BASE_URL ??= "http://localhost:3000";
+// Signed links (unsubscribe) need the secret a server generates or is given at start.
+process.env.AUTH_SECRET ??= "tests-only-secret-for-signed-links-0123456789";
 
 // Each file gets a database of its own, a copy of the one tests/setup/template-database.ts
 // migrated: on PostgreSQL a template copy; on PGlite one loaded from its snapshot, except for the

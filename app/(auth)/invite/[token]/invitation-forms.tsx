@@ -1,9 +1,8 @@
 "use client";
 
-import { FormAlert } from "@/components/form-alert";
+import { CardButtonForm } from "@/components/card-button-form";
 import { useActionForm } from "@/components/use-action-form";
-import { Button } from "@/components/ui/button";
-import { CardContent, CardFooter } from "@/components/ui/card";
+import { CardContent } from "@/components/ui/card";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { acceptInvitationAction, signUpWithInvitationAction } from "../../actions";
@@ -11,21 +10,7 @@ import { CredentialsFooter, FormLevelError, NameField, NewPasswordField } from "
 
 export function AcceptInvitationForm({ token, orgName }: { token: string; orgName: string }) {
   const { pending, onSubmit, error } = useActionForm(acceptInvitationAction);
-  return (
-    <form onSubmit={onSubmit}>
-      <input type="hidden" name="token" value={token} />
-      {error ? (
-        <CardContent>
-          <FormAlert>{error}</FormAlert>
-        </CardContent>
-      ) : null}
-      <CardFooter className="mt-2">
-        <Button type="submit" className="w-full" disabled={pending}>
-          {pending ? "Joining…" : `Join ${orgName}`}
-        </Button>
-      </CardFooter>
-    </form>
-  );
+  return <CardButtonForm token={token} onSubmit={onSubmit} pending={pending} error={error} label={`Join ${orgName}`} pendingLabel="Joining…" />;
 }
 
 /** A new account with the invited email, which the form shows and cannot change. */

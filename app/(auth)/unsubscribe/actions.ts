@@ -1,0 +1,10 @@
+"use server";
+
+import { publicAction } from "@/lib/action";
+import { unsubscribe, unsubscribeInput } from "@/lib/notifications/unsubscribe";
+
+/** The unsubscribe page's button: the link's signature is the authority, no session needed (SPEC §15). */
+export const unsubscribeAction = publicAction(unsubscribeInput, async ({ token }) => {
+  const { orgName, label } = await unsubscribe(token);
+  return { orgName, label };
+});

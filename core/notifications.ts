@@ -1,0 +1,26 @@
+import { ALERT_KIND_VALUES, KEY_EXPIRING_ALERT_DAYS } from "./enums";
+
+/**
+ * SPEC §15: what can reach a person by email. Every alert kind (§10, §15), each off until the
+ * person turns it on at /settings/notifications, and the expiry reminders, which go to a key's
+ * creator and the owners unless they turn them off (GitHub's habit).
+ */
+export const NOTICE_KIND_VALUES = [...ALERT_KIND_VALUES, "expiry_reminder"] as const;
+export type NoticeKind = (typeof NOTICE_KIND_VALUES)[number];
+
+/** The days before a key's expiry its reminders go out (SPEC §15). */
+export const EXPIRY_REMINDER_DAYS = [7, 1] as const;
+
+export const NOTICE_KINDS: Record<NoticeKind, { label: string; description: string; emailByDefault: boolean }> = {
+  quota_threshold: { label: "Quota thresholds", description: "The organization's calls this month reach one of the Alerts page's thresholds.", emailByDefault: false },
+  budget_threshold: { label: "Key budgets", description: "A key uses 80 % or all of its budget for the day, week or month.", emailByDefault: false },
+  rate_limited: { label: "Rate-limit bursts", description: "A key is refused for its rate limit in a burst.", emailByDefault: false },
+  key_expiring: { label: "Keys expiring soon", description: `Any key of the organization expires within ${KEY_EXPIRING_ALERT_DAYS} days.`, emailByDefault: false },
+  key_expired: { label: "Keys expired", description: "Any key of the organization has expired.", emailByDefault: false },
+  webhook_disabled: { label: "Webhook endpoints turned off", description: "An endpoint failed for 5 days and no longer receives events.", emailByDefault: false },
+  expiry_reminder: {
+    label: "Expiry reminders",
+    description: `${EXPIRY_REMINDER_DAYS.map((days) => `${days} ${days === 1 ? "day" : "days"}`).join(" and ")} before a key you created expires (owners: any key).`,
+    emailByDefault: true,
+  },
+};

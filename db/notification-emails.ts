@@ -1,0 +1,117 @@
+import { sql } from "drizzle-orm";
+import { rolesWith } from "@/core/permissions";
+import { EXPIRY_REMINDER_DAYS, NOTICE_KINDS, type NoticeKind } from "@/core/notifications";
+import { arrayLiteral, type DbOrTx } from "./index";
+import { executorOf, jobQueue, MAIL_QUEUE } from "./job-queue";
+import { rowsOf } from "./rows";
+
+/**
+ * SPEC §15's emails, decided in the transaction of what causes them: each becomes a row of
+ * notification_emails (once per person and subject, by its unique index) and a pg-boss job that
+ * lib/notifications/mail-worker.ts takes after the commit. Nothing here waits on an SMTP server.
+ * Without SMTP_URL no email is decided at all.
+ */
+
+/** The job of one email. */
+export interface MailJob {
+  emailId: string;
+}
+
+/** A mail refused by the server is tried again with backoff, over about a day. */
+const RETRY_LIMIT = 10;
+/** A job taken by a process that then died is retried this long after: an exchange lasts at most 3 × 5 s. */
+const JOB_EXPIRES_SECONDS = 30;
+
+function retryDelaySeconds(): number {
+  // The tests' SMTP server refuses on purpose; it waits a second between attempts, not a minute.
+  return Number(process.env.MAIL_RETRY_DELAY_SECONDS ?? 60);
+}
+
+export function mailEnabled(): boolean {
+  return Boolean(process.env.SMTP_URL);
+}
+
+/** Each kind's default as a VALUES list: a person without a row for a kind has this. */
+function defaultsSql() {
+  return sql.raw(
+    `(values ${Object.entries(NOTICE_KINDS)
+      .map(([kind, { emailByDefault }]) => `('${kind}', ${emailByDefault})`)
+      .join(", ")}) as defaults(kind, email)`,
+  );
+}
+
+/** Whether the membership `m` of kind `kind` (SQL) gets email, by the person's choice or the default. */
+function wantsEmail(kind: ReturnType<typeof sql>) {
+  return sql`coalesce((select p.email from notification_preferences p where p.org_id = m.org_id and p.user_id = m.user_id and p.kind = ${kind}),
+    (select defaults.email from ${defaultsSql()} where defaults.kind = ${kind}))`;
+}
+
+async function queueJobs(tx: DbOrTx, result: unknown): Promise<number> {
+  const ids = rowsOf<{ id: string }>(result).map((row) => row.id);
+  if (ids.length === 0) return 0;
+  const boss = await jobQueue();
+  for (const emailId of ids) {
+    const job: MailJob = { emailId };
+    await boss.send(MAIL_QUEUE, job, { db: executorOf(tx), retryLimit: RETRY_LIMIT, retryDelay: retryDelaySeconds(), retryBackoff: true, expireInSeconds: JOB_EXPIRES_SECONDS } as never);
+  }
+  return ids.length;
+}
+
+const NEW_ID = sql.raw(`'ntf_' || replace(gen_random_uuid()::text, '-', '')`);
+
+/**
+ * The email of each alert just raised, to every member who may see alerts (SPEC §1) and turned
+ * that kind on. Run it in the transaction that raised them.
+ */
+export async function queueAlertEmails(tx: DbOrTx, alerts: { id: number; orgId: string; kind: NoticeKind; apiKeyId: string | null }[], at: Date): Promise<number> {
+  if (!mailEnabled() || alerts.length === 0) return 0;
+  const result = await tx.execute(sql`
+    insert into notification_emails (id, org_id, user_id, kind, dedupe_key, alert_id, api_key_id, created_at)
+    select ${NEW_ID}, m.org_id, m.user_id, a.kind, 'alert:' || a.id, a.id, a.api_key_id, ${at.toISOString()}::timestamptz
+    from unnest(${arrayLiteral(alerts.map((alert) => alert.id))}::bigint[], ${arrayLiteral(alerts.map((alert) => alert.orgId))}::text[],
+                ${arrayLiteral(alerts.map((alert) => alert.kind))}::text[], ${arrayLiteral(alerts.map((alert) => alert.apiKeyId))}::text[]) as a(id, org_id, kind, api_key_id)
+    join memberships m on m.org_id = a.org_id and m.role::text = any(${arrayLiteral([...rolesWith("alerts.view")])}::text[])
+    where ${wantsEmail(sql`a.kind`)}
+    order by m.org_id, m.user_id
+    on conflict (org_id, user_id, dedupe_key) do nothing
+    returning id`);
+  return queueJobs(tx, result);
+}
+
+/**
+ * SPEC §15's expiry reminders: EXPIRY_REMINDER_DAYS before a key expires, to its creator (while a
+ * member) and the owners, unless they turned them off; once each, whichever maintenance run sees
+ * it first. A key already inside a nearer reminder's window gets only that one (a server down for
+ * a week does not send both at once), and a key made with a lifetime shorter than a reminder's
+ * days never gets that one: its maker chose the date knowingly. A revoked key, and a key being
+ * replaced by a roll (its end is the overlap someone chose), get none. Returns how many were queued.
+ */
+export async function queueExpiryReminders(db: DbOrTx, now = new Date()): Promise<number> {
+  if (!mailEnabled()) return 0;
+  const at = now.toISOString();
+  return db.transaction(async (tx) => {
+    const result = await tx.execute(sql`
+      with due as (
+        select distinct on (k.id) k.org_id, k.id, k.name, k.created_by, k.expires_at, d.days
+        from api_keys k cross join unnest(${arrayLiteral([...EXPIRY_REMINDER_DAYS])}::int[]) as d(days)
+        where k.revoked_at is null
+          and k.expires_at > ${at}::timestamptz
+          and k.expires_at <= ${at}::timestamptz + make_interval(days => d.days)
+          and k.expires_at - k.created_at > make_interval(days => d.days)
+          and not exists (select from api_keys successor where successor.replaces_key_id = k.id)
+        order by k.id, d.days
+      )
+      insert into notification_emails (id, org_id, user_id, kind, dedupe_key, api_key_id, details, created_at)
+      select ${NEW_ID}, m.org_id, m.user_id, 'expiry_reminder',
+             'expiry:' || k.id || ':' || to_char(k.expires_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') || ':' || k.days, k.id,
+             jsonb_build_object('days', k.days, 'expiresAt', to_char(k.expires_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'), 'keyName', k.name),
+             ${at}::timestamptz
+      from due k
+      join memberships m on m.org_id = k.org_id and (m.role = 'owner' or m.user_id = k.created_by)
+      where ${wantsEmail(sql`'expiry_reminder'`)}
+      order by m.org_id, m.user_id
+      on conflict (org_id, user_id, dedupe_key) do nothing
+      returning id`);
+    return queueJobs(tx, result);
+  });
+}

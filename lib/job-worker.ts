@@ -1,0 +1,31 @@
+import type { Job } from "pg-boss";
+import { jobQueue } from "@/db/job-queue";
+
+/** What one attempt of a job came to: done, not needed, to be tried again, or given up. */
+export type Outcome = "delivered" | "retry" | "failed" | "skipped";
+
+/**
+ * The process's consumer of `queue`: up to `atOnce` jobs at a time, each attempted by `attempt`;
+ * an attempt that asks for a retry (or throws) is handed back to pg-boss, which schedules the next
+ * with the job's backoff. pg-boss shares the queue between processes: each job goes to one.
+ */
+export async function startJobWorker<T extends object>(
+  queue: string,
+  atOnce: number,
+  attempt: (data: T, options: { lastRetry: boolean }) => Promise<Outcome>,
+  describe: (data: T) => string,
+): Promise<void> {
+  const boss = await jobQueue();
+  await boss.work<T>(queue, { batchSize: atOnce, includeMetadata: true, pollingIntervalSeconds: 1 } as never, async (jobs: Job<T>[]) => {
+    await Promise.all(
+      jobs.map(async (job) => {
+        const meta = job as Job<T> & { retryCount: number; retryLimit: number };
+        const outcome = await attempt(job.data, { lastRetry: meta.retryCount >= meta.retryLimit }).catch((error: unknown) => {
+          console.error(`${describe(job.data)} could not be attempted`, error);
+          return "retry" as const;
+        });
+        if (outcome === "retry") await boss.fail(queue, job.id, { message: `${describe(job.data)} was not accepted; it is retried with backoff.` });
+      }),
+    );
+  });
+}
