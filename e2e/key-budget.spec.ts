@@ -75,3 +75,39 @@ test("an admin gives a key a budget of 3 a day: the 4th call is refused with key
   await admin.close();
   await owner.close();
 });
+
+test("a member turns on email for key budget alerts on the Email page", async ({ browser }) => {
+  const member = await browser.newContext({ storageState: storageStateOf("member") });
+  const page = await member.newPage();
+  await page.goto("/acme/settings/api");
+  await page.getByRole("navigation", { name: "Settings" }).getByRole("link", { name: "Email" }).click();
+  await expect(page.getByRole("heading", { name: "Email notifications" })).toBeVisible();
+  const budgets = page.getByRole("switch", { name: /^Key budgets/ });
+  // Alerts are off by email until chosen; expiry reminders are on.
+  await expect(budgets).not.toBeChecked();
+  await expect(page.getByRole("switch", { name: /^Expiry reminders/ })).toBeChecked();
+  await budgets.click();
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByText("Email notifications saved")).toBeVisible();
+  await page.reload();
+  await expect(page.getByRole("switch", { name: /^Key budgets/ })).toBeChecked();
+  await screenshot(page, "email-notifications");
+  await page.setViewportSize(PHONE);
+  await screenshot(page, "email-notifications-phone");
+  // Back as it was, for the other specs.
+  await page.setViewportSize({ width: 1280, height: 860 });
+  await page.getByRole("switch", { name: /^Key budgets/ }).click();
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByText("Email notifications saved")).toBeVisible();
+  await member.close();
+});
+
+test("an unsubscribe link opens without signing in, and a forged one says it is not valid", async ({ browser }) => {
+  const visitor = await browser.newContext();
+  const page = await visitor.newPage();
+  await page.goto("/unsubscribe?token=eyJvcmciOiJ4In0.forged");
+  await expect(page).toHaveURL(/\/unsubscribe\?token=/);
+  await expect(page.getByText("This unsubscribe link is not valid")).toBeVisible();
+  await screenshot(page, "unsubscribe-invalid");
+  await visitor.close();
+});

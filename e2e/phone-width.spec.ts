@@ -14,6 +14,7 @@ const SIGNED_IN_PAGES = [
   { path: "/acme/settings/members", tab: "Members", heading: "Members" },
   { path: "/acme/settings/plan", tab: "Plan", heading: "Plan" },
   { path: "/acme/settings/alerts", tab: "Alerts", heading: "Alerts" },
+  { path: "/acme/settings/notifications", tab: "Email", heading: "Email notifications" },
   { path: "/acme/settings/webhooks", tab: "Webhooks", heading: "Webhooks" },
   { path: "/acme/settings/webhooks/whe_demo_acme_books", tab: "Webhooks", heading: "https://hooks.acme-books.example/invoicing/events" },
 ];

@@ -16,7 +16,7 @@ export interface UnsubscribeTarget extends UnsubscribeSubject {
   label: string;
 }
 
-const INVALID = "This unsubscribe link is not valid. Open the link from the email again, or change what you get on the Notifications page.";
+const INVALID = "This unsubscribe link is not valid. Open the link from the email again, or sign in and change what you get under Settings › Email.";
 
 /** The subject of a link this server signed, with the names to show; null for a forged or stale one. */
 export async function unsubscribeTarget(token: string): Promise<UnsubscribeTarget | null> {

@@ -19,7 +19,7 @@ export default async function UnsubscribePage({ searchParams }: { searchParams: 
       <Card>
         <CardHeader>
           <CardTitle className="text-xl">This unsubscribe link is not valid</CardTitle>
-          <CardDescription>Open the link from the email again, or sign in and change what you get on the Notifications page of your organization.</CardDescription>
+          <CardDescription>Open the link from the email again, or sign in and change what you get under Settings › Email in your organization.</CardDescription>
         </CardHeader>
         <CardFooter>
           <Button asChild variant="outline" className="w-full">
