@@ -110,7 +110,8 @@ function pgbenchScript(orgId: string, keyValue: string, keyId: string): string {
   // One request per admission statement: the server batches concurrent ones, pgbench's clients cannot.
   const admission = [quote(`{${hashApiKey(keyValue)}}`), quote(`{${windowStart}}`), quote(`{${utcMonthStart(now)}}`), "array[random()]", "array[now()]", quote("{products}"), "array[1]", "array[true]", quote("{127.0.0.1}")];
   const row = [orgId, keyId, "req_bench", "GET", PATH, "GET /v1/products", "200", "3", "127.0.0.1", "pgbench", now.toISOString(), "true", null];
-  const log = row.map((value) => quote(`{${Array.from({ length: PGBENCH_LOG_BATCH }, () => (value === null ? "NULL" : `"${value}"`)).join(",")}}`));
+  // Then the details rows (SPEC §14): none, as a success without an Idempotency-Key writes none.
+  const log = [...row.map((value) => quote(`{${Array.from({ length: PGBENCH_LOG_BATCH }, () => (value === null ? "NULL" : `"${value}"`)).join(",")}}`)), ...Array.from({ length: 10 }, () => quote("{}"))];
   const bind = (statement: string, values: string[]) => statement.replace(/\$(\d+)/g, (_, n: string) => values[Number(n) - 1]!);
   const oneLine = (statement: string) => statement.replace(/--[^\n]*/g, "").trim().replace(/\s+/g, " ");
   const handler = `select * from products where org_id = ${quote(orgId)} order by created_at desc, id desc limit 11`;
@@ -165,6 +166,10 @@ export async function benchGatewayRatio(): Promise<void> {
     Array.from({ length: KEYS }, (_, i) => insertKey(org.id, { name: `Ratio restricted ${i}`, access: "restricted", scopes: { products: "read" }, ipAllowlist: ["127.0.0.0/8", "::1"] })),
   );
 
+  // One key taking the whole load, with and without a budget (SPEC §15): the budget's row is as hot as the key's minute.
+  const single = await insertKey(org.id, { name: "Ratio single" });
+  const budgeted = await insertKey(org.id, { name: "Ratio budgeted", budget: { limit: 1_000_000_000, period: "month" } });
+
   const admin = postgres(url, { max: 1, onnotice: () => {} });
   try {
     // What a server costs the database just to start and stop (migration check, maintenance).
@@ -177,6 +182,8 @@ export async function benchGatewayRatio(): Promise<void> {
     const gateway: (Round & { perRequest: ServerCounters })[] = [];
     const bare: (Round & { perRequest: ServerCounters })[] = [];
     const withRestrictions: (Round & { perRequest: ServerCounters })[] = [];
+    const oneKey: Round[] = [];
+    const oneKeyBudgeted: Round[] = [];
     const ceiling: number[] = [];
     // Another checkout's gateway (BENCH_BASELINE_DIR, with its node_modules) under the same load,
     // against the same database: what a change between the two costs the hot path.
@@ -191,6 +198,12 @@ export async function benchGatewayRatio(): Promise<void> {
       gateway.push(await measuredRound(await startServerProcess("api-server.ts", {}), admin, database, values, idleCost));
       if (round % 2 === 1) await baselineRound();
       withRestrictions.push(await measuredRound(await startServerProcess("api-server.ts", {}), admin, database, restricted.map((key) => key.value), idleCost));
+      // Which goes first alternates here too.
+      const budgetRounds = [
+        async () => oneKey.push(await measuredRound(await startServerProcess("api-server.ts", {}), admin, database, [single.value], idleCost)),
+        async () => oneKeyBudgeted.push(await measuredRound(await startServerProcess("api-server.ts", {}), admin, database, [budgeted.value], idleCost)),
+      ];
+      for (const run of round % 2 === 0 ? budgetRounds : budgetRounds.reverse()) await run();
       // The bare server opens its connections for the handler only: nothing to discount.
       const bareServer = await startServerProcess("bench/bare-handler-server.ts", { BENCH_ORG_ID: org.id });
       bare.push(await measuredRound(bareServer, admin, database, values, { transactions: 0, walSyncs: 0 }));
@@ -222,6 +235,18 @@ export async function benchGatewayRatio(): Promise<void> {
       ]),
     ]);
     console.log(`median restricted ÷ full ${median(restrictedRatios).toFixed(2)} (goal: within 5 %, ≥ 0.95)`);
+    const budgetRatios = oneKeyBudgeted.map((b, i) => b.requestsPerSecond / oneKey[i]!.requestsPerSecond);
+    printTable("## One key taking the whole load: with a budget (SPEC §15) against without", [
+      ["round", "budget req/s", "p50", "p99", "µs CPU / request", "no budget req/s", "p50", "p99", "µs CPU / request", "budget ÷ none", "statuses"],
+      ...oneKeyBudgeted.map((b, i) => {
+        const n = oneKey[i]!;
+        return [
+          String(i + 1), fmt(b.requestsPerSecond), ms(b.p50), ms(b.p99), fmt(b.cpuMicrosPerRequest), fmt(n.requestsPerSecond), ms(n.p50), ms(n.p99), fmt(n.cpuMicrosPerRequest),
+          budgetRatios[i]!.toFixed(2), Object.entries(b.statuses).map(([code, k]) => `${code}×${k}`).join(" "),
+        ];
+      }),
+    ]);
+    console.log(`budget ÷ none: median ${median(budgetRatios).toFixed(2)}, ${geometricMeanWithSpread(budgetRatios)} (goal: within 5 %, ≥ 0.95)`);
     if (baselineDir) {
       const changeRatios = gateway.map((g, i) => g.requestsPerSecond / baseline[i]!.requestsPerSecond);
       const cpuRatios = gateway.map((g, i) => g.cpuMicrosPerRequest / baseline[i]!.cpuMicrosPerRequest);
