@@ -115,3 +115,13 @@ export const WEBHOOK_DISABLE_AFTER_FAILING_DAYS = 5;
 
 /** At most this many endpoints per organization. */
 export const WEBHOOK_ENDPOINTS_MAX = 10;
+
+/**
+ * What an endpoint receives: the events, signed by Standard Webhooks (SPEC §10), or each alert as
+ * a message for a Slack-compatible incoming webhook (SPEC §15). Both go through the same durable,
+ * retried, logged deliveries.
+ */
+export const WEBHOOK_FORMAT_VALUES = ["standard", "slack"] as const;
+export type WebhookFormat = (typeof WEBHOOK_FORMAT_VALUES)[number];
+/** At most this many Slack channels per organization. */
+export const SLACK_CHANNELS_MAX = 5;

@@ -3,7 +3,7 @@ import { KEY_EXPIRING_ALERT_DAYS, RATE_LIMIT_ALERT_MINUTES, type AlertKind, type
 import type { DbOrTx } from "./index";
 import { rowsOf } from "./rows";
 import { budgetPeriodEnd, type BudgetPeriod } from "@/core/key-budget";
-import { enqueueWebhookEvent } from "./webhooks";
+import { enqueueSlackAlerts, enqueueWebhookEvent } from "./webhooks";
 import { queueAlertEmails } from "./notification-emails";
 
 /**
@@ -34,7 +34,7 @@ const EVENT_OF: Partial<Record<AlertKind, WebhookEventType>> = {
 };
 
 /**
- * Inserts alerts and, in the same transaction, queues their webhook events and emails: an alert
+ * Inserts alerts and, in the same transaction, queues their webhook events, Slack messages and emails: an alert
  * is sent exactly when it is raised.
  */
 async function raise(db: DbOrTx, insert: (tx: DbOrTx) => Promise<unknown>, at: Date): Promise<RaisedAlert[]> {
@@ -44,6 +44,7 @@ async function raise(db: DbOrTx, insert: (tx: DbOrTx) => Promise<unknown>, at: D
       const type = EVENT_OF[alert.kind];
       if (type) await enqueueWebhookEvent(tx, alert.orgId, { type, data: { alertId: alert.id, ...(alert.apiKeyId ? { keyId: alert.apiKeyId } : {}), ...alert.details } }, at);
     }
+    await enqueueSlackAlerts(tx, raised, at);
     await queueAlertEmails(tx, raised, at);
     return raised;
   });

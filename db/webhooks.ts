@@ -1,5 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
-import { WEBHOOK_DISABLE_AFTER_FAILING_DAYS, WEBHOOK_TEST_EVENT, type WebhookDeliveryStatus, type WebhookEventType } from "@/core/enums";
+import { WEBHOOK_DISABLE_AFTER_FAILING_DAYS, WEBHOOK_TEST_EVENT, type AlertKind, type WebhookDeliveryStatus, type WebhookEventType } from "@/core/enums";
 import { newId } from "@/core/ids";
 import { getDb, type DbOrTx, type Tx } from "./index";
 import { executorOf, jobQueue, WEBHOOK_QUEUE } from "./job-queue";
@@ -37,7 +37,8 @@ export interface DeliveryJob {
 }
 
 export interface WebhookEvent {
-  type: WebhookEventType | typeof WEBHOOK_TEST_EVENT;
+  /** An event (SPEC §10), the test event, or an alert for a Slack channel (SPEC §15: `alert.budget_threshold`). */
+  type: WebhookEventType | typeof WEBHOOK_TEST_EVENT | `alert.${AlertKind}`;
   /** Named as the code names things (camelCase); sent in snake_case by `webhookPayload`. */
   data: Record<string, unknown>;
 }
@@ -92,15 +93,32 @@ export async function enqueueWebhookEvent(db: DbOrTx, orgId: string, event: Webh
   const endpoints = await db
     .select({ id: webhookEndpoints.id })
     .from(webhookEndpoints)
-    .where(and(eq(webhookEndpoints.orgId, orgId), eq(webhookEndpoints.enabled, true), sql`${event.type} = any(${webhookEndpoints.eventTypes})`));
+    .where(and(eq(webhookEndpoints.orgId, orgId), eq(webhookEndpoints.enabled, true), eq(webhookEndpoints.format, "standard"), sql`${event.type} = any(${webhookEndpoints.eventTypes})`));
   for (const endpoint of endpoints) await createDelivery(db, orgId, endpoint.id, event, at);
   return endpoints.length;
+}
+
+/**
+ * SPEC §15: every alert just raised, to each of its organization's Slack channels that is on.
+ * The delivery names the alert; the worker writes the message when it sends it (lib/webhooks/slack-message.ts).
+ */
+export async function enqueueSlackAlerts(db: DbOrTx, alerts: { id: number; orgId: string; kind: AlertKind }[], at: Date): Promise<number> {
+  let queued = 0;
+  for (const alert of alerts) {
+    const channels = await db
+      .select({ id: webhookEndpoints.id })
+      .from(webhookEndpoints)
+      .where(and(eq(webhookEndpoints.orgId, alert.orgId), eq(webhookEndpoints.enabled, true), eq(webhookEndpoints.format, "slack")));
+    for (const channel of channels) await createDelivery(db, alert.orgId, channel.id, { type: `alert.${alert.kind}`, data: { alertId: alert.id } }, at);
+    queued += channels.length;
+  }
+  return queued;
 }
 
 /** A queued delivery with what sending it needs: its endpoint's URL, state and secrets. */
 export async function findQueuedDelivery(deliveryId: string) {
   const [row] = await getDb()
-    .select({ delivery: webhookDeliveries, url: webhookEndpoints.url, enabled: webhookEndpoints.enabled, secret: webhookEndpoints.signingSecret, previous: webhookEndpoints.previousSigningSecret, previousEndsAt: webhookEndpoints.previousSecretEndsAt })
+    .select({ delivery: webhookDeliveries, url: webhookEndpoints.url, enabled: webhookEndpoints.enabled, format: webhookEndpoints.format, secret: webhookEndpoints.signingSecret, previous: webhookEndpoints.previousSigningSecret, previousEndsAt: webhookEndpoints.previousSecretEndsAt })
     .from(webhookDeliveries)
     .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
     .where(eq(webhookDeliveries.id, deliveryId));

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createApiKeyAction, renameApiKeyAction, revokeApiKeyAction, rollApiKeyAction, updateKeyRestrictionsAction } from "@/app/[orgSlug]/settings/api/actions";
-import { markAlertsReadAction, setAlertSettingsAction } from "@/app/[orgSlug]/settings/alerts/actions";
+import { createSlackChannelAction, markAlertsReadAction, setAlertSettingsAction } from "@/app/[orgSlug]/settings/alerts/actions";
 import { setKeyPolicyAction } from "@/app/[orgSlug]/settings/api/policy/actions";
 import {
   createWebhookEndpointAction,
@@ -29,7 +29,7 @@ import { setEmailPreferencesAction } from "@/app/[orgSlug]/settings/notification
 import { createApiKeyInput, keyPolicyInput, renameApiKeyInput, revokeApiKeyInput, rollApiKeyInput, updateKeyRestrictionsInput } from "@/lib/keys/input";
 import { changeMemberRoleInput, invitationInput, inviteMemberInput, leaveOrganizationInput, memberInput } from "@/lib/members/input";
 import { changePlanInput, rateLimitInput } from "@/lib/plans/input";
-import { createWebhookEndpointInput, resendWebhookDeliveryInput, setWebhookEndpointEnabledInput, webhookEndpointInput } from "@/lib/webhooks/input";
+import { createSlackChannelInput, createWebhookEndpointInput, resendWebhookDeliveryInput, setWebhookEndpointEnabledInput, webhookEndpointInput } from "@/lib/webhooks/input";
 import { addMember, createTeam, createUser, insertKey } from "./helpers/factories";
 import { FUZZ_SEED, SchemaArbitraries, fuzzRuns, hostileValue } from "./helpers/fuzz-inputs";
 import { CPU_BUDGET_MS, FuzzTally, leastCpuMs, orgFingerprint, withCpuTime } from "./helpers/fuzz-probe";
@@ -55,6 +55,7 @@ const ACTIONS: { name: string; action: Action; input: z.ZodType; permission: Per
   { name: "markAlertsReadAction", action: markAlertsReadAction, input: markAlertsReadInput, permission: "alerts.view" },
   { name: "setEmailPreferencesAction", action: setEmailPreferencesAction, input: emailPreferencesInput, permission: "alerts.view" },
   { name: "createWebhookEndpointAction", action: createWebhookEndpointAction, input: createWebhookEndpointInput, permission: "notifications.manage" },
+  { name: "createSlackChannelAction", action: createSlackChannelAction, input: createSlackChannelInput, permission: "notifications.manage" },
   { name: "setWebhookEndpointEnabledAction", action: setWebhookEndpointEnabledAction, input: setWebhookEndpointEnabledInput, permission: "notifications.manage" },
   { name: "rotateWebhookSecretAction", action: rotateWebhookSecretAction, input: webhookEndpointInput, permission: "notifications.manage" },
   { name: "deleteWebhookEndpointAction", action: deleteWebhookEndpointAction, input: webhookEndpointInput, permission: "notifications.manage" },

@@ -9,7 +9,7 @@ import { loadRequest } from "@/app/[orgSlug]/settings/api/audit/[requestId]/load
 import { exportUsageCsv } from "@/app/[orgSlug]/settings/api/usage/export/export-usage-csv";
 import { loadUsage } from "@/app/[orgSlug]/settings/api/usage/load-usage";
 import { findKey } from "@/app/[orgSlug]/settings/api/keys/[keyId]/find-key";
-import { markAlertsReadAction, setAlertSettingsAction } from "@/app/[orgSlug]/settings/alerts/actions";
+import { createSlackChannelAction, markAlertsReadAction, setAlertSettingsAction } from "@/app/[orgSlug]/settings/alerts/actions";
 import { setEmailPreferencesAction } from "@/app/[orgSlug]/settings/notifications/actions";
 import { getEmailPreferences } from "@/db/queries/notifications";
 import { setKeyPolicyAction } from "@/app/[orgSlug]/settings/api/policy/actions";
@@ -255,9 +255,12 @@ describe("manage webhook endpoints and alert settings", () => {
 
     process.env.WEBHOOK_ALLOW_PRIVATE = "true";
     const added = await createWebhookEndpointAction(null, form({ orgId: team.org.id, url: "http://127.0.0.1:9/hooks", eventTypes: "key.created" }));
+    const slack = await createSlackChannelAction(null, form({ orgId: team.org.id, url: "http://127.0.0.1:9/services/T/B/x" }));
     delete process.env.WEBHOOK_ALLOW_PRIVATE;
     expect(added.ok).toBe(may);
+    expect(slack.ok).toBe(may);
     expect(await listWebhookEndpoints(team.org.id)).toHaveLength(may ? 1 : 0);
+    expect(await listWebhookEndpoints(team.org.id, undefined, "slack")).toHaveLength(may ? 1 : 0);
     const page = await readAs(team.byRole[role].id, () => requireOrgAccess(team.org.slug, "notifications.manage")).then(
       () => "shown",
       (error: unknown) => error,

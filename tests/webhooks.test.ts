@@ -1,5 +1,3 @@
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { eq, sql } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -21,52 +19,12 @@ import { utcMonthStart } from "@/core/time";
 import { createOrg, createTeam, form, insertKey } from "./helpers/factories";
 import { actAs } from "./helpers/session";
 import { eventually } from "./helpers/eventually";
+import { receiver, stopReceivers } from "./helpers/webhook-receiver";
 
 // SPEC §10 with a real receiver on 127.0.0.1: that needs WEBHOOK_ALLOW_PRIVATE, which one test
 // turns off. Retries wait a second here, not thirty.
 process.env.WEBHOOK_ALLOW_PRIVATE = "true";
 process.env.WEBHOOK_RETRY_DELAY_SECONDS = "1";
-
-interface Received {
-  headers: http.IncomingHttpHeaders;
-  body: string;
-  at: number;
-}
-
-/** A receiver whose answer the test sets per request: a status, or "hang" to never answer. */
-class Receiver {
-  readonly received: Received[] = [];
-  answer: (request: number) => number | "hang" = () => 200;
-  private server = http.createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on("data", (chunk: Buffer) => chunks.push(chunk));
-    request.on("end", () => {
-      this.received.push({ headers: request.headers, body: Buffer.concat(chunks).toString("utf8"), at: Date.now() });
-      const answer = this.answer(this.received.length);
-      if (answer === "hang") return;
-      response.writeHead(answer, { "content-type": "text/plain" }).end(answer < 300 ? "thanks" : `refused with ${answer}`);
-    });
-  });
-  url = "";
-
-  async start(): Promise<void> {
-    await new Promise<void>((resolve) => this.server.listen(0, "127.0.0.1", resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/hooks`;
-  }
-
-  async stop(): Promise<void> {
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
-  }
-}
-
-const receivers: Receiver[] = [];
-async function receiver(): Promise<Receiver> {
-  const started = new Receiver();
-  await started.start();
-  receivers.push(started);
-  return started;
-}
 
 async function endpointFor(orgId: string, url: string, options: { eventTypes?: string[]; failingSince?: Date } = {}) {
   const secret = newSigningSecret();
@@ -104,7 +62,7 @@ afterEach(() => {
 afterAll(async () => {
   // Endpoints off first, so nothing is retried against a stopped receiver.
   await getDb().update(webhookEndpoints).set({ enabled: false, disabledReason: "manual" });
-  await Promise.all(receivers.map((r) => r.stop()));
+  await stopReceivers();
 });
 
 describe("webhook delivery (SPEC §10)", () => {

@@ -121,3 +121,9 @@ export async function firstFreeSlug(tx: Tx, candidates: Iterable<string>): Promi
 export async function insertOrganization(tx: Tx, organization: { id: string; name: string; slug: string }): Promise<void> {
   await tx.insert(organizations).values(organization);
 }
+
+/** An organization's name and address, for messages about it; null when it is gone. */
+export async function getOrganizationNames(orgId: string): Promise<{ name: string; slug: string } | null> {
+  const [row] = await getDb().select({ name: organizations.name, slug: organizations.slug }).from(organizations).where(eq(organizations.id, orgId));
+  return row ?? null;
+}

@@ -1,13 +1,16 @@
 import "server-only";
 import { and, count, desc, eq, inArray, sql } from "drizzle-orm";
 import { getDb, type DbOrTx } from "@/db";
-import type { WebhookDeliveryStatus, WebhookEventType } from "@/core/enums";
+import type { WebhookDeliveryStatus, WebhookEventType, WebhookFormat } from "@/core/enums";
 import { webhookDeliveries, webhookDeliveryAttempts, webhookEndpoints } from "@/db/schema";
+import { slackUrlHint } from "@/core/slack-url-hint";
 
 /** An endpoint as the Webhooks page shows it: never its secret, only the secret's last characters. */
 export interface WebhookEndpointDto {
   id: string;
+  /** A Slack channel's URL is a credential: only its hint (core/slack-url-hint.ts). */
   url: string;
+  format: WebhookFormat;
   description: string;
   eventTypes: WebhookEventType[];
   enabled: boolean;
@@ -52,8 +55,12 @@ export function signingSecretHint(secret: string): string {
   return `whsec_…${secret.slice(-4)}`;
 }
 
-/** The organization's endpoints, oldest first; with `endpointId`, that one alone (none when it is not the organization's). */
-export async function listWebhookEndpoints(orgId: string, endpointId?: string): Promise<WebhookEndpointDto[]> {
+/**
+ * The organization's endpoints of a format, oldest first (the Webhooks page's, or the Alerts page's
+ * Slack channels); with `endpointId`, that one alone, of either format (none when it is not the
+ * organization's).
+ */
+export async function listWebhookEndpoints(orgId: string, endpointId?: string, format: WebhookFormat = "standard"): Promise<WebhookEndpointDto[]> {
   const stats = getDb()
     .select({
       endpointId: webhookDeliveries.endpointId,
@@ -69,11 +76,12 @@ export async function listWebhookEndpoints(orgId: string, endpointId?: string): 
     .select({ endpoint: webhookEndpoints, total: stats.total, failed: stats.failed, lastAt: stats.lastAt })
     .from(webhookEndpoints)
     .leftJoin(stats, eq(stats.endpointId, webhookEndpoints.id))
-    .where(and(eq(webhookEndpoints.orgId, orgId), endpointId === undefined ? undefined : eq(webhookEndpoints.id, endpointId)))
+    .where(and(eq(webhookEndpoints.orgId, orgId), endpointId === undefined ? eq(webhookEndpoints.format, format) : eq(webhookEndpoints.id, endpointId)))
     .orderBy(webhookEndpoints.createdAt, webhookEndpoints.id);
   return rows.map(({ endpoint, total, failed, lastAt }) => ({
     id: endpoint.id,
-    url: endpoint.url,
+    url: endpoint.format === "slack" ? slackUrlHint(endpoint.url) : endpoint.url,
+    format: endpoint.format,
     description: endpoint.description,
     eventTypes: endpoint.eventTypes as WebhookEventType[],
     enabled: endpoint.enabled,
@@ -137,15 +145,15 @@ export async function lockWebhookEndpoint(tx: DbOrTx, orgId: string, endpointId:
   return endpoint ?? null;
 }
 
-export async function countWebhookEndpoints(tx: DbOrTx, orgId: string): Promise<number> {
-  const [row] = await tx.select({ n: count() }).from(webhookEndpoints).where(eq(webhookEndpoints.orgId, orgId));
+export async function countWebhookEndpoints(tx: DbOrTx, orgId: string, format: WebhookFormat): Promise<number> {
+  const [row] = await tx.select({ n: count() }).from(webhookEndpoints).where(and(eq(webhookEndpoints.orgId, orgId), eq(webhookEndpoints.format, format)));
   return row?.n ?? 0;
 }
 
 /** A delivery of the organization with its endpoint's URL, locked; null when it has none by that id. */
 export async function lockWebhookDelivery(tx: DbOrTx, orgId: string, deliveryId: string) {
   const [row] = await tx
-    .select({ delivery: webhookDeliveries, url: webhookEndpoints.url, enabled: webhookEndpoints.enabled })
+    .select({ delivery: webhookDeliveries, url: webhookEndpoints.url, format: webhookEndpoints.format, enabled: webhookEndpoints.enabled })
     .from(webhookDeliveries)
     .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
     .where(and(eq(webhookDeliveries.orgId, orgId), eq(webhookDeliveries.id, deliveryId)))
@@ -155,7 +163,7 @@ export async function lockWebhookDelivery(tx: DbOrTx, orgId: string, deliveryId:
 
 export async function insertWebhookEndpoint(
   tx: DbOrTx,
-  endpoint: { id: string; orgId: string; url: string; description: string; eventTypes: WebhookEventType[]; signingSecret: string; createdBy: string },
+  endpoint: { id: string; orgId: string; url: string; description: string; eventTypes: WebhookEventType[]; format: WebhookFormat; signingSecret: string; createdBy: string },
 ): Promise<void> {
   await tx.insert(webhookEndpoints).values(endpoint);
 }

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { boolean, check, index, integer, jsonb, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
-import { WEBHOOK_DELIVERY_STATUS_VALUES } from "@/core/enums";
+import { WEBHOOK_DELIVERY_STATUS_VALUES, WEBHOOK_FORMAT_VALUES } from "@/core/enums";
 import { createdAt } from "./columns";
 import { tenant, users } from "./accounts";
 
@@ -22,6 +22,8 @@ export const webhookEndpoints = pgTable(
     previousSigningSecret: text("previous_signing_secret"),
     previousSecretEndsAt: timestamp("previous_secret_ends_at", { withTimezone: true, mode: "date" }),
     enabled: boolean("enabled").notNull().default(true),
+    /** Signed events (SPEC §10), or every alert as a Slack message (SPEC §15; its event types are none). */
+    format: text("format", { enum: WEBHOOK_FORMAT_VALUES }).notNull().default("standard"),
     /** Why it is off: a person turned it off, or it failed for 5 days (SPEC §10). */
     disabledReason: text("disabled_reason", { enum: ["manual", "failing"] }),
     /** The first failed delivery since the last one that succeeded; null while it works. */
@@ -32,6 +34,7 @@ export const webhookEndpoints = pgTable(
   (t) => [
     index("webhook_endpoints_org_idx").on(t.orgId, t.createdAt),
     check("webhook_endpoints_disabled_has_reason", sql`${t.enabled} = (${t.disabledReason} is null)`),
+    check("webhook_endpoints_format_known", sql`${t.format} in (${sql.raw(WEBHOOK_FORMAT_VALUES.map((format) => `'${format}'`).join(", "))})`),
   ],
 );
 

@@ -4,16 +4,12 @@ import type { Mail } from "@/lib/mail";
 import { describeAlert } from "@/lib/alerts/text";
 import { NOTICE_KINDS } from "@/core/notifications";
 import { unsubscribeToken } from "./unsubscribe-token";
+import { linkBaseUrl } from "@/lib/link-base";
 
 const dateTime = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
 
-/** The address links in an email lead to: PUBLIC_BASE_URL, or this server on its own port. */
-export function mailBaseUrl(): string {
-  return (process.env.PUBLIC_BASE_URL ?? `http://localhost:${process.env.PORT ?? 3000}`).replace(/\/$/, "");
-}
-
 /** The one-click unsubscribe URL (RFC 8058: mail clients POST to it) and the page a person opens from the email. */
-export function unsubscribeUrls(email: Pick<QueuedEmail, "orgId" | "userId" | "kind">, base = mailBaseUrl()) {
+export function unsubscribeUrls(email: Pick<QueuedEmail, "orgId" | "userId" | "kind">, base = linkBaseUrl()) {
   const token = encodeURIComponent(unsubscribeToken(email));
   return { oneClick: `${base}/api/unsubscribe?token=${token}`, page: `${base}/unsubscribe?token=${token}` };
 }
@@ -41,7 +37,7 @@ function content(email: QueuedEmail, alert: AlertDto | null, base: string): { su
  * An email of SPEC §15, with the signed one-click unsubscribe link in its footer and in the
  * List-Unsubscribe and List-Unsubscribe-Post headers (RFC 8058), so mail clients offer the button.
  */
-export function composeEmail(email: QueuedEmail, alert: AlertDto | null, base = mailBaseUrl()): Mail {
+export function composeEmail(email: QueuedEmail, alert: AlertDto | null, base = linkBaseUrl()): Mail {
   const { subject, lines } = content(email, alert, base);
   const unsubscribe = unsubscribeUrls(email, base);
   return {

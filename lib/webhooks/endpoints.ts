@@ -1,6 +1,6 @@
 import "server-only";
 import type { z } from "zod";
-import { WEBHOOK_ENDPOINTS_MAX, WEBHOOK_TEST_EVENT } from "@/core/enums";
+import { SLACK_CHANNELS_MAX, WEBHOOK_ENDPOINTS_MAX, WEBHOOK_TEST_EVENT, type WebhookFormat } from "@/core/enums";
 import { newId } from "@/core/ids";
 import {
   countWebhookEndpoints,
@@ -17,7 +17,8 @@ import { lockOrganization } from "@/db/queries/organizations";
 import { createDelivery, queueDelivery } from "@/db/webhooks";
 import type { ActionContext, Change } from "@/lib/action";
 import { UserFacingError } from "@/lib/errors";
-import type { createWebhookEndpointInput, resendWebhookDeliveryInput, setWebhookEndpointEnabledInput, webhookEndpointInput } from "@/lib/webhooks/input";
+import type { createSlackChannelInput, createWebhookEndpointInput, resendWebhookDeliveryInput, setWebhookEndpointEnabledInput, webhookEndpointInput } from "@/lib/webhooks/input";
+import { slackUrlHint } from "@/core/slack-url-hint";
 import { addressProblem } from "@/lib/webhooks/address-guard";
 import { newSigningSecret } from "@/lib/webhooks/signing-secret";
 
@@ -32,18 +33,29 @@ async function endpointOf(ctx: ActionContext, endpointId: string) {
   return endpoint;
 }
 
-const targetOf = (endpoint: { id: string; url: string }) => ({ type: "webhook_endpoint" as const, id: endpoint.id, name: endpoint.url });
+/** How pages and the history name an endpoint: its URL, or for a Slack channel the URL's hint (it is a credential). */
+const shownUrl = (endpoint: { url: string; format: WebhookFormat }) => (endpoint.format === "slack" ? slackUrlHint(endpoint.url) : endpoint.url);
+const targetOf = (endpoint: { id: string; url: string; format: WebhookFormat }) => ({ type: "webhook_endpoint" as const, id: endpoint.id, name: shownUrl(endpoint) });
+
+/**
+ * What every new endpoint passes: its host resolves to public addresses only (SPEC §10's guard),
+ * and the organization has room for another of its format. The organization's row lock keeps two
+ * concurrent additions from both passing the maximum.
+ */
+async function admitNewEndpoint(ctx: ActionContext, url: string, format: WebhookFormat): Promise<void> {
+  const problem = await addressProblem(new URL(url).hostname);
+  if (problem) throw new UserFacingError("Check the highlighted fields.", { url: [problem] });
+  await lockOrganization(ctx.tx, ctx.orgId);
+  const max = format === "slack" ? SLACK_CHANNELS_MAX : WEBHOOK_ENDPOINTS_MAX;
+  if ((await countWebhookEndpoints(ctx.tx, ctx.orgId, format)) >= max) {
+    throw new UserFacingError(`An organization can have at most ${max} ${format === "slack" ? "Slack channels" : "webhook endpoints"}. Delete one you no longer use first.`);
+  }
+}
 
 /** SPEC §10: a new endpoint and its signing secret, which the result carries once and no page shows again. */
 export async function createEndpoint({ url, description, eventTypes }: z.output<typeof createWebhookEndpointInput>, ctx: ActionContext): Promise<Change<{ id: string; url: string; secret: string }>> {
-  const problem = await addressProblem(new URL(url).hostname);
-  if (problem) throw new UserFacingError("Check the highlighted fields.", { url: [problem] });
-  // The organization's row lock keeps two concurrent additions from both passing the maximum.
-  await lockOrganization(ctx.tx, ctx.orgId);
-  if ((await countWebhookEndpoints(ctx.tx, ctx.orgId)) >= WEBHOOK_ENDPOINTS_MAX) {
-    throw new UserFacingError(`An organization can have at most ${WEBHOOK_ENDPOINTS_MAX} webhook endpoints. Delete one you no longer use first.`);
-  }
-  const endpoint = { id: newId("whe"), orgId: ctx.orgId, url, description, eventTypes, signingSecret: newSigningSecret(), createdBy: ctx.userId };
+  await admitNewEndpoint(ctx, url, "standard");
+  const endpoint = { id: newId("whe"), orgId: ctx.orgId, url, description, eventTypes, format: "standard" as const, signingSecret: newSigningSecret(), createdBy: ctx.userId };
   await insertWebhookEndpoint(ctx.tx, endpoint);
   return {
     data: { id: endpoint.id, url, secret: endpoint.signingSecret },
@@ -76,7 +88,23 @@ export async function rotateSecret({ endpointId }: z.output<typeof webhookEndpoi
 export async function deleteEndpoint({ endpointId }: z.output<typeof webhookEndpointInput>, ctx: ActionContext): Promise<Change<{ id: string }>> {
   const endpoint = await endpointOf(ctx, endpointId);
   await deleteWebhookEndpoint(ctx.tx, endpoint.id);
-  return { data: { id: endpoint.id }, activity: { action: "webhook_endpoint.deleted", target: targetOf(endpoint), before: { url: endpoint.url } } };
+  return { data: { id: endpoint.id }, activity: { action: "webhook_endpoint.deleted", target: targetOf(endpoint), before: { url: shownUrl(endpoint) } } };
+}
+
+/**
+ * SPEC §15: a Slack-compatible incoming webhook that gets every alert of the organization as a
+ * message, through the same durable, retried and logged deliveries as an endpoint. It needs no
+ * signing secret of its own to be read; one is kept so the sending path stays one.
+ */
+export async function createSlackChannel({ url, description }: z.output<typeof createSlackChannelInput>, ctx: ActionContext): Promise<Change<{ id: string; hint: string }>> {
+  await admitNewEndpoint(ctx, url, "slack");
+  const channel = { id: newId("whe"), orgId: ctx.orgId, url, description, eventTypes: [], format: "slack" as const, signingSecret: newSigningSecret(), createdBy: ctx.userId };
+  await insertWebhookEndpoint(ctx.tx, channel);
+  const hint = slackUrlHint(url);
+  return {
+    data: { id: channel.id, hint },
+    activity: { action: "webhook_endpoint.created", target: targetOf(channel), after: { url: hint, description: description || null, eventTypes: "Every alert, as a Slack message" } },
+  };
 }
 
 /** SPEC §10's "Send test event": a `webhook.test` delivery to this endpoint, on or off subscription. */
@@ -97,6 +125,6 @@ export async function resendDelivery({ deliveryId }: z.output<typeof resendWebho
   await queueDelivery(ctx.tx, found.delivery.id, new Date());
   return {
     data: { deliveryId },
-    activity: { action: "webhook_delivery.resent", target: { type: "webhook_endpoint", id: found.delivery.endpointId, name: found.url }, after: { delivery: deliveryId, event: found.delivery.eventType } },
+    activity: { action: "webhook_delivery.resent", target: targetOf({ id: found.delivery.endpointId, url: found.url, format: found.format }), after: { delivery: deliveryId, event: found.delivery.eventType } },
   };
 }

@@ -17,23 +17,35 @@ const webhookEventTypesSchema = z.preprocess(
   }),
 );
 
-/** SPEC §10: a new endpoint. Where its host resolves is checked by the action, not here. */
-export const createWebhookEndpointInput = z.object({
-  orgId: orgIdSchema,
-  url: boundedString(WEBHOOK_URL_MAX, `Use at most ${WEBHOOK_URL_MAX} characters.`)
+const urlSchema = (empty: string) =>
+  boundedString(WEBHOOK_URL_MAX, `Use at most ${WEBHOOK_URL_MAX} characters.`)
     .trim()
-    .min(1, "Enter the URL that receives the events.")
+    .min(1, empty)
     .superRefine((url, ctx) => {
       const problem = url ? webhookUrlProblem(url) : null;
       if (problem) ctx.addIssue({ code: "custom", message: problem });
-    }),
-  description: z.preprocess(
-    (value) => value ?? "",
-    boundedString(WEBHOOK_DESCRIPTION_MAX, `Use at most ${WEBHOOK_DESCRIPTION_MAX} characters.`)
-      .trim()
-      .refine((text) => !CONTROL_CHARACTER.test(text), NO_CONTROL_CHARACTERS),
-  ),
+    });
+
+const descriptionSchema = z.preprocess(
+  (value) => value ?? "",
+  boundedString(WEBHOOK_DESCRIPTION_MAX, `Use at most ${WEBHOOK_DESCRIPTION_MAX} characters.`)
+    .trim()
+    .refine((text) => !CONTROL_CHARACTER.test(text), NO_CONTROL_CHARACTERS),
+);
+
+/** SPEC §10: a new endpoint. Where its host resolves is checked by the action, not here. */
+export const createWebhookEndpointInput = z.object({
+  orgId: orgIdSchema,
+  url: urlSchema("Enter the URL that receives the events."),
+  description: descriptionSchema,
   eventTypes: webhookEventTypesSchema,
+});
+
+/** SPEC §15: a Slack-compatible incoming-webhook URL and, to tell channels apart, the channel's name. */
+export const createSlackChannelInput = z.object({
+  orgId: orgIdSchema,
+  url: urlSchema("Paste the channel's incoming-webhook URL, such as https://hooks.slack.com/services/…"),
+  description: descriptionSchema,
 });
 
 export const webhookEndpointInput = z.object({ orgId: orgIdSchema, endpointId: idSchema });

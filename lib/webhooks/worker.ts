@@ -5,6 +5,7 @@ import { WEBHOOK_QUEUE } from "@/db/job-queue";
 import { startJobWorker, type Outcome } from "@/lib/job-worker";
 import { findQueuedDelivery, recordAttempt, RETRY_WINDOW_MS, skipDelivery, type DeliveryJob } from "@/db/webhooks";
 import { sendWebhook } from "./deliver";
+import { slackMessage } from "./slack-message";
 
 /** How many deliveries one process sends at once. */
 const DELIVERIES_AT_ONCE = 5;
@@ -28,7 +29,13 @@ export async function attemptDelivery(job: DeliveryJob, options: { lastRetry: bo
   }
   const at = now();
   const secrets = [row.secret, ...(row.previous && row.previousEndsAt && row.previousEndsAt > at ? [row.previous] : [])];
-  const attempt = await sendWebhook({ url: row.url, secrets, id: row.delivery.id, body: JSON.stringify(row.delivery.payload), at });
+  // A Slack channel gets the alert as a message (SPEC §15); an endpoint, the signed event itself.
+  const body = row.format === "slack" ? await slackMessage(row.delivery) : JSON.stringify(row.delivery.payload);
+  if (body === null) {
+    await skipDelivery(job.deliveryId, "Not sent: the alert no longer exists.");
+    return "skipped";
+  }
+  const attempt = await sendWebhook({ url: row.url, secrets, id: row.delivery.id, body, at });
   const finishedAt = now();
   const outOfTime = options.lastRetry || finishedAt.getTime() - new Date(job.since).getTime() >= RETRY_WINDOW_MS;
   const outcome: Outcome = attempt.ok ? "delivered" : outOfTime ? "failed" : "retry";

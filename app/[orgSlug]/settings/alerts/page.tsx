@@ -9,6 +9,8 @@ import { can } from "@/lib/authz";
 import { requireOrgAccess } from "@/lib/org-access";
 import { PLANS } from "@/lib/plans/catalog";
 import { AlertSettingsForm } from "./alert-settings-form";
+import { SlackChannels } from "./slack-channels";
+import { listWebhookEndpoints } from "@/db/queries/webhooks";
 
 export const metadata: Metadata = { title: "Alerts" };
 
@@ -18,11 +20,17 @@ const PAGE_ALERTS = 100;
 export default async function AlertsPage({ params }: { params: Promise<{ orgSlug: string }> }) {
   const { orgSlug } = await params;
   const { userId, membership } = await requireOrgAccess(orgSlug, "alerts.view");
-  const [settings, alerts] = await Promise.all([getAlertSettings(membership.orgId), listAlerts(membership.orgId, userId, PAGE_ALERTS)]);
+  const mayManage = can(membership.role, "notifications.manage");
+  const [settings, alerts, slackChannels] = await Promise.all([
+    getAlertSettings(membership.orgId),
+    listAlerts(membership.orgId, userId, PAGE_ALERTS),
+    mayManage ? listWebhookEndpoints(membership.orgId, undefined, "slack") : null,
+  ]);
   return (
     <div className="space-y-6">
       <PageHeader title="Alerts" description="Know before the monthly quota or a key's budget runs out, when a key keeps hitting its rate limit, and before a key expires." />
-      <AlertSettingsForm orgId={membership.orgId} settings={settings} canManage={can(membership.role, "notifications.manage")} quota={PLANS[membership.plan].monthlyCalls} />
+      <AlertSettingsForm orgId={membership.orgId} settings={settings} canManage={mayManage} quota={PLANS[membership.plan].monthlyCalls} />
+      {slackChannels ? <SlackChannels orgId={membership.orgId} orgSlug={orgSlug} channels={slackChannels} /> : null}
       <Card>
         <CardHeader>
           <CardTitle className="text-base">Recent alerts</CardTitle>

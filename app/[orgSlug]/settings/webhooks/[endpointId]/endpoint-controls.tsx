@@ -17,26 +17,31 @@ import {
   AlertDialogTrigger,
 } from "@/components/ui/alert-dialog";
 import { Button } from "@/components/ui/button";
+import type { WebhookFormat } from "@/core/enums";
 import { deleteWebhookEndpointAction, rotateWebhookSecretAction, sendTestWebhookAction, setWebhookEndpointEnabledAction } from "../actions";
 import { SecretReveal } from "../secret-reveal";
 
-type Endpoint = { id: string; url: string; enabled: boolean };
+type Endpoint = { id: string; url: string; enabled: boolean; format: WebhookFormat };
 
-/** The endpoint's actions: test event, on/off, secret rotation and deletion (the last two confirmed first). */
+/**
+ * The endpoint's actions: test event, on/off, secret rotation and deletion (the last two confirmed
+ * first). A Slack channel (SPEC §15) reads no signature: it has no secret to rotate.
+ */
 export function EndpointControls({ orgId, orgSlug, endpoint }: { orgId: string; orgSlug: string; endpoint: Endpoint }) {
+  const slack = endpoint.format === "slack";
   const input = { orgId, endpointId: endpoint.id };
   const test = useConfirmAction(sendTestWebhookAction, { onSuccess: () => toast.success("Test event queued", { description: "It appears in the deliveries below." }), onError: toast.error });
   const toggle = useConfirmAction(setWebhookEndpointEnabledAction, { onSuccess: ({ enabled }) => toast.success(enabled ? "Endpoint turned on" : "Endpoint turned off"), onError: toast.error });
   return (
     <div className="flex flex-wrap gap-2">
       <Button variant="outline" disabled={!endpoint.enabled || test.pending} onClick={() => test.run(input)}>
-        <Send className="size-4" aria-hidden /> {test.pending ? "Sending…" : "Send test event"}
+        <Send className="size-4" aria-hidden /> {test.pending ? "Sending…" : slack ? "Send test message" : "Send test event"}
       </Button>
       <Button variant="outline" disabled={toggle.pending} onClick={() => toggle.run({ ...input, enabled: endpoint.enabled ? "false" : "true" })}>
         <Power className="size-4" aria-hidden /> {endpoint.enabled ? "Turn off" : "Turn on"}
       </Button>
-      <RotateSecret input={input} />
-      <DeleteEndpoint input={input} url={endpoint.url} orgSlug={orgSlug} />
+      {slack ? null : <RotateSecret input={input} />}
+      <DeleteEndpoint input={input} url={endpoint.url} back={`/${orgSlug}/settings/${slack ? "alerts" : "webhooks"}`} noun={slack ? "Slack channel" : "endpoint"} />
     </div>
   );
 }
@@ -82,12 +87,12 @@ function RotateSecret({ input }: { input: { orgId: string; endpointId: string } 
   );
 }
 
-function DeleteEndpoint({ input, url, orgSlug }: { input: { orgId: string; endpointId: string }; url: string; orgSlug: string }) {
+function DeleteEndpoint({ input, url, back, noun }: { input: { orgId: string; endpointId: string }; url: string; back: string; noun: string }) {
   const router = useRouter();
   const remove = useConfirmAction(deleteWebhookEndpointAction, {
     onSuccess: () => {
-      toast.success("Endpoint deleted", { description: url });
-      router.push(`/${orgSlug}/settings/webhooks`);
+      toast.success(`${noun.charAt(0).toUpperCase()}${noun.slice(1)} deleted`, { description: url });
+      router.push(back);
     },
   });
   return (
@@ -99,12 +104,12 @@ function DeleteEndpoint({ input, url, orgSlug }: { input: { orgId: string; endpo
       </AlertDialogTrigger>
       <AlertDialogContent>
         <AlertDialogHeader>
-          <AlertDialogTitle>Delete this endpoint?</AlertDialogTitle>
+          <AlertDialogTitle>Delete this {noun}?</AlertDialogTitle>
           <AlertDialogDescription>
             <span className="break-all font-mono">{url}</span> stops receiving events at once, deliveries still being retried are dropped, and its delivery log is deleted. The activity history keeps the deletion.
           </AlertDialogDescription>
         </AlertDialogHeader>
-        <ConfirmFooter label="Delete endpoint" pendingLabel="Deleting…" pending={remove.pending} error={remove.error} onConfirm={() => remove.run(input)} />
+        <ConfirmFooter label={`Delete ${noun}`} pendingLabel="Deleting…" pending={remove.pending} error={remove.error} onConfirm={() => remove.run(input)} />
       </AlertDialogContent>
     </AlertDialog>
   );

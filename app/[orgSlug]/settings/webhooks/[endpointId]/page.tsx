@@ -26,15 +26,17 @@ export default async function WebhookEndpointPage({ params }: { params: Promise<
   const [endpoint] = await listWebhookEndpoints(membership.orgId, endpointId);
   if (!endpoint) notFound();
   const deliveries = await listWebhookDeliveries(membership.orgId, endpoint.id, LOG_ROWS);
+  // A Slack channel (SPEC §15): every alert as a message; no secret, no event types.
+  const slack = endpoint.format === "slack";
   return (
     <div className="space-y-6">
       <PageHeader
         title={<span className="break-all font-mono text-xl">{endpoint.url}</span>}
         description={endpoint.description || undefined}
-        actions={<EndpointControls orgId={membership.orgId} orgSlug={orgSlug} endpoint={{ id: endpoint.id, url: endpoint.url, enabled: endpoint.enabled }} />}
+        actions={<EndpointControls orgId={membership.orgId} orgSlug={orgSlug} endpoint={{ id: endpoint.id, url: endpoint.url, enabled: endpoint.enabled, format: endpoint.format }} />}
       >
-        <Link href={`/${orgSlug}/settings/webhooks`} className="inline-flex items-center gap-1 text-sm text-muted-foreground hover:text-foreground">
-          <ArrowLeft className="size-4" aria-hidden /> Webhooks
+        <Link href={`/${orgSlug}/settings/${slack ? "alerts" : "webhooks"}`} className="inline-flex items-center gap-1 text-sm text-muted-foreground hover:text-foreground">
+          <ArrowLeft className="size-4" aria-hidden /> {slack ? "Alerts" : "Webhooks"}
         </Link>
       </PageHeader>
       <Card>
@@ -50,6 +52,13 @@ export default async function WebhookEndpointPage({ params }: { params: Promise<
               ) : null}
             </div>
           </div>
+          {slack ? (
+            <div className="space-y-1 sm:col-span-2">
+              <p className="text-xs font-medium uppercase tracking-wide text-muted-foreground">Slack channel</p>
+              <p>Gets every alert of the organization as a message. The URL is a credential: only its end is shown.</p>
+            </div>
+          ) : (
+            <>
           <div className="space-y-1">
             <p className="text-xs font-medium uppercase tracking-wide text-muted-foreground">Signing secret</p>
             <p className="font-mono">{endpoint.secretHint}</p>
@@ -69,6 +78,8 @@ export default async function WebhookEndpointPage({ params }: { params: Promise<
               ))}
             </div>
           </div>
+            </>
+          )}
         </CardContent>
       </Card>
       <Card>
