@@ -59,7 +59,15 @@ export function budgetPeriodEnd(start: Date, period: BudgetPeriod): Date {
   return new Date(Date.UTC(year, month, day + (period === "day" ? 1 : 7)));
 }
 
-/** The budget thresholds (percent) that `used` of `limit` has reached. */
+const thresholdCount = (limit: number, threshold: number) => Math.ceil((limit * threshold) / 100);
+
+/**
+ * The budget thresholds (percent) that `used` of `limit` has reached. A threshold that falls on
+ * the same request as a higher one is left to it: with a budget of 3, the 3rd request is 100 %,
+ * not also "80 %".
+ */
 export function budgetThresholdsReached(limit: number, used: number): number[] {
-  return BUDGET_ALERT_THRESHOLDS.filter((threshold) => used >= Math.ceil((limit * threshold) / 100));
+  return BUDGET_ALERT_THRESHOLDS.filter(
+    (threshold, i) => used >= thresholdCount(limit, threshold) && BUDGET_ALERT_THRESHOLDS.slice(i + 1).every((higher) => thresholdCount(limit, higher) !== thresholdCount(limit, threshold)),
+  );
 }

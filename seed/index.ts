@@ -6,7 +6,7 @@ import { hashPassword } from "@/lib/auth/password";
 import { INVITATION_LIFETIME_DAYS } from "@/lib/invitations/link";
 import { mintInvitationToken } from "@/lib/invitations/token";
 import { DEMO_PASSWORD, DEMO_USERS, MEMBERSHIPS, ORGS } from "./accounts";
-import { DAY, DEMO_BROWSER, DEMO_IP, HOUR, seedKeys } from "./keys";
+import { DAY, DEMO_BROWSER, DEMO_IP, HOUR, seedBudgetUsage, seedKeys } from "./keys";
 import { seedTraffic } from "./traffic";
 import { seedWebhooks } from "./webhooks";
 
@@ -47,6 +47,7 @@ export async function seedDatabase(db: Db, now = new Date()): Promise<void> {
   await db.insert(memberships).values(MEMBERSHIPS).onConflictDoNothing();
   await seedKeys(db, now);
   await seedTraffic(db, now);
+  await seedBudgetUsage(db, now);
   await seedWebhooks(db, now, { ip: DEMO_IP, userAgent: DEMO_BROWSER });
   await seedInvitations(db, now);
   await seedLastSignIns(db, now);

@@ -1,9 +1,11 @@
-import { inArray } from "drizzle-orm";
+import { inArray, sql } from "drizzle-orm";
 import type { Db } from "@/db";
 import type { KeyRestrictions, RevokeReason } from "@/core/enums";
 import { activityLog, apiKeys } from "@/db/schema";
 import { restrictionChanges } from "@/lib/keys/access";
 import { mintApiKey } from "@/lib/keys/format";
+import { budgetPeriodStart, describeBudget, type KeyBudget } from "@/core/key-budget";
+import { API_ERRORS } from "@/lib/api/errors";
 
 export const HOUR = 60 * 60 * 1000;
 export const DAY = 24 * HOUR;
@@ -25,6 +27,8 @@ export interface DemoKey {
   replaces?: string;
   /** What the key may do and from where (SPEC §9); full access from anywhere when left out. */
   restrictions?: KeyRestrictions;
+  /** Its budget (SPEC §15), set when it was created. */
+  budget?: KeyBudget;
   /** Typical requests on a weekday; the seed's traffic follows a daily rhythm around it. */
   dailyRequests: number;
   userAgent: string;
@@ -41,7 +45,8 @@ export const STRAY_IP = "198.51.100.201";
 
 export const KEYS: DemoKey[] = [
   { id: "key_demo_acme_prod", orgId: "org_demo_acme", name: "Production billing server", createdBy: "usr_demo_owner", createdDaysAgo: 90, dailyRequests: 170, userAgent: "invoicing-node/2.3.1 node/20.20.2", ips: ["203.0.113.10", "203.0.113.11"] },
-  { id: "key_demo_acme_staging", orgId: "org_demo_acme", name: "Staging", createdBy: "usr_demo_admin", createdDaysAgo: 60, dailyRequests: 35, userAgent: "curl/8.5.0", ips: ["198.51.100.24"] },
+  // SPEC §15: staging may not run away with the month's quota.
+  { id: "key_demo_acme_staging", orgId: "org_demo_acme", name: "Staging", createdBy: "usr_demo_admin", createdDaysAgo: 60, budget: { limit: 250, period: "week" }, dailyRequests: 35, userAgent: "curl/8.5.0", ips: ["198.51.100.24"] },
   { id: "key_demo_acme_ios", orgId: "org_demo_acme", name: "iOS app backend", createdBy: "usr_demo_admin", createdDaysAgo: 21, dailyRequests: 45, userAgent: "okhttp/4.12.0", ips: ["192.0.2.77", "192.0.2.78"] },
   { id: "key_demo_acme_legacy", orgId: "org_demo_acme", name: "Legacy CSV importer", createdBy: "usr_demo_owner", createdDaysAgo: 200, revokedDaysAgo: 9, revokeReason: "replaced", revokeNote: "Imports now run through the production billing server.", dailyRequests: 25, userAgent: "python-requests/2.32.3", ips: ["198.51.100.90"] },
   // SPEC §7's states: a partner key that expires in 3 days and was never set up (so also unused
@@ -110,6 +115,7 @@ function keyHistory(key: DemoKey, now: Date, hints: Map<string, string>): (typeo
     expiresAt: iso(key.rolled ? null : expiresAt),
     ...(key.replaces ? { replaces: hints.get(key.replaces) ?? null } : {}),
     ...restrictionChanges(null, key.restrictions ?? { access: "full", scopes: {}, ipAllowlist: [] }).after,
+    ...(key.budget ? { budget: describeBudget(key.budget) } : {}),
   };
   const entries: (typeof activityLog.$inferInsert)[] = [{ ...target, action: "api_key.created", after: created, createdAt }];
   if (key.rolled) {
@@ -147,10 +153,33 @@ export async function seedKeys(db: Db, now: Date): Promise<void> {
           revokeReason: key.revokeReason ?? null,
           revokeNote: key.revokeNote ?? null,
           ...key.restrictions,
+          budgetLimit: key.budget?.limit ?? null,
+          budgetPeriod: key.budget?.period ?? null,
         };
       }),
     );
     const hints = new Map([...minted].map(([id, { hint }]) => [id, hint]));
     await db.insert(activityLog).values(missing.flatMap((key) => keyHistory(key, now, hints)));
+  }
+}
+
+/** The gateway's own refusals: requests that never reached a budget (lib/api/errors.ts lists them first, in order). */
+const GATEWAY_REFUSALS = Object.keys(API_ERRORS).slice(0, Object.keys(API_ERRORS).indexOf("monthly_quota_exceeded") + 1);
+
+/**
+ * The current period's count of each demo key with a budget, from its seeded traffic: the
+ * requests the gateway admitted since the period began, as the admission statement would have
+ * counted them. Run after the traffic; a count already there is left as it is.
+ */
+export async function seedBudgetUsage(db: Db, now: Date): Promise<void> {
+  for (const key of KEYS.filter((demo) => demo.budget)) {
+    const { limit, period } = key.budget!;
+    await db.execute(sql`
+      insert into key_budget_usage (org_id, api_key_id, period_start, used, prior, budget_limit)
+      select ${key.orgId}, ${key.id}, ${budgetPeriodStart(now, period).toISOString()}::timestamptz, least(count(*), ${limit})::int, 0, ${limit}
+      from request_log
+      where org_id = ${key.orgId} and api_key_id = ${key.id} and created_at >= ${budgetPeriodStart(now, period).toISOString()}::timestamptz and created_at <= ${now.toISOString()}::timestamptz
+        and (error_code is null or error_code <> all(${`{${GATEWAY_REFUSALS.join(",")}}`}::text[]))
+      on conflict do nothing`);
   }
 }
