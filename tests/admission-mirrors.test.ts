@@ -116,7 +116,8 @@ describe("mirrors of the admission statement", () => {
       for (const at of times) {
         const admission = (await ask(value, operation, at))!;
         const start = budgetPeriodStart(at, period);
-        expect(admission.budget!.periodStart.toISOString(), `${period} of ${at.toISOString()}`).toBe(start.toISOString());
+        expect(new Date(admission.budget!.periodStart).toISOString(), `${period} of ${at.toISOString()}`).toBe(start.toISOString());
+        expect(admission.budget!.resetsAt * 1000, `${period} of ${at.toISOString()} ends`).toBe(budgetPeriodEnd(start, period).getTime());
         expect(start <= at && at < budgetPeriodEnd(start, period)).toBe(true);
       }
     }

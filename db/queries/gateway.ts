@@ -49,8 +49,10 @@ export interface Admission {
 export interface AdmittedBudget {
   limit: number;
   period: BudgetPeriod;
-  /** The first instant of the request's period (UTC). */
-  periodStart: Date;
+  /** The first instant of the request's period (UTC), epoch milliseconds. */
+  periodStart: number;
+  /** When the period ends and the budget starts again, epoch seconds. */
+  resetsAt: number;
   /** The period's admitted requests, this one included when it was counted. */
   used: number;
   /** This request took one of the period's places. */
@@ -77,7 +79,8 @@ interface AdmissionRow {
   quota_alert_thresholds: number[];
   budget_limit: number | null;
   budget_period: BudgetPeriod | null;
-  budget_start: Date | string | null;
+  budget_start_ms: number | null;
+  budget_reset_s: number | null;
   budget_used: number;
   budget_counted: boolean;
   budget_exceeded: boolean;
@@ -225,12 +228,15 @@ export function admissionStatement(rules: PlanRule[]): string {
            (case when e.place <= t.after - t.before then m.used + e.place
                  else coalesce(m.used + t.after - t.before, m.used, 0) end)::int as quota_used,
            coalesce(e.place <= t.after - t.before, false) as quota_counted, f.quota_alert_thresholds,
-           f.budget_limit, f.budget_period, f.budget_start,
+           -- As numbers: no timestamp to parse per row on the hot path. The month is added in UTC.
+           f.budget_limit, f.budget_period, (extract(epoch from f.budget_start) * 1000)::float8 as budget_start_ms,
+           extract(epoch from (f.budget_start at time zone 'UTC' + ('1 ' || f.budget_period)::interval) at time zone 'UTC')::float8 as budget_reset_s,
            (case when bp.ord is not null then least(bp.place, bp.used) else coalesce(b.used, cur.used, 0) end)::int as budget_used,
            coalesce(bp.place <= bp.used, false) as budget_counted,
            coalesce(case when bp.ord is not null then bp.place > bp.used else coalesce(b.used, cur.used, 0) >= f.budget_limit end, false) as budget_exceeded,
            -- Without a quota or a budget the only write is a one-minute counter: its commit need not
-           -- wait for the disk. A crash of PostgreSQL could forget the last few counts of a minute.
+           -- wait for the disk. A crash of PostgreSQL could forget the last few counts of a minute;
+           -- a month's quota or a key's budget, caps people pay or plan by, never.
            (select case when bool_and(quota is null and budget_limit is null) then set_config('synchronous_commit', 'off', true) end from found) as commit_mode
     from found f
     left join placed p on p.ord = f.ord
@@ -306,7 +312,8 @@ export function admissionFor(rules: PlanRule[]): (ask: AdmissionAsk) => Promise<
           : {
               limit: row.budget_limit,
               period: row.budget_period!,
-              periodStart: new Date(row.budget_start!),
+              periodStart: row.budget_start_ms!,
+              resetsAt: row.budget_reset_s!,
               used: row.budget_used,
               counted: row.budget_counted,
               exceeded: row.budget_exceeded,

@@ -7,7 +7,7 @@ import { normalizeClientIp } from "@/lib/keys/ip-allowlist";
 import { DEFAULT_RATE_LIMIT_PER_MINUTE, PLANS } from "@/lib/plans/catalog";
 import { API_RESOURCES, PLAN_VALUES } from "@/core/enums";
 import { nextUtcMonth } from "@/core/time";
-import { BUDGET_PERIOD_LABELS, budgetPeriodEnd } from "@/core/key-budget";
+import { BUDGET_PERIOD_LABELS } from "@/core/key-budget";
 import type { ApiEnv } from "./env";
 import { ApiError } from "./errors";
 import { UsageAlerts } from "./usage-alerts";
@@ -98,11 +98,10 @@ function decide(c: Context<ApiEnv>, admission: Admission, ask: { need: RequiredA
   c.header("X-RateLimit-Reset", String(resetSeconds));
   // A rate-limited client still learns where its budget and its month stand.
   const { budget } = admission;
-  const budgetResetAt = budget ? budgetPeriodEnd(budget.periodStart, budget.period).getTime() : 0;
   if (budget) {
     c.header("X-Key-Budget-Limit", String(budget.limit));
     c.header("X-Key-Budget-Remaining", String(Math.max(0, budget.limit - budget.used)));
-    c.header("X-Key-Budget-Reset", String(budgetResetAt / 1000));
+    c.header("X-Key-Budget-Reset", String(budget.resetsAt));
   }
   if (quota !== null) {
     c.header("X-Quota-Limit", String(quota));
@@ -115,10 +114,10 @@ function decide(c: Context<ApiEnv>, admission: Admission, ask: { need: RequiredA
     });
   }
   if (budget?.exceeded) {
-    const retryAfter = Math.max(1, Math.ceil((budgetResetAt - now) / 1000));
+    const retryAfter = Math.max(1, Math.ceil(budget.resetsAt - now / 1000));
     throw ApiError.of(
       "key_budget_exceeded",
-      `This API key's budget of ${budget.limit.toLocaleString("en-US")} requests ${BUDGET_PERIOD_LABELS[budget.period].per} is used up. It resets at ${rfc3339(new Date(budgetResetAt))} (UTC); an admin can change the budget in the dashboard.`,
+      `This API key's budget of ${budget.limit.toLocaleString("en-US")} requests ${BUDGET_PERIOD_LABELS[budget.period].per} is used up. It resets at ${rfc3339(new Date(budget.resetsAt * 1000))} (UTC); an admin can change the budget in the dashboard.`,
       { headers: { "Retry-After": String(retryAfter) } },
     );
   }

@@ -53,7 +53,7 @@ export class UsageAlerts {
   private watchBudget(admission: Admission, now: number): Promise<void> | null {
     const budget = admission.budget!;
     if (budget.used * 100 < budget.limit * BUDGET_ALERT_THRESHOLDS[0]) return null;
-    const periodStart = budget.periodStart.getTime();
+    const { periodStart } = budget;
     let raised = this.budgetRaised.get(admission.keyId);
     if (!raised || raised.periodStart !== periodStart) {
       // Bounded: a process that has seen this many keys starts again (the index still keeps each once).
@@ -61,7 +61,7 @@ export class UsageAlerts {
       this.budgetRaised.set(admission.keyId, (raised = { periodStart, thresholds: new Set() }));
     }
     return raiseUnremembered(raised.thresholds, budgetThresholdsReached(budget.limit, budget.used), (thresholds) =>
-      raiseBudgetAlerts(getDb(), { orgId: admission.orgId, apiKeyId: admission.keyId, limit: budget.limit, period: budget.period, periodStart: budget.periodStart, thresholds, at: new Date(now) }),
+      raiseBudgetAlerts(getDb(), { orgId: admission.orgId, apiKeyId: admission.keyId, limit: budget.limit, period: budget.period, periodStart: new Date(periodStart), thresholds, at: new Date(now) }),
     );
   }
 
