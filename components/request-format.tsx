@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { Badge } from "@/components/ui/badge";
-import { TableCell } from "@/components/ui/table";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { cn } from "@/lib/utils";
 
 const STATUS_VARIANT = { 2: "success", 3: "secondary", 4: "warning", 5: "destructive" } as const;
@@ -84,7 +84,7 @@ function RequestPath({ path, href }: { path: string; href?: string }) {
 }
 
 /** A request as a compact entry for phone-width lists, where a wide table would scroll sideways. */
-export function RequestListItem({ request, href, children }: { request: RequestSummary; href?: string; children?: React.ReactNode }) {
+function RequestListItem({ request, href, children }: { request: RequestSummary; href?: string; children?: React.ReactNode }) {
   return (
     <li className="space-y-1.5 px-4 py-3">
       <div className="flex min-w-0 items-center gap-2">
@@ -103,7 +103,7 @@ export function RequestListItem({ request, href, children }: { request: RequestS
 }
 
 /** The method, path, status and duration cells of a request's table row, in that order; the path links to `href`. */
-export function RequestCells({ request, href, lastClassName }: { request: RequestSummary; href?: string; lastClassName?: string }) {
+function RequestCells({ request, href, lastClassName }: { request: RequestSummary; href?: string; lastClassName?: string }) {
   return (
     <>
       <TableCell>
@@ -118,6 +118,60 @@ export function RequestCells({ request, href, lastClassName }: { request: Reques
         <StatusWithCode request={request} />
       </TableCell>
       <TableCell className={cn("text-right tabular-nums", lastClassName)}>{formatDuration(request.durationMs)}</TableCell>
+    </>
+  );
+}
+
+/**
+ * Requests as a table from 640px up and, below, one compact entry each instead of a sideways
+ * scroll (the audit log, a key's last calls). With `key`, a Key column, and what each entry shows
+ * of the key. Each path links to `href` of its row, when that gives one.
+ */
+export function RequestRows<R extends RequestSummary & { id: string | number }>({
+  label,
+  rows,
+  href,
+  listClassName,
+  keyColumn,
+}: {
+  label: string;
+  rows: R[];
+  href: (row: R) => string | undefined;
+  listClassName?: string;
+  keyColumn?: { cell: (row: R) => React.ReactNode; entry: (row: R) => React.ReactNode };
+}) {
+  return (
+    <>
+      <ul aria-label={label} className={cn("divide-y sm:hidden", listClassName)}>
+        {rows.map((row) => (
+          <RequestListItem key={row.id} request={row} href={href(row)}>
+            {keyColumn?.entry(row)}
+          </RequestListItem>
+        ))}
+      </ul>
+      <Table aria-label={label} containerClassName="hidden sm:block">
+        <TableHeader>
+          <TableRow>
+            <TableHead className="pl-6">Time (UTC)</TableHead>
+            {keyColumn ? <TableHead>Key</TableHead> : null}
+            <TableHead>Method</TableHead>
+            <TableHead>Path</TableHead>
+            <TableHead>Status</TableHead>
+            <TableHead className="pr-6 text-right">Duration</TableHead>
+          </TableRow>
+        </TableHeader>
+        <TableBody>
+          {rows.map((row) => (
+            <TableRow key={row.id}>
+              <TableCell className="pl-6">
+                <RequestTime iso={row.createdAt} />
+              </TableCell>
+              {keyColumn ? <TableCell className="max-w-52">{keyColumn.cell(row)}</TableCell> : null}
+              <RequestCells request={row} href={href(row)} lastClassName="pr-6" />
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
     </>
   );
 }

@@ -1,9 +1,8 @@
 import Link from "next/link";
 import type { AuditLogRowDto } from "@/db/queries/audit-log";
 import type { KeyEndingDto } from "@/db/queries/activity";
-import { RequestCells, RequestListItem, RequestTime } from "@/components/request-format";
+import { RequestRows } from "@/components/request-format";
 import { Badge } from "@/components/ui/badge";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { activitySearchParams } from "@/lib/activity-filters";
 import { requestHref } from "@/lib/audit-filters";
 
@@ -61,42 +60,19 @@ export function RequestKey({ orgSlug, row, ending }: { orgSlug: string; row: Aud
  */
 export function AuditRows({ orgSlug, rows, endings }: { orgSlug: string; rows: AuditLogRowDto[]; endings: KeyEndings }) {
   return (
-    <>
-      <ul aria-label="API requests" className="divide-y sm:hidden">
-        {rows.map((row) => (
-          <RequestListItem key={row.id} request={row} href={requestHref(orgSlug, row.requestId)}>
-            <div className="flex min-w-0 items-center gap-2 text-sm">
-              <KeyName orgSlug={orgSlug} row={row} />
-              <KeyEndBadge orgSlug={orgSlug} row={row} ending={endings[row.keyId]} />
-            </div>
-          </RequestListItem>
-        ))}
-      </ul>
-      <Table aria-label="API requests" containerClassName="hidden sm:block">
-        <TableHeader>
-          <TableRow>
-            <TableHead className="pl-6">Time (UTC)</TableHead>
-            <TableHead>Key</TableHead>
-            <TableHead>Method</TableHead>
-            <TableHead>Path</TableHead>
-            <TableHead>Status</TableHead>
-            <TableHead className="pr-6 text-right">Duration</TableHead>
-          </TableRow>
-        </TableHeader>
-        <TableBody>
-          {rows.map((row) => (
-            <TableRow key={row.id}>
-              <TableCell className="pl-6">
-                <RequestTime iso={row.createdAt} />
-              </TableCell>
-              <TableCell className="max-w-52">
-                <RequestKey orgSlug={orgSlug} row={row} ending={endings[row.keyId]} />
-              </TableCell>
-              <RequestCells request={row} href={requestHref(orgSlug, row.requestId)} lastClassName="pr-6" />
-            </TableRow>
-          ))}
-        </TableBody>
-      </Table>
-    </>
+    <RequestRows
+      label="API requests"
+      rows={rows}
+      href={(row) => requestHref(orgSlug, row.requestId)}
+      keyColumn={{
+        cell: (row) => <RequestKey orgSlug={orgSlug} row={row} ending={endings[row.keyId]} />,
+        entry: (row) => (
+          <div className="flex min-w-0 items-center gap-2 text-sm">
+            <KeyName orgSlug={orgSlug} row={row} />
+            <KeyEndBadge orgSlug={orgSlug} row={row} ending={endings[row.keyId]} />
+          </div>
+        ),
+      }}
+    />
   );
 }

@@ -1,7 +1,7 @@
 import { ArrowRight } from "lucide-react";
 import Link from "next/link";
 import type { KeyUsageDto, RecentCallDto } from "@/db/queries/key-usage";
-import { MethodLabel, RequestCells, RequestListItem, RequestTime, StatusCodeBadge } from "@/components/request-format";
+import { MethodLabel, RequestRows, StatusCodeBadge } from "@/components/request-format";
 import { requestHref } from "@/lib/audit-filters";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
@@ -136,32 +136,7 @@ export function RecentCalls({ calls, auditHref, orgSlug }: { calls: RecentCallDt
           </Link>
         ) : null}
       </CardHeader>
-      <ul aria-label="Last calls" className="divide-y border-t sm:hidden">
-        {calls.map((call) => (
-          <RequestListItem key={call.id} request={call} href={href(call)} />
-        ))}
-      </ul>
-      <Table aria-label="Last calls" containerClassName="hidden sm:block">
-        <TableHeader>
-          <TableRow>
-            <TableHead className="pl-6">Time (UTC)</TableHead>
-            <TableHead>Method</TableHead>
-            <TableHead>Path</TableHead>
-            <TableHead>Status</TableHead>
-            <TableHead className="pr-6 text-right">Duration</TableHead>
-          </TableRow>
-        </TableHeader>
-        <TableBody>
-          {calls.map((call) => (
-            <TableRow key={call.id}>
-              <TableCell className="pl-6">
-                <RequestTime iso={call.createdAt} />
-              </TableCell>
-              <RequestCells request={call} href={href(call)} lastClassName="pr-6" />
-            </TableRow>
-          ))}
-        </TableBody>
-      </Table>
+      <RequestRows label="Last calls" rows={calls} href={href} listClassName="border-t" />
     </Card>
   );
 }
