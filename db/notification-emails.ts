@@ -32,18 +32,16 @@ export function mailEnabled(): boolean {
 }
 
 /** Each kind's default as a VALUES list: a person without a row for a kind has this. */
-function defaultsSql() {
-  return sql.raw(
-    `(values ${Object.entries(NOTICE_KINDS)
-      .map(([kind, { emailByDefault }]) => `('${kind}', ${emailByDefault})`)
-      .join(", ")}) as defaults(kind, email)`,
-  );
-}
+const DEFAULTS = sql.raw(
+  `(values ${Object.entries(NOTICE_KINDS)
+    .map(([kind, { emailByDefault }]) => `('${kind}', ${emailByDefault})`)
+    .join(", ")}) as defaults(kind, email)`,
+);
 
 /** Whether the membership `m` of kind `kind` (SQL) gets email, by the person's choice or the default. */
 function wantsEmail(kind: ReturnType<typeof sql>) {
   return sql`coalesce((select p.email from notification_preferences p where p.org_id = m.org_id and p.user_id = m.user_id and p.kind = ${kind}),
-    (select defaults.email from ${defaultsSql()} where defaults.kind = ${kind}))`;
+    (select defaults.email from ${DEFAULTS} where defaults.kind = ${kind}))`;
 }
 
 async function queueJobs(tx: DbOrTx, result: unknown): Promise<number> {

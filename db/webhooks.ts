@@ -1,4 +1,4 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { WEBHOOK_DISABLE_AFTER_FAILING_DAYS, WEBHOOK_TEST_EVENT, type AlertKind, type WebhookDeliveryStatus, type WebhookEventType } from "@/core/enums";
 import { newId } from "@/core/ids";
 import { getDb, type DbOrTx, type Tx } from "./index";
@@ -103,14 +103,18 @@ export async function enqueueWebhookEvent(db: DbOrTx, orgId: string, event: Webh
  * The delivery names the alert; the worker writes the message when it sends it (lib/webhooks/slack-message.ts).
  */
 export async function enqueueSlackAlerts(db: DbOrTx, alerts: { id: number; orgId: string; kind: AlertKind }[], at: Date): Promise<number> {
+  if (alerts.length === 0) return 0;
+  // One read for every organization of the batch (an expiry run raises alerts across many).
+  const channels = await db
+    .select({ id: webhookEndpoints.id, orgId: webhookEndpoints.orgId })
+    .from(webhookEndpoints)
+    .where(and(inArray(webhookEndpoints.orgId, [...new Set(alerts.map((alert) => alert.orgId))]), eq(webhookEndpoints.enabled, true), eq(webhookEndpoints.format, "slack")));
   let queued = 0;
   for (const alert of alerts) {
-    const channels = await db
-      .select({ id: webhookEndpoints.id })
-      .from(webhookEndpoints)
-      .where(and(eq(webhookEndpoints.orgId, alert.orgId), eq(webhookEndpoints.enabled, true), eq(webhookEndpoints.format, "slack")));
-    for (const channel of channels) await createDelivery(db, alert.orgId, channel.id, { type: `alert.${alert.kind}`, data: { alertId: alert.id } }, at);
-    queued += channels.length;
+    for (const channel of channels.filter((candidate) => candidate.orgId === alert.orgId)) {
+      await createDelivery(db, alert.orgId, channel.id, { type: `alert.${alert.kind}`, data: { alertId: alert.id } }, at);
+      queued++;
+    }
   }
   return queued;
 }

@@ -1,5 +1,6 @@
 import "server-only";
 import { headers } from "next/headers";
+import { configuredBaseUrl } from "@/lib/link-base";
 
 /**
  * The address clients call, as this request reached us. Behind a proxy of ours (TRUST_PROXY=true)
@@ -7,7 +8,8 @@ import { headers } from "next/headers";
  * and the Host header decides.
  */
 export async function publicBaseUrl(): Promise<string> {
-  if (process.env.PUBLIC_BASE_URL) return process.env.PUBLIC_BASE_URL.replace(/\/$/, "");
+  const configured = configuredBaseUrl();
+  if (configured) return configured;
   const h = await headers();
   const trustProxy = process.env.TRUST_PROXY === "true";
   const host = (trustProxy && h.get("x-forwarded-host")) || h.get("host") || "localhost:3000";

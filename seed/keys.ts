@@ -1,7 +1,7 @@
 import { inArray, sql } from "drizzle-orm";
 import type { Db } from "@/db";
 import type { KeyRestrictions, RevokeReason } from "@/core/enums";
-import { activityLog, apiKeys } from "@/db/schema";
+import { activityLog, apiKeys, budgetColumns } from "@/db/schema";
 import { restrictionChanges } from "@/lib/keys/access";
 import { mintApiKey } from "@/lib/keys/format";
 import { budgetPeriodStart, describeBudget, type KeyBudget } from "@/core/key-budget";
@@ -153,8 +153,7 @@ export async function seedKeys(db: Db, now: Date): Promise<void> {
           revokeReason: key.revokeReason ?? null,
           revokeNote: key.revokeNote ?? null,
           ...key.restrictions,
-          budgetLimit: key.budget?.limit ?? null,
-          budgetPeriod: key.budget?.period ?? null,
+          ...budgetColumns(key.budget ?? null),
         };
       }),
     );

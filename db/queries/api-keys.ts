@@ -2,7 +2,7 @@ import "server-only";
 import { and, count, desc, eq, gt, gte, isNull, or, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { getDb, type DbOrTx } from "@/db";
-import { apiKeys, organizations, requestDailyRollup, users } from "@/db/schema";
+import { apiKeys, budgetColumns, budgetOfColumns, organizations, requestDailyRollup, users } from "@/db/schema";
 import type { KeyRestrictions, Plan, RevokeReason } from "@/core/enums";
 import { keyStatus, type ApiKeyStatus } from "@/core/key-status";
 import { utcDay } from "@/core/time";
@@ -118,11 +118,12 @@ function toDto(row: KeyRow, now: Date): ApiKeyDto {
     replacedBy: row.successorId ? { id: row.successorId, name: row.successorName!, hint: row.successorHint!, at: row.successorCreatedAt!.toISOString() } : null,
     replaces: row.predecessorId ? { id: row.predecessorId, name: row.predecessorName!, hint: row.predecessorHint! } : null,
     requestsLast30Days: row.requests ?? 0,
-    budget: row.budgetLimit === null || row.budgetPeriod === null ? null : budgetDto({ limit: row.budgetLimit, period: row.budgetPeriod }, row.budgetUsed ?? 0, now),
+    budget: budgetDto(budgetOfColumns(row), row.budgetUsed ?? 0, now),
   };
 }
 
-function budgetDto(budget: KeyBudget, used: number, now: Date): KeyBudgetDto {
+function budgetDto(budget: KeyBudget | null, used: number, now: Date): KeyBudgetDto | null {
+  if (!budget) return null;
   const start = budgetPeriodStart(now, budget.period);
   return { ...budget, used, periodStart: start.toISOString(), resetsAt: budgetPeriodEnd(start, budget.period).toISOString() };
 }
@@ -182,7 +183,7 @@ export async function insertApiKey(
   key: { id: string; orgId: string; name: string; keyHash: string; hint: string; createdBy: string; expiresAt: Date | null; replacesKeyId?: string; budget: KeyBudget | null } & KeyRestrictions,
 ): Promise<void> {
   const { budget, ...columns } = key;
-  await tx.insert(apiKeys).values({ ...columns, budgetLimit: budget?.limit ?? null, budgetPeriod: budget?.period ?? null });
+  await tx.insert(apiKeys).values({ ...columns, ...budgetColumns(budget) });
 }
 
 /**
@@ -243,10 +244,10 @@ export async function setKeyAccess(
   const { budget, ...restrictions } = access;
   await tx
     .update(apiKeys)
-    .set({ ...restrictions, budgetLimit: budget?.limit ?? null, budgetPeriod: budget?.period ?? null })
+    .set({ ...restrictions, ...budgetColumns(budget) })
     .where(changeable);
   const { name, budgetLimit, budgetPeriod, ...before } = current;
-  return { name, before: { ...before, budget: budgetLimit !== null && budgetPeriod !== null ? { limit: budgetLimit, period: budgetPeriod } : null } };
+  return { name, before: { ...before, budget: budgetOfColumns({ budgetLimit, budgetPeriod }) } };
 }
 
 export interface RollableKeyRow extends KeyRestrictions {
@@ -282,7 +283,7 @@ export async function lockKeyForRoll(tx: DbOrTx, orgId: string, keyId: string): 
   if (!row) return null;
   const [next] = await tx.select({ id: apiKeys.id }).from(apiKeys).where(and(eq(apiKeys.orgId, orgId), eq(apiKeys.replacesKeyId, keyId)));
   const { budgetLimit, budgetPeriod, ...key } = row;
-  return { ...key, budget: budgetLimit !== null && budgetPeriod !== null ? { limit: budgetLimit, period: budgetPeriod } : null, replacedById: next?.id ?? null };
+  return { ...key, budget: budgetOfColumns({ budgetLimit, budgetPeriod }), replacedById: next?.id ?? null };
 }
 
 /** Moves a key's end to `at` (a roll's overlap end). */

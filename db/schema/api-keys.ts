@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, type AnyPgColumn } from "drizzle-orm/pg-core";
 import { IP_ALLOWLIST_MAX, KEY_ACCESS_VALUES, REVOKE_REASON_VALUES, type KeyScopes } from "@/core/enums";
-import { BUDGET_PERIOD_VALUES, KEY_BUDGET_MAX } from "@/core/key-budget";
+import { BUDGET_PERIOD_VALUES, KEY_BUDGET_MAX, type BudgetPeriod, type KeyBudget } from "@/core/key-budget";
 import { createdAt } from "./columns";
 import { tenant, users } from "./accounts";
 
@@ -54,3 +54,13 @@ export const apiKeys = pgTable(
     check("api_keys_revoke_reason_known", sql`${t.revokeReason} is null or ${t.revokeReason} in (${sql.raw(REVOKE_REASON_VALUES.map((reason) => `'${reason}'`).join(", "))})`),
   ],
 );
+
+/** A key's budget as its two columns hold it (both null: none). */
+export function budgetColumns(budget: KeyBudget | null): { budgetLimit: number | null; budgetPeriod: BudgetPeriod | null } {
+  return { budgetLimit: budget?.limit ?? null, budgetPeriod: budget?.period ?? null };
+}
+
+/** The budget a key's two columns hold, or null; the check constraint sets both or neither. */
+export function budgetOfColumns(row: { budgetLimit: number | null; budgetPeriod: BudgetPeriod | null }): KeyBudget | null {
+  return row.budgetLimit !== null && row.budgetPeriod !== null ? { limit: row.budgetLimit, period: row.budgetPeriod } : null;
+}

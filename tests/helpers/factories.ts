@@ -1,5 +1,5 @@
 import { getDb } from "@/db";
-import { apiKeys, memberships, organizations, users } from "@/db/schema";
+import { apiKeys, budgetColumns, memberships, organizations, users } from "@/db/schema";
 import type { KeyAccess, KeyScopes, Plan, Role } from "@/core/enums";
 import type { KeyBudget } from "@/core/key-budget";
 import { mintApiKey } from "@/lib/keys/format";
@@ -56,8 +56,7 @@ export async function insertKey(
       access: options.access ?? "full",
       scopes: options.scopes ?? {},
       ipAllowlist: options.ipAllowlist ?? [],
-      budgetLimit: options.budget?.limit ?? null,
-      budgetPeriod: options.budget?.period ?? null,
+      ...budgetColumns(options.budget ?? null),
       ...(options.createdAt ? { createdAt: options.createdAt } : {}),
     });
   return { id, value, hint };
