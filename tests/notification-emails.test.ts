@@ -11,7 +11,7 @@ import { getEmailPreferences } from "@/db/queries/notifications";
 import { alerts, notificationEmails, notificationPreferences } from "@/db/schema";
 import { NOTICE_KIND_VALUES } from "@/core/notifications";
 import { startMailWorker } from "@/lib/notifications/mail-worker";
-import { createTeam, form, insertKey } from "./helpers/factories";
+import { addMember, createTeam, form, insertKey } from "./helpers/factories";
 import { actAs } from "./helpers/session";
 import { eventually } from "./helpers/eventually";
 import { MailCatcher } from "./helpers/mail-catcher";
@@ -126,7 +126,11 @@ describe("alert emails (SPEC §15)", () => {
     const [mail] = await eventually(() => smtp.to(team.owner.email), (found) => found.length >= 1, 30_000);
     expect(mail!.subject).toContain("used 80 % of its budget");
     expect(smtp.refused - refusedBefore).toBe(2);
-    const [row] = await getDb().select().from(notificationEmails).where(eq(notificationEmails.orgId, team.org.id));
+    // Recorded once the server's answer is in, a moment after the message arrived.
+    const [row] = await eventually(
+      () => getDb().select().from(notificationEmails).where(eq(notificationEmails.orgId, team.org.id)),
+      (rows) => rows[0]?.status !== "pending",
+    );
     expect(row).toMatchObject({ status: "sent", attempts: 3, lastError: null });
   }, 40_000);
 });
@@ -139,7 +143,7 @@ describe("expiry reminders (SPEC §15)", () => {
     const key = await insertKey(team.org.id, { name: "Quarterly sync", createdBy: team.admin.id, createdAt: new Date(now - 80 * DAY), expiresAt });
     // A key made to live 3 days gets no 7-day reminder; an owner who turned reminders off gets none.
     await insertKey(team.org.id, { name: "Short-lived", createdBy: team.admin.id, createdAt: new Date(now), expiresAt: new Date(now + 3 * DAY) });
-    const secondOwner = await createTeamOwner(team.org.id);
+    const secondOwner = await addMember(team.org.id, "owner");
     await choose(team.org.id, secondOwner.id, []);
 
     const runs = await Promise.all(Array.from({ length: 6 }, () => queueExpiryReminders(getDb(), new Date(now))));
@@ -165,8 +169,3 @@ describe("expiry reminders (SPEC §15)", () => {
     expect(later.reduce((sum, n) => sum + n, 0)).toBe(2);
   });
 });
-
-async function createTeamOwner(orgId: string) {
-  const { addMember } = await import("./helpers/factories");
-  return addMember(orgId, "owner");
-}

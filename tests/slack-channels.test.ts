@@ -57,8 +57,11 @@ describe("Slack channels (SPEC §15)", () => {
     expect(message.text).toContain("4 of 5 requests per day are used");
     expect(message.text).toContain(`<http://localhost:3000/${team.org.slug}/settings/api/keys/${key.id}|Open the key>`);
     expect(message.blocks.map((block) => block.type)).toEqual(["section", "context"]);
-    // The first attempt got 500: the log has both attempts, the second delivered.
-    const [delivery] = await getDb().select().from(webhookDeliveries).where(eq(webhookDeliveries.endpointId, channel.id));
+    // The first attempt got 500: the log has both attempts, the second delivered (recorded once its answer is in).
+    const [delivery] = await eventually(
+      () => getDb().select().from(webhookDeliveries).where(eq(webhookDeliveries.endpointId, channel.id)),
+      (rows) => rows[0]?.status !== "pending",
+    );
     expect(delivery).toMatchObject({ eventType: "alert.budget_threshold", status: "succeeded", attempts: 2, responseStatus: 200 });
     // Only alerts reach the channel (no key.created); the endpoint got its event in its own form.
     expect(slack.received).toHaveLength(2);

@@ -11,6 +11,7 @@ import { enqueueWebhookEvent } from "@/db/webhooks";
 import { newSigningSecret } from "@/lib/webhooks/signing-secret";
 import { createOrg } from "./helpers/factories";
 import { startServerProcess, type ServerProcess } from "./helpers/server-process";
+import { eventually } from "./helpers/eventually";
 
 // SPEC §10: delivery is durable. The API server (npm run start:api, so PostgreSQL) is killed
 // while it is sending an event; the job it had taken expires and the restarted server delivers it.
@@ -31,15 +32,6 @@ afterAll(async () => {
   receiver.close();
 });
 
-async function until<T>(read: () => Promise<T> | T, done: (value: T) => boolean, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
-
 describe.skipIf(!process.env.DATABASE_URL)("a webhook event across a SIGKILL of the server", () => {
   it("is delivered after the restart, with the same webhook-id", async () => {
     receiver.listen(0, "127.0.0.1");
@@ -56,7 +48,7 @@ describe.skipIf(!process.env.DATABASE_URL)("a webhook event across a SIGKILL of 
     await getDb().transaction((tx) => enqueueWebhookEvent(tx, org.id, { type: "key.created", data: { id: "key_crash" } }));
 
     // The first server has taken the job and is waiting for the receiver: kill it there.
-    await until(() => receivedIds.length, (n) => n >= 1, 20_000);
+    await eventually(() => receivedIds.length, (n) => n >= 1, 20_000);
     expect(receivedIds).toHaveLength(1);
     first.child.kill("SIGKILL");
     await once(first.child, "exit");
@@ -65,7 +57,7 @@ describe.skipIf(!process.env.DATABASE_URL)("a webhook event across a SIGKILL of 
     expect(inFlight).toMatchObject({ status: "pending", attempts: 0 });
 
     servers.push(await startServerProcess("api-server.ts", env));
-    const [delivered] = await until(
+    const [delivered] = await eventually(
       () => getDb().select().from(webhookDeliveries).where(eq(webhookDeliveries.endpointId, endpointId)),
       (rows) => rows[0]?.status === "succeeded",
       110_000,
