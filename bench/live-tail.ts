@@ -145,7 +145,7 @@ async function benchStreamHeap(org: { id: string; slug: string }, key: string): 
   const userId = newId("usr");
   await getDb().insert(users).values({ id: userId, name: "Bench Watcher", email: `${userId.toLowerCase()}@bench.test`, passwordHash: "-" });
   await getDb().insert(memberships).values({ orgId: org.id, userId, role: "member" });
-  const sessionId = await createSession(userId, { ip: null, userAgent: "bench" });
+  const sessionId = await createSession(userId, { ip: null, userAgent: "bench" }, { secondFactorPending: false });
   const api = await startBenchApi();
   try {
     const request = { method: "GET" as const, path: "/v1/products?limit=10", headers: { "x-api-key": key } };

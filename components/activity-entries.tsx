@@ -15,6 +15,7 @@ import {
   RefreshCw,
   ShieldCheck,
   ShieldOff,
+  Smartphone,
   Sparkles,
   UserCheck,
   UserCog,
@@ -53,6 +54,9 @@ const ICONS: Record<ActivityAction, typeof KeyRound> = {
   "member.role_changed": UserCog,
   "member.removed": UserMinus,
   "member.left": UserMinus,
+  "two_factor.totp_added": Smartphone,
+  "two_factor.totp_removed": ShieldOff,
+  "two_factor.recovery_codes_renewed": RefreshCw,
 };
 
 const ENDING = new Set<string>(KEY_ENDING_ACTIONS);

@@ -1,6 +1,6 @@
 "use client";
 
-import { Bell, ChartColumn, CreditCard, History, Mail, Webhook, KeyRound, ScrollText, ShieldCheck, Users } from "lucide-react";
+import { Bell, ChartColumn, CreditCard, Fingerprint, History, Mail, Webhook, KeyRound, ScrollText, ShieldCheck, Users } from "lucide-react";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { useEffect, useRef } from "react";
@@ -34,6 +34,11 @@ const GROUPS = [
       { label: "Webhooks", href: "/settings/webhooks", icon: Webhook, permission: "notifications.manage" },
     ],
   },
+  {
+    title: "Your account",
+    // The person's own, outside any organization: the same page from every organization.
+    items: [{ label: "Security", href: "/settings/security", icon: Fingerprint, account: true }],
+  },
 ] as const;
 
 /**
@@ -60,7 +65,7 @@ export function SettingsNav({ orgSlug, role }: { orgSlug: string; role: Role }) 
           <h2 className="mb-2 hidden px-3 text-xs font-semibold uppercase tracking-wide text-muted-foreground lg:block">{group.title}</h2>
           <ul className="flex gap-1 lg:flex-col">
             {group.items.filter((item) => !("permission" in item) || can(role, item.permission)).map((item) => {
-              const href = `/${orgSlug}${item.href}`;
+              const href = "account" in item ? item.href : `/${orgSlug}${item.href}`;
               const excluded = "exclude" in item && item.exclude.some((path) => pathname.startsWith(`/${orgSlug}${path}`));
               const active = !excluded && (pathname === href || pathname.startsWith(`${href}/`));
               const Icon = item.icon;

@@ -1,6 +1,7 @@
 "use client";
 
-import { LogOut, MonitorSmartphone } from "lucide-react";
+import { Fingerprint, LogOut, MonitorSmartphone } from "lucide-react";
+import Link from "next/link";
 import { useState } from "react";
 import { ConfirmFooter } from "@/components/confirm-footer";
 import { useConfirmAction, type ConfirmAction } from "@/components/use-confirm-action";
@@ -59,6 +60,13 @@ export function UserMenu({
             <div className="font-medium">{name}</div>
             <div className="truncate text-xs font-normal text-muted-foreground">{email}</div>
           </DropdownMenuLabel>
+          <DropdownMenuSeparator />
+          <DropdownMenuItem asChild>
+            <Link href="/settings/security">
+              <Fingerprint className="size-4" aria-hidden />
+              Security
+            </Link>
+          </DropdownMenuItem>
           <DropdownMenuSeparator />
           <DropdownMenuItem disabled={pending} onSelect={() => signOut.run({})}>
             <LogOut className="size-4" aria-hidden />

@@ -30,6 +30,9 @@ export const ACTIVITY_ACTIONS = {
   "member.role_changed": "Member role changed",
   "member.removed": "Member removed",
   "member.left": "Member left",
+  "two_factor.totp_added": "Authenticator app added",
+  "two_factor.totp_removed": "Authenticator app removed",
+  "two_factor.recovery_codes_renewed": "Recovery codes renewed",
 } as const;
 
 export type ActivityAction = keyof typeof ACTIVITY_ACTIONS;

@@ -17,6 +17,7 @@ const SIGNED_IN_PAGES = [
   { path: "/acme/settings/notifications", tab: "Email", heading: "Email notifications" },
   { path: "/acme/settings/webhooks", tab: "Webhooks", heading: "Webhooks" },
   { path: "/acme/settings/webhooks/whe_demo_acme_books", tab: "Webhooks", heading: "https://hooks.acme-books.example/invoicing/events" },
+  { path: "/settings/security", tab: "Security", heading: "Security" },
 ];
 
 test.describe("at phone width (390 px)", () => {

@@ -3,13 +3,16 @@ import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { getDb, type Tx } from "@/db";
 import { insertActivity } from "@/db/queries/activity";
-import { findMembership } from "@/db/queries/organizations";
+import { findMembership, listMemberships } from "@/db/queries/organizations";
+import { getUser } from "@/db/queries/users";
 import type { Role } from "@/core/enums";
 import type { ActionResult } from "@/lib/action-result";
 import type { ActivityChange } from "@/core/activity";
 import { can, deniedMessage, type Permission } from "@/lib/authz";
 import { UserFacingError } from "@/lib/errors";
-import { currentClient, currentSession, currentUserId, type SignedInSession } from "@/lib/session";
+import { currentClient, currentSession, currentUserId, sessionAwaitingSecondFactor, type SignedInSession } from "@/lib/session";
+import type { Client } from "@/lib/auth/client";
+import { requireSecondFactor, type SecondFactorProof } from "@/lib/auth/second-factor";
 
 export type { ActionResult };
 
@@ -106,6 +109,68 @@ async function parseAndRun<S extends z.ZodType, T>(input: S, form: FormData | Re
 /** Actions without a session (sign-in, sign-up): zod parse and the same typed result. */
 export function publicAction<S extends z.ZodType, T>(input: S, run: (data: z.output<S>) => Promise<T>) {
   return async (_prev: ActionResult<T> | null, form: FormData | Record<string, unknown>): Promise<ActionResult<T>> => parseAndRun(input, form, run);
+}
+
+/** A change to the acting person's own account (SPEC §16), as the history of each of their organizations records it. */
+export interface AccountChange<T> {
+  data: T;
+  activity: Pick<ActivityChange, "action" | "before" | "after">;
+}
+
+function accountActionThat<S extends z.ZodType, T>(
+  input: S,
+  run: (data: z.output<S>, ctx: { userId: string; sessionId: string; tx: Tx }) => Promise<AccountChange<T>>,
+  check?: (data: z.output<S>, userId: string, client: Client) => Promise<void>,
+) {
+  return async (_prev: ActionResult<T> | null, form: FormData | Record<string, unknown>): Promise<ActionResult<T>> => {
+    const session = await currentSession();
+    if (!session) return { ok: false, error: "Your session has ended. Sign in again." };
+    const client = await currentClient();
+    const result = await parseAndRun(input, form, async (data) => {
+      // Before the transaction: a check counts its attempt in a transaction of its own, which a
+      // refusal must not roll back.
+      await check?.(data, session.userId, client);
+      return getDb().transaction(async (tx) => {
+        const change = await run(data, { userId: session.userId, sessionId: session.sessionId, tx });
+        const [person, organizations] = await Promise.all([getUser(session.userId, tx), listMemberships(session.userId, tx)]);
+        const entry: ActivityChange = { ...change.activity, target: { type: "member", id: session.userId, name: person?.name ?? "" } };
+        for (const { orgId } of organizations) await insertActivity(tx, orgId, { kind: "user", userId: session.userId, ip: client.ip, userAgent: client.userAgent }, [entry]);
+        return change.data;
+      });
+    });
+    if (result.ok) revalidatePath("/", "layout");
+    return result;
+  };
+}
+
+/**
+ * Changes to the signed-in person's own account security (SPEC §16): session → zod parse →
+ * transaction with a history entry in every organization they belong to (their admins see
+ * who added or removed a second factor) → revalidate → typed result. No organization role is
+ * involved: each person manages their own sign-in.
+ */
+export function accountAction<S extends z.ZodType, T>(input: S, run: (data: z.output<S>, ctx: { userId: string; sessionId: string; tx: Tx }) => Promise<AccountChange<T>>) {
+  return accountActionThat(input, run);
+}
+
+/** An account change that needs a second factor given again (turning two-factor off): checked, throttled, before anything changes. */
+export function accountActionWithSecondFactor<S extends z.ZodType<SecondFactorProof>, T>(
+  input: S,
+  run: (data: z.output<S>, ctx: { userId: string; sessionId: string; tx: Tx }) => Promise<AccountChange<T>>,
+) {
+  return accountActionThat(input, run, (proof, userId, client) => requireSecondFactor(userId, proof, client.ip));
+}
+
+/**
+ * The second step of a sign-in (SPEC §16): for a session that passed the password and waits for
+ * its second factor, the one thing such a session may do. Session → zod parse → run.
+ */
+export function secondStepAction<S extends z.ZodType, T>(input: S, run: (data: z.output<S>, session: SignedInSession) => Promise<T>) {
+  return async (_prev: ActionResult<T> | null, form: FormData | Record<string, unknown>): Promise<ActionResult<T>> => {
+    const session = await sessionAwaitingSecondFactor();
+    if (!session) return { ok: false, error: "This sign-in has ended. Sign in again with your password." };
+    return parseAndRun(input, form, (data) => run(data, session));
+  };
 }
 
 /** Actions of the signed-in user outside any organization ("sign out everywhere"): session → zod parse → run. */

@@ -3,7 +3,7 @@ import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { cache } from "react";
 import { listMemberships, type MembershipDto } from "@/db/queries/organizations";
-import { liveSessionUserId } from "@/db/queries/sessions";
+import { liveSession } from "@/db/queries/sessions";
 import { LAST_ORG_COOKIE } from "@/lib/last-org";
 import { auth } from "@/lib/auth";
 import { clientOf, type Client } from "@/lib/auth/client";
@@ -11,21 +11,37 @@ import { clientOf, type Client } from "@/lib/auth/client";
 export interface SignedInSession {
   userId: string;
   sessionId: string;
+  /** When the person last gave their password or a second factor in this session (sudo mode, SPEC §16). */
+  authenticatedAt: Date;
 }
 
-/**
- * The signed-in user's session: the cookie's, if its row in `sessions` is still live, else null.
- * A signed-out or "signed out everywhere" cookie is refused here even though its signature is
- * good; so is one issued before sessions were kept on the server (it names no session). Read
- * once per request.
- */
-export const currentSession = cache(async (): Promise<SignedInSession | null> => {
+/** The cookie's session, if its row in `sessions` is still live, whatever its stage. Read once per request. */
+const cookieSession = cache(async (): Promise<(SignedInSession & { secondFactorPending: boolean }) | null> => {
   const session = await auth();
   const userId = session?.user?.id;
   const sessionId = session?.sessionId;
   if (!userId || !sessionId) return null;
-  return (await liveSessionUserId(sessionId, userId)) ? { userId, sessionId } : null;
+  const live = await liveSession(sessionId, userId);
+  return live && { userId, sessionId, ...live };
 });
+
+/**
+ * The signed-in user's session: the cookie's, if its row in `sessions` is still live and whole,
+ * else null. A signed-out or "signed out everywhere" cookie is refused here even though its
+ * signature is good; so is one issued before sessions were kept on the server (it names no
+ * session), and one whose second factor has not passed yet (SPEC §16): every page, action and
+ * route reads the user from here, so such a session reaches none of them.
+ */
+export async function currentSession(): Promise<SignedInSession | null> {
+  const session = await cookieSession();
+  return session && !session.secondFactorPending ? { userId: session.userId, sessionId: session.sessionId, authenticatedAt: session.authenticatedAt } : null;
+}
+
+/** A session that passed the password and waits for its second factor: the second-factor page's only reader. */
+export async function sessionAwaitingSecondFactor(): Promise<SignedInSession | null> {
+  const session = await cookieSession();
+  return session?.secondFactorPending ? { userId: session.userId, sessionId: session.sessionId, authenticatedAt: session.authenticatedAt } : null;
+}
 
 /** The signed-in user's id, or null. Identity only: roles come from the database. */
 export async function currentUserId(): Promise<string | null> {

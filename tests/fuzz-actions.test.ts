@@ -1,4 +1,5 @@
 import fc from "fast-check";
+import { generate } from "otplib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createApiKeyAction, renameApiKeyAction, revokeApiKeyAction, rollApiKeyAction, updateKeyRestrictionsAction } from "@/app/[orgSlug]/settings/api/actions";
@@ -30,10 +31,16 @@ import { createApiKeyInput, keyPolicyInput, renameApiKeyInput, revokeApiKeyInput
 import { changeMemberRoleInput, invitationInput, inviteMemberInput, leaveOrganizationInput, memberInput } from "@/lib/members/input";
 import { changePlanInput, rateLimitInput } from "@/lib/plans/input";
 import { createSlackChannelInput, createWebhookEndpointInput, resendWebhookDeliveryInput, setWebhookEndpointEnabledInput, webhookEndpointInput } from "@/lib/webhooks/input";
+import { beginTotpSetupAction, confirmTotpSetupAction, removeTotpAction, renewRecoveryCodesAction } from "@/app/settings/security/actions";
+import { secondFactorSignInAction } from "@/app/(auth)/actions";
+import { confirmTotpSetupInput, secondFactorProofInput } from "@/lib/auth/two-factor-input";
+import { getDb } from "@/db";
+import { sql } from "drizzle-orm";
+import { rowsOf } from "@/db/rows";
 import { addMember, createTeam, createUser, insertKey } from "./helpers/factories";
 import { FUZZ_SEED, SchemaArbitraries, fuzzRuns, hostileValue } from "./helpers/fuzz-inputs";
 import { CPU_BUDGET_MS, FuzzTally, leastCpuMs, orgFingerprint, withCpuTime } from "./helpers/fuzz-probe";
-import { actAs } from "./helpers/session";
+import { actAs, actAsAwaitingSecondFactor } from "./helpers/session";
 
 // SPEC §11 and §1 for the dashboard: every server action is a public endpoint. Each is called
 // directly, as each role, an outsider and a signed-out visitor, with inputs generated from its own
@@ -127,6 +134,21 @@ function isTypedResult(result: unknown): boolean {
   return parsed.success;
 }
 
+/**
+ * One call of an action as a caller would make it: its answer must be the typed result, within
+ * the CPU budget (the least of a few tries, as a loaded machine adds noise). `where` names the case.
+ */
+async function probe(name: string, actor: string, form: Record<string, unknown>, call: () => Promise<ActionResult<unknown>>) {
+  const attempt = () => withCpuTime(call);
+  const { result, cpuMs: firstCpuMs } = await attempt();
+  const where = `${name} as ${actor} with ${JSON.stringify(form).slice(0, 300)} → ${JSON.stringify(result).slice(0, 300)}`;
+  expect(isTypedResult(result), where).toBe(true);
+  const cpuMs = await leastCpuMs(firstCpuMs, attempt);
+  tally.add(result.ok ? "ok" : "refused", cpuMs, `${name} as ${actor}`);
+  expect(cpuMs, where).toBeLessThan(CPU_BUDGET_MS);
+  return { result, where };
+}
+
 describe("every server action, called directly with generated input", () => {
   for (const [index, { name, action, input, permission }] of ACTIONS.entries()) {
     it(`${name}: answers every role with its typed result within ${CPU_BUDGET_MS} ms of CPU; a refusal changes nothing; only roles with ${permission} succeed`, async () => {
@@ -134,13 +156,7 @@ describe("every server action, called directly with generated input", () => {
       await fc.assert(
         fc.asyncProperty(fc.constantFrom(...ACTORS), formFor(input), async (actor, form) => {
           actAs(userOf(actor));
-          const attempt = () => withCpuTime(() => action(null, form));
-          const { result, cpuMs: firstCpuMs } = await attempt();
-          const where = `${name} as ${actor} with ${JSON.stringify(form).slice(0, 300)} → ${JSON.stringify(result).slice(0, 300)}`;
-          expect(isTypedResult(result), where).toBe(true);
-          const cpuMs = await leastCpuMs(firstCpuMs, attempt);
-          tally.add(result.ok ? "ok" : "refused", cpuMs, `${name} as ${actor}`);
-          expect(cpuMs, where).toBeLessThan(CPU_BUDGET_MS);
+          const { result, where } = await probe(name, actor, form, () => action(null, form));
           const mayAct = actor !== "signed out" && actor !== "outsider" && can(actor, permission);
           if (result.ok) expect(mayAct && form.orgId === team.org.id, `${where}: succeeded for a role or organization it must refuse`).toBe(true);
           const after = `${await orgFingerprint(team.org.id)}/${await orgFingerprint(other.org.id)}`;
@@ -148,6 +164,67 @@ describe("every server action, called directly with generated input", () => {
           state = after;
         }),
         { numRuns: RUNS_PER_ACTION, seed: FUZZ_SEED + 100 + index, endOnFailure: true },
+      );
+    }, 300_000);
+  }
+});
+
+// SPEC §16: the person's own account actions take no organization and no role: any signed-in
+// person may change their own, a signed-out visitor nothing, and a sign-in that waits for its
+// second factor only that step. A refusal changes none of the person's factors or history.
+const ACCOUNT_ACTIONS: { name: string; action: Action; input: z.ZodType; as: "signed in" | "second step"; withFactor: boolean }[] = [
+  { name: "beginTotpSetupAction", action: beginTotpSetupAction, input: z.object({}), as: "signed in", withFactor: false },
+  { name: "confirmTotpSetupAction", action: confirmTotpSetupAction, input: confirmTotpSetupInput, as: "signed in", withFactor: false },
+  { name: "removeTotpAction", action: removeTotpAction, input: secondFactorProofInput, as: "signed in", withFactor: true },
+  { name: "renewRecoveryCodesAction", action: renewRecoveryCodesAction, input: z.object({}), as: "signed in", withFactor: true },
+  { name: "secondFactorSignInAction", action: secondFactorSignInAction, input: secondFactorProofInput.and(z.object({ callbackUrl: z.string().optional() })), as: "second step", withFactor: true },
+];
+const ACCOUNT_ACTORS = ["signed in", "second step", "signed out"] as const;
+
+/** Everything of a person's sign-in that an account action may change, with their history entries. */
+async function accountFingerprint(userId: string): Promise<string> {
+  const [row] = rowsOf<{ fingerprint: string }>(
+    await getDb().execute(sql`select concat_ws(',',
+      (select md5(coalesce(string_agg((to_jsonb(t) - 'sealed_secret' - 'created_at')::text, '|' order by t::text), '')) from totp_factors t where user_id = ${userId}),
+      (select md5(coalesce(string_agg(to_jsonb(t)::text, '|' order by t::text), '')) from recovery_codes t where user_id = ${userId}),
+      (select count(*)::text from activity_log where actor_user_id = ${userId})) as fingerprint`),
+  );
+  return row!.fingerprint;
+}
+
+describe("every account action, called directly with generated input", () => {
+  for (const [index, { name, action, input, as, withFactor }] of ACCOUNT_ACTIONS.entries()) {
+    it(`${name}: answers with its typed result within ${CPU_BUDGET_MS} ms of CPU; succeeds only ${as}; a refusal changes nothing`, async () => {
+      // A person of the team with a factor set up by the actions themselves, so removing and renewing have something to act on.
+      const person = await addMember(team.org.id, "member", `Fuzz account ${name}`);
+      if (withFactor) {
+        actAs(person.id);
+        const begun = await beginTotpSetupAction(null, {});
+        if (!begun.ok) throw new Error(begun.error);
+        const confirmed = await confirmTotpSetupAction(null, { code: await generate({ secret: begun.data.secret }) });
+        if (!confirmed.ok) throw new Error(confirmed.error);
+      }
+      const generated = new SchemaArbitraries({}).value(z.toJSONSchema(input, { io: "input", unrepresentable: "any" }) as Record<string, unknown>) as fc.Arbitrary<unknown>;
+      const formOf = fc.oneof(generated.map((fields) => (fields !== null && typeof fields === "object" && !Array.isArray(fields) ? (fields as Record<string, unknown>) : {})), fc.dictionary(fc.string(), hostileValue));
+      let state = await accountFingerprint(person.id);
+      await fc.assert(
+        fc.asyncProperty(fc.constantFrom(...ACCOUNT_ACTORS), formOf, async (actor, form) => {
+          if (actor === "signed out") actAs(null);
+          else if (actor === "second step") actAsAwaitingSecondFactor(person.id);
+          else actAs(person.id);
+          const { result, where } = await probe(name, actor, form, () =>
+            action(null, form).catch((error: { digest?: string }) => {
+              // The second step signs in by redirecting; anything else thrown is a failure.
+              if (error.digest?.startsWith("NEXT_REDIRECT;")) return { ok: true as const, data: "redirected" };
+              throw error;
+            }),
+          );
+          if (result.ok) expect(actor, `${where}: succeeded for a caller it must refuse`).toBe(as);
+          const after = await accountFingerprint(person.id);
+          if (!result.ok) expect(after, `${where}: a refused action changed data`).toBe(state);
+          state = after;
+        }),
+        { numRuns: RUNS_PER_ACTION, seed: FUZZ_SEED + 200 + index, endOnFailure: true },
       );
     }, 300_000);
   }

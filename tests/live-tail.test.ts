@@ -31,7 +31,7 @@ const apiBase = () => other?.base ?? inProcess.base;
 async function watcher(role: "member" | "owner" = "member") {
   const team = await createTeam("enterprise");
   const user = team.byRole[role];
-  const sessionId = await createSession(user.id, { ip: null, userAgent: "vitest" });
+  const sessionId = await createSession(user.id, { ip: null, userAgent: "vitest" }, { secondFactorPending: false });
   const key = await insertKey(team.org.id);
   const open = async (query: Record<string, string> = {}, lastEventId: string | null = null) => {
     actAs(user.id, sessionId);

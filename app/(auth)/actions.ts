@@ -4,8 +4,12 @@ import { CredentialsSignin } from "next-auth";
 import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { z } from "zod";
-import { endAllSessions, endSession } from "@/db/queries/sessions";
-import { publicAction, userAction } from "@/lib/action";
+import { completeSecondFactor, endAllSessions, endSession } from "@/db/queries/sessions";
+import { emailHasSecondFactor } from "@/db/queries/two-factor";
+import { publicAction, secondStepAction, userAction } from "@/lib/action";
+import { requireSecondFactor } from "@/lib/auth/second-factor";
+import { secondFactorProofInput } from "@/lib/auth/two-factor-input";
+import { secondStepPath } from "@/lib/auth/second-step-path";
 import { signIn, signOut } from "@/lib/auth";
 import { clientOf } from "@/lib/auth/client";
 import { TooManyAttemptsForEmail, TooManyAttemptsFromAddress } from "@/lib/auth/credentials";
@@ -14,7 +18,7 @@ import { acceptInvitation, signUpWithInvitation } from "@/lib/invitations/accept
 import { UserFacingError } from "@/lib/errors";
 import { boundedString } from "@/lib/input-rules";
 import { safeCallbackPath } from "@/lib/safe-redirect";
-import { currentClient, currentSession } from "@/lib/session";
+import { currentClient, currentSession, sessionAwaitingSecondFactor } from "@/lib/session";
 import { signInInput, signUpInput } from "@/lib/auth/input";
 import { acceptInvitationInput, signUpWithInvitationInput } from "@/lib/invitations/input";
 
@@ -34,15 +38,26 @@ function refusalMessage(error: CredentialsSignin, { afterSignUp }: { afterSignUp
   return afterSignUp ? "Your account was created. Sign in with your email and password." : "That email and password do not match an account.";
 }
 
+/**
+ * Signs in with the password; a person with a second factor goes on to its step (SPEC §16), whose
+ * session reaches nothing else until it passes.
+ */
 async function signInOrExplain(email: string, password: string, redirectTo: string, context: { afterSignUp: boolean }): Promise<never> {
   try {
-    await signIn("credentials", { email, password, redirectTo });
+    await signIn("credentials", { email, password, redirectTo, redirect: false });
   } catch (error) {
     if (error instanceof CredentialsSignin) throw new UserFacingError(refusalMessage(error, context));
-    throw error; // the redirect that signs the user in, or a real failure with its cause
+    throw error; // a real failure, with its cause
   }
-  throw new Error("signIn returned without redirecting");
+  redirect((await emailHasSecondFactor(email)) ? secondStepPath(redirectTo) : redirectTo);
 }
+
+/** SPEC §16: the second step of a sign-in, with a code from the authenticator app or a recovery code. */
+export const secondFactorSignInAction = secondStepAction(secondFactorProofInput.and(z.object({ callbackUrl: boundedString(2048).optional() })), async ({ callbackUrl, ...proof }, { userId, sessionId }) => {
+  await requireSecondFactor(userId, proof, (await currentClient()).ip);
+  await completeSecondFactor(sessionId, userId);
+  redirect(safeCallbackPath(callbackUrl));
+});
 
 export const signInAction = publicAction(signInInput, async ({ email, password, callbackUrl }) =>
   signInOrExplain(email, password, safeCallbackPath(callbackUrl), { afterSignUp: false }),
@@ -70,7 +85,8 @@ export const acceptInvitationAction = userAction(acceptInvitationInput, async ({
  * With `callbackUrl` (an invitation link), sign-in returns there.
  */
 export const signOutAction = publicAction(z.object({ callbackUrl: boundedString(2048).optional() }), async ({ callbackUrl }) => {
-  const session = await currentSession();
+  // A sign-in that stopped at its second step ends the same way.
+  const session = (await currentSession()) ?? (await sessionAwaitingSecondFactor());
   if (session) await endSession(session.sessionId);
   await signOut({ redirectTo: callbackUrl ? `/signin?${new URLSearchParams({ callbackUrl: safeCallbackPath(callbackUrl) })}` : "/signin" });
 });

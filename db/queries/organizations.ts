@@ -22,8 +22,8 @@ const membershipColumns = {
   role: memberships.role,
 };
 
-export async function listMemberships(userId: string): Promise<MembershipDto[]> {
-  return getDb()
+export async function listMemberships(userId: string, db: DbOrTx = getDb()): Promise<MembershipDto[]> {
+  return db
     .select(membershipColumns)
     .from(memberships)
     .innerJoin(organizations, eq(organizations.id, memberships.orgId))

@@ -8,14 +8,15 @@ import { newId } from "@/core/ids";
 const USER_AGENT_MAX = 512;
 
 /**
- * Starts a session for a user who just signed in, records the sign-in for the Members page
- * (SPEC §12), and forgets their sessions that ended unused.
+ * Starts a session for a user who just gave their password, records the sign-in for the Members
+ * page (SPEC §12), and forgets their sessions that ended unused. With `secondFactorPending` the
+ * session reaches nothing but the second-factor step until completeSecondFactor (SPEC §16).
  */
-export async function createSession(userId: string, client: { ip: string | null; userAgent: string | null }): Promise<string> {
+export async function createSession(userId: string, client: { ip: string | null; userAgent: string | null }, { secondFactorPending }: { secondFactorPending: boolean }): Promise<string> {
   const id = newId("ses");
   await getDb()
     .insert(sessions)
-    .values({ id, userId, ip: client.ip, userAgent: client.userAgent?.slice(0, USER_AGENT_MAX) ?? null });
+    .values({ id, userId, ip: client.ip, userAgent: client.userAgent?.slice(0, USER_AGENT_MAX) ?? null, secondFactorPending });
   await getDb().update(users).set({ lastSignInAt: new Date() }).where(eq(users.id, userId));
   await getDb()
     .delete(sessions)
@@ -23,24 +24,39 @@ export async function createSession(userId: string, client: { ip: string | null;
   return id;
 }
 
+export interface LiveSessionDto {
+  /** Only the password has passed; the second factor has not yet (SPEC §16). */
+  secondFactorPending: boolean;
+  /** When the person last proved who they are in this session: sudo mode's clock. */
+  authenticatedAt: Date;
+}
+
 /**
- * The user of a live session: one that exists, belongs to this user and was used within
- * SESSION_IDLE_SECONDS. Records the use at most once an hour, in the same statement, so a
- * page view costs one indexed read.
+ * A live session: one that exists, belongs to this user and was used within SESSION_IDLE_SECONDS.
+ * Records the use at most once an hour, in the same statement, so a page view costs one indexed read.
  */
-export async function liveSessionUserId(sessionId: string, userId: string): Promise<string | null> {
-  const rows = rowsOf<{ user_id: string }>(
+export async function liveSession(sessionId: string, userId: string): Promise<LiveSessionDto | null> {
+  const rows = rowsOf<{ second_factor_pending: boolean; authenticated_at: string | Date }>(
     await getDb().execute(sql`
       with live as (
-        select id, user_id, last_seen_at from sessions
+        select id, last_seen_at, second_factor_pending, authenticated_at from sessions
         where id = ${sessionId} and user_id = ${userId} and last_seen_at > now() - ${SESSION_IDLE_SECONDS}::int * interval '1 second'
       ), touched as (
         update sessions set last_seen_at = now()
         where id in (select id from live where last_seen_at < now() - interval '1 hour')
       )
-      select user_id from live`),
+      select second_factor_pending, authenticated_at from live`),
   );
-  return rows[0]?.user_id ?? null;
+  const row = rows[0];
+  return row ? { secondFactorPending: row.second_factor_pending, authenticatedAt: new Date(row.authenticated_at) } : null;
+}
+
+/** The second factor passed: the session is a whole one from now, and sudo mode's clock starts again. */
+export async function completeSecondFactor(sessionId: string, userId: string): Promise<void> {
+  await getDb()
+    .update(sessions)
+    .set({ secondFactorPending: false, authenticatedAt: sql`now()` })
+    .where(and(eq(sessions.id, sessionId), eq(sessions.userId, userId)));
 }
 
 /** Signing out: this session ends at once, wherever its cookie is. */

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { boolean, check, index, integer, pgEnum, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { bigint, boolean, check, index, integer, pgEnum, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { DEFAULT_QUOTA_ALERT_THRESHOLDS, DEFAULT_RATE_LIMIT_ALERT_THRESHOLD, QUOTA_ALERT_THRESHOLDS_MAX, RATE_LIMIT_ALERT_THRESHOLD_MAX, KEY_MAX_LIFETIME_DAYS, PLAN_VALUES, ROLE_VALUES, type KeyMaxLifetimeDays } from "@/core/enums";
 import { createdAt } from "./columns";
 
@@ -17,6 +17,12 @@ export const users = pgTable("users", {
   /** SPEC §12: shown on the Members page; set when a session starts. */
   lastSignInAt: timestamp("last_sign_in_at", { withTimezone: true, mode: "date" }),
 });
+
+/** A row of one person's, deleted with them. */
+const personRef = () =>
+  text("user_id")
+    .notNull()
+    .references(() => users.id, { onDelete: "cascade" });
 
 export const organizations = pgTable(
   "organizations",
@@ -63,9 +69,7 @@ export const memberships = pgTable(
   "memberships",
   {
     orgId: tenant(),
-    userId: text("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: personRef(),
     role: roleEnum("role").notNull(),
     createdAt: createdAt(),
   },
@@ -112,16 +116,47 @@ export const sessions = pgTable(
   "sessions",
   {
     id: text("id").primaryKey(),
-    userId: text("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: personRef(),
     createdAt: createdAt(),
     /** Updated at most once an hour; the session ends after SESSION_IDLE_SECONDS without use. */
     lastSeenAt: timestamp("last_seen_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
     userAgent: text("user_agent"),
     ip: text("ip"),
+    /**
+     * SPEC §16: signed in with the password of a person who has a second factor, which has not
+     * passed yet. Such a session reaches the second-factor page and nothing else.
+     */
+    secondFactorPending: boolean("second_factor_pending").notNull().default(false),
+    /** When the person last proved who they are in this session (password or second factor): sudo mode's clock. */
+    authenticatedAt: timestamp("authenticated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
   },
   (t) => [index("sessions_user_idx").on(t.userId)],
+);
+
+/**
+ * SPEC §16: a person's authenticator app (TOTP). The shared secret is sealed with a key derived
+ * from AUTH_SECRET (lib/auth/sealed-secret.ts), so a copy of the database alone does not give it
+ * away. Until `confirmed_at` it is a setup in progress, which signs no one in.
+ */
+export const totpFactors = pgTable("totp_factors", {
+  userId: personRef().primaryKey(),
+  sealedSecret: text("sealed_secret").notNull(),
+  createdAt: createdAt(),
+  confirmedAt: timestamp("confirmed_at", { withTimezone: true, mode: "date" }),
+  /** The last 30-second step a code passed for: a code of that step or an earlier one is refused, so none works twice. */
+  lastUsedStep: bigint("last_used_step", { mode: "number" }),
+});
+
+/** SPEC §16: single-use recovery codes, SHA-256 hashed like keys (each has 50 random bits). Renewing replaces them all. */
+export const recoveryCodes = pgTable(
+  "recovery_codes",
+  {
+    userId: personRef(),
+    codeHash: text("code_hash").notNull(),
+    createdAt: createdAt(),
+    usedAt: timestamp("used_at", { withTimezone: true, mode: "date" }),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.codeHash] })],
 );
 
 /**
@@ -147,9 +182,7 @@ export const liveTailStreams = pgTable(
   "live_tail_streams",
   {
     id: text("id").primaryKey(),
-    userId: text("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: personRef(),
     orgId: text("org_id").notNull(),
     openedAt: timestamp("opened_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
     seenAt: timestamp("seen_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),

@@ -1,4 +1,4 @@
-import type { Locator, Page } from "@playwright/test";
+import { expect, type Locator, type Page } from "@playwright/test";
 
 /** What every signed-in page shares: the header, the settings nav and the main content. */
 export class DashboardShell {
@@ -10,6 +10,21 @@ export class DashboardShell {
     this.settingsNav = page.getByRole("navigation", { name: "Settings" });
     this.currentTab = this.settingsNav.locator('[aria-current="page"]');
     this.main = page.getByRole("main");
+  }
+
+  async openAccountMenu() {
+    await this.page.getByRole("button", { name: /Account menu for/ }).click();
+  }
+
+  async signOut() {
+    await this.openAccountMenu();
+    await this.page.getByRole("menuitem", { name: "Sign out", exact: true }).click();
+    await expect(this.page).toHaveURL(/\/signin$/);
+  }
+
+  async openSettingsTab(name: string) {
+    await this.settingsNav.getByRole("link", { name, exact: true }).click();
+    await expect(this.currentTab).toHaveText(name);
   }
 
   /** How many pixels the page is wider than the window: anything above 0 scrolls sideways. */

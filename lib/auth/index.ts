@@ -1,6 +1,7 @@
 import NextAuth from "next-auth";
 import Credentials from "next-auth/providers/credentials";
 import { createSession, endSession } from "@/db/queries/sessions";
+import { hasSecondFactor } from "@/db/queries/two-factor";
 import { clientOf } from "./client";
 import { authorizeCredentials } from "./credentials";
 import { authConfig } from "./config";
@@ -13,7 +14,9 @@ export const { handlers, auth, signIn, signOut } = NextAuth({
       async authorize(credentials, request) {
         const client = clientOf(request.headers);
         const user = await authorizeCredentials(credentials, client.ip);
-        return user && { id: user.id, sessionId: await createSession(user.id, client) };
+        if (!user) return null;
+        // With a second factor, the password alone makes a session that reaches the second step only (SPEC §16).
+        return { id: user.id, sessionId: await createSession(user.id, client, { secondFactorPending: await hasSecondFactor(user.id) }) };
       },
     }),
   ],

@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import type { AuditLogRowDto } from "@/db/queries/audit-log";
 import { claimStream, releaseStream, resumeCursor, tailHead, tailRows, touchStream, type TailFilters } from "@/db/queries/live-tail";
 import { findMembershipBySlug } from "@/db/queries/organizations";
-import { liveSessionUserId } from "@/db/queries/sessions";
+import { liveSession } from "@/db/queries/sessions";
 import { can } from "@/lib/authz";
 import { LIVE_ROWS_KEPT, LIVE_STREAMS_PER_USER, type LiveTailEnd } from "./protocol";
 
@@ -83,11 +83,11 @@ function ending(reason: LiveTailEnd["reason"]): Uint8Array {
 /** Whether the viewer may still watch: a live session, and a role in the organization that may. */
 async function stillAllowed(viewer: LiveTailViewer, streamId: string): Promise<LiveTailEnd["reason"] | null> {
   const [session, membership, touched] = await Promise.all([
-    liveSessionUserId(viewer.sessionId, viewer.userId),
+    liveSession(viewer.sessionId, viewer.userId),
     findMembershipBySlug(viewer.userId, viewer.orgSlug),
     touchStream(streamId),
   ]);
-  if (!session) return "signed_out";
+  if (!session || session.secondFactorPending) return "signed_out";
   if (!membership || membership.orgId !== viewer.orgId || !can(membership.role, "requests.inspect")) return "no_access";
   return touched ? null : "expired";
 }

@@ -1,4 +1,5 @@
-import { createHmac, hkdfSync, timingSafeEqual } from "node:crypto";
+import { createHmac, timingSafeEqual } from "node:crypto";
+import { keyFromAuthSecret } from "@/lib/derived-key";
 import { NOTICE_KIND_VALUES, type NoticeKind } from "@/core/notifications";
 
 /**
@@ -14,13 +15,7 @@ export interface UnsubscribeSubject {
   kind: NoticeKind;
 }
 
-function signingKey(): Buffer {
-  const secret = process.env.AUTH_SECRET;
-  if (!secret) throw new Error("AUTH_SECRET is not set: unsubscribe links cannot be signed.");
-  return Buffer.from(hkdfSync("sha256", secret, "", "invoicing: email unsubscribe link", 32));
-}
-
-const mac = (payload: string) => createHmac("sha256", signingKey()).update(payload).digest("base64url");
+const mac = (payload: string) => createHmac("sha256", keyFromAuthSecret("email unsubscribe link")).update(payload).digest("base64url");
 
 export function unsubscribeToken(subject: UnsubscribeSubject): string {
   const payload = Buffer.from(JSON.stringify([subject.orgId, subject.userId, subject.kind])).toString("base64url");

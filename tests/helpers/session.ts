@@ -1,7 +1,8 @@
 /** Who the server actions see as signed in during a test. */
-export const testSession: { userId: string | null; sessionId: string; client: { ip: string; userAgent: string | null } } = {
+export const testSession: { userId: string | null; sessionId: string; secondFactorPending: boolean; client: { ip: string; userAgent: string | null } } = {
   userId: null,
   sessionId: "ses_test",
+  secondFactorPending: false,
   client: { ip: "203.0.113.10", userAgent: "vitest" },
 };
 
@@ -9,6 +10,13 @@ export const testSession: { userId: string | null; sessionId: string; client: { 
 export function actAs(userId: string | null, sessionId = "ses_test"): void {
   testSession.userId = userId;
   testSession.sessionId = sessionId;
+  testSession.secondFactorPending = false;
+}
+
+/** Acts as `userId` in a sign-in that passed the password and waits for its second factor (SPEC §16). */
+export function actAsAwaitingSecondFactor(userId: string, sessionId = "ses_test"): void {
+  actAs(userId, sessionId);
+  testSession.secondFactorPending = true;
 }
 
 /** Runs `read` with `userId` signed in: for loaders that read the session themselves. */

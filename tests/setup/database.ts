@@ -4,11 +4,15 @@ import { testSession } from "../helpers/session";
 import { databaseUrl, onServer } from "./database-server";
 
 // Identity comes from next-auth's cookie in the app; tests say who is acting with actAs().
-vi.mock("@/lib/session", () => ({
-  currentUserId: async () => testSession.userId,
-  currentSession: async () => (testSession.userId ? { userId: testSession.userId, sessionId: testSession.sessionId } : null),
-  currentClient: async () => testSession.client,
-}));
+vi.mock("@/lib/session", () => {
+  const session = () => ({ userId: testSession.userId!, sessionId: testSession.sessionId, authenticatedAt: new Date() });
+  return {
+    currentUserId: async () => (testSession.userId && !testSession.secondFactorPending ? testSession.userId : null),
+    currentSession: async () => (testSession.userId && !testSession.secondFactorPending ? session() : null),
+    sessionAwaitingSecondFactor: async () => (testSession.userId && testSession.secondFactorPending ? session() : null),
+    currentClient: async () => testSession.client,
+  };
+});
 vi.mock("next/cache", () => ({ revalidatePath: () => {}, revalidateTag: () => {} }));
 // Actions that write a link (invitations) take the site's address from here, as no request carries a Host header.
 process.env.PUBLIC_BASE_URL ??= "http://localhost:3000";

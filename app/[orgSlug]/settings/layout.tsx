@@ -1,19 +1,12 @@
-import { SettingsNav } from "@/components/settings-nav";
-import { MAIN_CONTENT_ID } from "@/components/skip-link";
+import { SettingsFrame } from "@/components/settings-frame";
 import { requireOrgAccess } from "@/lib/org-access";
 
 export default async function SettingsLayout({ children, params }: { children: React.ReactNode; params: Promise<{ orgSlug: string }> }) {
   const { orgSlug } = await params;
   const { membership } = await requireOrgAccess(orgSlug);
   return (
-    <div className="mx-auto flex w-full max-w-7xl flex-col gap-6 px-4 py-6 sm:px-6 lg:flex-row lg:gap-8 lg:py-10">
-      <aside className="lg:w-48 lg:shrink-0">
-        <SettingsNav orgSlug={orgSlug} role={membership.role} />
-      </aside>
-      {/* Focusable from the skip link only; clear of the sticky header when scrolled to. */}
-      <main id={MAIN_CONTENT_ID} tabIndex={-1} className="min-w-0 flex-1 scroll-mt-20 outline-none">
-        {children}
-      </main>
-    </div>
+    <SettingsFrame orgSlug={orgSlug} role={membership.role}>
+      {children}
+    </SettingsFrame>
   );
 }

@@ -1,0 +1,35 @@
+import { redirect } from "next/navigation";
+import { signOutAction, signOutEverywhereAction } from "@/app/(auth)/actions";
+import { markAlertsReadAction } from "@/app/[orgSlug]/settings/alerts/actions";
+import { DashboardShell } from "@/components/dashboard-shell";
+import { Logo } from "@/components/logo";
+import { SettingsFrame } from "@/components/settings-frame";
+import { landingMembership, currentUserId } from "@/lib/session";
+
+export const dynamic = "force-dynamic";
+
+/**
+ * The person's own settings, outside any organization: shown in the frame of the organization they
+ * used last. It reads no organization's access rules, so a person an organization's two-factor
+ * requirement keeps out still reaches it (SPEC §16).
+ */
+export default async function AccountSettingsLayout({ children }: { children: React.ReactNode }) {
+  const membership = await landingMembership();
+  const userId = await currentUserId();
+  if (!userId) redirect("/signin");
+  if (!membership) {
+    return (
+      <div className="mx-auto w-full max-w-3xl space-y-8 px-4 py-6 sm:px-6">
+        <Logo />
+        <main>{children}</main>
+      </div>
+    );
+  }
+  return (
+    <DashboardShell userId={userId} membership={membership} actions={{ signOut: { here: signOutAction, everywhere: signOutEverywhereAction }, markAlertsRead: markAlertsReadAction }}>
+      <SettingsFrame orgSlug={membership.orgSlug} role={membership.role}>
+        {children}
+      </SettingsFrame>
+    </DashboardShell>
+  );
+}

@@ -1,0 +1,100 @@
+import "server-only";
+import { and, count, eq, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
+import { getDb, type DbOrTx, type Tx } from "@/db";
+import { recoveryCodes, totpFactors, users } from "@/db/schema";
+
+/** What a person has set up as second factors (SPEC §16): never a secret, only whether and how many. */
+export interface TwoFactorStatusDto {
+  totp: { confirmedAt: Date } | null;
+  recoveryCodesLeft: number;
+}
+
+export async function twoFactorStatus(userId: string, db: DbOrTx = getDb()): Promise<TwoFactorStatusDto> {
+  const [[totp], [codes]] = await Promise.all([
+    db.select({ confirmedAt: totpFactors.confirmedAt }).from(totpFactors).where(and(eq(totpFactors.userId, userId), isNotNull(totpFactors.confirmedAt))),
+    db.select({ left: count() }).from(recoveryCodes).where(and(eq(recoveryCodes.userId, userId), isNull(recoveryCodes.usedAt))),
+  ]);
+  return { totp: totp?.confirmedAt ? { confirmedAt: totp.confirmedAt } : null, recoveryCodesLeft: codes?.left ?? 0 };
+}
+
+/** Whether the person has a second factor that signs in: sign-in then takes two steps. */
+export async function hasSecondFactor(userId: string, db: DbOrTx = getDb()): Promise<boolean> {
+  const [row] = await db.select({ userId: totpFactors.userId }).from(totpFactors).where(and(eq(totpFactors.userId, userId), isNotNull(totpFactors.confirmedAt)));
+  return Boolean(row);
+}
+
+/** The same, by the email a sign-in used. */
+export async function emailHasSecondFactor(email: string): Promise<boolean> {
+  const [row] = await getDb()
+    .select({ userId: totpFactors.userId })
+    .from(totpFactors)
+    .innerJoin(users, eq(users.id, totpFactors.userId))
+    .where(and(eq(users.email, email.toLowerCase()), isNotNull(totpFactors.confirmedAt)));
+  return Boolean(row);
+}
+
+/**
+ * Starts (or starts again) setting up an authenticator app with a new sealed secret. Refused (false)
+ * when one is already confirmed: removing it comes first.
+ */
+export async function startTotpSetup(userId: string, sealedSecret: string): Promise<boolean> {
+  const rows = await getDb()
+    .insert(totpFactors)
+    .values({ userId, sealedSecret })
+    .onConflictDoUpdate({ target: totpFactors.userId, set: { sealedSecret, createdAt: sql`now()`, lastUsedStep: null }, setWhere: isNull(totpFactors.confirmedAt) })
+    .returning({ userId: totpFactors.userId });
+  return rows.length > 0;
+}
+
+/** The sealed secret of the person's authenticator: the one being set up, or the confirmed one. */
+export async function sealedTotpSecret(userId: string, state: "setup" | "confirmed", db: DbOrTx = getDb()): Promise<string | null> {
+  const [row] = await db
+    .select({ sealedSecret: totpFactors.sealedSecret })
+    .from(totpFactors)
+    .where(and(eq(totpFactors.userId, userId), state === "setup" ? isNull(totpFactors.confirmedAt) : isNotNull(totpFactors.confirmedAt)));
+  return row?.sealedSecret ?? null;
+}
+
+/**
+ * Takes a code's 30-second step for the person's authenticator, once: true only for the first use
+ * of a step later than every step used before, under the row's lock, so a code (or an older one)
+ * never passes twice however many requests present it at once. `state` says which authenticator:
+ * the one being confirmed or the one that signs in.
+ */
+export async function takeTotpStep(db: DbOrTx, userId: string, step: number, state: "setup" | "confirmed"): Promise<boolean> {
+  const rows = await db
+    .update(totpFactors)
+    .set({ lastUsedStep: step, ...(state === "setup" ? { confirmedAt: sql`now()` } : {}) })
+    .where(
+      and(
+        eq(totpFactors.userId, userId),
+        state === "setup" ? isNull(totpFactors.confirmedAt) : isNotNull(totpFactors.confirmedAt),
+        or(isNull(totpFactors.lastUsedStep), lt(totpFactors.lastUsedStep, step)),
+      ),
+    )
+    .returning({ userId: totpFactors.userId });
+  return rows.length > 0;
+}
+
+/** Removes the person's authenticator app; their recovery codes go with their last factor. */
+export async function removeTotp(tx: Tx, userId: string): Promise<boolean> {
+  const removed = await tx.delete(totpFactors).where(and(eq(totpFactors.userId, userId), isNotNull(totpFactors.confirmedAt))).returning({ userId: totpFactors.userId });
+  if (removed.length > 0) await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId));
+  return removed.length > 0;
+}
+
+/** Replaces every recovery code of the person with these (hashed) ones. */
+export async function replaceRecoveryCodes(tx: Tx, userId: string, codeHashes: string[]): Promise<void> {
+  await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId));
+  await tx.insert(recoveryCodes).values(codeHashes.map((codeHash) => ({ userId, codeHash })));
+}
+
+/** Uses a recovery code: true once per code, under the row's lock, then never again. */
+export async function takeRecoveryCode(db: DbOrTx, userId: string, codeHash: string): Promise<boolean> {
+  const rows = await db
+    .update(recoveryCodes)
+    .set({ usedAt: sql`now()` })
+    .where(and(eq(recoveryCodes.userId, userId), eq(recoveryCodes.codeHash, codeHash), isNull(recoveryCodes.usedAt)))
+    .returning({ userId: recoveryCodes.userId });
+  return rows.length > 0;
+}

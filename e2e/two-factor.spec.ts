@@ -1,0 +1,102 @@
+import { generate } from "otplib";
+import { expect, PHONE, POSTGRES, screenshot, test } from "./fixtures";
+import { DashboardShell } from "./pages/dashboard-shell";
+import { SecurityPage } from "./pages/security-page";
+import { SignInPage } from "./pages/sign-in-page";
+import { SignUpPage } from "./pages/sign-up-page";
+
+const PASSWORD = "a-long-enough-password";
+const PERIOD_SECONDS = 30;
+
+/** The code an authenticator app shows `steps` periods from now (the setup used this period's). */
+const codeFor = (secret: string, steps: number) => generate({ secret, epoch: Math.floor(Date.now() / 1000) + steps * PERIOD_SECONDS });
+
+test.describe("two-factor sign-in (SPEC §16)", () => {
+  test("a person sets up an authenticator app, then signs in with a code, and again with a recovery code", POSTGRES, async ({ page }) => {
+    const account = { name: "Tina Totp", email: `totp-${Date.now()}@example.test`, password: PASSWORD, organization: `Totp Works ${Date.now()}` };
+    await page.goto("/signup");
+    await new SignUpPage(page).signUp(account);
+    await expect(page).toHaveURL(/\/settings\/api$/);
+    const orgHome = new URL(page.url()).pathname;
+
+    const security = new SecurityPage(page);
+    const shell = new DashboardShell(page);
+    await shell.openAccountMenu();
+    await page.getByRole("menuitem", { name: "Security" }).click();
+    await expect(page).toHaveURL(/\/settings\/security$/);
+    await expect(page.getByText("Off", { exact: true })).toBeVisible();
+    await screenshot(page, "security-off");
+
+    const secret = await security.startSetup();
+    await screenshot(page, "security-setup");
+    const recoveryCodes = await security.confirmSetup(secret);
+    await screenshot(page, "security-recovery-codes");
+    await security.confirmCodesSaved();
+    await expect(page.getByText("On", { exact: true })).toBeVisible();
+    await expect(page.getByText("10 of 10 left")).toBeVisible();
+    await screenshot(page, "security-on");
+
+    // Signing in now takes two steps; the password alone reaches only the second.
+    await shell.signOut();
+    const signIn = new SignInPage(page);
+    await signIn.goto("/settings/security");
+    await signIn.signIn(account.email, PASSWORD);
+    await expect(page).toHaveURL(/\/signin\/two-factor\?callbackUrl=%2Fsettings%2Fsecurity$/);
+    await expect(page.getByRole("heading", { name: "Two-factor authentication" })).toBeVisible();
+    await screenshot(page, "sign-in-two-factor");
+
+    await page.getByLabel("Authentication code").fill(await codeFor(secret, 1));
+    await page.getByRole("button", { name: "Verify" }).click();
+    await expect(page).toHaveURL(/\/settings\/security$/);
+    await expect(page.getByText("On", { exact: true })).toBeVisible();
+
+    // Again, with a recovery code in place of the phone.
+    await shell.signOut();
+    await signIn.goto();
+    await signIn.signIn(account.email, PASSWORD);
+    await expect(page).toHaveURL(/\/signin\/two-factor/);
+    // The password alone reaches no page: each sends it back to the second step.
+    await page.goto(orgHome);
+    await expect(page).toHaveURL(/\/signin\/two-factor/);
+    await page.goto("/settings/security");
+    await expect(page).toHaveURL(/\/signin\/two-factor/);
+    await page.getByRole("button", { name: "Use a recovery code instead" }).click();
+    await page.getByLabel("Recovery code").fill("wrong-codes");
+    await page.getByRole("button", { name: "Verify" }).click();
+    await expect(page.getByText("That recovery code does not match, or it was used already.")).toBeVisible();
+    await page.getByLabel("Recovery code").fill(recoveryCodes[0]!);
+    await page.getByRole("button", { name: "Verify" }).click();
+    await expect(page).toHaveURL(/\/settings\/api$/);
+    await page.goto("/settings/security");
+    await expect(page.getByText("9 of 10 left")).toBeVisible();
+
+    // The organization's history says what changed.
+    await shell.openSettingsTab("Activity");
+    await expect(page.getByText("Authenticator app added")).toBeVisible();
+  });
+
+  test("the second step at phone width does not scroll sideways", async ({ page }) => {
+    await page.setViewportSize(PHONE);
+    const account = { name: "Pia Phone", email: `totp-phone-${Date.now()}@example.test`, password: PASSWORD, organization: `Phone Works ${Date.now()}` };
+    await page.goto("/signup");
+    await new SignUpPage(page).signUp(account);
+    await expect(page).toHaveURL(/\/settings\/api$/);
+    const security = new SecurityPage(page);
+    await security.goto();
+    const secret = await security.startSetup();
+    await screenshot(page, "phone-security-setup");
+    const shell = new DashboardShell(page);
+    expect(await shell.horizontalOverflow()).toBeLessThanOrEqual(0);
+    await security.confirmSetup(secret);
+    await screenshot(page, "phone-security-recovery-codes");
+    expect(await shell.horizontalOverflow()).toBeLessThanOrEqual(0);
+    await security.confirmCodesSaved();
+    await shell.signOut();
+    const signIn = new SignInPage(page);
+    await signIn.goto();
+    await signIn.signIn(account.email, PASSWORD);
+    await expect(page.getByRole("heading", { name: "Two-factor authentication" })).toBeVisible();
+    await screenshot(page, "phone-sign-in-two-factor");
+    expect(await shell.horizontalOverflow()).toBeLessThanOrEqual(0);
+  });
+});

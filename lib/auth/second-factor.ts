@@ -1,0 +1,63 @@
+import { getDb } from "@/db";
+import { attemptFailed, attemptSucceeded, countAttempt, type CountedAttempt, type ThrottleLimit } from "@/db/queries/auth-throttle";
+import { sealedTotpSecret, takeRecoveryCode, takeTotpStep } from "@/db/queries/two-factor";
+import { UserFacingError } from "@/lib/errors";
+import { hashRecoveryCode, normalizeRecoveryCode } from "./recovery-codes";
+import { openSecret } from "./sealed-secret";
+import { totpStepOf } from "./totp";
+import { SIGN_IN_WINDOW_SECONDS } from "./credentials";
+
+/** Wrong second factors counted per person and per address, as passwords are (SPEC §16), in the same 15-minute window. */
+export const MAX_SECOND_FACTOR_FAILURES_PER_USER = 5;
+export const MAX_SECOND_FACTOR_FAILURES_PER_IP = 30;
+
+/** What a person gives as their second factor: a code from their authenticator app or one of their recovery codes. */
+export type SecondFactorProof = { method: "totp"; code: string } | { method: "recovery"; code: string };
+
+export class TooManySecondFactorAttempts extends UserFacingError {
+  constructor() {
+    super("Too many wrong codes. Try again in 15 minutes.");
+  }
+}
+
+/** Whether the proof passes, using it up: a TOTP code's step and a recovery code work once. */
+async function proofPasses(userId: string, proof: SecondFactorProof): Promise<boolean> {
+  if (proof.method === "recovery") {
+    const code = normalizeRecoveryCode(proof.code);
+    return code !== null && takeRecoveryCode(getDb(), userId, hashRecoveryCode(code));
+  }
+  const sealed = await sealedTotpSecret(userId, "confirmed");
+  if (!sealed) return false;
+  const step = await totpStepOf(openSecret(sealed), proof.code.replace(/\s/g, ""));
+  return step !== null && takeTotpStep(getDb(), userId, step, "confirmed");
+}
+
+/**
+ * Checks a person's second factor, throttled like the password (lib/auth/credentials.ts): the
+ * attempt is counted for the address and the person before the code is looked at, in one
+ * statement each that refuses once the window is full, so however many attempts run at once at
+ * most MAX_SECOND_FACTOR_FAILURES_PER_USER codes are checked and fail in a window. Throws
+ * TooManySecondFactorAttempts when the window is full.
+ */
+export async function checkSecondFactor(userId: string, proof: SecondFactorProof, clientIp: string): Promise<boolean> {
+  const byIp: ThrottleLimit = { subject: `2fa-ip:${clientIp}`, limit: MAX_SECOND_FACTOR_FAILURES_PER_IP, windowSeconds: SIGN_IN_WINDOW_SECONDS };
+  const byUser: ThrottleLimit = { subject: `2fa-user:${userId}`, limit: MAX_SECOND_FACTOR_FAILURES_PER_USER, windowSeconds: SIGN_IN_WINDOW_SECONDS };
+  const attempt = await countAttempt([byIp, byUser]);
+  if ("refusedBy" in attempt) throw new TooManySecondFactorAttempts();
+  const [ipAttempt, userAttempt] = attempt.counted as [CountedAttempt, CountedAttempt];
+  if (!(await proofPasses(userId, proof))) {
+    await attemptFailed(userAttempt);
+    return false;
+  }
+  await attemptSucceeded(userAttempt, { forgetFailures: true });
+  await attemptSucceeded(ipAttempt, { forgetFailures: false });
+  return true;
+}
+
+/** checkSecondFactor, refusing a wrong proof with a message for the code field: what every form that asks for one needs. */
+export async function requireSecondFactor(userId: string, proof: SecondFactorProof, clientIp: string): Promise<void> {
+  if (await checkSecondFactor(userId, proof, clientIp)) return;
+  throw new UserFacingError("Check the code.", {
+    code: [proof.method === "totp" ? "That code does not match, or it was used already. Wait for the next one." : "That recovery code does not match, or it was used already."],
+  });
+}

@@ -1,0 +1,20 @@
+import { z } from "zod";
+
+/** A 6-digit code from an authenticator app, as typed (spaces allowed, as apps show "123 456"). */
+export const totpCode = z
+  .string()
+  .trim()
+  .max(16)
+  .transform((code) => code.replace(/\s/g, ""))
+  .pipe(z.string().regex(/^\d{6}$/, "Enter the 6-digit code from your authenticator app."));
+
+/** A recovery code as typed: `xxxxx-xxxxx`, in any case, with or without the dash. */
+export const recoveryCode = z.string().trim().min(1, "Enter one of your recovery codes.").max(32, "A recovery code is 10 letters and digits.");
+
+/** A second factor given again: a code from the app, or a recovery code (SPEC §16). */
+export const secondFactorProofInput = z.discriminatedUnion("method", [
+  z.object({ method: z.literal("totp"), code: totpCode }),
+  z.object({ method: z.literal("recovery"), code: recoveryCode }),
+]);
+
+export const confirmTotpSetupInput = z.object({ code: totpCode });
