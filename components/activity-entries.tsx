@@ -57,6 +57,7 @@ const ICONS: Record<ActivityAction, typeof KeyRound> = {
   "two_factor.totp_added": Smartphone,
   "two_factor.totp_removed": ShieldOff,
   "two_factor.recovery_codes_renewed": RefreshCw,
+  "two_factor.requirement_changed": ShieldCheck,
 };
 
 const ENDING = new Set<string>(KEY_ENDING_ACTIONS);

@@ -33,6 +33,7 @@ export const ACTIVITY_ACTIONS = {
   "two_factor.totp_added": "Authenticator app added",
   "two_factor.totp_removed": "Authenticator app removed",
   "two_factor.recovery_codes_renewed": "Recovery codes renewed",
+  "two_factor.requirement_changed": "Two-factor requirement changed",
 } as const;
 
 export type ActivityAction = keyof typeof ACTIVITY_ACTIONS;

@@ -21,6 +21,7 @@ export const PERMISSIONS = {
   "members.manage": ["owner", "admin"],
   "members.manage_admins": ["owner"],
   "members.leave": ["owner", "admin", "member", "guest"],
+  "security.manage": ["owner"],
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Permission = keyof typeof PERMISSIONS;

@@ -1,6 +1,7 @@
 import { generate } from "otplib";
 import { expect, PHONE, POSTGRES, screenshot, test } from "./fixtures";
 import { DashboardShell } from "./pages/dashboard-shell";
+import { MembersPage } from "./pages/members-page";
 import { SecurityPage } from "./pages/security-page";
 import { SignInPage } from "./pages/sign-in-page";
 import { SignUpPage } from "./pages/sign-up-page";
@@ -98,5 +99,68 @@ test.describe("two-factor sign-in (SPEC §16)", () => {
     await expect(page.getByRole("heading", { name: "Two-factor authentication" })).toBeVisible();
     await screenshot(page, "phone-sign-in-two-factor");
     expect(await shell.horizontalOverflow()).toBeLessThanOrEqual(0);
+  });
+});
+
+test.describe("the organization's requirement (SPEC §16)", () => {
+  test("an owner requires two-factor; a member without it is taken to set it up and reaches no page of the organization until done", async ({ browser }) => {
+    const stamp = Date.now();
+    const ownerContext = await browser.newContext();
+    const owner = await ownerContext.newPage();
+    await owner.goto("/signup");
+    await new SignUpPage(owner).signUp({ name: "Rita Require", email: `require-${stamp}@example.test`, password: PASSWORD, organization: `Strict ${stamp}` });
+    await expect(owner).toHaveURL(/\/settings\/api$/);
+    const slug = new URL(owner.url()).pathname.split("/")[1]!;
+    const members = new MembersPage(owner, slug);
+
+    // An owner without two-factor cannot require it: the button says why and where to go.
+    await members.goto();
+    await expect(owner.getByRole("button", { name: "Require two-factor for everyone…" })).toBeDisabled();
+    await expect(owner.getByRole("link", { name: "Set up two-factor for yourself" })).toBeVisible();
+    const ownerSecurity = new SecurityPage(owner);
+    await ownerSecurity.goto();
+    await ownerSecurity.setUpAuthenticatorApp();
+    await ownerSecurity.confirmCodesSaved();
+
+    // A member joins through an invitation, without two-factor.
+    await members.goto();
+    const memberEmail = `strict-member-${stamp}@example.test`;
+    const link = await members.invite(memberEmail, "Member");
+    await owner.keyboard.press("Escape");
+    const memberContext = await browser.newContext();
+    const member = await memberContext.newPage();
+    await member.goto(link);
+    await member.getByLabel("Your name").fill("Max Member");
+    await member.getByLabel("Password").fill(PASSWORD);
+    await member.getByRole("button", { name: "Create account and join" }).click();
+    await expect(member).toHaveURL(new RegExp(`/${slug}/settings/api$`));
+
+    await members.goto();
+    await owner.getByRole("button", { name: "Require two-factor for everyone…" }).click();
+    const confirm = owner.getByRole("alertdialog");
+    await expect(confirm).toContainText("1 member does not have it yet");
+    await confirm.getByRole("button", { name: "Require two-factor" }).click();
+    await expect(owner.getByText("Required for everyone")).toBeVisible();
+    await expect(members.member(memberEmail).getByText("Off")).toBeVisible();
+    await screenshot(owner, "members-two-factor-required");
+
+    // The member's next page load takes them to set it up; every page of the organization does.
+    for (const path of [`/${slug}/settings/api`, `/${slug}/settings/members`, `/${slug}/settings/api/activity`]) {
+      await member.goto(path);
+      await expect(member).toHaveURL(new RegExp(`/settings/security\\?required=${slug}$`));
+    }
+    await expect(member.getByText(`Strict ${stamp} requires two-factor authentication`)).toBeVisible();
+    await screenshot(member, "security-required");
+    const memberSecurity = new SecurityPage(member);
+    await memberSecurity.setUpAuthenticatorApp();
+    await memberSecurity.confirmCodesSaved();
+    await member.getByRole("link", { name: `Continue to Strict ${stamp}` }).click();
+    await expect(member).toHaveURL(new RegExp(`/${slug}/settings/api$`));
+    await expect(member.getByRole("heading", { name: "API keys", exact: true })).toBeVisible();
+
+    await members.goto();
+    await expect(members.member(memberEmail).getByText("On")).toBeVisible();
+    await ownerContext.close();
+    await memberContext.close();
   });
 });

@@ -24,6 +24,7 @@ const FIELD_LABELS: Record<string, string> = {
   replaces: "Replaces",
   maxLifetimeDays: "Maximum lifetime",
   expiryRequired: "Expiry required",
+  required: "Two-factor required",
   access: "Access",
   scopes: "Permissions",
   ipAllowlist: "IP allowlist",

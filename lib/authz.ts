@@ -23,6 +23,7 @@ const ACTIONS: Record<Exclude<Permission, "keys.view" | "members.leave">, string
   "members.view": "see the organization's members",
   "members.manage": "invite, re-role or remove members",
   "members.manage_admins": "invite, re-role or remove admins and owners",
+  "security.manage": "change the organization's security requirements",
 };
 
 const ROLE_PLURALS: Record<Role, string> = { owner: "owners", admin: "admins", member: "members", guest: "guests" };

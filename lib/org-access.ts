@@ -6,7 +6,14 @@ import { can, deniedMessage, type Permission } from "@/lib/authz";
 import { currentUserId } from "@/lib/session";
 import { isSlug } from "@/lib/slug";
 
-export type OrgAccess = { ok: true; userId: string; membership: MembershipDto } | { ok: false; status: 401 | 403 | 404; message: string };
+export type OrgAccess =
+  | { ok: true; userId: string; membership: MembershipDto }
+  | { ok: false; status: 401 | 403 | 404; message: string; twoFactorRequiredBy?: MembershipDto };
+
+/** SPEC §16: what an organization that requires two-factor tells a member who has none yet. */
+export function twoFactorRequiredMessage(orgName: string): string {
+  return `${orgName} requires two-factor authentication. Set it up under Security to continue.`;
+}
 
 // The layout, the page and its loaders all ask; the database answers once per request.
 const membershipOf = cache(async (userId: string, slug: string) => (isSlug(slug) ? findMembershipBySlug(userId, slug) : null));
@@ -21,18 +28,27 @@ export async function orgAccess(slug: string, permission?: Permission): Promise<
   const membership = await membershipOf(userId, slug);
   // Another organization's slug is indistinguishable from one that does not exist.
   if (!membership) return { ok: false, status: 404, message: "Not found." };
+  // Before any permission: such a member reaches nothing of the organization (SPEC §16).
+  if (membership.needsTwoFactor) return { ok: false, status: 403, message: twoFactorRequiredMessage(membership.orgName), twoFactorRequiredBy: membership };
   if (permission && !can(membership.role, permission)) return { ok: false, status: 403, message: deniedMessage(permission) };
   return { ok: true, userId, membership };
 }
 
+/** Where a member an organization's two-factor requirement keeps out is taken: their Security page, saying why. */
+export function twoFactorSetupPath(orgSlug: string): string {
+  return `/settings/security?${new URLSearchParams({ required: orgSlug })}`;
+}
+
 /**
  * For pages: the signed-in viewer's membership when they may `permission`. Signed out → sign-in;
- * otherwise a page they may not see does not exist for them (404), as on GitHub.
+ * kept out by the organization's two-factor requirement → their Security page; otherwise a page
+ * they may not see does not exist for them (404), as on GitHub.
  */
 export async function requireOrgAccess(slug: string, permission?: Permission): Promise<{ userId: string; membership: MembershipDto }> {
   const access = await orgAccess(slug, permission);
   if (access.ok) return access;
   if (access.status === 401) redirect("/signin");
+  if (access.twoFactorRequiredBy) redirect(twoFactorSetupPath(access.twoFactorRequiredBy.orgSlug));
   notFound();
 }
 

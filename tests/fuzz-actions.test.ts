@@ -20,8 +20,10 @@ import {
   leaveOrganizationAction,
   removeMemberAction,
   revokeInvitationAction,
+  setTwoFactorRequirementAction,
   transferOwnershipAction,
 } from "@/app/[orgSlug]/settings/members/actions";
+import { twoFactorRequirementInput } from "@/lib/security/input";
 import type { ActionResult } from "@/lib/action-result";
 import { can, type Permission } from "@/lib/authz";
 import { alertSettingsInput, markAlertsReadInput } from "@/lib/alerts/input";
@@ -68,6 +70,7 @@ const ACTIONS: { name: string; action: Action; input: z.ZodType; permission: Per
   { name: "deleteWebhookEndpointAction", action: deleteWebhookEndpointAction, input: webhookEndpointInput, permission: "notifications.manage" },
   { name: "sendTestWebhookAction", action: sendTestWebhookAction, input: webhookEndpointInput, permission: "notifications.manage" },
   { name: "resendWebhookDeliveryAction", action: resendWebhookDeliveryAction, input: resendWebhookDeliveryInput, permission: "notifications.manage" },
+  { name: "setTwoFactorRequirementAction", action: setTwoFactorRequirementAction, input: twoFactorRequirementInput, permission: "security.manage" },
   // Last: these change who holds which role, which the checks above take as fixed.
   { name: "inviteMemberAction", action: inviteMemberAction, input: inviteMemberInput, permission: "members.manage" },
   { name: "revokeInvitationAction", action: revokeInvitationAction, input: invitationInput, permission: "members.manage" },

@@ -14,7 +14,7 @@ import { setEmailPreferencesAction } from "@/app/[orgSlug]/settings/notification
 import { getEmailPreferences } from "@/db/queries/notifications";
 import { setKeyPolicyAction } from "@/app/[orgSlug]/settings/api/policy/actions";
 import { createWebhookEndpointAction } from "@/app/[orgSlug]/settings/webhooks/actions";
-import { changeMemberRoleAction, inviteMemberAction, removeMemberAction, revokeInvitationAction } from "@/app/[orgSlug]/settings/members/actions";
+import { changeMemberRoleAction, inviteMemberAction, removeMemberAction, revokeInvitationAction, setTwoFactorRequirementAction } from "@/app/[orgSlug]/settings/members/actions";
 import { listMembers } from "@/db/queries/members";
 import { changePlanAction, setRateLimitAction } from "@/app/[orgSlug]/settings/plan/actions";
 import { getDb } from "@/db";
@@ -26,7 +26,7 @@ import { utcMonthStart } from "@/core/time";
 import { apiKeys, organizations } from "@/db/schema";
 import type { Role } from "@/core/enums";
 import { requireOrgAccess } from "@/lib/org-access";
-import { addMember, createOrg, createTeam, form, insertKey } from "./helpers/factories";
+import { addMember, createOrg, createTeam, form, giveSecondFactor, insertKey } from "./helpers/factories";
 import { logRequest } from "./helpers/request-log";
 import { actAs, readAs } from "./helpers/session";
 
@@ -322,6 +322,27 @@ describe("invite, re-role or remove admins and owners", () => {
       expect((await listMembers(team.org.id)).some((member) => member.userId === target.id)).toBe(!may);
     },
   );
+});
+
+describe("set the organization's two-factor requirement (§16)", () => {
+  it.each(allowed([true, false, false, false]))("%s: %s", async (role, may) => {
+    // Everyone has two-factor, so only the role decides.
+    for (const person of Object.values(team.byRole)) await giveSecondFactor(person.id);
+    actAs(team.byRole[role].id);
+    const result = await setTwoFactorRequirementAction(null, form({ orgId: team.org.id, required: "on" }));
+    expect(result.ok).toBe(may);
+    if (!result.ok) expect(result.error).toBe("Only owners can change the organization's security requirements.");
+    const [org] = await getDb().select().from(organizations).where(eq(organizations.id, team.org.id));
+    expect(org!.requireTwoFactor).toBe(may);
+  });
+
+  it("is refused to an owner without two-factor, who would lock themselves out, and changes nothing", async () => {
+    actAs(team.owner.id);
+    const result = await setTwoFactorRequirementAction(null, form({ orgId: team.org.id, required: "on" }));
+    expect(result).toEqual({ ok: false, error: expect.stringMatching(/^Set up two-factor authentication for your own account first/) });
+    const [org] = await getDb().select().from(organizations).where(eq(organizations.id, team.org.id));
+    expect(org!.requireTwoFactor).toBe(false);
+  });
 });
 
 describe("change the organization's plan and Enterprise rate limit", () => {

@@ -8,6 +8,7 @@ const VARIANTS = {
   default: "bg-card text-card-foreground",
   destructive: "border-destructive/40 bg-destructive/5 text-destructive *:data-[slot=alert-description]:text-destructive",
   warning: "border-warning/50 bg-warning/10 text-warning-foreground *:data-[slot=alert-description]:text-warning-foreground",
+  success: "border-success/40 bg-success/10 text-success-foreground *:data-[slot=alert-description]:text-success-foreground",
 } as const;
 
 export type AlertVariant = keyof typeof VARIANTS;

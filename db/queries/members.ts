@@ -3,6 +3,7 @@ import { and, asc, eq, sql } from "drizzle-orm";
 import { getDb, type DbOrTx } from "@/db";
 import type { Role } from "@/core/enums";
 import { memberships, users } from "@/db/schema";
+import { hasSecondFactorSql } from "./two-factor";
 
 /** A person in the organization as the Members page shows them (SPEC §12). */
 export interface MemberDto {
@@ -12,12 +13,14 @@ export interface MemberDto {
   role: Role;
   joinedAt: string;
   lastSignInAt: string | null;
+  /** SPEC §16: has a second factor for sign-in. */
+  hasTwoFactor: boolean;
 }
 
 /** The Members page's order: owners first, then by role, then by name. */
 export async function listMembers(orgId: string): Promise<MemberDto[]> {
   const rows = await getDb()
-    .select({ userId: users.id, name: users.name, email: users.email, role: memberships.role, joinedAt: memberships.createdAt, lastSignInAt: users.lastSignInAt })
+    .select({ userId: users.id, name: users.name, email: users.email, role: memberships.role, joinedAt: memberships.createdAt, lastSignInAt: users.lastSignInAt, hasTwoFactor: hasSecondFactorSql(users.id) })
     .from(memberships)
     .innerJoin(users, eq(users.id, memberships.userId))
     .where(eq(memberships.orgId, orgId))

@@ -2,6 +2,7 @@ import "server-only";
 import { and, asc, eq, sql } from "drizzle-orm";
 import { getDb, type DbOrTx, type Tx } from "@/db";
 import { memberships, organizations, users } from "@/db/schema";
+import { hasSecondFactorSql } from "./two-factor";
 import type { KeyPolicy, Plan, Role } from "@/core/enums";
 
 export interface MembershipDto {
@@ -11,6 +12,8 @@ export interface MembershipDto {
   plan: Plan;
   rateLimitPerMinute: number | null;
   role: Role;
+  /** SPEC §16: the organization requires two-factor sign-in and this person has none yet, so they reach nothing of it. */
+  needsTwoFactor: boolean;
 }
 
 const membershipColumns = {
@@ -20,6 +23,7 @@ const membershipColumns = {
   plan: organizations.plan,
   rateLimitPerMinute: organizations.rateLimitPerMinute,
   role: memberships.role,
+  needsTwoFactor: sql<boolean>`(${organizations.requireTwoFactor} and not ${hasSecondFactorSql(memberships.userId)})`,
 };
 
 export async function listMemberships(userId: string, db: DbOrTx = getDb()): Promise<MembershipDto[]> {
@@ -87,6 +91,23 @@ export async function lockOrganization(tx: DbOrTx, orgId: string): Promise<{ nam
   if (!org) throw new Error(`Organization ${orgId} not found`);
   const { maxLifetimeDays, expiryRequired, ...rest } = org;
   return { ...rest, keyPolicy: { maxLifetimeDays, expiryRequired } };
+}
+
+/** SPEC §16: whether the organization requires two-factor sign-in of everyone. */
+export async function getTwoFactorRequirement(orgId: string): Promise<boolean> {
+  const [org] = await getDb().select({ required: organizations.requireTwoFactor }).from(organizations).where(eq(organizations.id, orgId));
+  return org?.required ?? false;
+}
+
+/** The same, read under the row's lock, for a change. */
+export async function lockTwoFactorRequirement(tx: DbOrTx, orgId: string): Promise<{ name: string; required: boolean }> {
+  const [org] = await tx.select({ name: organizations.name, required: organizations.requireTwoFactor }).from(organizations).where(eq(organizations.id, orgId)).for("update");
+  if (!org) throw new Error(`Organization ${orgId} not found`);
+  return org;
+}
+
+export async function setTwoFactorRequirement(tx: DbOrTx, orgId: string, required: boolean): Promise<void> {
+  await tx.update(organizations).set({ requireTwoFactor: required }).where(eq(organizations.id, orgId));
 }
 
 export async function setKeyPolicy(tx: DbOrTx, orgId: string, policy: KeyPolicy): Promise<void> {

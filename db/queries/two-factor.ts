@@ -1,5 +1,5 @@
 import "server-only";
-import { and, count, eq, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
+import { and, count, eq, isNotNull, isNull, lt, or, sql, type SQLWrapper } from "drizzle-orm";
 import { getDb, type DbOrTx, type Tx } from "@/db";
 import { recoveryCodes, totpFactors, users } from "@/db/schema";
 
@@ -17,20 +17,27 @@ export async function twoFactorStatus(userId: string, db: DbOrTx = getDb()): Pro
   return { totp: totp?.confirmedAt ? { confirmedAt: totp.confirmedAt } : null, recoveryCodesLeft: codes?.left ?? 0 };
 }
 
+/**
+ * Whether the person `userId` names has a second factor that signs in, as a condition inside
+ * another query (the membership read on every page, the Members page): the one definition.
+ */
+export function hasSecondFactorSql(userId: SQLWrapper) {
+  return sql<boolean>`exists (select 1 from ${totpFactors} where ${totpFactors.userId} = ${userId} and ${totpFactors.confirmedAt} is not null)`;
+}
+
 /** Whether the person has a second factor that signs in: sign-in then takes two steps. */
 export async function hasSecondFactor(userId: string, db: DbOrTx = getDb()): Promise<boolean> {
-  const [row] = await db.select({ userId: totpFactors.userId }).from(totpFactors).where(and(eq(totpFactors.userId, userId), isNotNull(totpFactors.confirmedAt)));
-  return Boolean(row);
+  const [row] = await db.select({ has: hasSecondFactorSql(sql`${userId}`) }).from(sql`(select 1) as one`);
+  return Boolean(row?.has);
 }
 
 /** The same, by the email a sign-in used. */
 export async function emailHasSecondFactor(email: string): Promise<boolean> {
   const [row] = await getDb()
-    .select({ userId: totpFactors.userId })
-    .from(totpFactors)
-    .innerJoin(users, eq(users.id, totpFactors.userId))
-    .where(and(eq(users.email, email.toLowerCase()), isNotNull(totpFactors.confirmedAt)));
-  return Boolean(row);
+    .select({ has: hasSecondFactorSql(users.id) })
+    .from(users)
+    .where(eq(users.email, email.toLowerCase()));
+  return Boolean(row?.has);
 }
 
 /**

@@ -47,6 +47,8 @@ export const organizations = pgTable(
       .default(sql.raw(`'{${DEFAULT_QUOTA_ALERT_THRESHOLDS.join(",")}}'::integer[]`)),
     /** Alerts (SPEC §10): more 429 refusals of one key than this within five minutes raise an alert. */
     rateLimitAlertThreshold: integer("rate_limit_alert_threshold").notNull().default(DEFAULT_RATE_LIMIT_ALERT_THRESHOLD),
+    /** SPEC §16 (owner): every member needs two-factor sign-in to reach anything of the organization. */
+    requireTwoFactor: boolean("require_two_factor").notNull().default(false),
     createdAt: createdAt(),
   },
   (t) => [

@@ -88,7 +88,7 @@ async function stillAllowed(viewer: LiveTailViewer, streamId: string): Promise<L
     touchStream(streamId),
   ]);
   if (!session || session.secondFactorPending) return "signed_out";
-  if (!membership || membership.orgId !== viewer.orgId || !can(membership.role, "requests.inspect")) return "no_access";
+  if (!membership || membership.orgId !== viewer.orgId || membership.needsTwoFactor || !can(membership.role, "requests.inspect")) return "no_access";
   return touched ? null : "expired";
 }
 

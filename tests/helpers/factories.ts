@@ -1,5 +1,7 @@
 import { getDb } from "@/db";
-import { apiKeys, budgetColumns, memberships, organizations, users } from "@/db/schema";
+import { apiKeys, budgetColumns, memberships, organizations, totpFactors, users } from "@/db/schema";
+import { sealSecret } from "@/lib/auth/sealed-secret";
+import { newTotpSecret } from "@/lib/auth/totp";
 import type { KeyAccess, KeyScopes, Plan, Role } from "@/core/enums";
 import type { KeyBudget } from "@/core/key-budget";
 import { mintApiKey } from "@/lib/keys/format";
@@ -23,6 +25,13 @@ export async function addMember(orgId: string, role: Role, name = `${role} user`
   const user = await createUser(name);
   await getDb().insert(memberships).values({ orgId, userId: user.id, role });
   return user;
+}
+
+/** Gives the person a confirmed authenticator app (SPEC §16), written directly; returns its secret for codes. */
+export async function giveSecondFactor(userId: string): Promise<string> {
+  const secret = newTotpSecret();
+  await getDb().insert(totpFactors).values({ userId, sealedSecret: sealSecret(secret), confirmedAt: new Date() });
+  return secret;
 }
 
 /** An organization with one user per role. */

@@ -3,6 +3,8 @@
 import { orgAction } from "@/lib/action";
 import { changeMemberRole, inviteMember, leaveOrganization, removeMember, revokeInvitation, transferOwnership } from "@/lib/members/changes";
 import { changeMemberRoleInput, invitationInput, inviteMemberInput, leaveOrganizationInput, memberInput } from "@/lib/members/input";
+import { twoFactorRequirementInput } from "@/lib/security/input";
+import { changeTwoFactorRequirement } from "@/lib/security/two-factor-requirement";
 
 // Each membership change as the dashboard calls it: its input, who may, and the rule in lib/members/changes.ts.
 export const inviteMemberAction = orgAction(inviteMemberInput, "members.manage", inviteMember);
@@ -11,3 +13,4 @@ export const changeMemberRoleAction = orgAction(changeMemberRoleInput, "members.
 export const removeMemberAction = orgAction(memberInput, "members.manage", removeMember);
 export const leaveOrganizationAction = orgAction(leaveOrganizationInput, "members.leave", leaveOrganization);
 export const transferOwnershipAction = orgAction(memberInput, "members.manage_admins", transferOwnership);
+export const setTwoFactorRequirementAction = orgAction(twoFactorRequirementInput, "security.manage", changeTwoFactorRequirement);

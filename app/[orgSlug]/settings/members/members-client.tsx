@@ -1,7 +1,7 @@
 "use client";
 
 import { createColumnHelper, tableFeatures, useTable } from "@tanstack/react-table";
-import { MoreHorizontal } from "lucide-react";
+import { MoreHorizontal, ShieldCheck } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useMemo, useState } from "react";
 import { toast } from "sonner";
@@ -110,6 +110,19 @@ export function MembersClient({ orgId, orgName, members, viewerId, viewerRole, g
               </div>
             );
           },
+        }),
+        helper.accessor("hasTwoFactor", {
+          header: "Two-factor",
+          cell: (info) =>
+            info.getValue() ? (
+              <Badge variant="success">
+                <ShieldCheck aria-hidden /> On
+              </Badge>
+            ) : (
+              <Badge variant="outline" className="text-muted-foreground">
+                Off
+              </Badge>
+            ),
         }),
         helper.accessor("joinedAt", { header: "Joined", cell: (info) => <RelativeTime value={info.getValue()} /> }),
         helper.accessor("lastSignInAt", { header: "Last sign-in", cell: (info) => <RelativeTime value={info.getValue()} fallback="Never" /> }),

@@ -1,12 +1,14 @@
 import type { Metadata } from "next";
 import { listOpenInvitations } from "@/db/queries/invitations";
 import { listMembers } from "@/db/queries/members";
+import { getTwoFactorRequirement } from "@/db/queries/organizations";
 import { PageHeader } from "@/components/page-header";
 import { can, grantableRoles } from "@/lib/authz";
 import { requireOrgAccess } from "@/lib/org-access";
 import { InviteMemberDialog } from "./invite-member-dialog";
 import { MembersClient } from "./members-client";
 import { PendingInvitations } from "./pending-invitations";
+import { TwoFactorRequirement } from "./two-factor-requirement";
 
 export const metadata: Metadata = { title: "Members" };
 
@@ -14,7 +16,7 @@ export const metadata: Metadata = { title: "Members" };
 export default async function MembersPage({ params }: { params: Promise<{ orgSlug: string }> }) {
   const { orgSlug } = await params;
   const { userId, membership } = await requireOrgAccess(orgSlug, "members.view");
-  const [members, invitations] = await Promise.all([listMembers(membership.orgId), listOpenInvitations(membership.orgId)]);
+  const [members, invitations, requirement] = await Promise.all([listMembers(membership.orgId), listOpenInvitations(membership.orgId), getTwoFactorRequirement(membership.orgId)]);
   const grantable = grantableRoles(membership.role);
   const canInvite = can(membership.role, "members.manage");
   return (
@@ -23,6 +25,15 @@ export default async function MembersPage({ params }: { params: Promise<{ orgSlu
         title="Members"
         description={`The people in ${membership.orgName} and what each may do. Roles are checked on every request: a change applies at the next page load.`}
         actions={canInvite ? <InviteMemberDialog orgId={membership.orgId} roles={grantable} /> : null}
+      />
+      <TwoFactorRequirement
+        orgId={membership.orgId}
+        orgName={membership.orgName}
+        required={requirement}
+        withTwoFactor={members.filter((member) => member.hasTwoFactor).length}
+        total={members.length}
+        canManage={can(membership.role, "security.manage")}
+        viewerHasTwoFactor={members.some((member) => member.userId === userId && member.hasTwoFactor)}
       />
       <MembersClient orgId={membership.orgId} orgName={membership.orgName} members={members} viewerId={userId} viewerRole={membership.role} grantable={grantable} />
       <PendingInvitations orgId={membership.orgId} invitations={invitations} grantable={grantable} canInvite={canInvite} />
