@@ -8,9 +8,8 @@ import { getUser } from "@/db/queries/users";
 import type { Role } from "@/core/enums";
 import type { ActionResult } from "@/lib/action-result";
 import type { ActivityChange } from "@/core/activity";
-import { can, deniedMessage, type Permission } from "@/lib/authz";
+import { can, deniedMessage, membershipRefusal, type Permission } from "@/lib/authz";
 import { UserFacingError } from "@/lib/errors";
-import { twoFactorRequiredMessage } from "@/lib/org-access";
 import { currentClient, currentSession, currentUserId, sessionAwaitingSecondFactor, type SignedInSession } from "@/lib/session";
 import type { Client } from "@/lib/auth/client";
 import { requireSecondFactor, type SecondFactorProof } from "@/lib/auth/second-factor";
@@ -74,8 +73,8 @@ export function orgAction<S extends z.ZodType<{ orgId: string }>, T, R = T>(
     const membership = await findMembership(userId, parsed.data.orgId);
     // Another organization's id is indistinguishable from one that does not exist.
     if (!membership) return { ok: false, error: "Organization not found." };
-    if (membership.needsTwoFactor) return { ok: false, error: twoFactorRequiredMessage(membership.orgName) };
-    if (!can(membership.role, permission)) return { ok: false, error: deniedMessage(permission) };
+    const refusal = membershipRefusal(membership, permission);
+    if (refusal) return { ok: false, error: refusal.message };
     const client = await currentClient();
     try {
       const change = await getDb().transaction(async (tx) => {

@@ -1,5 +1,6 @@
 import { ROLE_VALUES, type Role } from "@/core/enums";
 import { can, PERMISSIONS, type Permission } from "@/core/permissions";
+import type { MembershipDto } from "@/db/queries/organizations";
 
 export { can, type Permission };
 export const ROLES: readonly Role[] = ROLE_VALUES;
@@ -79,4 +80,15 @@ export function roleDeniedMessage(role: Role): string {
 /** The roles `actor` may grant, highest first: what the invite form and the role select offer. */
 export function grantableRoles(actor: Role): Role[] {
   return ROLES.filter((role) => mayManageRole(actor, role));
+}
+
+/**
+ * Why a member may not act in their organization, or null when they may: kept out by its
+ * two-factor requirement (SPEC §16), before any permission; otherwise lacking `permission`.
+ * Pages, routes, actions and the live tail all decide by this one rule.
+ */
+export function membershipRefusal(membership: MembershipDto, permission?: Permission): { message: string; twoFactorRequired: boolean } | null {
+  if (membership.needsTwoFactor) return { message: `${membership.orgName} requires two-factor authentication. Set it up under Security to continue.`, twoFactorRequired: true };
+  if (permission && !can(membership.role, permission)) return { message: deniedMessage(permission), twoFactorRequired: false };
+  return null;
 }

@@ -2,18 +2,13 @@ import "server-only";
 import { notFound, redirect } from "next/navigation";
 import { cache, type ReactNode } from "react";
 import { findMembershipBySlug, type MembershipDto } from "@/db/queries/organizations";
-import { can, deniedMessage, type Permission } from "@/lib/authz";
+import { membershipRefusal, type Permission } from "@/lib/authz";
 import { currentUserId } from "@/lib/session";
 import { isSlug } from "@/lib/slug";
 
 export type OrgAccess =
   | { ok: true; userId: string; membership: MembershipDto }
   | { ok: false; status: 401 | 403 | 404; message: string; twoFactorRequiredBy?: MembershipDto };
-
-/** SPEC §16: what an organization that requires two-factor tells a member who has none yet. */
-export function twoFactorRequiredMessage(orgName: string): string {
-  return `${orgName} requires two-factor authentication. Set it up under Security to continue.`;
-}
 
 // The layout, the page and its loaders all ask; the database answers once per request.
 const membershipOf = cache(async (userId: string, slug: string) => (isSlug(slug) ? findMembershipBySlug(userId, slug) : null));
@@ -28,9 +23,8 @@ export async function orgAccess(slug: string, permission?: Permission): Promise<
   const membership = await membershipOf(userId, slug);
   // Another organization's slug is indistinguishable from one that does not exist.
   if (!membership) return { ok: false, status: 404, message: "Not found." };
-  // Before any permission: such a member reaches nothing of the organization (SPEC §16).
-  if (membership.needsTwoFactor) return { ok: false, status: 403, message: twoFactorRequiredMessage(membership.orgName), twoFactorRequiredBy: membership };
-  if (permission && !can(membership.role, permission)) return { ok: false, status: 403, message: deniedMessage(permission) };
+  const refusal = membershipRefusal(membership, permission);
+  if (refusal) return { ok: false, status: 403, message: refusal.message, ...(refusal.twoFactorRequired ? { twoFactorRequiredBy: membership } : {}) };
   return { ok: true, userId, membership };
 }
 

@@ -25,6 +25,12 @@ const cookieSession = cache(async (): Promise<(SignedInSession & { secondFactorP
   return live && { userId, sessionId, ...live };
 });
 
+/** The cookie's live session if it is at this stage of signing in, without the stage. */
+async function sessionAtStage({ secondFactorPending }: { secondFactorPending: boolean }): Promise<SignedInSession | null> {
+  const session = await cookieSession();
+  return session && session.secondFactorPending === secondFactorPending ? { userId: session.userId, sessionId: session.sessionId, authenticatedAt: session.authenticatedAt } : null;
+}
+
 /**
  * The signed-in user's session: the cookie's, if its row in `sessions` is still live and whole,
  * else null. A signed-out or "signed out everywhere" cookie is refused here even though its
@@ -32,15 +38,13 @@ const cookieSession = cache(async (): Promise<(SignedInSession & { secondFactorP
  * session), and one whose second factor has not passed yet (SPEC §16): every page, action and
  * route reads the user from here, so such a session reaches none of them.
  */
-export async function currentSession(): Promise<SignedInSession | null> {
-  const session = await cookieSession();
-  return session && !session.secondFactorPending ? { userId: session.userId, sessionId: session.sessionId, authenticatedAt: session.authenticatedAt } : null;
+export function currentSession(): Promise<SignedInSession | null> {
+  return sessionAtStage({ secondFactorPending: false });
 }
 
 /** A session that passed the password and waits for its second factor: the second-factor page's only reader. */
-export async function sessionAwaitingSecondFactor(): Promise<SignedInSession | null> {
-  const session = await cookieSession();
-  return session?.secondFactorPending ? { userId: session.userId, sessionId: session.sessionId, authenticatedAt: session.authenticatedAt } : null;
+export function sessionAwaitingSecondFactor(): Promise<SignedInSession | null> {
+  return sessionAtStage({ secondFactorPending: true });
 }
 
 /** The signed-in user's id, or null. Identity only: roles come from the database. */

@@ -1,8 +1,9 @@
 import { CredentialsSignin } from "next-auth";
-import { attemptFailed, attemptSucceeded, countAttempt, type CountedAttempt, type ThrottleLimit } from "@/db/queries/auth-throttle";
+import type { ThrottleLimit } from "@/db/queries/auth-throttle";
 import { findUserWithPasswordHash, type UserDto } from "@/db/queries/users";
 import { verifyAgainstNothing, verifyPassword } from "@/lib/auth/password";
 import { signInInput } from "@/lib/auth/input";
+import { throttledCheck } from "./throttled-check";
 
 /** Failed sign-ins counted within a 15-minute window, after which sign-in is refused until it ends. */
 export const MAX_FAILURES_PER_EMAIL = 5;
@@ -29,13 +30,9 @@ export async function checkPassword(email: string, password: string): Promise<Us
 /**
  * The Credentials provider's check: the user's id for a right email and password, null for a
  * wrong one (the same answer whether or not the email exists), and a TooManyAttempts… refusal
- * once the email or the client address has failed too often, even with the right password.
- *
- * The attempt is counted for the address and the email before the password is checked, in one
- * statement per subject that refuses once the window is full, so however many attempts run at
- * once, at most MAX_FAILURES_PER_EMAIL passwords per email (and MAX_FAILURES_PER_IP per address)
- * are checked and fail in a window. A success gives its own count back and, for the email,
- * forgets the failures counted before it began (not those of attempts running alongside it).
+ * once the email or the client address has failed too often, even with the right password. At
+ * most MAX_FAILURES_PER_EMAIL passwords per email (and MAX_FAILURES_PER_IP per address) are
+ * checked and fail in a window, however many attempts run at once (lib/auth/throttled-check.ts).
  */
 export async function authorizeCredentials(credentials: unknown, clientIp: string): Promise<{ id: string } | null> {
   const parsed = signInInput.safeParse(credentials);
@@ -43,15 +40,7 @@ export async function authorizeCredentials(credentials: unknown, clientIp: strin
   const { email, password } = parsed.data;
   const byIp: ThrottleLimit = { subject: `signin-ip:${clientIp}`, limit: MAX_FAILURES_PER_IP, windowSeconds: SIGN_IN_WINDOW_SECONDS };
   const byEmail: ThrottleLimit = { subject: `signin-email:${email}`, limit: MAX_FAILURES_PER_EMAIL, windowSeconds: SIGN_IN_WINDOW_SECONDS };
-  const attempt = await countAttempt([byIp, byEmail]);
-  if ("refusedBy" in attempt) throw attempt.refusedBy === byIp ? new TooManyAttemptsFromAddress() : new TooManyAttemptsForEmail();
-  const [ipAttempt, emailAttempt] = attempt.counted as [CountedAttempt, CountedAttempt];
-  const user = await checkPassword(email, password);
-  if (!user) {
-    await attemptFailed(emailAttempt);
-    return null;
-  }
-  await attemptSucceeded(emailAttempt, { forgetFailures: true });
-  await attemptSucceeded(ipAttempt, { forgetFailures: false });
-  return { id: user.id };
+  const outcome = await throttledCheck(byIp, byEmail, () => checkPassword(email, password));
+  if ("refusedBy" in outcome) throw outcome.refusedBy === byIp ? new TooManyAttemptsFromAddress() : new TooManyAttemptsForEmail();
+  return outcome.passed && { id: outcome.passed.id };
 }

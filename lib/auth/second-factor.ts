@@ -1,11 +1,12 @@
 import { getDb } from "@/db";
-import { attemptFailed, attemptSucceeded, countAttempt, type CountedAttempt, type ThrottleLimit } from "@/db/queries/auth-throttle";
+import type { ThrottleLimit } from "@/db/queries/auth-throttle";
 import { sealedTotpSecret, takeRecoveryCode, takeTotpStep } from "@/db/queries/two-factor";
 import { UserFacingError } from "@/lib/errors";
 import { hashRecoveryCode, normalizeRecoveryCode } from "./recovery-codes";
 import { openSecret } from "./sealed-secret";
 import { totpStepOf } from "./totp";
 import { SIGN_IN_WINDOW_SECONDS } from "./credentials";
+import { throttledCheck } from "./throttled-check";
 
 /** Wrong second factors counted per person and per address, as passwords are (SPEC §16), in the same 15-minute window. */
 export const MAX_SECOND_FACTOR_FAILURES_PER_USER = 5;
@@ -33,25 +34,16 @@ async function proofPasses(userId: string, proof: SecondFactorProof): Promise<bo
 }
 
 /**
- * Checks a person's second factor, throttled like the password (lib/auth/credentials.ts): the
- * attempt is counted for the address and the person before the code is looked at, in one
- * statement each that refuses once the window is full, so however many attempts run at once at
- * most MAX_SECOND_FACTOR_FAILURES_PER_USER codes are checked and fail in a window. Throws
- * TooManySecondFactorAttempts when the window is full.
+ * Checks a person's second factor, throttled like the password (lib/auth/throttled-check.ts): at
+ * most MAX_SECOND_FACTOR_FAILURES_PER_USER codes are checked and fail in a window, however many
+ * attempts run at once. Throws TooManySecondFactorAttempts when the window is full.
  */
 export async function checkSecondFactor(userId: string, proof: SecondFactorProof, clientIp: string): Promise<boolean> {
   const byIp: ThrottleLimit = { subject: `2fa-ip:${clientIp}`, limit: MAX_SECOND_FACTOR_FAILURES_PER_IP, windowSeconds: SIGN_IN_WINDOW_SECONDS };
   const byUser: ThrottleLimit = { subject: `2fa-user:${userId}`, limit: MAX_SECOND_FACTOR_FAILURES_PER_USER, windowSeconds: SIGN_IN_WINDOW_SECONDS };
-  const attempt = await countAttempt([byIp, byUser]);
-  if ("refusedBy" in attempt) throw new TooManySecondFactorAttempts();
-  const [ipAttempt, userAttempt] = attempt.counted as [CountedAttempt, CountedAttempt];
-  if (!(await proofPasses(userId, proof))) {
-    await attemptFailed(userAttempt);
-    return false;
-  }
-  await attemptSucceeded(userAttempt, { forgetFailures: true });
-  await attemptSucceeded(ipAttempt, { forgetFailures: false });
-  return true;
+  const outcome = await throttledCheck(byIp, byUser, async () => ((await proofPasses(userId, proof)) ? true : null));
+  if ("refusedBy" in outcome) throw new TooManySecondFactorAttempts();
+  return outcome.passed !== null;
 }
 
 /** checkSecondFactor, refusing a wrong proof with a message for the code field: what every form that asks for one needs. */

@@ -4,7 +4,7 @@ import type { AuditLogRowDto } from "@/db/queries/audit-log";
 import { claimStream, releaseStream, resumeCursor, tailHead, tailRows, touchStream, type TailFilters } from "@/db/queries/live-tail";
 import { findMembershipBySlug } from "@/db/queries/organizations";
 import { liveSession } from "@/db/queries/sessions";
-import { can } from "@/lib/authz";
+import { membershipRefusal } from "@/lib/authz";
 import { LIVE_ROWS_KEPT, LIVE_STREAMS_PER_USER, type LiveTailEnd } from "./protocol";
 
 /**
@@ -88,7 +88,7 @@ async function stillAllowed(viewer: LiveTailViewer, streamId: string): Promise<L
     touchStream(streamId),
   ]);
   if (!session || session.secondFactorPending) return "signed_out";
-  if (!membership || membership.orgId !== viewer.orgId || membership.needsTwoFactor || !can(membership.role, "requests.inspect")) return "no_access";
+  if (!membership || membership.orgId !== viewer.orgId || membershipRefusal(membership, "requests.inspect")) return "no_access";
   return touched ? null : "expired";
 }
 
