@@ -3,7 +3,9 @@ import { listMemberships, type MembershipDto } from "@/db/queries/organizations"
 import { getUser } from "@/db/queries/users";
 import { AppHeader } from "@/components/app-header";
 import type { MarkAlertsReadAction } from "@/components/alert-bell";
+import type { ConfirmIdentityAction } from "@/components/identity-confirmation";
 import { SkipLink } from "@/components/skip-link";
+import { SudoModeBoundary } from "@/components/sudo-mode-boundary";
 import type { SignOutAction } from "@/components/user-menu";
 import { can } from "@/lib/authz";
 
@@ -12,8 +14,9 @@ const BELL_ALERTS = 20;
 
 /**
  * The dashboard around a page: the header with the organization switcher, the bell (for roles
- * that see alerts) and the account menu. The organization's pages and the person's own account
- * pages share it; the actions come from the route (components do not import app/).
+ * that see alerts) and the account menu, and sudo mode's question for every sensitive change
+ * under it (SPEC §16). The organization's pages and the person's own account pages share it; the
+ * actions come from the route (components do not import app/).
  */
 export async function DashboardShell({
   userId,
@@ -23,7 +26,7 @@ export async function DashboardShell({
 }: {
   userId: string;
   membership: MembershipDto;
-  actions: { signOut: { here: SignOutAction; everywhere: SignOutAction }; markAlertsRead: MarkAlertsReadAction };
+  actions: { signOut: { here: SignOutAction; everywhere: SignOutAction }; markAlertsRead: MarkAlertsReadAction; confirmIdentity: ConfirmIdentityAction };
   children: React.ReactNode;
 }) {
   const seesAlerts = can(membership.role, "alerts.view");
@@ -43,7 +46,11 @@ export async function DashboardShell({
         signOut={actions.signOut}
         alerts={seesAlerts ? { recent, unread, markRead: actions.markAlertsRead } : null}
       />
-      <div className="flex-1">{children}</div>
+      <div className="flex-1">
+        <SudoModeBoundary userId={userId} confirm={actions.confirmIdentity}>
+          {children}
+        </SudoModeBoundary>
+      </div>
     </div>
   );
 }

@@ -1,5 +1,5 @@
-import { test as base, expect, type Page } from "@playwright/test";
-import { DEMO_ACCOUNTS } from "../seed/accounts";
+import { test as base, expect, type BrowserContext, type Locator, type Page } from "@playwright/test";
+import { DEMO_ACCOUNTS, DEMO_PASSWORD } from "../seed/accounts";
 import { serverOrigin, workerServer } from "./servers";
 
 export { DEMO_PASSWORD } from "../seed/accounts";
@@ -25,8 +25,50 @@ export async function screenshot(page: Page, name: string) {
  */
 export const POSTGRES = { tag: "@postgres" };
 
-/** Pages and requests go to this worker's own server. */
-export const test = base.extend({
+/** Sudo mode's question (SPEC §16): the dialog asking for the password again before a sensitive change. */
+export const sudoDialog = (page: Page): Locator => page.getByRole("dialog", { name: "Confirm it's you" });
+
+/**
+ * Answers sudo mode's question with the demo password whenever it shows: the e2e servers ask it
+ * 30 seconds after the last sign-in (e2e/start-server.sh), so any sensitive change of a spec may
+ * meet it, as a person who stays signed in does. e2e/sudo-mode.spec.ts drives it by hand.
+ */
+async function answerSudoMode(page: Page) {
+  await page.addLocatorHandler(sudoDialog(page), async (dialog) => {
+    await dialog.getByLabel("Password").fill(DEMO_PASSWORD);
+    await dialog.getByRole("button", { name: "Confirm" }).click();
+  });
+}
+
+const answering = new WeakSet<BrowserContext>();
+const answerers = new WeakMap<Page, Promise<void>>();
+
+function answerSudoModeIn(context: BrowserContext): BrowserContext {
+  if (!answering.has(context)) context.on("page", (page) => answerers.set(page, answerSudoMode(page)));
+  answering.add(context);
+  return context;
+}
+
+/** Leaves sudo mode's question on `page` to the spec, which answers it by hand. */
+export async function answerSudoModeMyself(page: Page) {
+  await answerers.get(page);
+  await page.removeLocatorHandler(sudoDialog(page));
+}
+
+/**
+ * Pages and requests go to this worker's own server, and every page, of the test's own context or
+ * of one a spec opens with browser.newContext, answers sudo mode's question.
+ */
+export const test = base.extend<object, object>({
   baseURL: async ({}, provide) => provide(serverOrigin(workerServer())),
+  context: async ({ context }, provide) => provide(answerSudoModeIn(context)),
+  browser: [
+    async ({ browser }, provide) => {
+      const newContext = browser.newContext.bind(browser);
+      browser.newContext = async (options) => answerSudoModeIn(await newContext(options));
+      await provide(browser);
+    },
+    { scope: "worker" },
+  ],
 });
 export { expect };

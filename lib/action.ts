@@ -10,9 +10,10 @@ import type { ActionResult } from "@/lib/action-result";
 import type { ActivityChange } from "@/core/activity";
 import { can, deniedMessage, membershipRefusal, type Permission } from "@/lib/authz";
 import { UserFacingError } from "@/lib/errors";
-import { currentClient, currentSession, currentUserId, sessionAwaitingSecondFactor, type SignedInSession } from "@/lib/session";
+import { currentClient, currentSession, sessionAwaitingSecondFactor, type SignedInSession } from "@/lib/session";
 import type { Client } from "@/lib/auth/client";
 import { requireSecondFactor, type SecondFactorProof } from "@/lib/auth/second-factor";
+import { inSudoMode, SUDO_REQUIRED_MESSAGE } from "@/lib/auth/sudo";
 
 export type { ActionResult };
 
@@ -55,19 +56,26 @@ function fieldErrorsOf(error: z.ZodError): Record<string, string[]> {
   return z.flattenError(error).fieldErrors as Record<string, string[]>;
 }
 
+/** A sensitive change asked for outside sudo mode: refused until the person confirms who they are (SPEC §16). */
+const SUDO_REFUSAL = { ok: false, error: SUDO_REQUIRED_MESSAGE, reauthenticate: true } as const;
+
+const SESSION_ENDED = { ok: false, error: "Your session has ended. Sign in again." } as const;
+
 /**
  * Every dashboard mutation is built by this: session → zod parse → membership role from the
- * database → permission check → transaction with its history entries → revalidate → typed result.
+ * database → permission check → sudo mode for the changes SPEC §16 lists (`sudo: true`) →
+ * transaction with its history entries → revalidate → typed result.
  */
 export function orgAction<S extends z.ZodType<{ orgId: string }>, T, R = T>(
   input: S,
   permission: Permission,
   run: (data: z.output<S>, ctx: ActionContext) => Promise<Change<T, R>>,
-  options: { revalidate?: string } = {},
+  options: { revalidate?: string; sudo?: boolean } = {},
 ) {
   return async (_prev: ActionResult<R> | null, form: FormData | Record<string, unknown>): Promise<ActionResult<R>> => {
-    const userId = await currentUserId();
-    if (!userId) return { ok: false, error: "Your session has ended. Sign in again." };
+    const session = await currentSession();
+    if (!session) return SESSION_ENDED;
+    const { userId } = session;
     const parsed = input.safeParse(formToObject(form));
     if (!parsed.success) return { ok: false, error: "Check the highlighted fields.", fieldErrors: fieldErrorsOf(parsed.error) };
     const membership = await findMembership(userId, parsed.data.orgId);
@@ -75,6 +83,7 @@ export function orgAction<S extends z.ZodType<{ orgId: string }>, T, R = T>(
     if (!membership) return { ok: false, error: "Organization not found." };
     const refusal = membershipRefusal(membership, permission);
     if (refusal) return { ok: false, error: refusal.message };
+    if (options.sudo && !inSudoMode(session)) return SUDO_REFUSAL;
     const client = await currentClient();
     try {
       const change = await getDb().transaction(async (tx) => {
@@ -121,11 +130,12 @@ export interface AccountChange<T> {
 function accountActionThat<S extends z.ZodType, T>(
   input: S,
   run: (data: z.output<S>, ctx: { userId: string; sessionId: string; tx: Tx }) => Promise<AccountChange<T>>,
-  check?: (data: z.output<S>, userId: string, client: Client) => Promise<void>,
+  { check, sudo = false }: { check?: (data: z.output<S>, userId: string, client: Client) => Promise<void>; sudo?: boolean },
 ) {
   return async (_prev: ActionResult<T> | null, form: FormData | Record<string, unknown>): Promise<ActionResult<T>> => {
     const session = await currentSession();
-    if (!session) return { ok: false, error: "Your session has ended. Sign in again." };
+    if (!session) return SESSION_ENDED;
+    if (sudo && !inSudoMode(session)) return SUDO_REFUSAL;
     const client = await currentClient();
     const result = await parseAndRun(input, form, async (data) => {
       // Before the transaction: a check counts its attempt in a transaction of its own, which a
@@ -145,13 +155,17 @@ function accountActionThat<S extends z.ZodType, T>(
 }
 
 /**
- * Changes to the signed-in person's own account security (SPEC §16): session → zod parse →
- * transaction with a history entry in every organization they belong to (their admins see
- * who added or removed a second factor) → revalidate → typed result. No organization role is
- * involved: each person manages their own sign-in.
+ * Changes to the signed-in person's own account security (SPEC §16): session → sudo mode when
+ * `sudo` → zod parse → transaction with a history entry in every organization they belong to
+ * (their admins see who added or removed a second factor) → revalidate → typed result. No
+ * organization role is involved: each person manages their own sign-in.
  */
-export function accountAction<S extends z.ZodType, T>(input: S, run: (data: z.output<S>, ctx: { userId: string; sessionId: string; tx: Tx }) => Promise<AccountChange<T>>) {
-  return accountActionThat(input, run);
+export function accountAction<S extends z.ZodType, T>(
+  input: S,
+  run: (data: z.output<S>, ctx: { userId: string; sessionId: string; tx: Tx }) => Promise<AccountChange<T>>,
+  options: { sudo?: boolean } = {},
+) {
+  return accountActionThat(input, run, options);
 }
 
 /** An account change that needs a second factor given again (turning two-factor off): checked, throttled, before anything changes. */
@@ -159,7 +173,7 @@ export function accountActionWithSecondFactor<S extends z.ZodType<SecondFactorPr
   input: S,
   run: (data: z.output<S>, ctx: { userId: string; sessionId: string; tx: Tx }) => Promise<AccountChange<T>>,
 ) {
-  return accountActionThat(input, run, (proof, userId, client) => requireSecondFactor(userId, proof, client.ip));
+  return accountActionThat(input, run, { check: (proof, userId, client) => requireSecondFactor(userId, proof, client.ip) });
 }
 
 /**
@@ -178,7 +192,7 @@ export function secondStepAction<S extends z.ZodType, T>(input: S, run: (data: z
 export function userAction<S extends z.ZodType, T>(input: S, run: (data: z.output<S>, session: SignedInSession) => Promise<T>) {
   return async (_prev: ActionResult<T> | null, form: FormData | Record<string, unknown>): Promise<ActionResult<T>> => {
     const session = await currentSession();
-    if (!session) return { ok: false, error: "Your session has ended. Sign in again." };
+    if (!session) return SESSION_ENDED;
     return parseAndRun(input, form, (data) => run(data, session));
   };
 }

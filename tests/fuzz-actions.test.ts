@@ -33,7 +33,8 @@ import { createApiKeyInput, keyPolicyInput, renameApiKeyInput, revokeApiKeyInput
 import { changeMemberRoleInput, invitationInput, inviteMemberInput, leaveOrganizationInput, memberInput } from "@/lib/members/input";
 import { changePlanInput, rateLimitInput } from "@/lib/plans/input";
 import { createSlackChannelInput, createWebhookEndpointInput, resendWebhookDeliveryInput, setWebhookEndpointEnabledInput, webhookEndpointInput } from "@/lib/webhooks/input";
-import { beginTotpSetupAction, confirmTotpSetupAction, removeTotpAction, renewRecoveryCodesAction } from "@/app/settings/security/actions";
+import { beginTotpSetupAction, confirmIdentityAction, confirmTotpSetupAction, removeTotpAction, renewRecoveryCodesAction } from "@/app/settings/security/actions";
+import { identityProofInput } from "@/lib/auth/identity-input";
 import { secondFactorSignInAction } from "@/app/(auth)/actions";
 import { confirmTotpSetupInput, secondFactorProofInput } from "@/lib/auth/two-factor-input";
 import { getDb } from "@/db";
@@ -180,6 +181,7 @@ const ACCOUNT_ACTIONS: { name: string; action: Action; input: z.ZodType; as: "si
   { name: "confirmTotpSetupAction", action: confirmTotpSetupAction, input: confirmTotpSetupInput, as: "signed in", withFactor: false },
   { name: "removeTotpAction", action: removeTotpAction, input: secondFactorProofInput, as: "signed in", withFactor: true },
   { name: "renewRecoveryCodesAction", action: renewRecoveryCodesAction, input: z.object({}), as: "signed in", withFactor: true },
+  { name: "confirmIdentityAction", action: confirmIdentityAction, input: identityProofInput, as: "signed in", withFactor: true },
   { name: "secondFactorSignInAction", action: secondFactorSignInAction, input: secondFactorProofInput.and(z.object({ callbackUrl: z.string().optional() })), as: "second step", withFactor: true },
 ];
 const ACCOUNT_ACTORS = ["signed in", "second step", "signed out"] as const;

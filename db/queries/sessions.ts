@@ -59,6 +59,14 @@ export async function completeSecondFactor(sessionId: string, userId: string): P
     .where(and(eq(sessions.id, sessionId), eq(sessions.userId, userId)));
 }
 
+/** The person gave their password or a second factor again (sudo mode, SPEC §16): its clock starts again. */
+export async function markAuthenticated(sessionId: string, userId: string): Promise<void> {
+  await getDb()
+    .update(sessions)
+    .set({ authenticatedAt: sql`now()` })
+    .where(and(eq(sessions.id, sessionId), eq(sessions.userId, userId), eq(sessions.secondFactorPending, false)));
+}
+
 /** Signing out: this session ends at once, wherever its cookie is. */
 export async function endSession(sessionId: string): Promise<void> {
   await getDb().delete(sessions).where(eq(sessions.id, sessionId));

@@ -28,19 +28,28 @@ export async function checkPassword(email: string, password: string): Promise<Us
 }
 
 /**
+ * A password checked for `email`, throttled: at most MAX_FAILURES_PER_EMAIL passwords per email
+ * (and MAX_FAILURES_PER_IP per address) are checked and fail in a window, however many attempts
+ * run at once (lib/auth/throttled-check.ts). Sign-in and sudo mode's confirmation count against
+ * the same windows, so asking for the password again gives no extra guesses.
+ */
+export async function throttledPasswordCheck(email: string, password: string, clientIp: string): Promise<{ refusedBy: "email" | "address" } | { user: UserDto | null }> {
+  const byIp: ThrottleLimit = { subject: `signin-ip:${clientIp}`, limit: MAX_FAILURES_PER_IP, windowSeconds: SIGN_IN_WINDOW_SECONDS };
+  const byEmail: ThrottleLimit = { subject: `signin-email:${email}`, limit: MAX_FAILURES_PER_EMAIL, windowSeconds: SIGN_IN_WINDOW_SECONDS };
+  const outcome = await throttledCheck(byIp, byEmail, () => checkPassword(email, password));
+  if ("refusedBy" in outcome) return { refusedBy: outcome.refusedBy === byIp ? "address" : "email" };
+  return { user: outcome.passed };
+}
+
+/**
  * The Credentials provider's check: the user's id for a right email and password, null for a
  * wrong one (the same answer whether or not the email exists), and a TooManyAttempts… refusal
- * once the email or the client address has failed too often, even with the right password. At
- * most MAX_FAILURES_PER_EMAIL passwords per email (and MAX_FAILURES_PER_IP per address) are
- * checked and fail in a window, however many attempts run at once (lib/auth/throttled-check.ts).
+ * once the email or the client address has failed too often, even with the right password.
  */
 export async function authorizeCredentials(credentials: unknown, clientIp: string): Promise<{ id: string } | null> {
   const parsed = signInInput.safeParse(credentials);
   if (!parsed.success) return null;
-  const { email, password } = parsed.data;
-  const byIp: ThrottleLimit = { subject: `signin-ip:${clientIp}`, limit: MAX_FAILURES_PER_IP, windowSeconds: SIGN_IN_WINDOW_SECONDS };
-  const byEmail: ThrottleLimit = { subject: `signin-email:${email}`, limit: MAX_FAILURES_PER_EMAIL, windowSeconds: SIGN_IN_WINDOW_SECONDS };
-  const outcome = await throttledCheck(byIp, byEmail, () => checkPassword(email, password));
-  if ("refusedBy" in outcome) throw outcome.refusedBy === byIp ? new TooManyAttemptsFromAddress() : new TooManyAttemptsForEmail();
-  return outcome.passed && { id: outcome.passed.id };
+  const outcome = await throttledPasswordCheck(parsed.data.email, parsed.data.password, clientIp);
+  if ("refusedBy" in outcome) throw outcome.refusedBy === "address" ? new TooManyAttemptsFromAddress() : new TooManyAttemptsForEmail();
+  return outcome.user && { id: outcome.user.id };
 }

@@ -3,7 +3,10 @@
 import { z } from "zod";
 import { getUser } from "@/db/queries/users";
 import { accountAction, accountActionWithSecondFactor, userAction } from "@/lib/action";
+import { identityProofInput } from "@/lib/auth/identity-input";
+import { confirmIdentity } from "@/lib/auth/sudo";
 import { confirmTotpSetupInput, secondFactorProofInput } from "@/lib/auth/two-factor-input";
+import { currentClient } from "@/lib/session";
 import { beginTotpSetup, confirmTotpSetup, removeTotpFactor, renewRecoveryCodes } from "@/lib/auth/two-factor-setup";
 
 /** Shows a new secret to scan; nothing changes for sign-in until a first code confirms it. */
@@ -23,7 +26,18 @@ export const removeTotpAction = accountActionWithSecondFactor(secondFactorProofI
   return { data: { removed: true }, activity: { action: "two_factor.totp_removed" } };
 });
 
-export const renewRecoveryCodesAction = accountAction(z.object({}), async (_input, { userId, tx }) => ({
-  data: { recoveryCodes: await renewRecoveryCodes(tx, userId) },
-  activity: { action: "two_factor.recovery_codes_renewed" },
-}));
+/** New codes replace the old ones, which a thief who saw the page could otherwise read: a sudo-mode change, as on GitHub. */
+export const renewRecoveryCodesAction = accountAction(
+  z.object({}),
+  async (_input, { userId, tx }) => ({
+    data: { recoveryCodes: await renewRecoveryCodes(tx, userId) },
+    activity: { action: "two_factor.recovery_codes_renewed" },
+  }),
+  { sudo: true },
+);
+
+/** Sudo mode's question answered (SPEC §16): the password or a second factor again, throttled as sign-in is. */
+export const confirmIdentityAction = userAction(identityProofInput, async (proof, session) => {
+  await confirmIdentity(session, proof, (await currentClient()).ip);
+  return { confirmed: true };
+});

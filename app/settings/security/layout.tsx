@@ -1,9 +1,11 @@
 import { redirect } from "next/navigation";
 import { signOutAction, signOutEverywhereAction } from "@/app/(auth)/actions";
 import { markAlertsReadAction } from "@/app/[orgSlug]/settings/alerts/actions";
+import { confirmIdentityAction } from "@/app/settings/security/actions";
 import { DashboardShell } from "@/components/dashboard-shell";
 import { Logo } from "@/components/logo";
 import { SettingsFrame } from "@/components/settings-frame";
+import { SudoModeBoundary } from "@/components/sudo-mode-boundary";
 import { landingMembership, currentUserId } from "@/lib/session";
 
 export const dynamic = "force-dynamic";
@@ -21,12 +23,16 @@ export default async function AccountSettingsLayout({ children }: { children: Re
     return (
       <div className="mx-auto w-full max-w-3xl space-y-8 px-4 py-6 sm:px-6">
         <Logo />
-        <main>{children}</main>
+        <main>
+          <SudoModeBoundary userId={userId} confirm={confirmIdentityAction}>
+            {children}
+          </SudoModeBoundary>
+        </main>
       </div>
     );
   }
   return (
-    <DashboardShell userId={userId} membership={membership} actions={{ signOut: { here: signOutAction, everywhere: signOutEverywhereAction }, markAlertsRead: markAlertsReadAction }}>
+    <DashboardShell userId={userId} membership={membership} actions={{ signOut: { here: signOutAction, everywhere: signOutEverywhereAction }, markAlertsRead: markAlertsReadAction, confirmIdentity: confirmIdentityAction }}>
       <SettingsFrame orgSlug={membership.orgSlug} role={membership.role}>
         {children}
       </SettingsFrame>

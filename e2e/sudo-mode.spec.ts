@@ -1,0 +1,60 @@
+import { answerSudoModeMyself, DEMO_PASSWORD, expect, PHONE, screenshot, sudoDialog, test, USERS } from "./fixtures";
+import { ApiKeysPage } from "./pages/api-keys-page";
+import { SignInPage } from "./pages/sign-in-page";
+
+/** The e2e servers' sudo window (e2e/start-server.sh), and a second to be past it. */
+const SUDO_MODE_MS = 30_000 + 1_000;
+
+test("revoking a key asks for the password again once sudo mode has run out (SPEC §16)", async ({ browser }) => {
+  test.setTimeout(90_000);
+  // A session of its own: the role sessions of auth.setup.ts are shared, and other specs renew them.
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await answerSudoModeMyself(page);
+  const signIn = new SignInPage(page);
+  await signIn.goto("/acme/settings/api");
+  await signIn.signIn(USERS.owner.email);
+  await expect(page).toHaveURL(/\/acme\/settings\/api$/);
+  const signedInAt = Date.now();
+
+  const keys = new ApiKeysPage(page);
+  const [kept, revoked] = [`Sudo kept ${signedInAt}`, `Sudo revoked ${signedInAt}`];
+  await keys.createAndDismiss(kept);
+  await keys.createAndDismiss(revoked);
+  await page.waitForTimeout(Math.max(0, signedInAt + SUDO_MODE_MS - Date.now()));
+
+  // Cancelled, the question leaves the key as it was and the dialog says why nothing happened.
+  await keys.row(kept).getByRole("button", { name: `Revoke ${kept}` }).click();
+  const revokeDialog = page.getByRole("alertdialog", { name: "Revoke API key" });
+  await revokeDialog.getByRole("button", { name: "Revoke key" }).click();
+  const question = sudoDialog(page);
+  await expect(question).toBeVisible();
+  await expect(question).toContainText("This is a sensitive change. Enter your password to continue; you will not be asked again for 30 seconds.");
+  await question.getByRole("button", { name: "Cancel" }).click();
+  await expect(question).toBeHidden();
+  await expect(revokeDialog.getByRole("alert")).toContainText("Confirm it's you");
+  await revokeDialog.getByRole("button", { name: "Cancel" }).click();
+  await expect(keys.row(kept)).toContainText("Active");
+
+  // A wrong password is refused on its field; the right one lets the revoke through.
+  await keys.row(revoked).getByRole("button", { name: `Revoke ${revoked}` }).click();
+  await revokeDialog.getByRole("button", { name: "Revoke key" }).click();
+  await expect(question).toBeVisible();
+  await question.getByLabel("Password").fill("not-the-password");
+  await question.getByRole("button", { name: "Confirm" }).click();
+  await expect(question.getByText("That password is not right.")).toBeVisible();
+  await screenshot(page, "sudo-mode");
+  await page.setViewportSize(PHONE);
+  await screenshot(page, "sudo-mode-phone");
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+  await page.setViewportSize({ width: 1280, height: 860 });
+
+  await question.getByLabel("Password").fill(DEMO_PASSWORD);
+  await question.getByRole("button", { name: "Confirm" }).click();
+  await expect(question).toBeHidden();
+  await expect(revokeDialog).toBeHidden();
+  await expect(page.getByText(`Revoked “${revoked}”`)).toBeVisible();
+  await expect(keys.row(revoked)).toHaveCount(0);
+  await expect(keys.row(kept)).toBeVisible();
+  await context.close();
+});
