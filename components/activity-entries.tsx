@@ -6,6 +6,7 @@ import {
   Webhook,
   CalendarX,
   CreditCard,
+  Fingerprint,
   Gauge,
   KeyRound,
   LockKeyhole,
@@ -56,6 +57,8 @@ const ICONS: Record<ActivityAction, typeof KeyRound> = {
   "member.left": UserMinus,
   "two_factor.totp_added": Smartphone,
   "two_factor.totp_removed": ShieldOff,
+  "two_factor.passkey_added": Fingerprint,
+  "two_factor.passkey_removed": ShieldOff,
   "two_factor.recovery_codes_renewed": RefreshCw,
   "two_factor.requirement_changed": ShieldCheck,
 };

@@ -3,9 +3,8 @@ import { listMemberships, type MembershipDto } from "@/db/queries/organizations"
 import { getUser } from "@/db/queries/users";
 import { AppHeader } from "@/components/app-header";
 import type { MarkAlertsReadAction } from "@/components/alert-bell";
-import type { ConfirmIdentityAction } from "@/components/identity-confirmation";
 import { SkipLink } from "@/components/skip-link";
-import { SudoModeBoundary } from "@/components/sudo-mode-boundary";
+import { SudoModeBoundary, type SudoModeActions } from "@/components/sudo-mode-boundary";
 import type { SignOutAction } from "@/components/user-menu";
 import { can } from "@/lib/authz";
 
@@ -26,7 +25,7 @@ export async function DashboardShell({
 }: {
   userId: string;
   membership: MembershipDto;
-  actions: { signOut: { here: SignOutAction; everywhere: SignOutAction }; markAlertsRead: MarkAlertsReadAction; confirmIdentity: ConfirmIdentityAction };
+  actions: { signOut: { here: SignOutAction; everywhere: SignOutAction }; markAlertsRead: MarkAlertsReadAction; sudoMode: SudoModeActions };
   children: React.ReactNode;
 }) {
   const seesAlerts = can(membership.role, "alerts.view");
@@ -47,7 +46,7 @@ export async function DashboardShell({
         alerts={seesAlerts ? { recent, unread, markRead: actions.markAlertsRead } : null}
       />
       <div className="flex-1">
-        <SudoModeBoundary userId={userId} confirm={actions.confirmIdentity}>
+        <SudoModeBoundary userId={userId} actions={actions.sudoMode}>
           {children}
         </SudoModeBoundary>
       </div>

@@ -5,7 +5,8 @@ import { useCallback, useRef, useState, type ReactNode } from "react";
 import { IdentityConfirmationContext, type AskForIdentity } from "@/components/identity-confirmation-context";
 import { FormAlert } from "@/components/form-alert";
 import { FormDialogFooter } from "@/components/form-dialog";
-import { SecondFactorFields } from "@/components/second-factor-fields";
+import { SecondFactorFields, type SecondFactorMethods } from "@/components/second-factor-fields";
+import type { BeginPasskeyProofAction } from "@/components/passkey-ceremony";
 import { useActionForm } from "@/components/use-action-form";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";
@@ -28,13 +29,13 @@ function inWords(seconds: number): string {
  * useIdentityConfirmation, so any sensitive change the server refuses goes through once answered.
  */
 export function IdentityConfirmationProvider({
-  confirm,
-  hasSecondFactor,
+  actions,
+  secondFactors,
   sudoModeSeconds,
   children,
 }: {
-  confirm: ConfirmIdentityAction;
-  hasSecondFactor: boolean;
+  actions: { confirmIdentity: ConfirmIdentityAction; beginPasskeyProof: BeginPasskeyProofAction };
+  secondFactors: SecondFactorMethods;
   sudoModeSeconds: number;
   children: ReactNode;
 }) {
@@ -59,16 +60,27 @@ export function IdentityConfirmationProvider({
       {children}
       <Dialog open={asking > 0} onOpenChange={(open) => !open && settle(false)}>
         <DialogContent key={asking}>
-          <IdentityForm confirm={confirm} hasSecondFactor={hasSecondFactor} sudoModeSeconds={sudoModeSeconds} onConfirmed={() => settle(true)} />
+          <IdentityForm actions={actions} secondFactors={secondFactors} sudoModeSeconds={sudoModeSeconds} onConfirmed={() => settle(true)} />
         </DialogContent>
       </Dialog>
     </IdentityConfirmationContext.Provider>
   );
 }
 
-function IdentityForm({ confirm, hasSecondFactor, sudoModeSeconds, onConfirmed }: { confirm: ConfirmIdentityAction; hasSecondFactor: boolean; sudoModeSeconds: number; onConfirmed: () => void }) {
+function IdentityForm({
+  actions,
+  secondFactors,
+  sudoModeSeconds,
+  onConfirmed,
+}: {
+  actions: { confirmIdentity: ConfirmIdentityAction; beginPasskeyProof: BeginPasskeyProofAction };
+  secondFactors: SecondFactorMethods;
+  sudoModeSeconds: number;
+  onConfirmed: () => void;
+}) {
   const [method, setMethod] = useState<"password" | "second-factor">("password");
-  const { pending, onSubmit, error, fieldErrors } = useActionForm(confirm, onConfirmed);
+  const { pending, onSubmit, error, fieldErrors } = useActionForm(actions.confirmIdentity, onConfirmed);
+  const hasSecondFactor = secondFactors.totp || secondFactors.passkey;
   const fieldError = fieldErrors.password?.[0] ?? fieldErrors.code?.[0];
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-4">
@@ -89,13 +101,13 @@ function IdentityForm({ confirm, hasSecondFactor, sudoModeSeconds, onConfirmed }
           </FormField>
           {hasSecondFactor && (
             <Button type="button" variant="link" className="h-auto px-0 text-sm" onClick={() => setMethod("second-factor")}>
-              Use your authenticator app instead
+              {secondFactors.passkey ? "Use a passkey or a code instead" : "Use your authenticator app instead"}
             </Button>
           )}
         </div>
       ) : (
         <div className="space-y-2">
-          <SecondFactorFields error={fieldErrors.code?.[0]} autoFocus />
+          <SecondFactorFields methods={secondFactors} beginPasskey={actions.beginPasskeyProof} error={fieldErrors.code?.[0]} autoFocus />
           <Button type="button" variant="link" className="h-auto px-0 text-sm" onClick={() => setMethod("password")}>
             Use your password instead
           </Button>

@@ -1,11 +1,18 @@
-import { hasSecondFactor } from "@/db/queries/two-factor";
+import { secondFactorMethods } from "@/db/queries/two-factor";
 import { IdentityConfirmationProvider, type ConfirmIdentityAction } from "@/components/identity-confirmation";
+import type { BeginPasskeyProofAction } from "@/components/passkey-ceremony";
 import { sudoModeSeconds } from "@/lib/auth/sudo";
 
+/** The actions sudo mode's question calls: the answer's check, and a passkey's challenge. */
+export interface SudoModeActions {
+  confirmIdentity: ConfirmIdentityAction;
+  beginPasskeyProof: BeginPasskeyProofAction;
+}
+
 /** Where sensitive changes can be made: sudo mode's question (SPEC §16) is asked for whatever is under it. */
-export async function SudoModeBoundary({ userId, confirm, children }: { userId: string; confirm: ConfirmIdentityAction; children: React.ReactNode }) {
+export async function SudoModeBoundary({ userId, actions, children }: { userId: string; actions: SudoModeActions; children: React.ReactNode }) {
   return (
-    <IdentityConfirmationProvider confirm={confirm} hasSecondFactor={await hasSecondFactor(userId)} sudoModeSeconds={sudoModeSeconds()}>
+    <IdentityConfirmationProvider actions={actions} secondFactors={await secondFactorMethods(userId)} sudoModeSeconds={sudoModeSeconds()}>
       {children}
     </IdentityConfirmationProvider>
   );

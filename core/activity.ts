@@ -32,6 +32,8 @@ export const ACTIVITY_ACTIONS = {
   "member.left": "Member left",
   "two_factor.totp_added": "Authenticator app added",
   "two_factor.totp_removed": "Authenticator app removed",
+  "two_factor.passkey_added": "Passkey added",
+  "two_factor.passkey_removed": "Passkey removed",
   "two_factor.recovery_codes_renewed": "Recovery codes renewed",
   "two_factor.requirement_changed": "Two-factor requirement changed",
 } as const;

@@ -25,7 +25,7 @@ test.describe("two-factor sign-in (SPEC §16)", () => {
     await shell.openAccountMenu();
     await page.getByRole("menuitem", { name: "Security" }).click();
     await expect(page).toHaveURL(/\/settings\/security$/);
-    await expect(page.getByText("Off", { exact: true })).toBeVisible();
+    await expect(page.getByText("Off", { exact: true })).toHaveCount(2);
     await screenshot(page, "security-off");
 
     const secret = await security.startSetup();
@@ -140,7 +140,7 @@ test.describe("the organization's requirement (SPEC §16)", () => {
     const confirm = owner.getByRole("alertdialog");
     await expect(confirm).toContainText("1 member does not have it yet");
     await confirm.getByRole("button", { name: "Require two-factor" }).click();
-    await expect(owner.getByText("Required for everyone")).toBeVisible();
+    await expect(owner.getByText("Required for everyone", { exact: true })).toBeVisible();
     await expect(members.member(memberEmail).getByText("Off")).toBeVisible();
     await screenshot(owner, "members-two-factor-required");
 

@@ -127,10 +127,18 @@ export interface AccountChange<T> {
   activity: Pick<ActivityChange, "action" | "before" | "after">;
 }
 
-function accountActionThat<S extends z.ZodType, T>(
+/** What an account change runs with: the person, their session, the transaction, and what its check found. */
+export interface AccountContext<C = void> {
+  userId: string;
+  sessionId: string;
+  tx: Tx;
+  checked: C;
+}
+
+function accountActionThat<S extends z.ZodType, T, C = void>(
   input: S,
-  run: (data: z.output<S>, ctx: { userId: string; sessionId: string; tx: Tx }) => Promise<AccountChange<T>>,
-  { check, sudo = false }: { check?: (data: z.output<S>, userId: string, client: Client) => Promise<void>; sudo?: boolean },
+  run: (data: z.output<S>, ctx: AccountContext<C>) => Promise<AccountChange<T>>,
+  { check, sudo = false }: { check?: (data: z.output<S>, session: SignedInSession, client: Client) => Promise<C>; sudo?: boolean },
 ) {
   return async (_prev: ActionResult<T> | null, form: FormData | Record<string, unknown>): Promise<ActionResult<T>> => {
     const session = await currentSession();
@@ -140,9 +148,9 @@ function accountActionThat<S extends z.ZodType, T>(
     const result = await parseAndRun(input, form, async (data) => {
       // Before the transaction: a check counts its attempt in a transaction of its own, which a
       // refusal must not roll back.
-      await check?.(data, session.userId, client);
+      const checked = (await check?.(data, session, client)) as C;
       return getDb().transaction(async (tx) => {
-        const change = await run(data, { userId: session.userId, sessionId: session.sessionId, tx });
+        const change = await run(data, { userId: session.userId, sessionId: session.sessionId, tx, checked });
         const [person, organizations] = await Promise.all([getUser(session.userId, tx), listMemberships(session.userId, tx)]);
         const entry: ActivityChange = { ...change.activity, target: { type: "member", id: session.userId, name: person?.name ?? "" } };
         for (const { orgId } of organizations) await insertActivity(tx, orgId, { kind: "user", userId: session.userId, ip: client.ip, userAgent: client.userAgent }, [entry]);
@@ -160,20 +168,26 @@ function accountActionThat<S extends z.ZodType, T>(
  * (their admins see who added or removed a second factor) → revalidate → typed result. No
  * organization role is involved: each person manages their own sign-in.
  */
-export function accountAction<S extends z.ZodType, T>(
-  input: S,
-  run: (data: z.output<S>, ctx: { userId: string; sessionId: string; tx: Tx }) => Promise<AccountChange<T>>,
-  options: { sudo?: boolean } = {},
-) {
+export function accountAction<S extends z.ZodType, T>(input: S, run: (data: z.output<S>, ctx: AccountContext) => Promise<AccountChange<T>>, options: { sudo?: boolean } = {}) {
   return accountActionThat(input, run, options);
 }
 
-/** An account change that needs a second factor given again (turning two-factor off): checked, throttled, before anything changes. */
-export function accountActionWithSecondFactor<S extends z.ZodType<SecondFactorProof>, T>(
+/**
+ * An account change whose input is checked before its transaction (a passkey's answer to the
+ * session's challenge, taken once): what the check finds reaches `run` as `ctx.checked`, and a
+ * refusal of the change does not give back what the check used up.
+ */
+export function accountActionAfterCheck<S extends z.ZodType, C, T>(
   input: S,
-  run: (data: z.output<S>, ctx: { userId: string; sessionId: string; tx: Tx }) => Promise<AccountChange<T>>,
+  check: (data: z.output<S>, session: SignedInSession) => Promise<C>,
+  run: (data: z.output<S>, ctx: AccountContext<C>) => Promise<AccountChange<T>>,
 ) {
-  return accountActionThat(input, run, { check: (proof, userId, client) => requireSecondFactor(userId, proof, client.ip) });
+  return accountActionThat(input, run, { check: (data, session) => check(data, session) });
+}
+
+/** An account change that needs a second factor given again (turning two-factor off): checked, throttled, before anything changes. */
+export function accountActionWithSecondFactor<S extends z.ZodType<SecondFactorProof>, T>(input: S, run: (data: z.output<S>, ctx: AccountContext) => Promise<AccountChange<T>>) {
+  return accountActionThat(input, run, { check: (proof, session, client) => requireSecondFactor(session, proof, client.ip) });
 }
 
 /**

@@ -8,8 +8,14 @@ import { configuredBaseUrl } from "@/lib/link-base";
  * and the Host header decides.
  */
 export async function publicBaseUrl(): Promise<string> {
-  const configured = configuredBaseUrl();
-  if (configured) return configured;
+  return configuredBaseUrl() || requestOrigin();
+}
+
+/**
+ * The origin this request reached us on, whatever PUBLIC_BASE_URL says: the dashboard's own, which
+ * a passkey is bound to (lib/auth/passkeys.ts).
+ */
+export async function requestOrigin(): Promise<string> {
   const h = await headers();
   const trustProxy = process.env.TRUST_PROXY === "true";
   const host = (trustProxy && h.get("x-forwarded-host")) || h.get("host") || "localhost:3000";

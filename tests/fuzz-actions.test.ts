@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { generate } from "otplib";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { createApiKeyAction, renameApiKeyAction, revokeApiKeyAction, rollApiKeyAction, updateKeyRestrictionsAction } from "@/app/[orgSlug]/settings/api/actions";
 import { createSlackChannelAction, markAlertsReadAction, setAlertSettingsAction } from "@/app/[orgSlug]/settings/alerts/actions";
@@ -33,9 +33,20 @@ import { createApiKeyInput, keyPolicyInput, renameApiKeyInput, revokeApiKeyInput
 import { changeMemberRoleInput, invitationInput, inviteMemberInput, leaveOrganizationInput, memberInput } from "@/lib/members/input";
 import { changePlanInput, rateLimitInput } from "@/lib/plans/input";
 import { createSlackChannelInput, createWebhookEndpointInput, resendWebhookDeliveryInput, setWebhookEndpointEnabledInput, webhookEndpointInput } from "@/lib/webhooks/input";
-import { beginTotpSetupAction, confirmIdentityAction, confirmTotpSetupAction, removeTotpAction, renewRecoveryCodesAction } from "@/app/settings/security/actions";
+import {
+  addPasskeyAction,
+  beginPasskeyProofAction,
+  beginPasskeySetupAction,
+  beginTotpSetupAction,
+  confirmIdentityAction,
+  confirmTotpSetupAction,
+  removePasskeyAction,
+  removeTotpAction,
+  renewRecoveryCodesAction,
+} from "@/app/settings/security/actions";
+import { addPasskeyInput, removePasskeyInput } from "@/lib/auth/passkey-input";
 import { identityProofInput } from "@/lib/auth/identity-input";
-import { secondFactorSignInAction } from "@/app/(auth)/actions";
+import { beginPasskeySignInAction, secondFactorSignInAction } from "@/app/(auth)/actions";
 import { confirmTotpSetupInput, secondFactorProofInput } from "@/lib/auth/two-factor-input";
 import { getDb } from "@/db";
 import { sql } from "drizzle-orm";
@@ -43,6 +54,7 @@ import { rowsOf } from "@/db/rows";
 import { addMember, createTeam, createUser, insertKey } from "./helpers/factories";
 import { FUZZ_SEED, SchemaArbitraries, fuzzRuns, hostileValue } from "./helpers/fuzz-inputs";
 import { CPU_BUDGET_MS, FuzzTally, leastCpuMs, orgFingerprint, withCpuTime } from "./helpers/fuzz-probe";
+import { Browser } from "./helpers/next-request";
 import { actAs, actAsAwaitingSecondFactor } from "./helpers/session";
 
 // SPEC §11 and §1 for the dashboard: every server action is a public endpoint. Each is called
@@ -182,6 +194,11 @@ const ACCOUNT_ACTIONS: { name: string; action: Action; input: z.ZodType; as: "si
   { name: "removeTotpAction", action: removeTotpAction, input: secondFactorProofInput, as: "signed in", withFactor: true },
   { name: "renewRecoveryCodesAction", action: renewRecoveryCodesAction, input: z.object({}), as: "signed in", withFactor: true },
   { name: "confirmIdentityAction", action: confirmIdentityAction, input: identityProofInput, as: "signed in", withFactor: true },
+  { name: "beginPasskeySetupAction", action: beginPasskeySetupAction, input: z.object({}), as: "signed in", withFactor: false },
+  { name: "addPasskeyAction", action: addPasskeyAction, input: addPasskeyInput, as: "signed in", withFactor: false },
+  { name: "beginPasskeyProofAction", action: beginPasskeyProofAction, input: z.object({}), as: "signed in", withFactor: true },
+  { name: "removePasskeyAction", action: removePasskeyAction, input: removePasskeyInput, as: "signed in", withFactor: true },
+  { name: "beginPasskeySignInAction", action: beginPasskeySignInAction, input: z.object({}), as: "second step", withFactor: true },
   { name: "secondFactorSignInAction", action: secondFactorSignInAction, input: secondFactorProofInput.and(z.object({ callbackUrl: z.string().optional() })), as: "second step", withFactor: true },
 ];
 const ACCOUNT_ACTORS = ["signed in", "second step", "signed out"] as const;
@@ -192,10 +209,15 @@ async function accountFingerprint(userId: string): Promise<string> {
     await getDb().execute(sql`select concat_ws(',',
       (select md5(coalesce(string_agg((to_jsonb(t) - 'sealed_secret' - 'created_at')::text, '|' order by t::text), '')) from totp_factors t where user_id = ${userId}),
       (select md5(coalesce(string_agg(to_jsonb(t)::text, '|' order by t::text), '')) from recovery_codes t where user_id = ${userId}),
+      (select md5(coalesce(string_agg(to_jsonb(t)::text, '|' order by t::text), '')) from passkeys t where user_id = ${userId}),
       (select count(*)::text from activity_log where actor_user_id = ${userId})) as fingerprint`),
   );
   return row!.fingerprint;
 }
+
+// Passkey ceremonies read the request's origin (lib/auth/passkeys.ts): account actions run as requests of a browser.
+vi.mock("next/headers", async () => (await import("./helpers/next-request")).nextHeadersModule);
+const browser = new Browser();
 
 describe("every account action, called directly with generated input", () => {
   for (const [index, { name, action, input, as, withFactor }] of ACCOUNT_ACTIONS.entries()) {
@@ -218,7 +240,7 @@ describe("every account action, called directly with generated input", () => {
           else if (actor === "second step") actAsAwaitingSecondFactor(person.id);
           else actAs(person.id);
           const { result, where } = await probe(name, actor, form, () =>
-            action(null, form).catch((error: { digest?: string }) => {
+            browser.request(() => action(null, form)).catch((error: { digest?: string }) => {
               // The second step signs in by redirecting; anything else thrown is a failure.
               if (error.digest?.startsWith("NEXT_REDIRECT;")) return { ok: true as const, data: "redirected" };
               throw error;

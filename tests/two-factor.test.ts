@@ -55,6 +55,7 @@ async function setUpTotp(browser: Browser) {
   if (!begun.ok) throw new Error(begun.error);
   const confirmed = await browser.request(async () => confirmTotpSetupAction(null, form({ code: await codeFor(begun.data.secret) })));
   if (!confirmed.ok) throw new Error(confirmed.error);
+  if (!confirmed.data.recoveryCodes) throw new Error("A first factor brings recovery codes");
   return { secret: begun.data.secret, recoveryCodes: confirmed.data.recoveryCodes };
 }
 
@@ -98,7 +99,7 @@ describe("setting up an authenticator app", () => {
     expect(confirmed.data.recoveryCodes).toHaveLength(10);
     const stored = await getDb().select().from(recoveryCodes).where(eq(recoveryCodes.userId, user.id));
     expect(stored).toHaveLength(10);
-    for (const code of confirmed.data.recoveryCodes) expect(stored.map((r) => r.codeHash)).not.toContain(code);
+    for (const code of confirmed.data.recoveryCodes ?? []) expect(stored.map((r) => r.codeHash)).not.toContain(code);
 
     const entries = await getDb().select().from(activityLog).where(and(eq(activityLog.orgId, org.id), eq(activityLog.action, "two_factor.totp_added")));
     expect(entries).toMatchObject([{ actorUserId: user.id, targetType: "member", targetId: user.id, targetName: "Tess Twofactor" }]);
@@ -165,7 +166,7 @@ describe("signing in with two factors", () => {
     expect(wrongCodes.filter((code) => window.includes(code))).toEqual([]);
     const outcomes = await Promise.all(
       wrongCodes.map((code, i) =>
-        checkSecondFactor(user.id, { method: "totp", code }, `203.0.113.${100 + i}`).then(
+        checkSecondFactor({ userId: user.id, sessionId: "ses_none" }, { method: "totp", code }, `203.0.113.${100 + i}`).then(
           (passed) => (passed ? "passed" : "checked and failed"),
           (error: unknown) => (error instanceof TooManySecondFactorAttempts ? "throttled" : Promise.reject(error)),
         ),
@@ -174,7 +175,7 @@ describe("signing in with two factors", () => {
     expect(outcomes.filter((o) => o === "passed")).toHaveLength(0);
     expect(outcomes.filter((o) => o === "checked and failed")).toHaveLength(MAX_SECOND_FACTOR_FAILURES_PER_USER);
     expect(outcomes.filter((o) => o === "throttled")).toHaveLength(10 - MAX_SECOND_FACTOR_FAILURES_PER_USER);
-    await expect(checkSecondFactor(user.id, { method: "totp", code: right }, "203.0.113.200")).rejects.toBeInstanceOf(TooManySecondFactorAttempts);
+    await expect(checkSecondFactor({ userId: user.id, sessionId: "ses_none" }, { method: "totp", code: right }, "203.0.113.200")).rejects.toBeInstanceOf(TooManySecondFactorAttempts);
   });
 });
 
@@ -206,8 +207,8 @@ describe("changing two-factor", () => {
     if (!renewed.ok) return;
     expect(renewed.data.recoveryCodes).toHaveLength(10);
     expect(renewed.data.recoveryCodes).not.toContain(codes[0]);
-    expect(await checkSecondFactor(user.id, { method: "recovery", code: codes[0]! }, freshIp())).toBe(false);
-    expect(await checkSecondFactor(user.id, { method: "recovery", code: renewed.data.recoveryCodes[0]! }, freshIp())).toBe(true);
+    expect(await checkSecondFactor({ userId: user.id, sessionId: "ses_none" }, { method: "recovery", code: codes[0]! }, freshIp())).toBe(false);
+    expect(await checkSecondFactor({ userId: user.id, sessionId: "ses_none" }, { method: "recovery", code: renewed.data.recoveryCodes[0]! }, freshIp())).toBe(true);
     const entries = await getDb().select().from(activityLog).where(and(eq(activityLog.orgId, org.id), eq(activityLog.action, "two_factor.recovery_codes_renewed")));
     expect(entries).toHaveLength(1);
   });

@@ -7,6 +7,7 @@ import { z } from "zod";
 import { completeSecondFactor, endAllSessions, endSession } from "@/db/queries/sessions";
 import { emailHasSecondFactor } from "@/db/queries/two-factor";
 import { publicAction, secondStepAction, userAction } from "@/lib/action";
+import { passkeyAssertionOptions } from "@/lib/auth/passkeys";
 import { requireSecondFactor } from "@/lib/auth/second-factor";
 import { secondFactorProofInput } from "@/lib/auth/two-factor-input";
 import { secondStepPath } from "@/lib/auth/second-step-path";
@@ -54,10 +55,13 @@ async function signInOrExplain(email: string, password: string, redirectTo: stri
 
 /** SPEC §16: the second step of a sign-in, with a code from the authenticator app or a recovery code. */
 export const secondFactorSignInAction = secondStepAction(secondFactorProofInput.and(z.object({ callbackUrl: boundedString(2048).optional() })), async ({ callbackUrl, ...proof }, { userId, sessionId }) => {
-  await requireSecondFactor(userId, proof, (await currentClient()).ip);
+  await requireSecondFactor({ userId, sessionId }, proof, (await currentClient()).ip);
   await completeSecondFactor(sessionId, userId);
   redirect(safeCallbackPath(callbackUrl));
 });
+
+/** A passkey challenge for the second step, kept on the waiting session's row (SPEC §16). */
+export const beginPasskeySignInAction = secondStepAction(z.object({}), (_input, session) => passkeyAssertionOptions(session));
 
 export const signInAction = publicAction(signInInput, async ({ email, password, callbackUrl }) =>
   signInOrExplain(email, password, safeCallbackPath(callbackUrl), { afterSignUp: false }),

@@ -1,7 +1,7 @@
 import "server-only";
 import { and, count, eq, isNotNull, isNull, lt, or, sql, type SQLWrapper } from "drizzle-orm";
 import { getDb, type DbOrTx, type Tx } from "@/db";
-import { recoveryCodes, totpFactors, users } from "@/db/schema";
+import { passkeys, recoveryCodes, totpFactors, users } from "@/db/schema";
 
 /** What a person has set up as second factors (SPEC §16): never a secret, only whether and how many. */
 export interface TwoFactorStatusDto {
@@ -22,13 +22,30 @@ export async function twoFactorStatus(userId: string, db: DbOrTx = getDb()): Pro
  * another query (the membership read on every page, the Members page): the one definition.
  */
 export function hasSecondFactorSql(userId: SQLWrapper) {
-  return sql<boolean>`exists (select 1 from ${totpFactors} where ${totpFactors.userId} = ${userId} and ${totpFactors.confirmedAt} is not null)`;
+  return sql<boolean>`(exists (select 1 from ${totpFactors} where ${totpFactors.userId} = ${userId} and ${totpFactors.confirmedAt} is not null)
+    or exists (select 1 from ${passkeys} where ${passkeys.userId} = ${userId}))`;
 }
 
 /** Whether the person has a second factor that signs in: sign-in then takes two steps. */
 export async function hasSecondFactor(userId: string, db: DbOrTx = getDb()): Promise<boolean> {
   const [row] = await db.select({ has: hasSecondFactorSql(sql`${userId}`) }).from(sql`(select 1) as one`);
   return Boolean(row?.has);
+}
+
+/** Which second factors a person has, for the forms that ask for one: each offers those (and recovery codes). */
+export interface SecondFactorMethodsDto {
+  totp: boolean;
+  passkey: boolean;
+}
+
+export async function secondFactorMethods(userId: string): Promise<SecondFactorMethodsDto> {
+  const [row] = await getDb()
+    .select({
+      totp: sql<boolean>`exists (select 1 from ${totpFactors} where ${totpFactors.userId} = ${userId} and ${totpFactors.confirmedAt} is not null)`,
+      passkey: sql<boolean>`exists (select 1 from ${passkeys} where ${passkeys.userId} = ${userId})`,
+    })
+    .from(sql`(select 1) as one`);
+  return { totp: Boolean(row?.totp), passkey: Boolean(row?.passkey) };
 }
 
 /** The same, by the email a sign-in used. */
@@ -83,10 +100,10 @@ export async function takeTotpStep(db: DbOrTx, userId: string, step: number, sta
   return rows.length > 0;
 }
 
-/** Removes the person's authenticator app; their recovery codes go with their last factor. */
+/** Removes the person's authenticator app; their recovery codes go with their last second factor. */
 export async function removeTotp(tx: Tx, userId: string): Promise<boolean> {
   const removed = await tx.delete(totpFactors).where(and(eq(totpFactors.userId, userId), isNotNull(totpFactors.confirmedAt))).returning({ userId: totpFactors.userId });
-  if (removed.length > 0) await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId));
+  if (removed.length > 0 && !(await hasSecondFactor(userId, tx))) await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId));
   return removed.length > 0;
 }
 

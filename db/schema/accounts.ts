@@ -131,8 +131,41 @@ export const sessions = pgTable(
     secondFactorPending: boolean("second_factor_pending").notNull().default(false),
     /** When the person last proved who they are in this session (password or second factor): sudo mode's clock. */
     authenticatedAt: timestamp("authenticated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    /**
+     * The WebAuthn challenge this session's browser was given last (adding a passkey, or signing
+     * with one), until it is answered or WEBAUTHN_CHALLENGE_SECONDS pass: taken once, so an answer
+     * never works twice.
+     */
+    webauthnChallenge: text("webauthn_challenge"),
+    webauthnChallengeAt: timestamp("webauthn_challenge_at", { withTimezone: true, mode: "date" }),
   },
   (t) => [index("sessions_user_idx").on(t.userId)],
+);
+
+/** How long a WebAuthn challenge can be answered: the ceremony's own timeout, with a margin. */
+export const WEBAUTHN_CHALLENGE_SECONDS = 5 * 60;
+
+/**
+ * SPEC §16: a person's passkeys (WebAuthn credentials) as second factors. Only the public key is
+ * kept; the private key never leaves the person's device. `sign_count` is the authenticator's
+ * counter, which a cloned key would repeat.
+ */
+export const passkeys = pgTable(
+  "passkeys",
+  {
+    id: text("id").primaryKey(),
+    userId: personRef(),
+    /** The credential id the authenticator chose, base64url: how a signature names its key. */
+    credentialId: text("credential_id").notNull().unique(),
+    /** The COSE public key, base64url. */
+    publicKey: text("public_key").notNull(),
+    signCount: bigint("sign_count", { mode: "number" }).notNull().default(0),
+    transports: text("transports").array().notNull().default(sql`'{}'::text[]`),
+    name: text("name").notNull(),
+    createdAt: createdAt(),
+    lastUsedAt: timestamp("last_used_at", { withTimezone: true, mode: "date" }),
+  },
+  (t) => [index("passkeys_user_idx").on(t.userId)],
 );
 
 /**

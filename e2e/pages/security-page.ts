@@ -31,6 +31,15 @@ export class SecurityPage {
     return { secret, recoveryCodes: await this.confirmSetup(secret) };
   }
 
+  /** Adds a passkey named `name`: the browser's authenticator (a virtual one in tests) makes it; the first brings recovery codes. */
+  async addPasskey(name: string) {
+    await this.page.getByRole("button", { name: "Add a passkey" }).click();
+    const dialog = this.page.getByRole("dialog", { name: "Add a passkey" });
+    await dialog.getByLabel("Name").fill(name);
+    await dialog.getByRole("button", { name: "Continue" }).click();
+    await expect(dialog).toBeHidden();
+  }
+
   async confirmCodesSaved() {
     await this.page.getByRole("button", { name: "I have saved them" }).click();
     await expect(this.page.getByRole("list", { name: "Recovery codes" })).toHaveCount(0);

@@ -39,7 +39,7 @@ export async function confirmIdentity(session: SignedInSession, proof: IdentityP
     if ("refusedBy" in outcome) throw new UserFacingError("Too many wrong passwords. Try again in 15 minutes.");
     if (outcome.user?.id !== session.userId) throw new UserFacingError("Check your password.", { password: ["That password is not right."] });
   } else {
-    await requireSecondFactor(session.userId, proof, clientIp);
+    await requireSecondFactor(session, proof, clientIp);
   }
   await markAuthenticated(session.sessionId, session.userId);
 }

@@ -11,10 +11,14 @@ export const totpCode = z
 /** A recovery code as typed: `xxxxx-xxxxx`, in any case, with or without the dash. */
 export const recoveryCode = z.string().trim().min(1, "Enter one of your recovery codes.").max(32, "A recovery code is 10 letters and digits.");
 
-/** A second factor given again: a code from the app, or a recovery code (SPEC §16). */
+/** A passkey's answer as the browser gave it: its PublicKeyCredential as JSON, checked by @simplewebauthn/server. */
+export const passkeyCredential = z.string().min(2, "Use your passkey again.").max(16_384, "That passkey answer is too long.");
+
+/** A second factor given again: a code from the app, a recovery code, or a passkey (SPEC §16). */
 export const secondFactorProofInput = z.discriminatedUnion("method", [
   z.object({ method: z.literal("totp"), code: totpCode }),
   z.object({ method: z.literal("recovery"), code: recoveryCode }),
+  z.object({ method: z.literal("passkey"), credential: passkeyCredential }),
 ]);
 
 export const confirmTotpSetupInput = z.object({ code: totpCode });

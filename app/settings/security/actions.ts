@@ -2,12 +2,14 @@
 
 import { z } from "zod";
 import { getUser } from "@/db/queries/users";
-import { accountAction, accountActionWithSecondFactor, userAction } from "@/lib/action";
+import { accountAction, accountActionAfterCheck, accountActionWithSecondFactor, userAction } from "@/lib/action";
 import { identityProofInput } from "@/lib/auth/identity-input";
 import { confirmIdentity } from "@/lib/auth/sudo";
 import { confirmTotpSetupInput, secondFactorProofInput } from "@/lib/auth/two-factor-input";
 import { currentClient } from "@/lib/session";
-import { beginTotpSetup, confirmTotpSetup, removeTotpFactor, renewRecoveryCodes } from "@/lib/auth/two-factor-setup";
+import { addPasskeyInput, removePasskeyInput } from "@/lib/auth/passkey-input";
+import { passkeyAssertionOptions, passkeyRegistrationOptions, verifyNewPasskey } from "@/lib/auth/passkeys";
+import { addPasskey, beginTotpSetup, confirmTotpSetup, removePasskeyFactor, removeTotpFactor, renewRecoveryCodes } from "@/lib/auth/two-factor-setup";
 
 /** Shows a new secret to scan; nothing changes for sign-in until a first code confirms it. */
 export const beginTotpSetupAction = userAction(z.object({}), async (_input, { userId }) => {
@@ -40,4 +42,26 @@ export const renewRecoveryCodesAction = accountAction(
 export const confirmIdentityAction = userAction(identityProofInput, async (proof, session) => {
   await confirmIdentity(session, proof, (await currentClient()).ip);
   return { confirmed: true };
+});
+
+/** A challenge for a new passkey; nothing changes until the device's answer is added. */
+export const beginPasskeySetupAction = userAction(z.object({}), (_input, session) => passkeyRegistrationOptions(session));
+
+/** The device's new passkey, checked and kept; the first second factor also brings the recovery codes. */
+export const addPasskeyAction = accountActionAfterCheck(
+  addPasskeyInput,
+  ({ credential }, session) => verifyNewPasskey(session, credential),
+  async ({ name }, { userId, tx, checked }) => ({
+    data: { recoveryCodes: await addPasskey(tx, userId, name, checked) },
+    activity: { action: "two_factor.passkey_added", after: { name } },
+  }),
+);
+
+/** A challenge for a passkey to sign, where a second factor is asked for again (removing a factor, sudo mode). */
+export const beginPasskeyProofAction = userAction(z.object({}), (_input, session) => passkeyAssertionOptions(session));
+
+/** Removing a passkey needs a second factor, as turning two-factor off does (it may be the last one). */
+export const removePasskeyAction = accountActionWithSecondFactor(removePasskeyInput, async ({ passkeyId }, { userId, tx }) => {
+  const removed = await removePasskeyFactor(tx, userId, passkeyId);
+  return { data: { removed: removed.name }, activity: { action: "two_factor.passkey_removed", before: { name: removed.name } } };
 });

@@ -1,7 +1,7 @@
 import { redirect } from "next/navigation";
 import { signOutAction, signOutEverywhereAction } from "@/app/(auth)/actions";
 import { markAlertsReadAction } from "@/app/[orgSlug]/settings/alerts/actions";
-import { confirmIdentityAction } from "@/app/settings/security/actions";
+import { beginPasskeyProofAction, confirmIdentityAction } from "@/app/settings/security/actions";
 import { DashboardShell } from "@/components/dashboard-shell";
 import { Logo } from "@/components/logo";
 import { SettingsFrame } from "@/components/settings-frame";
@@ -24,7 +24,7 @@ export default async function AccountSettingsLayout({ children }: { children: Re
       <div className="mx-auto w-full max-w-3xl space-y-8 px-4 py-6 sm:px-6">
         <Logo />
         <main>
-          <SudoModeBoundary userId={userId} confirm={confirmIdentityAction}>
+          <SudoModeBoundary userId={userId} actions={{ confirmIdentity: confirmIdentityAction, beginPasskeyProof: beginPasskeyProofAction }}>
             {children}
           </SudoModeBoundary>
         </main>
@@ -32,7 +32,7 @@ export default async function AccountSettingsLayout({ children }: { children: Re
     );
   }
   return (
-    <DashboardShell userId={userId} membership={membership} actions={{ signOut: { here: signOutAction, everywhere: signOutEverywhereAction }, markAlertsRead: markAlertsReadAction, confirmIdentity: confirmIdentityAction }}>
+    <DashboardShell userId={userId} membership={membership} actions={{ signOut: { here: signOutAction, everywhere: signOutEverywhereAction }, markAlertsRead: markAlertsReadAction, sudoMode: { confirmIdentity: confirmIdentityAction, beginPasskeyProof: beginPasskeyProofAction } }}>
       <SettingsFrame orgSlug={membership.orgSlug} role={membership.role}>
         {children}
       </SettingsFrame>

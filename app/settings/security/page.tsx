@@ -3,13 +3,14 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { redirect } from "next/navigation";
 import { findMembershipBySlug } from "@/db/queries/organizations";
+import { listPasskeys } from "@/db/queries/passkeys";
 import { twoFactorStatus } from "@/db/queries/two-factor";
 import { PageHeader } from "@/components/page-header";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { RECOVERY_CODE_COUNT } from "@/lib/auth/recovery-codes";
 import { currentUserId } from "@/lib/session";
 import { isSlug } from "@/lib/slug";
-import { AuthenticatorAppCard, RecoveryCodesCard } from "./security-client";
+import { AuthenticatorAppCard, PasskeysCard, RecoveryCodesCard } from "./security-client";
 
 export const metadata: Metadata = { title: "Security" };
 
@@ -21,23 +22,29 @@ export default async function SecurityPage({ searchParams }: { searchParams: Pro
   const userId = await currentUserId();
   if (!userId) redirect("/signin");
   const { required } = await searchParams;
-  const [status, requiredBy] = await Promise.all([twoFactorStatus(userId), typeof required === "string" && isSlug(required) ? findMembershipBySlug(userId, required) : null]);
+  const [status, passkeys, requiredBy] = await Promise.all([
+    twoFactorStatus(userId),
+    listPasskeys(userId),
+    typeof required === "string" && isSlug(required) ? findMembershipBySlug(userId, required) : null,
+  ]);
+  const methods = { totp: status.totp !== null, passkey: passkeys.length > 0 };
+  const on = methods.totp || methods.passkey;
   return (
     <div className="space-y-6">
       <PageHeader
         title="Security"
-        description="Two-factor authentication asks for a code from your phone after your password, so a stolen password alone does not open your account. It applies to every organization you belong to."
+        description="Two-factor authentication asks for a code from your phone or a passkey after your password, so a stolen password alone does not open your account. It applies to every organization you belong to."
       />
-      {requiredBy && status.totp === null ? (
+      {requiredBy && !on ? (
         <Alert variant="warning" role="status">
           <ShieldAlert aria-hidden />
           <AlertTitle>{requiredBy.orgName} requires two-factor authentication</AlertTitle>
           <AlertDescription>
-            <p>Set up an authenticator app below to continue to {requiredBy.orgName}. Until then its pages stay closed to you.</p>
+            <p>Set up an authenticator app or a passkey below to continue to {requiredBy.orgName}. Until then its pages stay closed to you.</p>
           </AlertDescription>
         </Alert>
       ) : null}
-      {requiredBy && status.totp !== null ? (
+      {requiredBy && on ? (
         <Alert variant="success" role="status">
           <ShieldCheck aria-hidden />
           <AlertTitle>Two-factor authentication is on</AlertTitle>
@@ -48,8 +55,12 @@ export default async function SecurityPage({ searchParams }: { searchParams: Pro
           </AlertDescription>
         </Alert>
       ) : null}
-      <AuthenticatorAppCard addedAt={status.totp?.confirmedAt.toISOString() ?? null} />
-      <RecoveryCodesCard enabled={status.totp !== null} left={status.recoveryCodesLeft} total={RECOVERY_CODE_COUNT} />
+      <AuthenticatorAppCard addedAt={status.totp?.confirmedAt.toISOString() ?? null} methods={methods} />
+      <PasskeysCard
+        passkeys={passkeys.map((passkey) => ({ id: passkey.id, name: passkey.name, createdAt: passkey.createdAt.toISOString(), lastUsedAt: passkey.lastUsedAt?.toISOString() ?? null }))}
+        methods={methods}
+      />
+      <RecoveryCodesCard enabled={on} left={status.recoveryCodesLeft} total={RECOVERY_CODE_COUNT} />
     </div>
   );
 }

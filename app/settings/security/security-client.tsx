@@ -1,6 +1,6 @@
 "use client";
 
-import { Download, KeyRound, Smartphone, TriangleAlert } from "lucide-react";
+import { Download, Fingerprint, KeyRound, Smartphone, TriangleAlert } from "lucide-react";
 import { useState } from "react";
 import { toast } from "sonner";
 import { ConfirmFooter } from "@/components/confirm-footer";
@@ -8,7 +8,8 @@ import { CopyButton } from "@/components/copy-button";
 import { FormAlert } from "@/components/form-alert";
 import { FormDialog, FormDialogFooter } from "@/components/form-dialog";
 import { RelativeTime } from "@/components/relative-time";
-import { SecondFactorFields } from "@/components/second-factor-fields";
+import { runPasskeyCeremony } from "@/components/passkey-ceremony";
+import { SecondFactorFields, type SecondFactorMethods } from "@/components/second-factor-fields";
 import { useActionForm } from "@/components/use-action-form";
 import { useConfirmAction } from "@/components/use-confirm-action";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
@@ -27,7 +28,17 @@ import { DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/di
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import type { TotpSetupDto } from "@/lib/auth/two-factor-setup";
-import { beginTotpSetupAction, confirmTotpSetupAction, removeTotpAction, renewRecoveryCodesAction } from "./actions";
+import { PASSKEY_NAME_MAX } from "@/lib/auth/passkey-input";
+import {
+  addPasskeyAction,
+  beginPasskeyProofAction,
+  beginPasskeySetupAction,
+  beginTotpSetupAction,
+  confirmTotpSetupAction,
+  removePasskeyAction,
+  removeTotpAction,
+  renewRecoveryCodesAction,
+} from "./actions";
 
 function StatusBadge({ on }: { on: boolean }) {
   return on ? <Badge variant="success">On</Badge> : <Badge variant="outline">Off</Badge>;
@@ -85,7 +96,7 @@ function RecoveryCodesShownOnce({ codes, onDone, doneMessage }: { codes: string[
 }
 
 /** Scan, then confirm with the first code: only then does sign-in start asking for one. */
-function TotpSetupSteps({ setup, onConfirmed, onCancel }: { setup: TotpSetupDto; onConfirmed: (codes: string[]) => void; onCancel: () => void }) {
+function TotpSetupSteps({ setup, onConfirmed, onCancel }: { setup: TotpSetupDto; onConfirmed: (codes: string[] | null) => void; onCancel: () => void }) {
   const { pending, onSubmit, error, fieldErrors } = useActionForm(confirmTotpSetupAction, (data) => onConfirmed(data.recoveryCodes));
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-6">
@@ -132,7 +143,7 @@ function TotpSetupSteps({ setup, onConfirmed, onCancel }: { setup: TotpSetupDto;
   );
 }
 
-function RemoveTotpForm({ close }: { close: () => void }) {
+function RemoveTotpForm({ close, methods }: { close: () => void; methods: SecondFactorMethods }) {
   const { pending, onSubmit, error, fieldErrors } = useActionForm(removeTotpAction, () => {
     close();
     toast.success("Two-factor authentication is off", { description: "Sign-in asks for your password only. Your recovery codes no longer work." });
@@ -144,13 +155,13 @@ function RemoveTotpForm({ close }: { close: () => void }) {
         <DialogDescription>Your password alone will sign you in, and your recovery codes stop working. Confirm with a code first.</DialogDescription>
       </DialogHeader>
       {error && !fieldErrors.code ? <FormAlert>{error}</FormAlert> : null}
-      <SecondFactorFields error={fieldErrors.code?.[0]} autoFocus />
+      <SecondFactorFields methods={methods} beginPasskey={beginPasskeyProofAction} error={fieldErrors.code?.[0]} autoFocus />
       <FormDialogFooter label="Turn off" pendingLabel="Turning off…" pending={pending} variant="destructive" />
     </form>
   );
 }
 
-export function AuthenticatorAppCard({ addedAt }: { addedAt: string | null }) {
+export function AuthenticatorAppCard({ addedAt, methods }: { addedAt: string | null; methods: SecondFactorMethods }) {
   const [setup, setSetup] = useState<TotpSetupDto | null>(null);
   const [codes, setCodes] = useState<string[] | null>(null);
   const begin = useConfirmAction(beginTotpSetupAction, { onSuccess: setSetup });
@@ -179,7 +190,8 @@ export function AuthenticatorAppCard({ addedAt }: { addedAt: string | null }) {
             setup={setup}
             onConfirmed={(recoveryCodes) => {
               setSetup(null);
-              setCodes(recoveryCodes);
+              if (recoveryCodes) setCodes(recoveryCodes);
+              else toast.success("Authenticator app added", { description: "Sign-in can now ask for its code as well as your passkey." });
             }}
             onCancel={() => setSetup(null)}
           />
@@ -194,7 +206,7 @@ export function AuthenticatorAppCard({ addedAt }: { addedAt: string | null }) {
                   Turn off…
                 </Button>
               }
-              form={(close) => <RemoveTotpForm close={close} />}
+              form={(close) => <RemoveTotpForm close={close} methods={methods} />}
             />
           ) : (
             <Button onClick={() => begin.run({})} disabled={begin.pending}>
@@ -227,7 +239,7 @@ export function RecoveryCodesCard({ enabled, left, total }: { enabled: boolean; 
         <CardDescription>
           {enabled
             ? "Each code signs you in once if you lose your phone. Renewing makes ten new codes and ends the old ones."
-            : "Recovery codes come with your authenticator app: ten single-use codes to sign in with if you lose your phone."}
+            : "Recovery codes come with your first authenticator app or passkey: ten single-use codes to sign in with if you lose your device."}
         </CardDescription>
       </CardHeader>
       {codes ? (
@@ -254,6 +266,116 @@ export function RecoveryCodesCard({ enabled, left, total }: { enabled: boolean; 
           </AlertDialog>
         </CardFooter>
       ) : null}
+    </Card>
+  );
+}
+
+export interface PasskeyRow {
+  id: string;
+  name: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+}
+
+/** Names the passkey, then has the browser make it on the person's device; the server checks and keeps it. */
+function AddPasskeyForm({ close, onRecoveryCodes }: { close: () => void; onRecoveryCodes: (codes: string[]) => void }) {
+  const [name, setName] = useState("");
+  const [waiting, setWaiting] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+  const add = useConfirmAction(addPasskeyAction, {
+    onSuccess: (data) => {
+      close();
+      if (data.recoveryCodes) onRecoveryCodes(data.recoveryCodes);
+      toast.success("Passkey added", { description: "Sign-in can now ask your device instead of a code." });
+    },
+  });
+  const submit = async (event: React.FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    setFailure(null);
+    setWaiting(true);
+    const outcome = await runPasskeyCeremony("create", beginPasskeySetupAction);
+    setWaiting(false);
+    if ("error" in outcome) return setFailure(outcome.error);
+    add.run({ name, credential: outcome.credential });
+  };
+  const error = failure ?? add.error;
+  return (
+    <form onSubmit={submit} noValidate className="space-y-4">
+      <DialogHeader>
+        <DialogTitle>Add a passkey</DialogTitle>
+        <DialogDescription>Your browser asks your device (a security key, Touch ID, Windows Hello or your phone) to make a passkey for this account.</DialogDescription>
+      </DialogHeader>
+      {error ? <FormAlert>{error}</FormAlert> : null}
+      <FormField label="Name" description="So you can tell your passkeys apart.">
+        <Input name="name" value={name} onChange={(event) => setName(event.target.value)} maxLength={PASSKEY_NAME_MAX} placeholder="MacBook Touch ID" autoFocus required />
+      </FormField>
+      <FormDialogFooter label="Continue" pendingLabel={waiting ? "Waiting for your device…" : "Adding…"} pending={waiting || add.pending} disabled={name.trim() === ""} />
+    </form>
+  );
+}
+
+function RemovePasskeyForm({ passkey, methods, close }: { passkey: PasskeyRow; methods: SecondFactorMethods; close: () => void }) {
+  const { pending, onSubmit, error, fieldErrors } = useActionForm(removePasskeyAction, () => {
+    close();
+    toast.success(`Removed “${passkey.name}”`);
+  });
+  return (
+    <form onSubmit={onSubmit} noValidate className="space-y-4">
+      <DialogHeader>
+        <DialogTitle>Remove “{passkey.name}”?</DialogTitle>
+        <DialogDescription>It will no longer sign you in. Confirm with a second factor first.</DialogDescription>
+      </DialogHeader>
+      {error && !fieldErrors.code ? <FormAlert>{error}</FormAlert> : null}
+      <input type="hidden" name="passkeyId" value={passkey.id} />
+      <SecondFactorFields methods={methods} beginPasskey={beginPasskeyProofAction} error={fieldErrors.code?.[0]} autoFocus />
+      <FormDialogFooter label="Remove passkey" pendingLabel="Removing…" pending={pending} variant="destructive" />
+    </form>
+  );
+}
+
+export function PasskeysCard({ passkeys, methods }: { passkeys: PasskeyRow[]; methods: SecondFactorMethods }) {
+  const [codes, setCodes] = useState<string[] | null>(null);
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle className="flex items-center gap-2 text-base">
+          <Fingerprint className="size-4 text-primary" aria-hidden /> Passkeys <StatusBadge on={passkeys.length > 0} />
+        </CardTitle>
+        <CardDescription>Sign in with your fingerprint, face, screen lock or a security key instead of typing a code. A passkey works only on this site, so a look-alike site cannot use it.</CardDescription>
+      </CardHeader>
+      {codes ? (
+        <RecoveryCodesShownOnce codes={codes} onDone={() => setCodes(null)} doneMessage="Two-factor authentication is on" />
+      ) : (
+        <>
+          {passkeys.length > 0 ? (
+            <CardContent>
+              <ul aria-label="Your passkeys" className="divide-y rounded-md border">
+                {passkeys.map((passkey) => (
+                  <li key={passkey.id} className="flex flex-wrap items-center justify-between gap-2 px-4 py-3">
+                    <div className="min-w-0">
+                      <p className="font-medium break-words">{passkey.name}</p>
+                      <p className="text-sm text-muted-foreground">
+                        Added <RelativeTime value={passkey.createdAt} /> · {passkey.lastUsedAt ? <>Last used <RelativeTime value={passkey.lastUsedAt} /></> : "Never used"}
+                      </p>
+                    </div>
+                    <FormDialog
+                      trigger={
+                        <Button variant="outline" size="sm" className="text-destructive" aria-label={`Remove ${passkey.name}`}>
+                          Remove
+                        </Button>
+                      }
+                      form={(close) => <RemovePasskeyForm passkey={passkey} methods={methods} close={close} />}
+                    />
+                  </li>
+                ))}
+              </ul>
+            </CardContent>
+          ) : null}
+          <CardFooter className="border-t">
+            <FormDialog trigger={<Button variant={passkeys.length > 0 ? "outline" : "default"}>Add a passkey</Button>} form={(close) => <AddPasskeyForm close={close} onRecoveryCodes={setCodes} />} />
+          </CardFooter>
+        </>
+      )}
     </Card>
   );
 }

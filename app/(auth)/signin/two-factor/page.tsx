@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { headers } from "next/headers";
 import { redirect } from "next/navigation";
+import { secondFactorMethods } from "@/db/queries/two-factor";
 import { currentUserId, sessionAwaitingSecondFactor } from "@/lib/session";
 import { safeCallbackPath } from "@/lib/safe-redirect";
 import { SecondFactorForm } from "./second-factor-form";
@@ -12,6 +13,7 @@ export default async function SecondFactorPage({ searchParams }: { searchParams:
   const { callbackUrl } = await searchParams;
   const returnTo = safeCallbackPath(callbackUrl, (await headers()).get("host") ?? undefined);
   if (await currentUserId()) redirect(returnTo);
-  if (!(await sessionAwaitingSecondFactor())) redirect(`/signin?${new URLSearchParams({ callbackUrl: returnTo })}`);
-  return <SecondFactorForm callbackUrl={returnTo} />;
+  const waiting = await sessionAwaitingSecondFactor();
+  if (!waiting) redirect(`/signin?${new URLSearchParams({ callbackUrl: returnTo })}`);
+  return <SecondFactorForm callbackUrl={returnTo} methods={await secondFactorMethods(waiting.userId)} />;
 }

@@ -1,16 +1,18 @@
 "use client";
 
 import { ShieldCheck } from "lucide-react";
-import { SecondFactorFields } from "@/components/second-factor-fields";
+import { useState } from "react";
+import { availableMethods, SecondFactorFields, type SecondFactorMethods } from "@/components/second-factor-fields";
 import { useActionForm } from "@/components/use-action-form";
 import { useConfirmAction } from "@/components/use-confirm-action";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from "@/components/ui/card";
-import { secondFactorSignInAction, signOutAction } from "../../actions";
+import { beginPasskeySignInAction, secondFactorSignInAction, signOutAction } from "../../actions";
 import { FormLevelError } from "../../credential-fields";
 
-export function SecondFactorForm({ callbackUrl }: { callbackUrl: string }) {
+export function SecondFactorForm({ callbackUrl, methods }: { callbackUrl: string; methods: SecondFactorMethods }) {
   const { pending, onSubmit, error, fieldErrors } = useActionForm(secondFactorSignInAction);
+  const [method, setMethod] = useState(availableMethods(methods, true)[0]);
   const signOut = useConfirmAction(signOutAction);
   return (
     <Card>
@@ -24,12 +26,16 @@ export function SecondFactorForm({ callbackUrl }: { callbackUrl: string }) {
         <CardContent className="space-y-4">
           <FormLevelError error={error} fieldErrors={fieldErrors} />
           <input type="hidden" name="callbackUrl" value={callbackUrl} />
-          <SecondFactorFields error={fieldErrors.code?.[0]} autoFocus />
+          <SecondFactorFields methods={methods} beginPasskey={beginPasskeySignInAction} error={fieldErrors.code?.[0]} autoFocus onMethodChange={setMethod} />
         </CardContent>
         <CardFooter className="mt-2 flex flex-col gap-3">
-          <Button type="submit" className="w-full" disabled={pending}>
-            {pending ? "Verifying…" : "Verify"}
-          </Button>
+          {method === "passkey" ? (
+            pending ? <p className="text-sm text-muted-foreground">Verifying…</p> : null
+          ) : (
+            <Button type="submit" className="w-full" disabled={pending}>
+              {pending ? "Verifying…" : "Verify"}
+            </Button>
+          )}
           <Button type="button" variant="ghost" size="sm" className="text-muted-foreground" disabled={signOut.pending} onClick={() => signOut.run({})}>
             Cancel and sign in as someone else
           </Button>

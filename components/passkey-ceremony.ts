@@ -1,0 +1,39 @@
+"use client";
+
+import { startAuthentication, startRegistration, type PublicKeyCredentialCreationOptionsJSON, type PublicKeyCredentialRequestOptionsJSON } from "@simplewebauthn/browser";
+import type { ActionResult } from "@/lib/action-result";
+
+/** The server action that hands a browser a passkey challenge (SPEC §16): to sign it, or to make a new passkey. */
+export type BeginPasskeyProofAction = (prev: null, input: Record<string, never>) => Promise<ActionResult<PublicKeyCredentialRequestOptionsJSON | null>>;
+export type BeginPasskeySetupAction = (prev: null, input: Record<string, never>) => Promise<ActionResult<PublicKeyCredentialCreationOptionsJSON>>;
+
+/** The browser's own words for a ceremony the person closed, made plain. */
+function ceremonyFailure(error: unknown): string {
+  const name = error instanceof Error ? error.name : "";
+  if (name === "NotAllowedError" || name === "AbortError") return "The passkey prompt was closed or timed out. Try again.";
+  if (name === "InvalidStateError") return "This device already holds one of your passkeys.";
+  if (name === "NotSupportedError") return "This browser cannot use passkeys. Use another way.";
+  return `The passkey did not answer: ${error instanceof Error ? error.message : String(error)}`;
+}
+
+/**
+ * Gets a challenge from the server and has the browser (the person's device) sign it or make a
+ * new passkey for it. Answers the credential as JSON for a form, or why there is none.
+ */
+export async function runPasskeyCeremony(
+  kind: "sign" | "create",
+  begin: BeginPasskeyProofAction | BeginPasskeySetupAction,
+): Promise<{ credential: string } | { error: string }> {
+  const options = await begin(null, {});
+  if (!options.ok) return { error: options.error };
+  if (!options.data) return { error: "You have no passkey yet. Use another way." };
+  try {
+    const credential =
+      kind === "sign"
+        ? await startAuthentication({ optionsJSON: options.data as PublicKeyCredentialRequestOptionsJSON })
+        : await startRegistration({ optionsJSON: options.data as PublicKeyCredentialCreationOptionsJSON });
+    return { credential: JSON.stringify(credential) };
+  } catch (error) {
+    return { error: ceremonyFailure(error) };
+  }
+}
