@@ -1,6 +1,7 @@
 import NextAuth from "next-auth";
 import { NextResponse, type NextFetchEvent, type NextRequest } from "next/server";
 import { authConfig } from "@/lib/auth/config";
+import { REQUEST_PATH_HEADER } from "@/lib/request-path";
 
 const { auth } = NextAuth(authConfig);
 const authorize = auth as unknown as (request: NextRequest, event: NextFetchEvent) => Promise<Response>;
@@ -41,6 +42,8 @@ export async function proxy(request: NextRequest, event: NextFetchEvent) {
     const headers = new Headers(request.headers);
     headers.set("Content-Security-Policy", csp);
     headers.set("x-nonce", nonce);
+    // Where a page that finds its session ended sends the visitor back to after sign-in (lib/sign-in-redirect.ts).
+    headers.set(REQUEST_PATH_HEADER, `${request.nextUrl.pathname}${request.nextUrl.search}`);
     response = NextResponse.next({ request: { headers } });
     for (const cookie of decision.headers.getSetCookie()) response.headers.append("Set-Cookie", cookie);
   }

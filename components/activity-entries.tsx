@@ -14,6 +14,7 @@ import {
   MailX,
   PencilLine,
   RefreshCw,
+  ShieldAlert,
   ShieldCheck,
   ShieldOff,
   Smartphone,
@@ -37,6 +38,7 @@ const ICONS: Record<ActivityAction, typeof KeyRound> = {
   "api_key.budget_changed": Gauge,
   "api_key.rolled": RefreshCw,
   "api_key.revoked": ShieldOff,
+  "api_key.leaked": ShieldAlert,
   "api_key.expired": CalendarX,
   "plan.changed": CreditCard,
   "rate_limit.changed": Gauge,
@@ -61,6 +63,7 @@ const ICONS: Record<ActivityAction, typeof KeyRound> = {
   "two_factor.passkey_removed": ShieldOff,
   "two_factor.recovery_codes_renewed": RefreshCw,
   "two_factor.requirement_changed": ShieldCheck,
+  "leaked_key_response.changed": ShieldAlert,
 };
 
 const ENDING = new Set<string>(KEY_ENDING_ACTIONS);
@@ -133,6 +136,11 @@ export function ActivityEntries({ orgSlug, entries, label, linkKeys = true }: { 
                           <>
                             <span className="text-muted-foreground line-through decoration-muted-foreground/50">{change.before}</span> → {change.after}
                           </>
+                        ) : change.field === "leakedAt" && change.after?.startsWith("https://") ? (
+                          // Where a scanner found a key (SPEC §17): a public page, opened without our referrer.
+                          <a href={change.after} target="_blank" rel="noopener noreferrer nofollow" className="break-all text-primary underline-offset-4 hover:underline">
+                            {change.after}
+                          </a>
                         ) : (
                           (change.after ?? change.before)
                         )}

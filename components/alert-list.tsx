@@ -1,6 +1,6 @@
 "use client";
 
-import { AlertTriangle, CalendarClock, CalendarX, Gauge, Timer, Webhook } from "lucide-react";
+import { AlertTriangle, CalendarClock, CalendarX, Gauge, ShieldAlert, Timer, Webhook } from "lucide-react";
 import Link from "next/link";
 import type { AlertDto } from "@/db/queries/alerts";
 import type { AlertKind } from "@/core/enums";
@@ -15,6 +15,7 @@ const ICONS: Record<AlertKind, typeof Gauge> = {
   key_expiring: CalendarClock,
   key_expired: CalendarX,
   webhook_disabled: Webhook,
+  key_leaked: ShieldAlert,
 };
 
 /**

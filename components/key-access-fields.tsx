@@ -1,6 +1,7 @@
 "use client";
 
 import { useId, useState } from "react";
+import { RadioCard } from "@/components/radio-card";
 import { FormField } from "@/components/ui/form-field";
 import { Label } from "@/components/ui/label";
 import { RadioGroup, RadioGroupItem } from "@/components/ui/radio-group";
@@ -9,7 +10,6 @@ import { API_RESOURCE_NAMES, API_RESOURCES, IP_ALLOWLIST_MAX, type ApiResource, 
 import { KEY_ACCESS_LABELS, PERMISSION_LABELS } from "@/lib/keys/access";
 import { allowlistCount, parseAllowlist } from "@/lib/keys/ip-allowlist";
 import { scopeField } from "@/lib/keys/input";
-import { cn } from "@/lib/utils";
 
 const ACCESS_HELP: Record<KeyAccess, string> = {
   full: "Every resource, read and write.",
@@ -48,17 +48,7 @@ export function KeyAccessFields({ initial, fieldErrors }: { initial?: KeyRestric
         <legend className="mb-2 text-sm font-medium">Access</legend>
         <RadioGroup name="access" value={access} onValueChange={(value) => setAccess(value as KeyAccess)} className="gap-2" aria-invalid={accessError ? true : undefined}>
           {(Object.keys(KEY_ACCESS_LABELS) as KeyAccess[]).map((choice) => (
-            <Label
-              key={choice}
-              htmlFor={`${id}-access-${choice}`}
-              className={cn("flex cursor-pointer items-start gap-3 rounded-md border p-3 font-normal", access === choice && "border-primary bg-primary/5")}
-            >
-              <RadioGroupItem id={`${id}-access-${choice}`} value={choice} className="mt-0.5" />
-              <span className="grid gap-0.5">
-                <span className="font-medium">{KEY_ACCESS_LABELS[choice]}</span>
-                <span className="text-sm text-muted-foreground">{ACCESS_HELP[choice]}</span>
-              </span>
-            </Label>
+            <RadioCard key={choice} id={`${id}-access-${choice}`} value={choice} label={KEY_ACCESS_LABELS[choice]} description={ACCESS_HELP[choice]} selected={access === choice} />
           ))}
         </RadioGroup>
         {access === "restricted" ? <ScopeGrid scopes={scopes} onChange={setScopes} /> : null}

@@ -13,6 +13,7 @@ export const ACTIVITY_ACTIONS = {
   "api_key.rolled": "Key rolled",
   "api_key.revoked": "Key revoked",
   "api_key.expired": "Key expired",
+  "api_key.leaked": "Key found in public",
   "plan.changed": "Plan changed",
   "rate_limit.changed": "Rate limit changed",
   "key_policy.changed": "Key policy changed",
@@ -36,6 +37,7 @@ export const ACTIVITY_ACTIONS = {
   "two_factor.passkey_removed": "Passkey removed",
   "two_factor.recovery_codes_renewed": "Recovery codes renewed",
   "two_factor.requirement_changed": "Two-factor requirement changed",
+  "leaked_key_response.changed": "Leaked-key response changed",
 } as const;
 
 export type ActivityAction = keyof typeof ACTIVITY_ACTIONS;

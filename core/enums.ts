@@ -9,7 +9,9 @@ export const ROLE_VALUES = ["owner", "admin", "member", "guest"] as const;
 export type Role = (typeof ROLE_VALUES)[number];
 
 /** Why a person revoked a key (SPEC §7), in the order the revoke dialog offers them. */
-export const REVOKE_REASON_VALUES = ["compromised", "no_longer_used", "replaced", "other"] as const;
+export const PERSON_REVOKE_REASON_VALUES = ["compromised", "no_longer_used", "replaced", "other"] as const;
+/** Every reason a key is revoked for: a person's, or a secret scanner's report (SPEC §17), which no person gives. */
+export const REVOKE_REASON_VALUES = [...PERSON_REVOKE_REASON_VALUES, "leaked"] as const;
 export type RevokeReason = (typeof REVOKE_REASON_VALUES)[number];
 
 /** The maximum key lifetimes an organization's key policy offers (SPEC §7), in days. */
@@ -70,9 +72,9 @@ export interface KeyRestrictions {
 /**
  * SPEC §10 and §15: what an alert is about. Each is raised once per period (db/alerts.ts): a quota
  * threshold once a month, a key's budget threshold once per key and budget period, a burst of 429
- * once an hour per key, an expiry once per key.
+ * once an hour per key, an expiry once per key, a leak (SPEC §17) once per key.
  */
-export const ALERT_KIND_VALUES = ["quota_threshold", "budget_threshold", "rate_limited", "key_expiring", "key_expired", "webhook_disabled"] as const;
+export const ALERT_KIND_VALUES = ["quota_threshold", "budget_threshold", "rate_limited", "key_expiring", "key_expired", "webhook_disabled", "key_leaked"] as const;
 export type AlertKind = (typeof ALERT_KIND_VALUES)[number];
 
 /** SPEC §10: the quota shares (percent) that raise an alert unless the organization chose others. */
@@ -100,7 +102,12 @@ export const WEBHOOK_EVENT_TYPES = {
   "usage.quota_threshold": "The organization's calls this month reached a quota threshold.",
   "key.budget_threshold": "An API key used 80 % or all of its budget for the period.",
   "usage.rate_limited": "A key was refused for its rate limit in a burst.",
+  "key.leaked": "An API key was found in public (a secret scanner reported it) and revoked, or, if the organization chose so, only reported.",
 } as const;
+
+/** SPEC §17 (owner): what a key reported as leaked gets: revoked at once (the default), or an alert only. */
+export const LEAKED_KEY_RESPONSE_VALUES = ["revoke", "alert"] as const;
+export type LeakedKeyResponse = (typeof LEAKED_KEY_RESPONSE_VALUES)[number];
 export type WebhookEventType = keyof typeof WEBHOOK_EVENT_TYPES;
 export const WEBHOOK_EVENT_TYPE_VALUES = Object.keys(WEBHOOK_EVENT_TYPES) as [WebhookEventType, ...WebhookEventType[]];
 /** The event "Send test event" sends. */

@@ -18,6 +18,7 @@ export const NOTICE_KINDS: Record<NoticeKind, { label: string; description: stri
   key_expiring: { label: "Keys expiring soon", description: `Any key of the organization expires within ${KEY_EXPIRING_ALERT_DAYS} days.`, emailByDefault: false },
   key_expired: { label: "Keys expired", description: "Any key of the organization has expired.", emailByDefault: false },
   webhook_disabled: { label: "Webhook endpoints turned off", description: "An endpoint failed for 5 days and no longer receives events.", emailByDefault: false },
+  key_leaked: { label: "Leaked keys", description: "A key of the organization was found in public and reported by a secret scanner (owners always get this email).", emailByDefault: true },
   expiry_reminder: {
     label: "Expiry reminders",
     description: `${EXPIRY_REMINDER_DAYS.map((days) => `${days} ${days === 1 ? "day" : "days"}`).join(" and ")} before a key you created expires (owners: any key).`,

@@ -31,6 +31,7 @@ const EVENT_OF: Partial<Record<AlertKind, WebhookEventType>> = {
   rate_limited: "usage.rate_limited",
   key_expiring: "key.expiring",
   key_expired: "key.expired",
+  key_leaked: "key.leaked",
 };
 
 /**
@@ -162,6 +163,23 @@ export async function raiseWebhookDisabledAlert(
     insert into alerts (org_id, kind, period, details, created_at)
     values (${alert.orgId}, 'webhook_disabled', ${`${alert.endpointId}:${alert.failingSince.toISOString()}`},
             jsonb_build_object('endpointId', ${alert.endpointId}::text, 'url', ${alert.url}::text, 'days', ${alert.days}::int), ${alert.at.toISOString()}::timestamptz)
+    on conflict (org_id, kind, period) do nothing
+    ${RETURNING}`), alert.at);
+}
+
+/**
+ * A key a secret scanner found in public (SPEC §17), once per key: a second report of the same key
+ * raises nothing (and its caller then changes nothing). Run it in the transaction that acts on the
+ * report; its webhook event is `key.leaked`.
+ */
+export async function raiseKeyLeakedAlert(
+  db: DbOrTx,
+  alert: { orgId: string; apiKeyId: string; url: string; source: string; response: "revoke" | "alert"; at: Date },
+): Promise<RaisedAlert[]> {
+  return raise(db, (tx) => tx.execute(sql`
+    insert into alerts (org_id, kind, period, api_key_id, details, created_at)
+    values (${alert.orgId}, 'key_leaked', ${alert.apiKeyId}, ${alert.apiKeyId},
+            jsonb_build_object('url', ${alert.url}::text, 'source', ${alert.source}::text, 'response', ${alert.response}::text), ${alert.at.toISOString()}::timestamptz)
     on conflict (org_id, kind, period) do nothing
     ${RETURNING}`), alert.at);
 }

@@ -59,7 +59,8 @@ const NEW_ID = sql.raw(`'ntf_' || replace(gen_random_uuid()::text, '-', '')`);
 
 /**
  * The email of each alert just raised, to every member who may see alerts (SPEC §1) and turned
- * that kind on. Run it in the transaction that raised them.
+ * that kind on, and, for a leaked key (SPEC §17), to every owner whatever they chose. Run it in
+ * the transaction that raised them.
  */
 export async function queueAlertEmails(tx: DbOrTx, alerts: { id: number; orgId: string; kind: NoticeKind; apiKeyId: string | null }[], at: Date): Promise<number> {
   if (!mailEnabled() || alerts.length === 0) return 0;
@@ -69,7 +70,7 @@ export async function queueAlertEmails(tx: DbOrTx, alerts: { id: number; orgId: 
     from unnest(${arrayLiteral(alerts.map((alert) => alert.id))}::bigint[], ${arrayLiteral(alerts.map((alert) => alert.orgId))}::text[],
                 ${arrayLiteral(alerts.map((alert) => alert.kind))}::text[], ${arrayLiteral(alerts.map((alert) => alert.apiKeyId))}::text[]) as a(id, org_id, kind, api_key_id)
     join memberships m on m.org_id = a.org_id and m.role::text = any(${arrayLiteral([...rolesWith("alerts.view")])}::text[])
-    where ${wantsEmail(sql`a.kind`)}
+    where ${wantsEmail(sql`a.kind`)} or (a.kind = 'key_leaked' and m.role = 'owner')
     order by m.org_id, m.user_id
     on conflict (org_id, user_id, dedupe_key) do nothing
     returning id`);

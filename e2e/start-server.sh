@@ -12,6 +12,8 @@ export WEBHOOK_ALLOW_PRIVATE=true
 # sudo spec sees the question without waiting; every other page answers it (e2e/fixtures.ts).
 export SUDO_MODE_SECONDS="${SUDO_MODE_SECONDS:-30}"
 SERVER="${E2E_SERVER:-0}"
+# Secret scanning reports (SPEC §17) are checked against keys e2e/secret-scanner.ts serves here.
+export SECRET_SCANNING_KEYS_URL="http://127.0.0.1:$((3190 + SERVER))/keys"
 if [ -z "${DATABASE_URL:-}" ]; then
   rm -rf "data/e2e/server-$SERVER"
   export PGLITE_DIR="$PWD/data/e2e/server-$SERVER/pglite"

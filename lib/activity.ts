@@ -1,5 +1,6 @@
 import { ACTIVITY_ACTIONS, type ActivityValues } from "@/core/activity";
-import type { KeyAccess, RevokeReason, Role } from "@/core/enums";
+import type { KeyAccess, LeakedKeyResponse, RevokeReason, Role } from "@/core/enums";
+import { LEAKED_KEY_RESPONSES } from "@/lib/keys/leaked-key-response";
 import { KEY_ACCESS_LABELS } from "@/lib/keys/access";
 import { REVOKE_REASONS } from "@/lib/keys/revoke-reasons";
 import { ROLE_INFO } from "./roles";
@@ -42,6 +43,9 @@ const FIELD_LABELS: Record<string, string> = {
   role: "Role",
   invitation: "Invitation",
   via: "Through",
+  response: "Response",
+  leakedAt: "Found at",
+  source: "Found in",
 };
 
 /** What a null means for a field: "Never" for an expiry, "Default (60)" for a rate limit. */
@@ -67,6 +71,7 @@ function shown(field: string, value: string | number | boolean | null | undefine
   if (field === "rateLimitAlertThreshold") return `${value} refusals in 5 minutes`;
   if (field === "access" && typeof value === "string") return KEY_ACCESS_LABELS[value as KeyAccess] ?? value;
   if (field === "role" && typeof value === "string") return ROLE_INFO[value as Role]?.label ?? value;
+  if (field === "response" && typeof value === "string") return LEAKED_KEY_RESPONSES[value as LeakedKeyResponse] ?? value;
   if (typeof value === "boolean") return value ? "Yes" : "No";
   return String(value);
 }

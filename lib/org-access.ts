@@ -5,6 +5,7 @@ import { findMembershipBySlug, type MembershipDto } from "@/db/queries/organizat
 import { membershipRefusal, type Permission } from "@/lib/authz";
 import { currentUserId } from "@/lib/session";
 import { isSlug } from "@/lib/slug";
+import { redirectToSignIn } from "@/lib/sign-in-redirect";
 
 export type OrgAccess =
   | { ok: true; userId: string; membership: MembershipDto }
@@ -41,7 +42,7 @@ export function twoFactorSetupPath(orgSlug: string): string {
 export async function requireOrgAccess(slug: string, permission?: Permission): Promise<{ userId: string; membership: MembershipDto }> {
   const access = await orgAccess(slug, permission);
   if (access.ok) return access;
-  if (access.status === 401) redirect("/signin");
+  if (access.status === 401) return redirectToSignIn();
   if (access.twoFactorRequiredBy) redirect(twoFactorSetupPath(access.twoFactorRequiredBy.orgSlug));
   notFound();
 }

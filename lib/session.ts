@@ -1,12 +1,12 @@
 import "server-only";
 import { cookies, headers } from "next/headers";
-import { redirect } from "next/navigation";
 import { cache } from "react";
 import { listMemberships, type MembershipDto } from "@/db/queries/organizations";
 import { liveSession } from "@/db/queries/sessions";
 import { LAST_ORG_COOKIE } from "@/lib/last-org";
 import { auth } from "@/lib/auth";
 import { clientOf, type Client } from "@/lib/auth/client";
+import { redirectToSignIn } from "@/lib/sign-in-redirect";
 
 export interface SignedInSession {
   userId: string;
@@ -55,7 +55,7 @@ export async function currentUserId(): Promise<string | null> {
 /** The organization a signed-in user lands in: the one used last, else the first. */
 export async function landingMembership(): Promise<MembershipDto | null> {
   const userId = await currentUserId();
-  if (!userId) redirect("/signin");
+  if (!userId) return redirectToSignIn();
   const memberships = await listMemberships(userId);
   const last = (await cookies()).get(LAST_ORG_COOKIE)?.value;
   return memberships.find((m) => m.orgSlug === last) ?? memberships[0] ?? null;

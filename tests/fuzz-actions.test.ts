@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { createApiKeyAction, renameApiKeyAction, revokeApiKeyAction, rollApiKeyAction, updateKeyRestrictionsAction } from "@/app/[orgSlug]/settings/api/actions";
 import { createSlackChannelAction, markAlertsReadAction, setAlertSettingsAction } from "@/app/[orgSlug]/settings/alerts/actions";
-import { setKeyPolicyAction } from "@/app/[orgSlug]/settings/api/policy/actions";
+import { setKeyPolicyAction, setLeakedKeyResponseAction } from "@/app/[orgSlug]/settings/api/policy/actions";
 import {
   createWebhookEndpointAction,
   deleteWebhookEndpointAction,
@@ -23,7 +23,7 @@ import {
   setTwoFactorRequirementAction,
   transferOwnershipAction,
 } from "@/app/[orgSlug]/settings/members/actions";
-import { twoFactorRequirementInput } from "@/lib/security/input";
+import { leakedKeyResponseInput, twoFactorRequirementInput } from "@/lib/security/input";
 import type { ActionResult } from "@/lib/action-result";
 import { can, type Permission } from "@/lib/authz";
 import { alertSettingsInput, markAlertsReadInput } from "@/lib/alerts/input";
@@ -84,6 +84,7 @@ const ACTIONS: { name: string; action: Action; input: z.ZodType; permission: Per
   { name: "sendTestWebhookAction", action: sendTestWebhookAction, input: webhookEndpointInput, permission: "notifications.manage" },
   { name: "resendWebhookDeliveryAction", action: resendWebhookDeliveryAction, input: resendWebhookDeliveryInput, permission: "notifications.manage" },
   { name: "setTwoFactorRequirementAction", action: setTwoFactorRequirementAction, input: twoFactorRequirementInput, permission: "security.manage" },
+  { name: "setLeakedKeyResponseAction", action: setLeakedKeyResponseAction, input: leakedKeyResponseInput, permission: "security.manage" },
   // Last: these change who holds which role, which the checks above take as fixed.
   { name: "inviteMemberAction", action: inviteMemberAction, input: inviteMemberInput, permission: "members.manage" },
   { name: "revokeInvitationAction", action: revokeInvitationAction, input: invitationInput, permission: "members.manage" },

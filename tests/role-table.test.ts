@@ -12,7 +12,7 @@ import { findKey } from "@/app/[orgSlug]/settings/api/keys/[keyId]/find-key";
 import { createSlackChannelAction, markAlertsReadAction, setAlertSettingsAction } from "@/app/[orgSlug]/settings/alerts/actions";
 import { setEmailPreferencesAction } from "@/app/[orgSlug]/settings/notifications/actions";
 import { getEmailPreferences } from "@/db/queries/notifications";
-import { setKeyPolicyAction } from "@/app/[orgSlug]/settings/api/policy/actions";
+import { setKeyPolicyAction, setLeakedKeyResponseAction } from "@/app/[orgSlug]/settings/api/policy/actions";
 import { createWebhookEndpointAction } from "@/app/[orgSlug]/settings/webhooks/actions";
 import { changeMemberRoleAction, inviteMemberAction, removeMemberAction, revokeInvitationAction, setTwoFactorRequirementAction } from "@/app/[orgSlug]/settings/members/actions";
 import { listMembers } from "@/db/queries/members";
@@ -342,6 +342,18 @@ describe("set the organization's two-factor requirement (§16)", () => {
     expect(result).toEqual({ ok: false, error: expect.stringMatching(/^Set up two-factor authentication for your own account first/) });
     const [org] = await getDb().select().from(organizations).where(eq(organizations.id, team.org.id));
     expect(org!.requireTwoFactor).toBe(false);
+  });
+});
+
+describe("set the organization's leaked-key response (§17)", () => {
+  it.each(allowed([true, false, false, false]))("%s: %s", async (role, may) => {
+    actAs(team.byRole[role].id);
+    const result = await setLeakedKeyResponseAction(null, form({ orgId: team.org.id, response: "alert" }));
+    expect(result.ok).toBe(may);
+    if (!result.ok) expect(result.error).toBe("Only owners can change the organization's security requirements.");
+    const [org] = await getDb().select().from(organizations).where(eq(organizations.id, team.org.id));
+    expect(org!.leakedKeyResponse).toBe(may ? "alert" : "revoke");
+    if (may) await getDb().update(organizations).set({ leakedKeyResponse: "revoke" }).where(eq(organizations.id, team.org.id));
   });
 });
 

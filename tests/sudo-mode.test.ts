@@ -21,7 +21,7 @@ vi.unmock("@/lib/session");
 const { signInAction } = await import("@/app/(auth)/actions");
 const { confirmIdentityAction, renewRecoveryCodesAction } = await import("@/app/settings/security/actions");
 const keyActions = await import("@/app/[orgSlug]/settings/api/actions");
-const { setKeyPolicyAction } = await import("@/app/[orgSlug]/settings/api/policy/actions");
+const { setKeyPolicyAction, setLeakedKeyResponseAction } = await import("@/app/[orgSlug]/settings/api/policy/actions");
 const planActions = await import("@/app/[orgSlug]/settings/plan/actions");
 const memberActions = await import("@/app/[orgSlug]/settings/members/actions");
 const webhookActions = await import("@/app/[orgSlug]/settings/webhooks/actions");
@@ -96,6 +96,7 @@ describe("sudo mode", () => {
       ["change a member's role", () => memberActions.changeMemberRoleAction(null, form({ orgId, userId: member.id, role: "admin" }))],
       ["transfer ownership", () => memberActions.transferOwnershipAction(null, form({ orgId, userId: member.id }))],
       ["require two-factor", () => memberActions.setTwoFactorRequirementAction(null, form({ orgId, required: "off" }))],
+      ["choose the leaked-key response", () => setLeakedKeyResponseAction(null, form({ orgId, response: "alert" }))],
       ["add a webhook endpoint", () => webhookActions.createWebhookEndpointAction(null, form({ orgId, url: "https://example.com/hooks", eventTypes: "key.created" }))],
       ["add a Slack channel", () => createSlackChannelAction(null, form({ orgId, url: "https://hooks.slack.com/services/T0/B0/x" }))],
       ["turn an endpoint off", () => webhookActions.setWebhookEndpointEnabledAction(null, form({ orgId, endpointId, enabled: "false" }))],

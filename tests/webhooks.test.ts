@@ -12,7 +12,7 @@ import { isPublicAddress } from "@/lib/webhooks/address-guard";
 import { newSigningSecret } from "@/lib/webhooks/signing-secret";
 import { createApiKeyAction, revokeApiKeyAction, rollApiKeyAction } from "@/app/[orgSlug]/settings/api/actions";
 import { sendTestWebhookAction } from "@/app/[orgSlug]/settings/webhooks/actions";
-import { raiseBudgetAlerts, raiseKeyExpiryAlerts, raiseQuotaAlerts, raiseRateLimitAlert } from "@/db/alerts";
+import { raiseBudgetAlerts, raiseKeyExpiryAlerts, raiseKeyLeakedAlert, raiseQuotaAlerts, raiseRateLimitAlert } from "@/db/alerts";
 import { budgetPeriodStart } from "@/core/key-budget";
 import { WEBHOOK_EVENT_TYPE_VALUES, WEBHOOK_TEST_EVENT } from "@/core/enums";
 import { utcMonthStart } from "@/core/time";
@@ -259,6 +259,8 @@ describe("webhook delivery (SPEC §10)", () => {
     await raiseRateLimitAlert(getDb(), { orgId: team.org.id, apiKeyId: limited.id, rateLimit: 60, at: now });
     const budgeted = await insertKey(team.org.id, { name: "Budgeted", budget: { limit: 10, period: "week" } });
     await raiseBudgetAlerts(getDb(), { orgId: team.org.id, apiKeyId: budgeted.id, limit: 10, period: "week", periodStart: budgetPeriodStart(now, "week"), thresholds: [80], at: now });
+    const leaked = await insertKey(team.org.id, { name: "Pushed to GitHub" });
+    await raiseKeyLeakedAlert(getDb(), { orgId: team.org.id, apiKeyId: leaked.id, url: "https://github.com/o/r/blob/1/.env", source: "content", response: "alert", at: now });
     expect((await sendTestWebhookAction(null, form({ orgId: team.org.id, endpointId: endpoint.id }))).ok).toBe(true);
 
     // Every type a receiver can get: a new one fails here until it is sent above.
@@ -278,6 +280,7 @@ describe("webhook delivery (SPEC §10)", () => {
     expect(dataOf("usage.quota_threshold")).toMatchObject({ threshold: 80, quota: 10_000, calls: 8_000 });
     expect(dataOf("usage.rate_limited")).toMatchObject({ key_id: limited.id, rate_limit: 60, refused: 40 });
     expect(dataOf("key.budget_threshold")).toMatchObject({ key_id: budgeted.id, threshold: 80, limit: 10, used: 8, period: "week", period_start: expect.any(String), resets_at: expect.any(String) });
+    expect(dataOf("key.leaked")).toMatchObject({ key_id: leaked.id, url: "https://github.com/o/r/blob/1/.env", source: "content", response: "alert" });
     expect(dataOf(WEBHOOK_TEST_EVENT)).toMatchObject({ endpoint_id: endpoint.id });
     // The delivery log shows the body as it was sent.
     const logged = await deliveriesOf(endpoint.id);

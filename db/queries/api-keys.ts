@@ -203,7 +203,7 @@ export async function markApiKeyRevoked(
   tx: DbOrTx,
   orgId: string,
   keyId: string,
-  revocation: { userId: string; reason: RevokeReason | null; note: string | null },
+  revocation: { userId: string | null; reason: RevokeReason | null; note: string | null },
   now = new Date(),
 ): Promise<{ id: string; name: string; statusBefore: ApiKeyStatus } | null> {
   const [row] = await tx

@@ -3,7 +3,7 @@ import { and, asc, eq, sql } from "drizzle-orm";
 import { getDb, type DbOrTx, type Tx } from "@/db";
 import { memberships, organizations, users } from "@/db/schema";
 import { hasSecondFactorSql } from "./two-factor";
-import type { KeyPolicy, Plan, Role } from "@/core/enums";
+import type { KeyPolicy, LeakedKeyResponse, Plan, Role } from "@/core/enums";
 
 export interface MembershipDto {
   orgId: string;
@@ -108,6 +108,23 @@ export async function lockTwoFactorRequirement(tx: DbOrTx, orgId: string): Promi
 
 export async function setTwoFactorRequirement(tx: DbOrTx, orgId: string, required: boolean): Promise<void> {
   await tx.update(organizations).set({ requireTwoFactor: required }).where(eq(organizations.id, orgId));
+}
+
+/** SPEC §17: the organization's response to a leaked key, locked for its change. */
+export async function lockLeakedKeyResponse(tx: DbOrTx, orgId: string): Promise<{ name: string; response: LeakedKeyResponse }> {
+  const [org] = await tx.select({ name: organizations.name, response: organizations.leakedKeyResponse }).from(organizations).where(eq(organizations.id, orgId)).for("update");
+  if (!org) throw new Error(`Organization ${orgId} not found`);
+  return org;
+}
+
+export async function setLeakedKeyResponse(tx: DbOrTx, orgId: string, response: LeakedKeyResponse): Promise<void> {
+  await tx.update(organizations).set({ leakedKeyResponse: response }).where(eq(organizations.id, orgId));
+}
+
+/** SPEC §17: what the key policy page shows of the leaked-key response. */
+export async function leakedKeyResponse(orgId: string): Promise<LeakedKeyResponse> {
+  const [org] = await getDb().select({ response: organizations.leakedKeyResponse }).from(organizations).where(eq(organizations.id, orgId));
+  return org?.response ?? "revoke";
 }
 
 export async function setKeyPolicy(tx: DbOrTx, orgId: string, policy: KeyPolicy): Promise<void> {

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { bigint, boolean, check, index, integer, pgEnum, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
-import { DEFAULT_QUOTA_ALERT_THRESHOLDS, DEFAULT_RATE_LIMIT_ALERT_THRESHOLD, QUOTA_ALERT_THRESHOLDS_MAX, RATE_LIMIT_ALERT_THRESHOLD_MAX, KEY_MAX_LIFETIME_DAYS, PLAN_VALUES, ROLE_VALUES, type KeyMaxLifetimeDays } from "@/core/enums";
+import { DEFAULT_QUOTA_ALERT_THRESHOLDS, DEFAULT_RATE_LIMIT_ALERT_THRESHOLD, QUOTA_ALERT_THRESHOLDS_MAX, RATE_LIMIT_ALERT_THRESHOLD_MAX, KEY_MAX_LIFETIME_DAYS, LEAKED_KEY_RESPONSE_VALUES, PLAN_VALUES, ROLE_VALUES, type KeyMaxLifetimeDays } from "@/core/enums";
 import { createdAt } from "./columns";
 
 // Who signs in and where: people, organizations and their members, invitations, sessions, sign-in throttling.
@@ -49,6 +49,8 @@ export const organizations = pgTable(
     rateLimitAlertThreshold: integer("rate_limit_alert_threshold").notNull().default(DEFAULT_RATE_LIMIT_ALERT_THRESHOLD),
     /** SPEC §16 (owner): every member needs two-factor sign-in to reach anything of the organization. */
     requireTwoFactor: boolean("require_two_factor").notNull().default(false),
+    /** SPEC §17 (owner): what a key a secret scanner reports gets: revoked at once, or an alert only. */
+    leakedKeyResponse: text("leaked_key_response", { enum: LEAKED_KEY_RESPONSE_VALUES }).notNull().default("revoke"),
     createdAt: createdAt(),
   },
   (t) => [
@@ -57,6 +59,7 @@ export const organizations = pgTable(
       "organizations_quota_alert_thresholds_valid",
       sql`cardinality(${t.quotaAlertThresholds}) <= ${sql.raw(String(QUOTA_ALERT_THRESHOLDS_MAX))} and 1 <= all(${t.quotaAlertThresholds}) and 100 >= all(${t.quotaAlertThresholds})`,
     ),
+    check("organizations_leaked_key_response_known", sql`${t.leakedKeyResponse} in (${sql.raw(LEAKED_KEY_RESPONSE_VALUES.map((value) => `'${value}'`).join(", "))})`),
     check("organizations_rate_limit_alert_threshold_valid", sql`${t.rateLimitAlertThreshold} between 1 and ${sql.raw(String(RATE_LIMIT_ALERT_THRESHOLD_MAX))}`),
   ],
 );

@@ -75,6 +75,17 @@ export function describeAlert(alert: AlertDto, orgSlug: string): AlertText {
         action: "Open the key",
         tone: "destructive",
       };
+    case "key_leaked":
+      return {
+        title: d.response === "revoke" ? `${keyName(alert)} was found in public and revoked` : `${keyName(alert)} was found in public`,
+        detail:
+          d.response === "revoke"
+            ? `A secret scanner reported it at ${d.url}. It was revoked at once: create a new key, deploy it, and remove the old one from where it was published.`
+            : `A secret scanner reported it at ${d.url}. It still works (leaked keys are set to alert only): roll or revoke it, and remove it from where it was published.`,
+        href: keyHref,
+        action: "Open the key",
+        tone: "destructive",
+      };
     case "webhook_disabled":
       return {
         title: "A webhook endpoint was turned off",

@@ -2,7 +2,7 @@ import type { NextAuthConfig } from "next-auth";
 import { NextResponse } from "next/server";
 import { SESSION_IDLE_SECONDS } from "@/db/schema";
 
-const PUBLIC_PATHS = ["/signin", "/signup", "/invite", "/docs", "/unsubscribe", "/api/unsubscribe"];
+const PUBLIC_PATHS = ["/signin", "/signup", "/invite", "/docs", "/unsubscribe", "/api/unsubscribe", "/api/secret-scanning"];
 
 declare module "next-auth" {
   interface Session {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { API_RESOURCE_NAMES, API_RESOURCES, IP_ALLOWLIST_MAX, KEY_ACCESS_VALUES, KEY_MAX_LIFETIME_DAYS, REVOKE_REASON_VALUES, type ApiResource, type KeyMaxLifetimeDays, type KeyRestrictions, type KeyScopes } from "@/core/enums";
+import { API_RESOURCE_NAMES, API_RESOURCES, IP_ALLOWLIST_MAX, KEY_ACCESS_VALUES, KEY_MAX_LIFETIME_DAYS, PERSON_REVOKE_REASON_VALUES, type ApiResource, type KeyMaxLifetimeDays, type KeyRestrictions, type KeyScopes } from "@/core/enums";
 import { blankAsUndefined, boundedDate, boundedString, characterCount, CONTROL_CHARACTER, idSchema, NO_CONTROL_CHARACTERS, orgIdSchema, utf8Bytes } from "@/lib/input-rules";
 import { BUDGET_PERIOD_VALUES, KEY_BUDGET_MAX, type KeyBudget } from "@/core/key-budget";
 import { customExpiryBounds, KEY_EXPIRY_VALUES } from "./expiry";
@@ -125,7 +125,7 @@ export const revokeApiKeyInput = z
   .object({
     orgId: orgIdSchema,
     keyId: idSchema,
-    reason: z.preprocess(blankAsUndefined, z.enum(REVOKE_REASON_VALUES, { error: "Choose one of the reasons." }).optional()),
+    reason: z.preprocess(blankAsUndefined, z.enum(PERSON_REVOKE_REASON_VALUES, { error: "Choose one of the reasons." }).optional()),
     note: z.preprocess(
       blankAsUndefined,
       boundedString(REVOKE_NOTE_MAX * 2, `Use at most ${REVOKE_NOTE_MAX} characters.`)

@@ -6,6 +6,7 @@ export const REVOKE_REASONS: Record<RevokeReason, string> = {
   no_longer_used: "No longer used",
   replaced: "Replaced by another key",
   other: "Other",
+  leaked: "Found in public by a secret scanner",
 };
 
 export const REVOKE_NOTE_MAX = 500;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { LEAKED_KEY_RESPONSE_VALUES } from "@/core/enums";
 import { orgIdSchema } from "@/lib/input-rules";
 
 /** SPEC §16: "Require two-factor for everyone", as the Members page's switch sends it. */
@@ -7,4 +8,10 @@ export const twoFactorRequirementInput = z.object({
   required: z
     .preprocess((value) => value ?? "off", z.enum(["on", "off", "true", "false"], { error: "Say whether two-factor is required." }))
     .transform((value) => value === "on" || value === "true"),
+});
+
+/** SPEC §17: what a key a secret scanner reports gets, as the key policy page's choice sends it. */
+export const leakedKeyResponseInput = z.object({
+  orgId: orgIdSchema,
+  response: z.enum(LEAKED_KEY_RESPONSE_VALUES, { error: "Choose to revoke leaked keys at once or to be alerted only." }),
 });

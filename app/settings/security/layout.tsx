@@ -1,4 +1,3 @@
-import { redirect } from "next/navigation";
 import { signOutAction, signOutEverywhereAction } from "@/app/(auth)/actions";
 import { markAlertsReadAction } from "@/app/[orgSlug]/settings/alerts/actions";
 import { beginPasskeyProofAction, confirmIdentityAction } from "@/app/settings/security/actions";
@@ -7,6 +6,7 @@ import { Logo } from "@/components/logo";
 import { SettingsFrame } from "@/components/settings-frame";
 import { SudoModeBoundary } from "@/components/sudo-mode-boundary";
 import { landingMembership, currentUserId } from "@/lib/session";
+import { redirectToSignIn } from "@/lib/sign-in-redirect";
 
 export const dynamic = "force-dynamic";
 
@@ -18,7 +18,7 @@ export const dynamic = "force-dynamic";
 export default async function AccountSettingsLayout({ children }: { children: React.ReactNode }) {
   const membership = await landingMembership();
   const userId = await currentUserId();
-  if (!userId) redirect("/signin");
+  if (!userId) return redirectToSignIn();
   if (!membership) {
     return (
       <div className="mx-auto w-full max-w-3xl space-y-8 px-4 py-6 sm:px-6">

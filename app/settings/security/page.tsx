@@ -1,7 +1,6 @@
 import { ArrowRight, ShieldAlert, ShieldCheck } from "lucide-react";
 import type { Metadata } from "next";
 import Link from "next/link";
-import { redirect } from "next/navigation";
 import { findMembershipBySlug } from "@/db/queries/organizations";
 import { listPasskeys } from "@/db/queries/passkeys";
 import { twoFactorStatus } from "@/db/queries/two-factor";
@@ -11,6 +10,7 @@ import { RECOVERY_CODE_COUNT } from "@/lib/auth/recovery-codes";
 import { currentUserId } from "@/lib/session";
 import { isSlug } from "@/lib/slug";
 import { AuthenticatorAppCard, PasskeysCard, RecoveryCodesCard } from "./security-client";
+import { redirectToSignIn } from "@/lib/sign-in-redirect";
 
 export const metadata: Metadata = { title: "Security" };
 
@@ -20,7 +20,7 @@ export const metadata: Metadata = { title: "Security" };
  */
 export default async function SecurityPage({ searchParams }: { searchParams: Promise<{ required?: string }> }) {
   const userId = await currentUserId();
-  if (!userId) redirect("/signin");
+  if (!userId) return redirectToSignIn();
   const { required } = await searchParams;
   const [status, passkeys, requiredBy] = await Promise.all([
     twoFactorStatus(userId),

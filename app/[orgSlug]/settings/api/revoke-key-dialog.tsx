@@ -3,7 +3,7 @@
 import { useState } from "react";
 import { toast } from "sonner";
 import type { ApiKeyDto } from "@/db/queries/api-keys";
-import { REVOKE_REASON_VALUES, type RevokeReason } from "@/core/enums";
+import { PERSON_REVOKE_REASON_VALUES, type RevokeReason } from "@/core/enums";
 import { FormAlert } from "@/components/form-alert";
 import { LastUse } from "@/components/last-use";
 import { useActionForm } from "@/components/use-action-form";
@@ -86,7 +86,7 @@ function RevokeForm({ orgId, apiKey, onRevoked }: { orgId: string; apiKey: Revok
           </SelectTrigger>
         </FormField>
         <SelectContent>
-          {REVOKE_REASON_VALUES.map((value) => (
+          {PERSON_REVOKE_REASON_VALUES.map((value) => (
             <SelectItem key={value} value={value}>
               {REVOKE_REASONS[value]}
             </SelectItem>

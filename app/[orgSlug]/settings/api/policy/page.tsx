@@ -1,19 +1,21 @@
 import type { Metadata } from "next";
 import { listActivity } from "@/db/queries/activity";
 import { listApiKeys } from "@/db/queries/api-keys";
-import { getKeyPolicy } from "@/db/queries/organizations";
+import { getKeyPolicy, leakedKeyResponse } from "@/db/queries/organizations";
 import { PageHeader } from "@/components/page-header";
 import { can } from "@/lib/authz";
 import { requireOrgAccess } from "@/lib/org-access";
 import { KeyPolicyForm } from "./key-policy-form";
+import { LeakedKeysCard } from "./leaked-keys-card";
 
 export const metadata: Metadata = { title: "Key policy" };
 
 export default async function KeyPolicyPage({ params }: { params: Promise<{ orgSlug: string }> }) {
   const { orgSlug } = await params;
   const { membership } = await requireOrgAccess(orgSlug, "keys.view");
-  const [keyPolicy, keys, lastChange] = await Promise.all([
+  const [keyPolicy, leakResponse, keys, lastChange] = await Promise.all([
     getKeyPolicy(membership.orgId),
+    leakedKeyResponse(membership.orgId),
     listApiKeys(membership.orgId),
     can(membership.role, "activity.view") ? listActivity(membership.orgId, { action: "key_policy.changed" }, { pageSize: 1 }) : null,
   ]);
@@ -33,6 +35,8 @@ export default async function KeyPolicyPage({ params }: { params: Promise<{ orgS
         keys={keys.map(({ status, replacedBy, createdAt, expiresAt }) => ({ status, replacedBy: replacedBy !== null, createdAt, expiresAt }))}
         lastChange={lastChange?.rows[0] ? { at: lastChange.rows[0].createdAt, byName: lastChange.rows[0].actorName } : null}
       />
+      {/* The saved choice keys the card, so a save from another tab starts it afresh. */}
+      <LeakedKeysCard key={leakResponse} orgId={membership.orgId} response={leakResponse} canManage={can(membership.role, "security.manage")} />
     </div>
   );
 }

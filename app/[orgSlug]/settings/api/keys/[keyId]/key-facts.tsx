@@ -72,7 +72,7 @@ export function KeyFacts({ orgSlug, apiKey }: { orgSlug: string; apiKey: ApiKeyD
       label: "Revoked",
       value: (
         <>
-          {calendarDay(apiKey.revokedAt)} <span className="text-muted-foreground">by {apiKey.revokedByName ?? "a deleted user"}</span>
+          {calendarDay(apiKey.revokedAt)} <span className="text-muted-foreground">by {apiKey.revokedByName ?? (apiKey.revokeReason === "leaked" ? "secret scanning" : "a deleted user")}</span>
         </>
       ),
     });

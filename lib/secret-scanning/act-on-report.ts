@@ -1,0 +1,57 @@
+import { createHash } from "node:crypto";
+import { getDb } from "@/db";
+import { raiseKeyLeakedAlert } from "@/db/alerts";
+import { insertActivity } from "@/db/queries/activity";
+import { markApiKeyRevoked } from "@/db/queries/api-keys";
+import { reportedKeys, type ReportedKeyDto } from "@/db/queries/leaked-keys";
+import { enqueueWebhookEvent } from "@/db/webhooks";
+import type { ActivityChange } from "@/core/activity";
+import { hashApiKey, parseApiKey } from "@/lib/keys/format";
+import type { SecretScanningReport, TokenLabel } from "./report";
+
+type ReportedToken = SecretScanningReport[number];
+
+/**
+ * What a true positive does (SPEC §17), in one transaction: the alert first, unique per key, so a
+ * report of a key reported before (even at the same moment) raises nothing and changes nothing;
+ * then, as the organization chose, the revocation through the same path as a person's (its
+ * `key.revoked` event) or nothing more; and a system entry in the history with where it leaked.
+ * The alert brings the `key.leaked` event, the Slack messages and the owners' emails, which the
+ * queue sends after the commit.
+ */
+async function actOnLeak(key: ReportedKeyDto, token: ReportedToken, now: Date): Promise<void> {
+  const url = token.url ?? "";
+  const source = token.source ?? "";
+  await getDb().transaction(async (tx) => {
+    const raised = await raiseKeyLeakedAlert(tx, { orgId: key.orgId, apiKeyId: key.id, url, source, response: key.response, at: now });
+    if (raised.length === 0) return;
+    const target = { type: "api_key" as const, id: key.id, name: key.name };
+    const entries: ActivityChange[] = [{ action: "api_key.leaked", target, after: { response: key.response, leakedAt: url || null, source: source || null } }];
+    if (key.response === "revoke") {
+      const revoked = await markApiKeyRevoked(tx, key.orgId, key.id, { userId: null, reason: "leaked", note: null }, now);
+      if (revoked) {
+        await enqueueWebhookEvent(tx, key.orgId, { type: "key.revoked", data: { id: revoked.id, name: revoked.name, reason: "leaked", actorUserId: null } }, now);
+        entries.push({ action: "api_key.revoked", target, before: { status: revoked.statusBefore }, after: { status: "revoked", reason: "leaked" } });
+      }
+    }
+    await insertActivity(tx, key.orgId, { kind: "system" }, entries);
+  });
+}
+
+/**
+ * Answers a verified report token by token (GitHub's format): a token that fails our checksum is
+ * a false positive without a lookup; one of ours is a true positive, and acted on while it still
+ * works. An unknown, revoked or expired key changes nothing.
+ */
+export async function answerReport(report: SecretScanningReport, now = new Date()): Promise<TokenLabel[]> {
+  const ours = report.map((token) => (parseApiKey(token.token).ok ? hashApiKey(token.token) : null));
+  const keys = await reportedKeys([...new Set(ours.filter((hash): hash is string => hash !== null))]);
+  const labels: TokenLabel[] = [];
+  for (const [index, token] of report.entries()) {
+    const hash = ours[index];
+    const key = hash ? keys.get(hash) : undefined;
+    if (key?.active) await actOnLeak(key, token, now);
+    labels.push({ token_hash: hash ?? createHash("sha256").update(token.token).digest("hex"), token_type: token.type, label: key ? "true_positive" : "false_positive" });
+  }
+  return labels;
+}

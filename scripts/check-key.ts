@@ -1,0 +1,23 @@
+/**
+ * Checks text against the published key pattern and its checksum rule (SPEC §17), as a secret
+ * scanner would: `npm run check-key -- "<text>"`, or text on standard input. Prints each match and
+ * whether it is a well-formed key of ours; exits 1 when nothing well-formed was found.
+ */
+import { API_KEY_PATTERN, parseApiKey } from "../lib/keys/format";
+
+async function input(): Promise<string> {
+  if (process.argv.length > 2) return process.argv.slice(2).join(" ");
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+const matches = [...(await input()).matchAll(API_KEY_PATTERN)].map((match) => match[0]);
+let wellFormed = 0;
+for (const candidate of matches) {
+  const parsed = parseApiKey(candidate);
+  if (parsed.ok) wellFormed++;
+  console.log(`${candidate}\t${parsed.ok ? "well-formed key (checksum holds)" : `not a key of ours (${parsed.reason})`}`);
+}
+if (matches.length === 0) console.log("No match for the key pattern.");
+process.exit(wellFormed > 0 ? 0 : 1);

@@ -1,0 +1,248 @@
+import { generateKeyPairSync, sign, type KeyObject } from "node:crypto";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { and, eq } from "drizzle-orm";
+import { NextRequest } from "next/server";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { POST } from "@/app/api/secret-scanning/route";
+import { getDb } from "@/db";
+import { activityLog, alerts, apiKeys, organizations, webhookEndpoints } from "@/db/schema";
+import { newId } from "@/core/ids";
+import { hashApiKey, mintApiKey } from "@/lib/keys/format";
+import { SECRET_SCANNING_REPORTS_PER_MINUTE } from "@/lib/secret-scanning/receive-report";
+import { startMailWorker } from "@/lib/notifications/mail-worker";
+import { newSigningSecret } from "@/lib/webhooks/signing-secret";
+import { startWebhookWorker } from "@/lib/webhooks/worker";
+import { jobQueue } from "@/db/job-queue";
+import { startApiServer } from "./helpers/api-server";
+import { eventually } from "./helpers/eventually";
+import { createTeam, insertKey } from "./helpers/factories";
+import { orgFingerprint } from "./helpers/fuzz-probe";
+import { MailCatcher } from "./helpers/mail-catcher";
+import { receiver, stopReceivers } from "./helpers/webhook-receiver";
+
+// SPEC §17 with GitHub's protocol played by the test: a P-256 key pair made here, its public key
+// served from a local URL set as SECRET_SCANNING_KEYS_URL, reports signed over their raw body.
+process.env.WEBHOOK_ALLOW_PRIVATE = "true";
+process.env.WEBHOOK_RETRY_DELAY_SECONDS = "1";
+process.env.MAIL_RETRY_DELAY_SECONDS = "1";
+
+const api = startApiServer();
+const smtp = new MailCatcher();
+
+function keyPair() {
+  const { privateKey, publicKey } = generateKeyPairSync("ec", { namedCurve: "P-256" });
+  return { privateKey, pem: publicKey.export({ type: "spki", format: "pem" }).toString() };
+}
+
+/** GitHub's published key list, as the test chooses it; counts how often it was fetched. */
+const github = { keys: [{ id: "github-key-1", ...keyPair() }], fetches: 0, url: "" };
+const keyServer = http.createServer((_request, response) => {
+  github.fetches++;
+  response.writeHead(200, { "content-type": "application/json" });
+  response.end(JSON.stringify({ public_keys: github.keys.map((key) => ({ key_identifier: key.id, key: key.pem, is_current: true })) }));
+});
+
+let ipCounter = 0;
+/** Each test reports from an address of its own, so the per-address rate limit is its alone. */
+const freshIp = () => `203.0.113.${++ipCounter}`;
+
+interface Report {
+  token: string;
+  type?: string;
+  url?: string;
+  source?: string;
+}
+
+function signed(body: string, privateKey: KeyObject): string {
+  return sign("sha256", Buffer.from(body), privateKey).toString("base64");
+}
+
+/** POSTs a report to the route as GitHub does: the raw body, signed with `signWith` (default: GitHub's key) under `identifier`. */
+async function report(tokens: Report[] | string, options: { ip?: string; identifier?: string; signWith?: KeyObject; signature?: string } = {}) {
+  const body = typeof tokens === "string" ? tokens : JSON.stringify(tokens.map((token) => ({ type: "invoicing_api_key", source: "content", ...token })));
+  const headers: Record<string, string> = { "content-type": "application/json", "x-forwarded-for": options.ip ?? freshIp() };
+  headers["github-public-key-identifier"] = options.identifier ?? github.keys[0]!.id;
+  headers["github-public-key-signature"] = options.signature ?? signed(body, options.signWith ?? github.keys[0]!.privateKey);
+  const response = await POST(new NextRequest("http://localhost/api/secret-scanning", { method: "POST", body, headers }));
+  return { status: response.status, json: (await response.json()) as unknown };
+}
+
+const LEAK_URL = "https://github.com/someone/app/blob/abc123/.env";
+
+async function setResponse(orgId: string, response: "revoke" | "alert") {
+  await getDb().update(organizations).set({ leakedKeyResponse: response }).where(eq(organizations.id, orgId));
+}
+
+async function endpointFor(orgId: string, url: string) {
+  await getDb().insert(webhookEndpoints).values({ id: newId("whe"), orgId, url, eventTypes: ["key.leaked", "key.revoked"], signingSecret: newSigningSecret() });
+}
+
+beforeAll(async () => {
+  await new Promise<void>((resolve) => keyServer.listen(0, "127.0.0.1", resolve));
+  github.url = `http://127.0.0.1:${(keyServer.address() as AddressInfo).port}/meta/public_keys/secret_scanning`;
+  process.env.SECRET_SCANNING_KEYS_URL = github.url;
+  await smtp.start();
+  await jobQueue();
+  await startMailWorker();
+  await startWebhookWorker();
+}, 60_000);
+
+afterAll(async () => {
+  await getDb().update(webhookEndpoints).set({ enabled: false, disabledReason: "manual" });
+  await stopReceivers();
+  await smtp.stop();
+  await new Promise<void>((resolve) => keyServer.close(() => resolve()));
+});
+
+describe("a signed report of a live key (SPEC §17)", () => {
+  it("revokes it at once by default: the API refuses it, the history names the URL, the owners are emailed", async () => {
+    const team = await createTeam("pro");
+    const key = await insertKey(team.org.id, { name: "Billing worker" });
+    expect((await api.request("/v1/invoices", { key: key.value })).status).toBe(200);
+
+    const answer = await report([{ token: key.value, url: LEAK_URL }]);
+    expect(answer).toEqual({ status: 200, json: [{ token_hash: hashApiKey(key.value), token_type: "invoicing_api_key", label: "true_positive" }] });
+
+    const refused = await api.request("/v1/invoices", { key: key.value });
+    expect(refused.status).toBe(401);
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe("api_key_revoked");
+    const [row] = await getDb().select().from(apiKeys).where(eq(apiKeys.id, key.id));
+    expect(row).toMatchObject({ revokeReason: "leaked", revokedBy: null });
+
+    const history = await getDb().select().from(activityLog).where(and(eq(activityLog.orgId, team.org.id), eq(activityLog.targetId, key.id)));
+    expect(history.map((entry) => entry.action).sort()).toEqual(["api_key.leaked", "api_key.revoked"]);
+    expect(history.find((entry) => entry.action === "api_key.leaked")).toMatchObject({ actorKind: "system", after: { response: "revoke", leakedAt: LEAK_URL, source: "content" } });
+    expect(await getDb().select().from(alerts).where(and(eq(alerts.orgId, team.org.id), eq(alerts.kind, "key_leaked")))).toHaveLength(1);
+
+    const mails = await eventually(() => smtp.to(team.owner.email), (found) => found.length >= 1);
+    expect(mails[0]!.text).toContain(LEAK_URL);
+  });
+
+  it("in “alert only” leaves the key working; the alert and the key.leaked webhook arrive", async () => {
+    const team = await createTeam("pro");
+    await setResponse(team.org.id, "alert");
+    const hooks = await receiver();
+    await endpointFor(team.org.id, hooks.url);
+    const key = await insertKey(team.org.id, { name: "Staging" });
+
+    expect((await report([{ token: key.value, url: LEAK_URL }])).status).toBe(200);
+    expect((await api.request("/v1/invoices", { key: key.value })).status).toBe(200);
+    const [alert] = await getDb().select().from(alerts).where(and(eq(alerts.orgId, team.org.id), eq(alerts.kind, "key_leaked")));
+    expect(alert).toMatchObject({ apiKeyId: key.id, details: { url: LEAK_URL, response: "alert" } });
+    const delivered = await eventually(() => Promise.resolve(hooks.received), (received) => received.length >= 1, 25_000);
+    expect(JSON.parse(delivered[0]!.body)).toMatchObject({ type: "key.leaked", data: { key_id: key.id, url: LEAK_URL, source: "content", response: "alert" } });
+    const [entry] = await getDb().select().from(activityLog).where(and(eq(activityLog.orgId, team.org.id), eq(activityLog.action, "api_key.leaked")));
+    expect(entry).toMatchObject({ actorKind: "system", after: { response: "alert", leakedAt: LEAK_URL } });
+  });
+});
+
+describe("reports that change nothing", () => {
+  it("refuses a bad signature, an unknown key identifier, a body signed for another payload, no signature, and a malformed body", async () => {
+    const team = await createTeam("pro");
+    const key = await insertKey(team.org.id, { name: "Production" });
+    const before = await orgFingerprint(team.org.id);
+    const body = JSON.stringify([{ token: key.value, type: "invoicing_api_key", url: LEAK_URL, source: "content" }]);
+    const other = keyPair();
+
+    expect(await report(body, { signWith: other.privateKey })).toMatchObject({ status: 401, json: { error: { code: "signature_invalid" } } });
+    expect(await report(body, { identifier: "made-up-identifier" })).toMatchObject({ status: 401, json: { error: { code: "signature_invalid" } } });
+    expect(await report(body, { signature: signed(JSON.stringify([{ token: "ik_other", type: "x" }]), github.keys[0]!.privateKey) })).toMatchObject({ status: 401 });
+    expect(await report(body, { signature: "not base64 at all!" })).toMatchObject({ status: 401 });
+    const unsigned = await POST(new NextRequest("http://localhost/api/secret-scanning", { method: "POST", body, headers: { "x-forwarded-for": freshIp() } }));
+    expect(unsigned.status).toBe(401);
+    expect(await report("{not json")).toMatchObject({ status: 400, json: { error: { code: "malformed_report" } } });
+    expect(await report(JSON.stringify({ token: key.value }))).toMatchObject({ status: 400 });
+    expect(await report(JSON.stringify([{ token: "" }]))).toMatchObject({ status: 400 });
+
+    expect(await orgFingerprint(team.org.id)).toBe(before);
+    expect((await api.request("/v1/invoices", { key: key.value })).status).toBe(200);
+  });
+
+  it("answers a replayed report and a token of another format without changing anything", async () => {
+    const team = await createTeam("pro");
+    await setResponse(team.org.id, "alert");
+    const key = await insertKey(team.org.id, { name: "Nightly export" });
+    const body = JSON.stringify([{ token: key.value, type: "invoicing_api_key", url: LEAK_URL, source: "content" }]);
+    expect((await report(body)).status).toBe(200);
+    const afterFirst = await orgFingerprint(team.org.id);
+
+    // GitHub may send a report again (a retry, or the same key in another repository).
+    const replayed = await report(body);
+    expect(replayed).toEqual({ status: 200, json: [expect.objectContaining({ label: "true_positive" })] });
+    expect(await report([{ token: key.value, url: "https://github.com/else/where" }])).toMatchObject({ status: 200 });
+    expect(await orgFingerprint(team.org.id)).toBe(afterFirst);
+
+    // Right shape, wrong checksum; another issuer's prefix; a well-formed key no one has.
+    const mangled = `${key.value.slice(0, -1)}${key.value.endsWith("a") ? "b" : "a"}`;
+    const answer = await report([{ token: mangled }, { token: "sk_live_4eC39HqLyjWDarjtT1zdp7dc" }, { token: mintApiKey().value }]);
+    expect(answer.status).toBe(200);
+    expect((answer.json as { label: string }[]).map((token) => token.label)).toEqual(["false_positive", "false_positive", "false_positive"]);
+    expect(await orgFingerprint(team.org.id)).toBe(afterFirst);
+  });
+
+  it("leaves a revoked key and another organization's keys as they are", async () => {
+    const team = await createTeam("pro");
+    const neighbour = await createTeam("pro");
+    const revoked = await insertKey(team.org.id, { name: "Old", revoked: true });
+    const untouched = await insertKey(neighbour.org.id, { name: "Neighbour's" });
+    const [before, neighbourBefore] = [await orgFingerprint(team.org.id), await orgFingerprint(neighbour.org.id)];
+    expect(await report([{ token: revoked.value, url: LEAK_URL }])).toMatchObject({ status: 200, json: [{ label: "true_positive" }] });
+    expect(await orgFingerprint(team.org.id)).toBe(before);
+    expect(await orgFingerprint(neighbour.org.id)).toBe(neighbourBefore);
+    expect((await api.request("/v1/invoices", { key: untouched.value })).status).toBe(200);
+  });
+});
+
+describe("the endpoint's bounds", () => {
+  it("answers a batch of 100 tokens, and refuses a body over the bound with 413", async () => {
+    const team = await createTeam("enterprise");
+    const keys = await Promise.all(Array.from({ length: 3 }, (_, i) => insertKey(team.org.id, { name: `Batch ${i}` })));
+    const tokens = [...keys.map((key) => ({ token: key.value })), ...Array.from({ length: 97 }, () => ({ token: mintApiKey().value }))];
+    const answer = await report(tokens);
+    expect(answer.status).toBe(200);
+    const labels = answer.json as { label: string }[];
+    expect(labels).toHaveLength(100);
+    expect(labels.filter((token) => token.label === "true_positive")).toHaveLength(3);
+    const revoked = await getDb().select({ revokedAt: apiKeys.revokedAt }).from(apiKeys).where(eq(apiKeys.orgId, team.org.id));
+    expect(revoked.every((row) => row.revokedAt !== null)).toBe(true);
+
+    expect(await report(JSON.stringify([{ token: "x".repeat(2 * 1024 * 1024), type: "t" }]))).toMatchObject({ status: 413 });
+  });
+
+  it("rate-limits reports per address, counted atomically under concurrency", async () => {
+    const ip = freshIp();
+    const outcomes = await Promise.all(Array.from({ length: SECRET_SCANNING_REPORTS_PER_MINUTE + 20 }, () => report("[]", { ip, signature: "AAAA" })));
+    expect(outcomes.filter((outcome) => outcome.status === 429)).toHaveLength(20);
+    expect(outcomes.filter((outcome) => outcome.status === 401)).toHaveLength(SECRET_SCANNING_REPORTS_PER_MINUTE);
+  });
+
+  it("fetches GitHub's keys once, and again for an identifier it has not seen, at most once a minute", async () => {
+    // A list URL of its own: its cache starts empty.
+    process.env.SECRET_SCANNING_KEYS_URL = `${github.url}?rotation`;
+    const team = await createTeam("pro");
+    await setResponse(team.org.id, "alert");
+    const key = await insertKey(team.org.id, { name: "Rotation" });
+    const fetchesBefore = github.fetches;
+    try {
+      expect((await report([{ token: key.value }])).status).toBe(200);
+      expect((await report([{ token: key.value }])).status).toBe(200);
+      expect(github.fetches - fetchesBefore).toBe(1);
+
+      // GitHub rotates to a new key. Within the minute the list is not fetched again, however many unknown identifiers come.
+      github.keys.push({ id: "github-key-2", ...keyPair() });
+      const byNewKey = () => report([{ token: key.value }], { identifier: "github-key-2", signWith: github.keys[1]!.privateKey });
+      expect((await byNewKey()).status).toBe(401);
+      expect((await report([{ token: key.value }], { identifier: "made-up" })).status).toBe(401);
+      expect(github.fetches - fetchesBefore).toBe(1);
+
+      vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + 61_000 });
+      expect((await byNewKey()).status).toBe(200);
+      expect(github.fetches - fetchesBefore).toBe(2);
+    } finally {
+      vi.useRealTimers();
+      github.keys.pop();
+      process.env.SECRET_SCANNING_KEYS_URL = github.url;
+    }
+  });
+});
