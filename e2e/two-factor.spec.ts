@@ -56,19 +56,18 @@ test.describe("two-factor sign-in (SPEC §16)", () => {
     await signIn.goto();
     await signIn.signIn(account.email, PASSWORD);
     await expect(page).toHaveURL(/\/signin\/two-factor/);
-    // The password alone reaches no page: each sends it back to the second step.
+    // The password alone reaches no page: each sends it back to the second step, which returns to it after.
     await page.goto(orgHome);
-    await expect(page).toHaveURL(/\/signin\/two-factor/);
+    await expect(page).toHaveURL(new RegExp(`/signin/two-factor\\?callbackUrl=${encodeURIComponent(orgHome)}$`));
     await page.goto("/settings/security");
-    await expect(page).toHaveURL(/\/signin\/two-factor/);
+    await expect(page).toHaveURL(/\/signin\/two-factor\?callbackUrl=%2Fsettings%2Fsecurity$/);
     await page.getByRole("button", { name: "Use a recovery code instead" }).click();
     await page.getByLabel("Recovery code").fill("wrong-codes");
     await page.getByRole("button", { name: "Verify" }).click();
     await expect(page.getByText("That recovery code does not match, or it was used already.")).toBeVisible();
     await page.getByLabel("Recovery code").fill(recoveryCodes[0]!);
     await page.getByRole("button", { name: "Verify" }).click();
-    await expect(page).toHaveURL(/\/settings\/api$/);
-    await page.goto("/settings/security");
+    await expect(page).toHaveURL(/\/settings\/security$/);
     await expect(page.getByText("9 of 10 left")).toBeVisible();
 
     // The organization's history says what changed.
