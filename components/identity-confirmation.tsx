@@ -7,14 +7,13 @@ import { FormAlert } from "@/components/form-alert";
 import { FormDialogFooter } from "@/components/form-dialog";
 import { SecondFactorFields, type SecondFactorMethods } from "@/components/second-factor-fields";
 import type { BeginPasskeyProofAction } from "@/components/passkey-ceremony";
-import { useActionForm } from "@/components/use-action-form";
+import { useActionForm, type FormActionFn } from "@/components/use-action-form";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
-import type { ActionResult } from "@/lib/action-result";
 
-export type ConfirmIdentityAction = (prev: ActionResult<{ confirmed: boolean }> | null, form: FormData) => Promise<ActionResult<{ confirmed: boolean }>>;
+export type ConfirmIdentityAction = FormActionFn<{ confirmed: boolean }>;
 
 /** "10 minutes", or seconds when the window is shorter than a minute. */
 function inWords(seconds: number): string {

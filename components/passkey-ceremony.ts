@@ -1,11 +1,11 @@
 "use client";
 
 import { startAuthentication, startRegistration, type PublicKeyCredentialCreationOptionsJSON, type PublicKeyCredentialRequestOptionsJSON } from "@simplewebauthn/browser";
-import type { ActionResult } from "@/lib/action-result";
+import type { ConfirmAction } from "@/components/use-confirm-action";
 
 /** The server action that hands a browser a passkey challenge (SPEC §16): to sign it, or to make a new passkey. */
-export type BeginPasskeyProofAction = (prev: null, input: Record<string, never>) => Promise<ActionResult<PublicKeyCredentialRequestOptionsJSON | null>>;
-export type BeginPasskeySetupAction = (prev: null, input: Record<string, never>) => Promise<ActionResult<PublicKeyCredentialCreationOptionsJSON>>;
+export type BeginPasskeyProofAction = ConfirmAction<Record<string, never>, PublicKeyCredentialRequestOptionsJSON | null>;
+export type BeginPasskeySetupAction = ConfirmAction<Record<string, never>, PublicKeyCredentialCreationOptionsJSON>;
 
 /** The browser's own words for a ceremony the person closed, made plain. */
 function ceremonyFailure(error: unknown): string {

@@ -4,7 +4,8 @@ import { startTransition, useActionState, useEffect, useRef, useState, type Form
 import { needsIdentity, useIdentityConfirmation } from "@/components/identity-confirmation-context";
 import type { ActionResult } from "@/lib/action-result";
 
-type FormActionFn<T> = (prev: ActionResult<T> | null, form: FormData) => Promise<ActionResult<T>>;
+/** A server action a form sends its FormData to. */
+export type FormActionFn<T> = (prev: ActionResult<T> | null, form: FormData) => Promise<ActionResult<T>>;
 
 /**
  * useActionState for forms that keep what the user typed when the server refuses it

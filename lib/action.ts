@@ -182,7 +182,7 @@ export function accountActionAfterCheck<S extends z.ZodType, C, T>(
   check: (data: z.output<S>, session: SignedInSession) => Promise<C>,
   run: (data: z.output<S>, ctx: AccountContext<C>) => Promise<AccountChange<T>>,
 ) {
-  return accountActionThat(input, run, { check: (data, session) => check(data, session) });
+  return accountActionThat(input, run, { check });
 }
 
 /** An account change that needs a second factor given again (turning two-factor off): checked, throttled, before anything changes. */

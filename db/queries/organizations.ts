@@ -93,38 +93,29 @@ export async function lockOrganization(tx: DbOrTx, orgId: string): Promise<{ nam
   return { ...rest, keyPolicy: { maxLifetimeDays, expiryRequired } };
 }
 
-/** SPEC §16: whether the organization requires two-factor sign-in of everyone. */
-export async function getTwoFactorRequirement(orgId: string): Promise<boolean> {
-  const [org] = await getDb().select({ required: organizations.requireTwoFactor }).from(organizations).where(eq(organizations.id, orgId));
-  return org?.required ?? false;
+/** SPEC §16 and §17 (owners): the organization's two-factor requirement and its response to a leaked key. */
+export interface SecuritySettings {
+  requireTwoFactor: boolean;
+  leakedKeyResponse: LeakedKeyResponse;
 }
 
-/** The same, read under the row's lock, for a change. */
-export async function lockTwoFactorRequirement(tx: DbOrTx, orgId: string): Promise<{ name: string; required: boolean }> {
-  const [org] = await tx.select({ name: organizations.name, required: organizations.requireTwoFactor }).from(organizations).where(eq(organizations.id, orgId)).for("update");
+const securityColumns = { requireTwoFactor: organizations.requireTwoFactor, leakedKeyResponse: organizations.leakedKeyResponse };
+
+/** What the Members and Key policy pages show of the security settings. */
+export async function securitySettings(orgId: string): Promise<SecuritySettings> {
+  const [org] = await getDb().select(securityColumns).from(organizations).where(eq(organizations.id, orgId));
+  return org ?? { requireTwoFactor: false, leakedKeyResponse: "revoke" };
+}
+
+/** The same, read under the row's lock for a change, with the organization's name for its history entry. */
+export async function lockSecuritySettings(tx: DbOrTx, orgId: string): Promise<SecuritySettings & { name: string }> {
+  const [org] = await tx.select({ name: organizations.name, ...securityColumns }).from(organizations).where(eq(organizations.id, orgId)).for("update");
   if (!org) throw new Error(`Organization ${orgId} not found`);
   return org;
 }
 
-export async function setTwoFactorRequirement(tx: DbOrTx, orgId: string, required: boolean): Promise<void> {
-  await tx.update(organizations).set({ requireTwoFactor: required }).where(eq(organizations.id, orgId));
-}
-
-/** SPEC §17: the organization's response to a leaked key, locked for its change. */
-export async function lockLeakedKeyResponse(tx: DbOrTx, orgId: string): Promise<{ name: string; response: LeakedKeyResponse }> {
-  const [org] = await tx.select({ name: organizations.name, response: organizations.leakedKeyResponse }).from(organizations).where(eq(organizations.id, orgId)).for("update");
-  if (!org) throw new Error(`Organization ${orgId} not found`);
-  return org;
-}
-
-export async function setLeakedKeyResponse(tx: DbOrTx, orgId: string, response: LeakedKeyResponse): Promise<void> {
-  await tx.update(organizations).set({ leakedKeyResponse: response }).where(eq(organizations.id, orgId));
-}
-
-/** SPEC §17: what the key policy page shows of the leaked-key response. */
-export async function leakedKeyResponse(orgId: string): Promise<LeakedKeyResponse> {
-  const [org] = await getDb().select({ response: organizations.leakedKeyResponse }).from(organizations).where(eq(organizations.id, orgId));
-  return org?.response ?? "revoke";
+export async function setSecuritySettings(tx: DbOrTx, orgId: string, change: Partial<SecuritySettings>): Promise<void> {
+  await tx.update(organizations).set(change).where(eq(organizations.id, orgId));
 }
 
 export async function setKeyPolicy(tx: DbOrTx, orgId: string, policy: KeyPolicy): Promise<void> {

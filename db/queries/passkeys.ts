@@ -2,9 +2,9 @@ import "server-only";
 import { and, asc, eq, sql } from "drizzle-orm";
 import { getDb, type DbOrTx, type Tx } from "@/db";
 import { rowsOf } from "@/db/rows";
-import { passkeys, recoveryCodes, sessions, WEBAUTHN_CHALLENGE_SECONDS } from "@/db/schema";
+import { passkeys, sessions, WEBAUTHN_CHALLENGE_SECONDS } from "@/db/schema";
 import { newId } from "@/core/ids";
-import { hasSecondFactor } from "./two-factor";
+import { dropRecoveryCodesWithoutFactor } from "./two-factor";
 
 /** A passkey as the Security page lists it: never its key. */
 export interface PasskeyDto {
@@ -56,7 +56,7 @@ export async function removePasskey(tx: Tx, userId: string, passkeyId: string): 
     .delete(passkeys)
     .where(and(eq(passkeys.id, passkeyId), eq(passkeys.userId, userId)))
     .returning({ id: passkeys.id, name: passkeys.name, createdAt: passkeys.createdAt, lastUsedAt: passkeys.lastUsedAt });
-  if (removed && !(await hasSecondFactor(userId, tx))) await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId));
+  if (removed) await dropRecoveryCodesWithoutFactor(tx, userId);
   return removed ?? null;
 }
 

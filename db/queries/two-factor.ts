@@ -17,13 +17,22 @@ export async function twoFactorStatus(userId: string, db: DbOrTx = getDb()): Pro
   return { totp: totp?.confirmedAt ? { confirmedAt: totp.confirmedAt } : null, recoveryCodesLeft: codes?.left ?? 0 };
 }
 
+/** Whether the person `userId` names has a confirmed authenticator app, as a condition inside another query. */
+function hasTotpSql(userId: SQLWrapper) {
+  return sql<boolean>`exists (select 1 from ${totpFactors} where ${totpFactors.userId} = ${userId} and ${totpFactors.confirmedAt} is not null)`;
+}
+
+/** Whether the person `userId` names has a passkey, as a condition inside another query. */
+function hasPasskeySql(userId: SQLWrapper) {
+  return sql<boolean>`exists (select 1 from ${passkeys} where ${passkeys.userId} = ${userId})`;
+}
+
 /**
  * Whether the person `userId` names has a second factor that signs in, as a condition inside
  * another query (the membership read on every page, the Members page): the one definition.
  */
 export function hasSecondFactorSql(userId: SQLWrapper) {
-  return sql<boolean>`(exists (select 1 from ${totpFactors} where ${totpFactors.userId} = ${userId} and ${totpFactors.confirmedAt} is not null)
-    or exists (select 1 from ${passkeys} where ${passkeys.userId} = ${userId}))`;
+  return sql<boolean>`(${hasTotpSql(userId)} or ${hasPasskeySql(userId)})`;
 }
 
 /** Whether the person has a second factor that signs in: sign-in then takes two steps. */
@@ -41,8 +50,8 @@ export interface SecondFactorMethodsDto {
 export async function secondFactorMethods(userId: string): Promise<SecondFactorMethodsDto> {
   const [row] = await getDb()
     .select({
-      totp: sql<boolean>`exists (select 1 from ${totpFactors} where ${totpFactors.userId} = ${userId} and ${totpFactors.confirmedAt} is not null)`,
-      passkey: sql<boolean>`exists (select 1 from ${passkeys} where ${passkeys.userId} = ${userId})`,
+      totp: hasTotpSql(sql`${userId}`),
+      passkey: hasPasskeySql(sql`${userId}`),
     })
     .from(sql`(select 1) as one`);
   return { totp: Boolean(row?.totp), passkey: Boolean(row?.passkey) };
@@ -100,10 +109,15 @@ export async function takeTotpStep(db: DbOrTx, userId: string, step: number, sta
   return rows.length > 0;
 }
 
+/** After a second factor is removed: the recovery codes go with the person's last one (they stand in for it). */
+export async function dropRecoveryCodesWithoutFactor(tx: Tx, userId: string): Promise<void> {
+  if (!(await hasSecondFactor(userId, tx))) await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId));
+}
+
 /** Removes the person's authenticator app; their recovery codes go with their last second factor. */
 export async function removeTotp(tx: Tx, userId: string): Promise<boolean> {
   const removed = await tx.delete(totpFactors).where(and(eq(totpFactors.userId, userId), isNotNull(totpFactors.confirmedAt))).returning({ userId: totpFactors.userId });
-  if (removed.length > 0 && !(await hasSecondFactor(userId, tx))) await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId));
+  if (removed.length > 0) await dropRecoveryCodesWithoutFactor(tx, userId);
   return removed.length > 0;
 }
 

@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { getDb } from "@/db";
 import { raiseKeyLeakedAlert } from "@/db/alerts";
 import { insertActivity } from "@/db/queries/activity";
@@ -44,14 +43,14 @@ async function actOnLeak(key: ReportedKeyDto, token: ReportedToken, now: Date): 
  * works. An unknown, revoked or expired key changes nothing.
  */
 export async function answerReport(report: SecretScanningReport, now = new Date()): Promise<TokenLabel[]> {
-  const ours = report.map((token) => (parseApiKey(token.token).ok ? hashApiKey(token.token) : null));
-  const keys = await reportedKeys([...new Set(ours.filter((hash): hash is string => hash !== null))]);
+  // A key's stored hash and GitHub's token_hash are the same SHA-256 (hex) of the whole token.
+  const tokens = report.map((token) => ({ ...token, hash: hashApiKey(token.token), wellFormed: parseApiKey(token.token).ok }));
+  const keys = await reportedKeys([...new Set(tokens.filter((token) => token.wellFormed).map((token) => token.hash))]);
   const labels: TokenLabel[] = [];
-  for (const [index, token] of report.entries()) {
-    const hash = ours[index];
-    const key = hash ? keys.get(hash) : undefined;
+  for (const token of tokens) {
+    const key = token.wellFormed ? keys.get(token.hash) : undefined;
     if (key?.active) await actOnLeak(key, token, now);
-    labels.push({ token_hash: hash ?? createHash("sha256").update(token.token).digest("hex"), token_type: token.type, label: key ? "true_positive" : "false_positive" });
+    labels.push({ token_hash: token.hash, token_type: token.type, label: key ? "true_positive" : "false_positive" });
   }
   return labels;
 }

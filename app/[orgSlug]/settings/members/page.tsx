@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { listOpenInvitations } from "@/db/queries/invitations";
 import { listMembers } from "@/db/queries/members";
-import { getTwoFactorRequirement } from "@/db/queries/organizations";
+import { securitySettings } from "@/db/queries/organizations";
 import { PageHeader } from "@/components/page-header";
 import { can, grantableRoles } from "@/lib/authz";
 import { requireOrgAccess } from "@/lib/org-access";
@@ -16,7 +16,7 @@ export const metadata: Metadata = { title: "Members" };
 export default async function MembersPage({ params }: { params: Promise<{ orgSlug: string }> }) {
   const { orgSlug } = await params;
   const { userId, membership } = await requireOrgAccess(orgSlug, "members.view");
-  const [members, invitations, requirement] = await Promise.all([listMembers(membership.orgId), listOpenInvitations(membership.orgId), getTwoFactorRequirement(membership.orgId)]);
+  const [members, invitations, { requireTwoFactor }] = await Promise.all([listMembers(membership.orgId), listOpenInvitations(membership.orgId), securitySettings(membership.orgId)]);
   const grantable = grantableRoles(membership.role);
   const canInvite = can(membership.role, "members.manage");
   return (
@@ -29,7 +29,7 @@ export default async function MembersPage({ params }: { params: Promise<{ orgSlu
       <TwoFactorRequirement
         orgId={membership.orgId}
         orgName={membership.orgName}
-        required={requirement}
+        required={requireTwoFactor}
         withTwoFactor={members.filter((member) => member.hasTwoFactor).length}
         total={members.length}
         canManage={can(membership.role, "security.manage")}

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { listActivity } from "@/db/queries/activity";
 import { listApiKeys } from "@/db/queries/api-keys";
-import { getKeyPolicy, leakedKeyResponse } from "@/db/queries/organizations";
+import { getKeyPolicy, securitySettings } from "@/db/queries/organizations";
 import { PageHeader } from "@/components/page-header";
 import { can } from "@/lib/authz";
 import { requireOrgAccess } from "@/lib/org-access";
@@ -13,9 +13,9 @@ export const metadata: Metadata = { title: "Key policy" };
 export default async function KeyPolicyPage({ params }: { params: Promise<{ orgSlug: string }> }) {
   const { orgSlug } = await params;
   const { membership } = await requireOrgAccess(orgSlug, "keys.view");
-  const [keyPolicy, leakResponse, keys, lastChange] = await Promise.all([
+  const [keyPolicy, { leakedKeyResponse: leakResponse }, keys, lastChange] = await Promise.all([
     getKeyPolicy(membership.orgId),
-    leakedKeyResponse(membership.orgId),
+    securitySettings(membership.orgId),
     listApiKeys(membership.orgId),
     can(membership.role, "activity.view") ? listActivity(membership.orgId, { action: "key_policy.changed" }, { pageSize: 1 }) : null,
   ]);
