@@ -1,20 +1,12 @@
-import type { Page } from "@playwright/test";
 import { expect, PHONE, POSTGRES, screenshot, storageStateOf, test } from "./fixtures";
 import { ApiKeysPage } from "./pages/api-keys-page";
-
-/** Keys an interrupted earlier attempt left active (a retry would find the plan's key limit reached). */
-async function revokeLeftovers(page: Page) {
-  const keys = new ApiKeysPage(page);
-  await keys.goto();
-  for (const name of await page.getByRole("link", { name: /^Nightly export \d+$/ }).allInnerTexts()) await keys.revokeNow(name);
-}
 
 test("an admin gives a key a budget of 3 a day: the 4th call is refused with key_budget_exceeded and the key's page shows 3 of 3", POSTGRES, async ({ browser, request }) => {
   const admin = await browser.newContext({ storageState: storageStateOf("admin") });
   const owner = await browser.newContext({ storageState: storageStateOf("owner") });
   const page = await admin.newPage();
   const ownerPage = await owner.newPage();
-  await revokeLeftovers(ownerPage);
+  await new ApiKeysPage(ownerPage).revokeLeftovers(/Nightly export \d+/);
   const keys = new ApiKeysPage(page);
   const name = `Nightly export ${Date.now()}`;
 
@@ -70,8 +62,7 @@ test("an admin gives a key a budget of 3 a day: the 4th call is refused with key
   await expect(page.getByRole("listitem", { name: `Key budget changed: ${name}` })).toContainText("3 requests per day");
   await expect(page.getByRole("listitem", { name: `Key budget changed: ${name}` })).toContainText("4 requests per day");
 
-  await new ApiKeysPage(ownerPage).goto();
-  await new ApiKeysPage(ownerPage).revokeNow(name);
+  await new ApiKeysPage(ownerPage).revokeLeftovers(/Nightly export \d+/);
   await admin.close();
   await owner.close();
 });

@@ -11,6 +11,8 @@ export WEBHOOK_ALLOW_PRIVATE=true
 # Sudo mode (SPEC §16) asks for the password again after 30 seconds instead of 10 minutes, so the
 # sudo spec sees the question without waiting; every other page answers it (e2e/fixtures.ts).
 export SUDO_MODE_SECONDS="${SUDO_MODE_SECONDS:-30}"
+# Every spec signs up from 127.0.0.1, more than the 10 an hour one address gets in production.
+export SIGN_UPS_PER_HOUR="${SIGN_UPS_PER_HOUR:-1000}"
 SERVER="${E2E_SERVER:-0}"
 # Secret scanning reports (SPEC §17) are checked against keys e2e/secret-scanner.ts serves here.
 export SECRET_SCANNING_KEYS_URL="http://127.0.0.1:$((3190 + SERVER))/keys"

@@ -1,3 +1,5 @@
+import { wholeNumberFromEnv } from "@/core/env-number";
+
 /**
  * Who sent a request, for the gateway's IP allowlist and audit log and for sign-in throttling:
  * one rule, here.
@@ -11,9 +13,7 @@
 /** TRUST_PROXY_HOPS: how many proxies of ours stand in front of this server; 1 under TRUST_PROXY=true, none without it. */
 export function trustedProxyHops(env: Record<string, string | undefined> = process.env): number {
   if (env.TRUST_PROXY !== "true") return 0;
-  const hops = Number(env.TRUST_PROXY_HOPS ?? 1);
-  if (!Number.isInteger(hops) || hops < 1) throw new Error(`TRUST_PROXY_HOPS must be a whole number of proxies, at least 1 (it is "${env.TRUST_PROXY_HOPS}").`);
-  return hops;
+  return wholeNumberFromEnv("TRUST_PROXY_HOPS", 1, "proxies", { env });
 }
 
 /**

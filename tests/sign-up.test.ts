@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from "vitest";
 import { getDb } from "@/db";
 import { authThrottle, users } from "@/db/schema";
 import { MAX_FAILURES_PER_IP, SIGN_IN_WINDOW_SECONDS } from "@/lib/auth/credentials";
-import { MAX_SIGN_UPS_PER_IP, signUp, TooManySignUps } from "@/lib/auth/sign-up";
+import { signUp, TooManySignUps } from "@/lib/auth/sign-up";
 import { form } from "./helpers/factories";
 import { Browser } from "./helpers/next-request";
 
@@ -47,19 +47,33 @@ describe("sign-up", () => {
     expect(new Set(created.map((c) => c.orgSlug)).size).toBe(6);
   });
 
-  it(`refuses sign-ups beyond ${MAX_SIGN_UPS_PER_IP} an hour from one address, even concurrently`, async () => {
-    const ip = freshIp();
-    const outcomes = await Promise.all(
-      Array.from({ length: MAX_SIGN_UPS_PER_IP + 3 }, () =>
+  const signUpsFrom = (ip: string, count: number) =>
+    Promise.all(
+      Array.from({ length: count }, () =>
         signUp(account(), clientAt(ip)).then(
           () => "created",
           (error: unknown) => (error instanceof TooManySignUps ? "refused" : Promise.reject(error)),
         ),
       ),
     );
-    expect(outcomes.filter((o) => o === "created")).toHaveLength(MAX_SIGN_UPS_PER_IP);
+
+  it("refuses sign-ups beyond 10 an hour from one address, even concurrently", async () => {
+    const ip = freshIp();
+    const outcomes = await signUpsFrom(ip, 13);
+    expect(outcomes.filter((o) => o === "created")).toHaveLength(10);
     expect(await signUpFrom(new Browser(ip), account())).toEqual({ ok: false, error: "Too many sign-ups from your network in the last hour. Try again later." });
     expect(await signUpFrom(new Browser(freshIp()), account())).toBe("signed in");
+  });
+
+  it("takes the hourly number from SIGN_UPS_PER_HOUR, and refuses to run on a bad one", async () => {
+    vi.stubEnv("SIGN_UPS_PER_HOUR", "2");
+    try {
+      expect((await signUpsFrom(freshIp(), 4)).filter((o) => o === "created")).toHaveLength(2);
+      vi.stubEnv("SIGN_UPS_PER_HOUR", "ten");
+      await expect(signUp(account(), clientAt(freshIp()))).rejects.toThrow('SIGN_UPS_PER_HOUR must be a whole number of sign-ups, at least 1 (it is "ten").');
+    } finally {
+      vi.unstubAllEnvs();
+    }
   });
 
   it("says the account was created when signing in from the address is paused", async () => {

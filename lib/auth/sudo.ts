@@ -2,6 +2,7 @@ import { getUser } from "@/db/queries/users";
 import { markAuthenticated } from "@/db/queries/sessions";
 import { UserFacingError } from "@/lib/errors";
 import type { SignedInSession } from "@/lib/session";
+import { wholeNumberFromEnv } from "@/core/env-number";
 import { throttledPasswordCheck } from "./credentials";
 import { requireSecondFactor } from "./second-factor";
 import type { IdentityProof } from "./identity-input";
@@ -12,11 +13,7 @@ import type { IdentityProof } from "./identity-input";
  * browser tests can see the question without waiting 10 minutes.
  */
 export function sudoModeSeconds(): number {
-  const configured = process.env.SUDO_MODE_SECONDS;
-  if (configured === undefined || configured === "") return 10 * 60;
-  const seconds = Number(configured);
-  if (!Number.isInteger(seconds) || seconds < 1) throw new Error(`SUDO_MODE_SECONDS must be a whole number of seconds, at least 1 (it is "${configured}").`);
-  return seconds;
+  return wholeNumberFromEnv("SUDO_MODE_SECONDS", 10 * 60, "seconds");
 }
 
 /** Whether the session gave a password or second factor recently enough for a sensitive change. */
