@@ -24,7 +24,7 @@ export interface AlertSettings {
 }
 
 const readByUser = (userId: string) =>
-  sql<boolean>`exists (select from ${alertReads} where ${alertReads.alertId} = ${alerts.id} and ${alertReads.userId} = ${userId})`;
+  sql<boolean>`exists (select from ${alertReads} where ${alertReads.orgId} = ${alerts.orgId} and ${alertReads.userId} = ${userId} and ${alertReads.alertId} = ${alerts.id})`;
 
 function alertQuery(userId: string | null) {
   return getDb()
@@ -79,7 +79,7 @@ export async function markAlertsRead(tx: DbOrTx, orgId: string, userId: string, 
   if (found.length === 0) return 0;
   await tx
     .insert(alertReads)
-    .values(found.map(({ id }) => ({ alertId: id, userId })))
+    .values(found.map(({ id }) => ({ orgId, alertId: id, userId })))
     .onConflictDoNothing();
   return found.length;
 }

@@ -219,11 +219,12 @@ export const authThrottle = pgTable("auth_throttle", {
 export const liveTailStreams = pgTable(
   "live_tail_streams",
   {
-    id: text("id").primaryKey(),
+    id: text("id").notNull(),
     userId: personRef(),
     orgId: text("org_id").notNull(),
     openedAt: timestamp("opened_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
     seenAt: timestamp("seen_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
   },
-  (t) => [index("live_tail_streams_user_idx").on(t.userId)],
+  // The id first: a stream touches and ends its own row by it; org_id in it for Citus (db/distribution.ts).
+  (t) => [primaryKey({ columns: [t.id, t.orgId] }), index("live_tail_streams_user_idx").on(t.userId)],
 );

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { bigserial, bigint, check, index, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, type AnyPgColumn } from "drizzle-orm/pg-core";
+import { bigserial, bigint, check, foreignKey, index, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, type AnyPgColumn } from "drizzle-orm/pg-core";
 import { ALERT_KIND_VALUES } from "@/core/enums";
 import { createdAt } from "./columns";
 import { tenant, users } from "./accounts";
@@ -13,7 +13,7 @@ import { apiKeys } from "./api-keys";
 export const alerts = pgTable(
   "alerts",
   {
-    id: bigserial("id", { mode: "number" }).primaryKey(),
+    id: bigserial("id", { mode: "number" }).notNull(),
     orgId: tenant(),
     kind: text("kind", { enum: ALERT_KIND_VALUES }).notNull(),
     period: text("period").notNull(),
@@ -24,6 +24,8 @@ export const alerts = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
+    // The id first: rows are also found by it alone (a Slack delivery names its alert); org_id in it for Citus (db/distribution.ts).
+    primaryKey({ columns: [t.id, t.orgId] }),
     uniqueIndex("alerts_once_per_period_idx").on(t.orgId, t.kind, t.period),
     index("alerts_org_time_idx").on(t.orgId, t.createdAt.desc(), t.id.desc()),
     check("alerts_kind_known", sql`${t.kind} in (${sql.raw(ALERT_KIND_VALUES.map((kind) => `'${kind}'`).join(", "))})`),
@@ -34,13 +36,15 @@ export const alerts = pgTable(
 export const alertReads = pgTable(
   "alert_reads",
   {
-    alertId: bigint("alert_id", { mode: "number" })
-      .notNull()
-      .references(() => alerts.id, { onDelete: "cascade" }),
+    orgId: tenant(),
+    alertId: bigint("alert_id", { mode: "number" }).notNull(),
     userId: text("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
     readAt: timestamp("read_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.userId, t.alertId] })],
+  (t) => [
+    primaryKey({ columns: [t.orgId, t.userId, t.alertId] }),
+    foreignKey({ columns: [t.alertId, t.orgId], foreignColumns: [alerts.id, alerts.orgId] }).onDelete("cascade"),
+  ],
 );

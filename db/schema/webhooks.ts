@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { boolean, check, index, integer, jsonb, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
+import { boolean, check, foreignKey, index, integer, jsonb, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
 import { WEBHOOK_DELIVERY_STATUS_VALUES, WEBHOOK_FORMAT_VALUES } from "@/core/enums";
 import { createdAt } from "./columns";
 import { tenant, users } from "./accounts";
@@ -13,7 +13,7 @@ import { tenant, users } from "./accounts";
 export const webhookEndpoints = pgTable(
   "webhook_endpoints",
   {
-    id: text("id").primaryKey(),
+    id: text("id").notNull(),
     orgId: tenant(),
     url: text("url").notNull(),
     description: text("description").notNull().default(""),
@@ -32,6 +32,8 @@ export const webhookEndpoints = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
+    // The id first: a queued delivery finds its endpoint by it; org_id in it for Citus (db/distribution.ts).
+    primaryKey({ columns: [t.id, t.orgId] }),
     index("webhook_endpoints_org_idx").on(t.orgId, t.createdAt),
     check("webhook_endpoints_disabled_has_reason", sql`${t.enabled} = (${t.disabledReason} is null)`),
     check("webhook_endpoints_format_known", sql`${t.format} in (${sql.raw(WEBHOOK_FORMAT_VALUES.map((format) => `'${format}'`).join(", "))})`),
@@ -47,11 +49,9 @@ export const webhookEndpoints = pgTable(
 export const webhookDeliveries = pgTable(
   "webhook_deliveries",
   {
-    id: text("id").primaryKey(),
+    id: text("id").notNull(),
     orgId: tenant(),
-    endpointId: text("endpoint_id")
-      .notNull()
-      .references(() => webhookEndpoints.id, { onDelete: "cascade" }),
+    endpointId: text("endpoint_id").notNull(),
     eventType: text("event_type").notNull(),
     /** The body as sent: Standard Webhooks' { type, timestamp, data }. */
     payload: jsonb("payload").$type<{ type: string; timestamp: string; data: Record<string, unknown> }>().notNull(),
@@ -66,6 +66,9 @@ export const webhookDeliveries = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
+    // The id first: the webhook queue's jobs name a delivery by it alone; org_id in it for Citus (db/distribution.ts).
+    primaryKey({ columns: [t.id, t.orgId] }),
+    foreignKey({ columns: [t.endpointId, t.orgId], foreignColumns: [webhookEndpoints.id, webhookEndpoints.orgId] }).onDelete("cascade"),
     index("webhook_deliveries_endpoint_time_idx").on(t.orgId, t.endpointId, t.createdAt.desc(), t.id.desc()),
     check("webhook_deliveries_status_known", sql`${t.status} in (${sql.raw(WEBHOOK_DELIVERY_STATUS_VALUES.map((status) => `'${status}'`).join(", "))})`),
   ],
@@ -80,9 +83,7 @@ export const webhookDeliveryAttempts = pgTable(
   "webhook_delivery_attempts",
   {
     orgId: tenant(),
-    deliveryId: text("delivery_id")
-      .notNull()
-      .references(() => webhookDeliveries.id, { onDelete: "cascade" }),
+    deliveryId: text("delivery_id").notNull(),
     attempt: integer("attempt").notNull(),
     attemptedAt: timestamp("attempted_at", { withTimezone: true, mode: "date" }).notNull(),
     /** The answer's HTTP status, or null when it got none (refused address, timeout, connection). */
@@ -91,5 +92,8 @@ export const webhookDeliveryAttempts = pgTable(
     /** The start of the answer's body, or what went wrong. */
     responseExcerpt: text("response_excerpt").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.orgId, t.deliveryId, t.attempt] })],
+  (t) => [
+    primaryKey({ columns: [t.orgId, t.deliveryId, t.attempt] }),
+    foreignKey({ columns: [t.deliveryId, t.orgId], foreignColumns: [webhookDeliveries.id, webhookDeliveries.orgId] }).onDelete("cascade"),
+  ],
 );

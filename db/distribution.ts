@@ -1,0 +1,21 @@
+/**
+ * How the schema spreads over a sharded PostgreSQL (Citus; README "Beyond one machine"): every
+ * table distributes by org_id, except the reference tables below, copied whole to every node.
+ * They are small, and looked up before the organization is known (a key by its hash, an
+ * invitation by its token, a session by its id) or belong to a person across organizations.
+ * tests/citus-schema.test.ts holds the migrated catalog to Citus's rules for both kinds.
+ */
+export const DISTRIBUTION_COLUMN = "org_id";
+
+export const REFERENCE_TABLES: readonly string[] = [
+  "organizations",
+  "users",
+  "memberships",
+  "api_keys",
+  "invitations",
+  "sessions",
+  "auth_throttle",
+  "totp_factors",
+  "recovery_codes",
+  "passkeys",
+];
