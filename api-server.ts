@@ -1,6 +1,8 @@
+import type { Server } from "node:http";
 import { serve } from "@hono/node-server";
 import { createApiApp } from "@/lib/api/app";
-import { shutDownOnSignals, startServices } from "@/lib/server-boot";
+import { drain, startServices } from "@/lib/server-boot";
+import { serveOnWorkers } from "@/lib/worker-cluster";
 
 // The API alone, for deployments that scale it apart from the dashboard. An embedded database
 // has a single owning process, so this needs a shared PostgreSQL.
@@ -10,8 +12,13 @@ if (!process.env.DATABASE_URL) {
 }
 
 const port = Number(process.env.API_PORT ?? process.env.PORT ?? 3001);
-await startServices();
-const server = serve({ fetch: createApiApp().fetch, port, hostname: process.env.HOSTNAME_BIND ?? "0.0.0.0" }, () => {
-  console.log(`Invoicing API ready on http://localhost:${port}/v1`);
+await serveOnWorkers({
+  ready: `Invoicing API ready on http://localhost:${port}/v1`,
+  start: async () => {
+    await startServices();
+    const server = await new Promise<Server>((resolve) => {
+      const listening = serve({ fetch: createApiApp().fetch, port, hostname: process.env.HOSTNAME_BIND ?? "0.0.0.0" }, () => resolve(listening as Server));
+    });
+    return () => drain(server);
+  },
 });
-shutDownOnSignals(() => void server.close());

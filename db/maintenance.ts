@@ -3,6 +3,7 @@ import { maintainRequestLog } from "./partitions";
 import { watchKeyExpiries } from "./key-expiries";
 import { foldPendingRollups } from "./rollup-fold";
 import { buildUsageSnapshots } from "./usage-snapshots";
+import { trySessionLock } from "./session-lock";
 
 const REQUEST_LOG_INTERVAL_MS = 6 * 3600_000;
 // The gateway refuses an expired key on its own at once; this only bounds how late its
@@ -13,17 +14,39 @@ const ROLLUP_FOLD_INTERVAL_MS = 1000;
 // A period is snapshotted SNAPSHOT_GRACE_MS after it ends at the soonest; until then reads take its rollup rows.
 const SNAPSHOT_INTERVAL_MS = 60_000;
 
-function every(intervalMs: number, what: string, run: () => Promise<unknown>): void {
+/**
+ * Each task at most once at a time across every process of the service (workers, machines): a
+ * run that finds the last one still going in this process, or the task's lock held by another,
+ * is skipped; the next tick tries again.
+ */
+export function exclusiveTask(lock: number, run: () => Promise<unknown>): () => Promise<"ran" | "skipped"> {
+  let running = false;
+  return async () => {
+    if (running) return "skipped";
+    running = true;
+    try {
+      return await trySessionLock(lock, async () => void (await run()));
+    } finally {
+      running = false;
+    }
+  };
+}
+
+function every(intervalMs: number, what: string, lock: number, run: () => Promise<unknown>): void {
+  const runAlone = exclusiveTask(lock, run);
   setInterval(() => {
     const again = intervalMs < 60_000 ? `${intervalMs / 1000} seconds` : `${intervalMs / 60_000} minutes`;
-    run().catch((error: unknown) => console.error(`${what} failed; it runs again in ${again}`, error));
+    runAlone().catch((error: unknown) => console.error(`${what} failed; it runs again in ${again}`, error));
   }, intervalMs).unref();
 }
 
+// Shared by every process of this service, one per task (db/session-lock.ts).
+const LOCKS = { requestLog: 727_301_010, keyExpiries: 727_301_011, rollupFold: 727_301_012, snapshots: 727_301_013 } as const;
+
 /** The background work of a server process (both also run at start-up, in migrateDatabase); the timers never keep it alive. */
 export function scheduleMaintenance(db: () => DbOrTx): void {
-  every(REQUEST_LOG_INTERVAL_MS, "Request-log maintenance", () => maintainRequestLog(db()));
-  every(KEY_EXPIRY_INTERVAL_MS, "Recording key expiries and their alerts", () => watchKeyExpiries(db()));
-  every(ROLLUP_FOLD_INTERVAL_MS, "Folding pending requests into the usage rollups", () => foldPendingRollups(db()));
-  every(SNAPSHOT_INTERVAL_MS, "Snapshotting closed hours and days of usage", () => buildUsageSnapshots(db()));
+  every(REQUEST_LOG_INTERVAL_MS, "Request-log maintenance", LOCKS.requestLog, () => maintainRequestLog(db()));
+  every(KEY_EXPIRY_INTERVAL_MS, "Recording key expiries and their alerts", LOCKS.keyExpiries, () => watchKeyExpiries(db()));
+  every(ROLLUP_FOLD_INTERVAL_MS, "Folding pending requests into the usage rollups", LOCKS.rollupFold, () => foldPendingRollups(db()));
+  every(SNAPSHOT_INTERVAL_MS, "Snapshotting closed hours and days of usage", LOCKS.snapshots, () => buildUsageSnapshots(db()));
 }

@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import { postgresClient } from "./index";
+import { withSessionLock } from "./session-lock";
 
 // Any constant shared by every process of this service: schema changes run one process at a time.
 const MIGRATION_LOCK = 727_301_001;
@@ -13,15 +13,5 @@ const holding = new AsyncLocalStorage<true>();
  * otherwise both find missing and both create (the second failing on what the first made).
  */
 export async function withMigrationLock<T>(run: () => Promise<T>): Promise<T> {
-  const sql = postgresClient();
-  if (!sql || holding.getStore()) return run(); // PGlite has one owning process already
-  // A session lock on one reserved connection keeps a second process out while this one migrates.
-  const lockConnection = await sql.reserve();
-  try {
-    await lockConnection`select pg_advisory_lock(${MIGRATION_LOCK})`;
-    return await holding.run(true, run);
-  } finally {
-    await lockConnection`select pg_advisory_unlock(${MIGRATION_LOCK})`;
-    lockConnection.release();
-  }
+  return holding.getStore() ? run() : withSessionLock(MIGRATION_LOCK, () => holding.run(true, run));
 }

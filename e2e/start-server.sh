@@ -22,6 +22,9 @@ if [ -z "${DATABASE_URL:-}" ]; then
 else
   DATABASE_URL="$(npx tsx e2e/fresh-database.ts)"
   export DATABASE_URL
+  # Two workers share each server's port (SPEC §18), as on a production machine: sessions, sudo
+  # mode, the live tail and the limits must hold whichever worker answers.
+  export WEB_CONCURRENCY="${WEB_CONCURRENCY:-2}"
 fi
 # The servers after the first serve the build the first one made, as does .ci/run's PostgreSQL pass
 # (the build reads no database).

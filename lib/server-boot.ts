@@ -1,3 +1,4 @@
+import type { Server } from "node:http";
 import { closeDb, getDb } from "@/db";
 import { scheduleMaintenance } from "@/db/maintenance";
 import { migrateDatabase } from "@/db/migrate";
@@ -19,14 +20,20 @@ export async function startServices(): Promise<void> {
   await startMailWorker();
 }
 
-/** On SIGINT or SIGTERM: `stopServing` (stop listening, close the framework), then the database, then exit. */
-export function shutDownOnSignals(stopServing: () => Promise<void> | void): void {
-  const shutdown = async (signal: string) => {
-    console.log(`${signal}: shutting down…`);
-    await stopServing();
-    await closeDb();
-    process.exit(0);
-  };
-  process.on("SIGINT", () => void shutdown("SIGINT"));
-  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+/** How long a stopping server lets the requests it has accepted finish before it closes their connections. */
+const DRAIN_MS = 10_000;
+
+/**
+ * Stops `server` taking connections, lets the requests it has accepted finish (closing idle
+ * keep-alive connections at once, the rest after DRAIN_MS at the latest), then closes the
+ * framework (`closeApp`) and the database. What a worker does on SIGTERM (lib/worker-cluster.ts).
+ */
+export async function drain(server: Server, closeApp: () => Promise<void> | void = () => {}): Promise<void> {
+  const closed = new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
+  server.closeIdleConnections();
+  const deadline = setTimeout(() => server.closeAllConnections(), DRAIN_MS).unref();
+  await closed;
+  clearTimeout(deadline);
+  await closeApp();
+  await closeDb();
 }

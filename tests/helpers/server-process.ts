@@ -43,7 +43,7 @@ export async function startServerProcess(script = "api-server.ts", env: Record<s
     child,
     base: `http://127.0.0.1:${port}`,
     stop: async () => {
-      if (child.exitCode !== null) return;
+      if (child.exitCode !== null || child.signalCode !== null) return;
       child.kill("SIGTERM");
       await once(child, "exit");
     },

@@ -1,0 +1,97 @@
+import { once } from "node:events";
+import { availableParallelism } from "node:os";
+import { sql } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { getDb } from "@/db";
+import { exclusiveTask } from "@/db/maintenance";
+import { trySessionLock } from "@/db/session-lock";
+import { workerCount } from "@/lib/worker-cluster";
+import { createOrg, insertKey } from "./helpers/factories";
+import { startServerProcess } from "./helpers/server-process";
+import { databaseUrl } from "./setup/database-server";
+
+const postgres = { DATABASE_URL: "postgres://db.internal/invoicing" };
+
+describe("how many workers a server runs (SPEC §18)", () => {
+  it("one per core on PostgreSQL, or WEB_CONCURRENCY", () => {
+    expect(workerCount(postgres)).toEqual({ workers: availableParallelism(), notice: null });
+    expect(workerCount({ ...postgres, WEB_CONCURRENCY: "3" })).toEqual({ workers: 3, notice: null });
+    for (const bad of ["0", "two", "1.5"]) expect(() => workerCount({ ...postgres, WEB_CONCURRENCY: bad })).toThrow(`WEB_CONCURRENCY must be a whole number of worker processes, at least 1 (it is "${bad}").`);
+  });
+
+  it("one on the embedded database, saying so when asked for more", () => {
+    expect(workerCount({})).toEqual({ workers: 1, notice: null });
+    expect(workerCount({ WEB_CONCURRENCY: "1" })).toEqual({ workers: 1, notice: null });
+    const { workers, notice } = workerCount({ WEB_CONCURRENCY: "4" });
+    expect(workers).toBe(1);
+    expect(notice).toContain("the embedded database has a single owning process: running one");
+  });
+});
+
+describe("the maintenance timers", () => {
+  it("run each task once at a time: a tick that finds the last run going is skipped", async () => {
+    let runs = 0;
+    let started = () => {};
+    let release = () => {};
+    const task = exclusiveTask(727_309_001, async () => {
+      runs++;
+      started();
+      await new Promise<void>((resolve) => (release = resolve));
+    });
+    // A run once its task has begun (wrapped: an awaited promise would wait for its end).
+    const begin = async () => {
+      const begun = new Promise<void>((resolve) => (started = resolve));
+      const run = task();
+      await begun;
+      return { run };
+    };
+    const first = await begin();
+    expect(await task()).toBe("skipped");
+    release();
+    expect(await first.run).toBe("ran");
+    const again = await begin();
+    release();
+    expect(await again.run).toBe("ran");
+    expect(runs).toBe(2);
+  });
+
+  it.skipIf(!process.env.DATABASE_URL)("and once at a time across processes: another connection holding the task's lock skips it", async () => {
+    let release = () => {};
+    const holder = trySessionLock(727_309_002, () => new Promise<void>((resolve) => (release = resolve)));
+    await new Promise((resolve) => setTimeout(resolve, 200)); // the holder has its lock
+    let ran = false;
+    expect(await trySessionLock(727_309_002, async () => void (ran = true))).toBe("skipped");
+    release();
+    expect(await holder).toBe("ran");
+    expect(ran).toBe(false);
+    expect(await trySessionLock(727_309_002, async () => void (ran = true))).toBe("ran");
+  });
+});
+
+describe.skipIf(!process.env.DATABASE_URL)("npm run start:api with two workers", () => {
+  it("drains on SIGTERM: every request it had accepted is answered, then it exits 0", async () => {
+    const server = await startServerProcess("api-server.ts", { WEB_CONCURRENCY: "2" });
+    const org = await createOrg("enterprise", { rateLimitPerMinute: 100_000 });
+    const { value } = await insertKey(org.id);
+    let exited = false;
+    server.child.once("exit", () => (exited = true));
+    const exit = once(server.child, "exit");
+    let inFlight: Promise<number>[] = [];
+    // Holding the rate-limit windows keeps every admission waiting: the requests are in the workers' hands.
+    await getDb().transaction(async (tx) => {
+      await tx.execute(sql`lock table rate_limit_windows in exclusive mode`);
+      inFlight = Array.from({ length: 40 }, () => fetch(`${server.base}/v1/invoices`, { headers: { "X-API-Key": value } }).then((response) => response.status));
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      server.child.kill("SIGTERM");
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(exited).toBe(false);
+    });
+    expect(await Promise.all(inFlight)).toEqual(Array(40).fill(200));
+    expect((await exit)[0]).toBe(0);
+  });
+
+  it("stops, saying why, when a worker dies before it listens (a database it cannot reach), instead of restarting it forever", async () => {
+    const started = startServerProcess("api-server.ts", { WEB_CONCURRENCY: "2", DATABASE_URL: databaseUrl(process.env.DATABASE_URL!, "no_such_database") });
+    await expect(started).rejects.toThrow(/exited with 1[^]*before it listened; stopping the server/);
+  });
+});
