@@ -32,16 +32,20 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const KEYS = 10;
 const PATH = "/v1/products?limit=10";
 
-interface Round {
+export interface LoadRound {
   requestsPerSecond: number;
-  /** The server process's CPU time (user and system) per response, in microseconds. */
-  cpuMicrosPerRequest: number;
   p50: number;
   p99: number;
   statuses: Record<string, number>;
 }
 
-async function load(base: string, keys: string[], seconds: number): Promise<Omit<Round, "cpuMicrosPerRequest">> {
+interface Round extends LoadRound {
+  /** The server process's CPU time (user and system) per response, in microseconds. */
+  cpuMicrosPerRequest: number;
+}
+
+/** `seconds` of CONNECTIONS connections, each cycling through `keys`, on GET PATH. */
+export async function load(base: string, keys: string[], seconds: number): Promise<LoadRound> {
   const result = await autocannon({
     url: base,
     connections: CONNECTIONS,

@@ -23,6 +23,7 @@ import { count, median, mib, ms, percentile, printLines, printTable, runLoad, st
 import { benchAuditAtScale } from "./audit-at-scale";
 import { benchUsageAtScale } from "./usage-at-scale";
 import { benchGatewayRatio } from "./gateway-ratio";
+import { benchServerTopologies } from "./server-topologies";
 import { benchLiveTail } from "./live-tail";
 import { benchWorstCases } from "./worst-cases";
 
@@ -223,6 +224,7 @@ try {
 
   const only = process.argv.find((arg) => arg.startsWith("--only="))?.slice("--only=".length);
   if (!only || only === "gateway-ratio") await benchGatewayRatio();
+  if (!only || only === "server-topologies") await benchServerTopologies();
   if (!only || only === "live-tail") await benchLiveTail();
   if (!only || only === "in-process") await benchInProcess();
   if (!only || only === "audit-at-scale") {
