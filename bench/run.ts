@@ -24,6 +24,7 @@ import { benchAuditAtScale } from "./audit-at-scale";
 import { benchUsageAtScale } from "./usage-at-scale";
 import { benchGatewayRatio } from "./gateway-ratio";
 import { benchServerTopologies } from "./server-topologies";
+import { benchProfileGateway } from "./profile-gateway";
 import { benchLiveTail } from "./live-tail";
 import { benchWorstCases } from "./worst-cases";
 
@@ -225,6 +226,7 @@ try {
   const only = process.argv.find((arg) => arg.startsWith("--only="))?.slice("--only=".length);
   if (!only || only === "gateway-ratio") await benchGatewayRatio();
   if (!only || only === "server-topologies") await benchServerTopologies();
+  if (only === "profile") await benchProfileGateway();
   if (!only || only === "live-tail") await benchLiveTail();
   if (!only || only === "in-process") await benchInProcess();
   if (!only || only === "audit-at-scale") {

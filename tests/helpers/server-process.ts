@@ -22,11 +22,11 @@ async function freePort(): Promise<number> {
  * A server script of this repository (`api-server.ts` by default, or `server.ts` over a
  * production build), or of another checkout of it at `checkout`, in its own Node process on a
  * free localhost port, run as `npm run start:api` runs it (on one worker unless `env` sets
- * WEB_CONCURRENCY); resolves once it prints "ready".
+ * WEB_CONCURRENCY), with Node's `nodeFlags` (a profiler's); resolves once it prints "ready".
  */
-export async function startServerProcess(script = "api-server.ts", env: Record<string, string> = {}, checkout = path.resolve(import.meta.dirname, "../..")): Promise<ServerProcess> {
+export async function startServerProcess(script = "api-server.ts", env: Record<string, string> = {}, checkout = path.resolve(import.meta.dirname, "../.."), nodeFlags: string[] = []): Promise<ServerProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", script], {
+  const child = spawn(process.execPath, [...nodeFlags, "--conditions=react-server", "--import", "tsx", script], {
     cwd: checkout,
     // One worker unless the caller asks for more (lib/worker-cluster.ts): a test or bench says what it runs.
     env: { ...process.env, WEB_CONCURRENCY: "1", ...env, API_PORT: String(port), PORT: String(port), HOSTNAME_BIND: "127.0.0.1", NODE_ENV: "production" },

@@ -1,0 +1,87 @@
+/**
+ * Where the gateway's CPU goes, against the bare route (SPEC §18): both servers under the same
+ * load with `--cpu-prof`, then each profile's top self-time frames and its self time by package.
+ * PostgreSQL only. `npm run bench -- --only=profile` (BENCH_PROFILE_DIR keeps the .cpuprofile files).
+ */
+import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { getDb } from "@/db";
+import { products } from "@/db/schema";
+import { newId } from "@/core/ids";
+import { createOrg, insertKey } from "@/tests/helpers/factories";
+import { startServerProcess } from "@/tests/helpers/server-process";
+import { load } from "./gateway-ratio";
+import { count, printTable } from "./lib";
+
+const TOP = 25;
+
+interface CpuProfile {
+  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+/** Where a script lives, shortly: a package, a file of this repository, or Node's own. */
+function origin(url: string): string {
+  if (!url) return "(native / V8)";
+  if (url.startsWith("node:")) return "node:internal";
+  const inModules = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
+  if (inModules) return inModules[1]!;
+  return url.replace(/^file:\/\//, "").replace(`${path.resolve(import.meta.dirname, "..")}/`, "");
+}
+
+function selfTimes(profile: CpuProfile): { frames: Map<string, number>; origins: Map<string, number>; totalUs: number } {
+  const byId = new Map(profile.nodes.map((node) => [node.id, node.callFrame]));
+  const frames = new Map<string, number>();
+  const origins = new Map<string, number>();
+  let totalUs = 0;
+  profile.samples.forEach((id, i) => {
+    const frame = byId.get(id)!;
+    const us = profile.timeDeltas[i] ?? 0;
+    if (frame.functionName === "(idle)" || frame.functionName === "(program)") return;
+    totalUs += us;
+    const key = `${frame.functionName || "(anonymous)"}  ${origin(frame.url)}:${frame.lineNumber + 1}`;
+    frames.set(key, (frames.get(key) ?? 0) + us);
+    origins.set(origin(frame.url), (origins.get(origin(frame.url)) ?? 0) + us);
+  });
+  return { frames, origins, totalUs };
+}
+
+async function profiled(script: string, env: Record<string, string>, keys: string[]): Promise<{ profile: CpuProfile; responses: number }> {
+  const dir = process.env.BENCH_PROFILE_DIR ?? mkdtempSync(path.join(os.tmpdir(), "gateway-profile-"));
+  const server = await startServerProcess(script, env, undefined, ["--cpu-prof", `--cpu-prof-dir=${dir}`]);
+  await load(server.base, keys, 2);
+  const round = await load(server.base, keys, 8);
+  const before = new Set(readdirSync(dir));
+  await server.stop();
+  const file = readdirSync(dir).find((name) => name.endsWith(".cpuprofile") && !before.has(name))!;
+  return { profile: JSON.parse(readFileSync(path.join(dir, file), "utf8")) as CpuProfile, responses: Math.round(round.requestsPerSecond * 8) };
+}
+
+function printProfile(label: string, { profile, responses }: { profile: CpuProfile; responses: number }): void {
+  const { frames, origins, totalUs } = selfTimes(profile);
+  const perRequest = (us: number) => (us / responses).toFixed(1);
+  printTable(`## ${label}: self time by origin (${count(responses)} responses measured; µs per response, whole run incl. warm-up)`, [
+    ["origin", "µs / response", "share"],
+    ...[...origins].sort((a, b) => b[1] - a[1]).slice(0, 12).map(([name, us]) => [name, perRequest(us), `${((us / totalUs) * 100).toFixed(1)} %`]),
+  ]);
+  printTable(`## ${label}: top ${TOP} self-time frames`, [
+    ["frame", "µs / response", "share"],
+    ...[...frames].sort((a, b) => b[1] - a[1]).slice(0, TOP).map(([name, us]) => [name, perRequest(us), `${((us / totalUs) * 100).toFixed(1)} %`]),
+  ]);
+}
+
+export async function benchProfileGateway(): Promise<void> {
+  if (!process.env.DATABASE_URL) {
+    console.log("\n## Gateway profile: skipped (set DATABASE_URL)");
+    return;
+  }
+  const org = await createOrg("enterprise", { rateLimitPerMinute: 1_000_000 });
+  const keys = (await Promise.all(Array.from({ length: 10 }, (_, i) => insertKey(org.id, { name: `Profile ${i}` })))).map((key) => key.value);
+  await getDb()
+    .insert(products)
+    .values(Array.from({ length: 25 }, (_, i) => ({ orgId: org.id, id: newId("prod"), name: `Bench product ${i}`, unitAmount: 1_000 + i, currency: "USD" })));
+  printProfile("Gateway (api-server.ts)", await profiled("api-server.ts", {}, keys));
+  printProfile("Bare route (bench/bare-handler-server.ts)", await profiled("bench/bare-handler-server.ts", { BENCH_ORG_ID: org.id }, keys));
+}
