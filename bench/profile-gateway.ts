@@ -1,9 +1,9 @@
 /**
- * Where the gateway's CPU goes, against the bare route (SPEC §18): both servers under the same
- * load with `--cpu-prof`, then each profile's top self-time frames and its self time by package.
+ * Where the gateway's CPU goes, against the bare route and through the one-port server (SPEC §18):
+ * each under the same load with `--cpu-prof`, then its top self-time frames and self time by package.
  * PostgreSQL only. `npm run bench -- --only=profile` (BENCH_PROFILE_DIR keeps the .cpuprofile files).
  */
-import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { getDb } from "@/db";
@@ -55,7 +55,8 @@ async function profiled(script: string, env: Record<string, string>, keys: strin
   const round = await load(server.base, keys, 8);
   const before = new Set(readdirSync(dir));
   await server.stop();
-  const file = readdirSync(dir).find((name) => name.endsWith(".cpuprofile") && !before.has(name))!;
+  // CPU.<date>.<time>.<pid>.<thread>.<n>.cpuprofile: the main thread's is thread 0 (a loader thread writes its own).
+  const file = readdirSync(dir).find((name) => name.endsWith(".cpuprofile") && !before.has(name) && name.split(".")[4] === "0")!;
   return { profile: JSON.parse(readFileSync(path.join(dir, file), "utf8")) as CpuProfile, responses: Math.round(round.requestsPerSecond * 8) };
 }
 
@@ -84,4 +85,8 @@ export async function benchProfileGateway(): Promise<void> {
     .values(Array.from({ length: 25 }, (_, i) => ({ orgId: org.id, id: newId("prod"), name: `Bench product ${i}`, unitAmount: 1_000 + i, currency: "USD" })));
   printProfile("Gateway (api-server.ts)", await profiled("api-server.ts", {}, keys));
   printProfile("Bare route (bench/bare-handler-server.ts)", await profiled("bench/bare-handler-server.ts", { BENCH_ORG_ID: org.id }, keys));
+  // The same gateway through the one-port server, beside Next.js (the production build in .next).
+  if (existsSync(path.resolve(import.meta.dirname, "../.next/BUILD_ID"))) {
+    printProfile("Gateway through the one-port server (server.ts)", await profiled("server.ts", { AUTH_SECRET: "bench-secret-not-for-production-0123456789", NEXT_TELEMETRY_DISABLED: "1" }, keys));
+  } else console.log("\n(one-port server not profiled: no production build; run `npx next build` first)");
 }
