@@ -44,6 +44,19 @@ interface Round extends LoadRound {
   cpuMicrosPerRequest: number;
 }
 
+/**
+ * What the HTTP benches load: an Enterprise organization (rate limit 100,000 a minute, no quota),
+ * 25 products so GET PATH returns a full page, and `count` full-access keys named `${name} <i>`.
+ */
+export async function benchOrganization(name: string, count = KEYS) {
+  const org = await createOrg("enterprise", { rateLimitPerMinute: 100_000 });
+  const keys = await Promise.all(Array.from({ length: count }, (_, i) => insertKey(org.id, { name: `${name} ${i}` })));
+  await getDb()
+    .insert(products)
+    .values(Array.from({ length: 25 }, (_, i) => ({ orgId: org.id, id: newId("prod"), name: `Bench product ${i}`, unitAmount: 1_000 + i, currency: "USD" })));
+  return { org, keys, values: keys.map((key) => key.value) };
+}
+
 /** `seconds` of CONNECTIONS connections, each cycling through `keys`, on GET PATH. */
 export async function load(base: string, keys: string[], seconds: number): Promise<LoadRound> {
   const result = await autocannon({
@@ -159,12 +172,7 @@ export async function benchGatewayRatio(): Promise<void> {
     return;
   }
   const database = new URL(url).pathname.slice(1);
-  const org = await createOrg("enterprise", { rateLimitPerMinute: 100_000 });
-  const keys = await Promise.all(Array.from({ length: KEYS }, (_, i) => insertKey(org.id, { name: `Ratio ${i}` })));
-  await getDb()
-    .insert(products)
-    .values(Array.from({ length: 25 }, (_, i) => ({ orgId: org.id, id: newId("prod"), name: `Bench product ${i}`, unitAmount: 1_000 + i, currency: "USD" })));
-  const values = keys.map((key) => key.value);
+  const { org, keys, values } = await benchOrganization("Ratio");
   // The same load with keys restricted to what it asks for, from this machine only (SPEC §9).
   const restricted = await Promise.all(
     Array.from({ length: KEYS }, (_, i) => insertKey(org.id, { name: `Ratio restricted ${i}`, access: "restricted", scopes: { products: "read" }, ipAllowlist: ["127.0.0.0/8", "::1"] })),

@@ -10,13 +10,12 @@
 import { readFileSync } from "node:fs";
 import autocannon from "autocannon";
 import { getDb } from "@/db";
-import { products } from "@/db/schema";
-import { newId } from "@/core/ids";
-import { createOrg, insertKey } from "@/tests/helpers/factories";
 import { startServerProcess, type ServerProcess } from "@/tests/helpers/server-process";
 import { createSession } from "@/db/queries/sessions";
 import { memberships, users } from "@/db/schema";
 import { openLiveTail } from "@/lib/live-tail/stream";
+import { benchOrganization } from "./gateway-ratio";
+import { newId } from "@/core/ids";
 import { geometricMeanWithSpread, median, memorySnapshot, printTable, processCpuMs, startBenchApi } from "./lib";
 import { productionServerAsMember } from "./usage-page-at-scale";
 
@@ -187,12 +186,8 @@ export async function benchLiveTail(): Promise<void> {
     console.log("\n## Live tail and body capture: skipped (set DATABASE_URL: it measures separate processes on PostgreSQL)");
     return;
   }
-  const org = await createOrg("enterprise", { rateLimitPerMinute: 100_000 });
-  const keys = await Promise.all(Array.from({ length: 10 }, (_, i) => insertKey(org.id, { name: `Capture ${i}` })));
-  await getDb()
-    .insert(products)
-    .values(Array.from({ length: 25 }, (_, i) => ({ orgId: org.id, id: newId("prod"), name: `Bench product ${i}`, unitAmount: 1_000 + i, currency: "USD" })));
-  await benchCapture(keys.map((key) => key.value));
-  await benchStreamHeap(org, keys[0]!.value);
-  await benchStreamMemory(org, keys[0]!.value);
+  const { org, values: keys } = await benchOrganization("Capture");
+  await benchCapture(keys);
+  await benchStreamHeap(org, keys[0]!);
+  await benchStreamMemory(org, keys[0]!);
 }

@@ -6,12 +6,8 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { getDb } from "@/db";
-import { products } from "@/db/schema";
-import { newId } from "@/core/ids";
-import { createOrg, insertKey } from "@/tests/helpers/factories";
 import { startServerProcess } from "@/tests/helpers/server-process";
-import { load } from "./gateway-ratio";
+import { benchOrganization, load } from "./gateway-ratio";
 import { count, printTable } from "./lib";
 
 const TOP = 25;
@@ -78,11 +74,7 @@ export async function benchProfileGateway(): Promise<void> {
     console.log("\n## Gateway profile: skipped (set DATABASE_URL)");
     return;
   }
-  const org = await createOrg("enterprise", { rateLimitPerMinute: 1_000_000 });
-  const keys = (await Promise.all(Array.from({ length: 10 }, (_, i) => insertKey(org.id, { name: `Profile ${i}` })))).map((key) => key.value);
-  await getDb()
-    .insert(products)
-    .values(Array.from({ length: 25 }, (_, i) => ({ orgId: org.id, id: newId("prod"), name: `Bench product ${i}`, unitAmount: 1_000 + i, currency: "USD" })));
+  const { org, values: keys } = await benchOrganization("Profile");
   printProfile("Gateway (api-server.ts)", await profiled("api-server.ts", {}, keys));
   printProfile("Bare route (bench/bare-handler-server.ts)", await profiled("bench/bare-handler-server.ts", { BENCH_ORG_ID: org.id }, keys));
   // The same gateway through the one-port server, beside Next.js (the production build in .next).

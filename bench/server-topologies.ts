@@ -10,16 +10,11 @@
 import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import path from "node:path";
-import { getDb } from "@/db";
-import { products } from "@/db/schema";
-import { newId } from "@/core/ids";
-import { createOrg, insertKey } from "@/tests/helpers/factories";
 import { startServerProcess } from "@/tests/helpers/server-process";
-import { load, type LoadRound } from "./gateway-ratio";
+import { benchOrganization, load, type LoadRound } from "./gateway-ratio";
 import { count, geometricMeanWithSpread, median, ms, printTable } from "./lib";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
-const KEYS = 10;
 const ONE_PORT_ENV = { AUTH_SECRET: "bench-secret-not-for-production-0123456789", NEXT_TELEMETRY_DISABLED: "1" };
 
 async function round(script: string, env: Record<string, string>, keys: string[]): Promise<LoadRound> {
@@ -42,11 +37,7 @@ export async function benchServerTopologies(): Promise<void> {
   }
   const onePort = existsSync(path.resolve(import.meta.dirname, "../.next/BUILD_ID"));
   if (!onePort) console.log("\n(one-port server skipped: no production build; run `npx next build` first)");
-  const org = await createOrg("enterprise", { rateLimitPerMinute: 1_000_000 });
-  const keys = (await Promise.all(Array.from({ length: KEYS }, (_, i) => insertKey(org.id, { name: `Topology ${i}` })))).map((key) => key.value);
-  await getDb()
-    .insert(products)
-    .values(Array.from({ length: 25 }, (_, i) => ({ orgId: org.id, id: newId("prod"), name: `Bench product ${i}`, unitAmount: 1_000 + i, currency: "USD" })));
+  const { values: keys } = await benchOrganization("Topology");
 
   const cores = availableParallelism();
   const apiOnly: LoadRound[] = [];
@@ -64,7 +55,7 @@ export async function benchServerTopologies(): Promise<void> {
 
   const taxRatios = onePortRounds.map((r, i) => r.requestsPerSecond / apiOnly[i]!.requestsPerSecond);
   const coreRatios = allCores.map((r, i) => r.requestsPerSecond / apiOnly[i]!.requestsPerSecond);
-  printTable(`## Serving /v1: GET /v1/products?limit=10, 50 connections, ${KEYS} keys, ${ROUNDS} interleaved rounds of 6 s (req/s, p50, p99)`, [
+  printTable(`## Serving /v1: GET /v1/products?limit=10, 50 connections, 10 keys, ${ROUNDS} interleaved rounds of 6 s (req/s, p50, p99)`, [
     ["round", "API-only, 1 worker", "p50", "p99", "one-port, 1 worker", "p50", "p99", `API-only, ${cores} workers`, "p50", "p99", "one-port ÷ API-only", `${cores} workers ÷ 1`],
     ...apiOnly.map((a, i) => [String(i + 1), ...cells(a), ...cells(onePortRounds[i]), ...cells(allCores[i]), taxRatios[i]?.toFixed(2) ?? "–", coreRatios[i]!.toFixed(2)]),
   ]);
