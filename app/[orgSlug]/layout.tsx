@@ -1,6 +1,4 @@
-import { signOutAction, signOutEverywhereAction } from "@/app/(auth)/actions";
-import { markAlertsReadAction } from "@/app/[orgSlug]/settings/alerts/actions";
-import { beginPasskeyProofAction, confirmIdentityAction } from "@/app/settings/security/actions";
+import { DASHBOARD_ACTIONS } from "@/app/dashboard-actions";
 import { DashboardShell } from "@/components/dashboard-shell";
 import { requireOrgAccess } from "@/lib/org-access";
 
@@ -10,7 +8,7 @@ export default async function OrganizationLayout({ children, params }: { childre
   const { orgSlug } = await params;
   const { userId, membership } = await requireOrgAccess(orgSlug);
   return (
-    <DashboardShell userId={userId} membership={membership} actions={{ signOut: { here: signOutAction, everywhere: signOutEverywhereAction }, markAlertsRead: markAlertsReadAction, sudoMode: { confirmIdentity: confirmIdentityAction, beginPasskeyProof: beginPasskeyProofAction } }}>
+    <DashboardShell userId={userId} membership={membership} actions={DASHBOARD_ACTIONS}>
       {children}
     </DashboardShell>
   );

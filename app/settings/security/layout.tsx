@@ -1,6 +1,4 @@
-import { signOutAction, signOutEverywhereAction } from "@/app/(auth)/actions";
-import { markAlertsReadAction } from "@/app/[orgSlug]/settings/alerts/actions";
-import { beginPasskeyProofAction, confirmIdentityAction } from "@/app/settings/security/actions";
+import { DASHBOARD_ACTIONS, SUDO_MODE_ACTIONS } from "@/app/dashboard-actions";
 import { DashboardShell } from "@/components/dashboard-shell";
 import { Logo } from "@/components/logo";
 import { SettingsFrame } from "@/components/settings-frame";
@@ -24,7 +22,7 @@ export default async function AccountSettingsLayout({ children }: { children: Re
       <div className="mx-auto w-full max-w-3xl space-y-8 px-4 py-6 sm:px-6">
         <Logo />
         <main>
-          <SudoModeBoundary userId={userId} actions={{ confirmIdentity: confirmIdentityAction, beginPasskeyProof: beginPasskeyProofAction }}>
+          <SudoModeBoundary userId={userId} actions={SUDO_MODE_ACTIONS}>
             {children}
           </SudoModeBoundary>
         </main>
@@ -32,7 +30,7 @@ export default async function AccountSettingsLayout({ children }: { children: Re
     );
   }
   return (
-    <DashboardShell userId={userId} membership={membership} actions={{ signOut: { here: signOutAction, everywhere: signOutEverywhereAction }, markAlertsRead: markAlertsReadAction, sudoMode: { confirmIdentity: confirmIdentityAction, beginPasskeyProof: beginPasskeyProofAction } }}>
+    <DashboardShell userId={userId} membership={membership} actions={DASHBOARD_ACTIONS}>
       <SettingsFrame orgSlug={membership.orgSlug} role={membership.role}>
         {children}
       </SettingsFrame>

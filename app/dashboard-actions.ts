@@ -1,0 +1,16 @@
+import { signOutAction, signOutEverywhereAction } from "@/app/(auth)/actions";
+import { markAlertsReadAction } from "@/app/[orgSlug]/settings/alerts/actions";
+import { beginPasskeyProofAction, confirmIdentityAction } from "@/app/settings/security/actions";
+
+/**
+ * The server actions the dashboard's shell wires in around every page (components do not import
+ * app/): signing out, the bell, and sudo mode's question (SPEC §16). The organization's layout and
+ * the account settings' layout pass the same ones.
+ */
+export const SUDO_MODE_ACTIONS = { confirmIdentity: confirmIdentityAction, beginPasskeyProof: beginPasskeyProofAction };
+
+export const DASHBOARD_ACTIONS = {
+  signOut: { here: signOutAction, everywhere: signOutEverywhereAction },
+  markAlertsRead: markAlertsReadAction,
+  sudoMode: SUDO_MODE_ACTIONS,
+};
