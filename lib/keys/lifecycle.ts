@@ -1,7 +1,8 @@
 import "server-only";
 import type { z } from "zod";
 import { carryBudgetUsage, countActiveKeys, endApiKeyAt, getApiKey, insertApiKey, lockKeyForRoll, markApiKeyRevoked, renameApiKey, setKeyAccess, type ApiKeyDto } from "@/db/queries/api-keys";
-import type { KeyRestrictions, Plan } from "@/core/enums";
+import type { KeyRestrictions, Plan, RevokeReason } from "@/core/enums";
+import type { Tx } from "@/db";
 import { restrictionChanges } from "@/lib/keys/access";
 import { lockOrganization } from "@/db/queries/organizations";
 import { requirePermission, type ActionContext, type Change } from "@/lib/action";
@@ -124,14 +125,21 @@ export async function rollKey({ keyId, overlap }: z.output<typeof rollApiKeyInpu
   };
 }
 
-export async function revokeKey({ keyId, reason, note }: z.output<typeof revokeApiKeyInput>, ctx: ActionContext): Promise<Change<{ id: string; name: string }>> {
-  const revocation = { userId: ctx.userId, reason: reason ?? null, note: note ?? null };
-  const revoked = await markApiKeyRevoked(ctx.tx, ctx.orgId, keyId, revocation);
-  if (!revoked) throw await revokedOrMissing(ctx, keyId, (name) => `"${name}" is already revoked.`);
-  await enqueueWebhookEvent(ctx.tx, ctx.orgId, {
-    type: "key.revoked",
-    data: { id: revoked.id, name: revoked.name, reason: revocation.reason, actorUserId: ctx.userId },
-  });
+/**
+ * Revokes the key in `tx`: its row, its `key.revoked` event and its history change, as a person's
+ * revoke and a secret scanner's report of a leak (lib/secret-scanning/act-on-report.ts) both do.
+ * Null when the organization has no such key still unrevoked.
+ */
+export async function revokeApiKey(
+  tx: Tx,
+  orgId: string,
+  keyId: string,
+  revocation: { userId: string | null; reason: RevokeReason | null; note: string | null },
+  at = new Date(),
+): Promise<{ data: { id: string; name: string }; activity: ActivityChange } | null> {
+  const revoked = await markApiKeyRevoked(tx, orgId, keyId, revocation, at);
+  if (!revoked) return null;
+  await enqueueWebhookEvent(tx, orgId, { type: "key.revoked", data: { id: revoked.id, name: revoked.name, reason: revocation.reason, actorUserId: revocation.userId } }, at);
   return {
     data: { id: revoked.id, name: revoked.name },
     activity: {
@@ -141,6 +149,12 @@ export async function revokeKey({ keyId, reason, note }: z.output<typeof revokeA
       after: { status: "revoked", ...(revocation.reason ? { reason: revocation.reason } : {}), ...(revocation.note ? { note: revocation.note } : {}) },
     },
   };
+}
+
+export async function revokeKey({ keyId, reason, note }: z.output<typeof revokeApiKeyInput>, ctx: ActionContext): Promise<Change<{ id: string; name: string }>> {
+  const revoked = await revokeApiKey(ctx.tx, ctx.orgId, keyId, { userId: ctx.userId, reason: reason ?? null, note: note ?? null });
+  if (!revoked) throw await revokedOrMissing(ctx, keyId, (name) => `"${name}" is already revoked.`);
+  return revoked;
 }
 
 export async function renameKey({ keyId, name }: z.output<typeof renameApiKeyInput>, ctx: ActionContext): Promise<Change<{ id: string; name: string }>> {

@@ -1,11 +1,10 @@
 import { getDb } from "@/db";
 import { raiseKeyLeakedAlert } from "@/db/alerts";
 import { insertActivity } from "@/db/queries/activity";
-import { markApiKeyRevoked } from "@/db/queries/api-keys";
 import { reportedKeys, type ReportedKeyDto } from "@/db/queries/leaked-keys";
-import { enqueueWebhookEvent } from "@/db/webhooks";
 import type { ActivityChange } from "@/core/activity";
 import { hashApiKey, parseApiKey } from "@/lib/keys/format";
+import { revokeApiKey } from "@/lib/keys/lifecycle";
 import type { SecretScanningReport, TokenLabel } from "./report";
 
 type ReportedToken = SecretScanningReport[number];
@@ -27,11 +26,8 @@ async function actOnLeak(key: ReportedKeyDto, token: ReportedToken, now: Date): 
     const target = { type: "api_key" as const, id: key.id, name: key.name };
     const entries: ActivityChange[] = [{ action: "api_key.leaked", target, after: { response: key.response, leakedAt: url || null, source: source || null } }];
     if (key.response === "revoke") {
-      const revoked = await markApiKeyRevoked(tx, key.orgId, key.id, { userId: null, reason: "leaked", note: null }, now);
-      if (revoked) {
-        await enqueueWebhookEvent(tx, key.orgId, { type: "key.revoked", data: { id: revoked.id, name: revoked.name, reason: "leaked", actorUserId: null } }, now);
-        entries.push({ action: "api_key.revoked", target, before: { status: revoked.statusBefore }, after: { status: "revoked", reason: "leaked" } });
-      }
+      const revoked = await revokeApiKey(tx, key.orgId, key.id, { userId: null, reason: "leaked", note: null }, now);
+      if (revoked) entries.push(revoked.activity);
     }
     await insertActivity(tx, key.orgId, { kind: "system" }, entries);
   });
