@@ -23,7 +23,7 @@ import { hashApiKey } from "@/lib/keys/format";
 import { PLAN_RULES } from "@/lib/api/gateway";
 import { createOrg, insertKey } from "@/tests/helpers/factories";
 import { startServerProcess } from "@/tests/helpers/server-process";
-import { count, geometricMeanWithSpread, median, ms, printTable, processCpuMs } from "./lib";
+import { count, geometricMeanWithSpread, mainThreadSchedule, median, ms, postgresCpuMs, printTable, processCpuMs } from "./lib";
 
 const CONNECTIONS = 50;
 const ROUND_SECONDS = 6;
@@ -42,6 +42,10 @@ export interface LoadRound {
 interface Round extends LoadRound {
   /** The server process's CPU time (user and system) per response, in microseconds. */
   cpuMicrosPerRequest: number;
+  /** PostgreSQL's, all its processes together. */
+  postgresMicrosPerRequest: number;
+  /** The share of the round the server's main thread was ready to run but waited for a CPU. */
+  waitingForCpu: number;
 }
 
 /**
@@ -94,11 +98,21 @@ async function measuredRound(
   await load(server.base, keys, WARM_UP_SECONDS);
   // A backend reports its counters when it exits: stop the server to read them whole.
   const before = await serverCounters(admin, database);
-  const cpuBefore = processCpuMs(server.child.pid!);
+  const pid = server.child.pid!;
+  const cpuBefore = processCpuMs(pid);
+  const postgresBefore = postgresCpuMs();
+  const scheduleBefore = mainThreadSchedule(pid);
   const loaded = await load(server.base, keys, ROUND_SECONDS);
-  const cpuMs = processCpuMs(server.child.pid!) - cpuBefore;
+  const cpuMs = processCpuMs(pid) - cpuBefore;
+  const postgresMs = postgresCpuMs() - postgresBefore;
+  const waitingNs = mainThreadSchedule(pid).waitingNs - scheduleBefore.waitingNs;
   const responses = Object.values(loaded.statuses).reduce((sum, n) => sum + n, 0);
-  const round = { ...loaded, cpuMicrosPerRequest: (cpuMs * 1000) / responses };
+  const round = {
+    ...loaded,
+    cpuMicrosPerRequest: (cpuMs * 1000) / responses,
+    postgresMicrosPerRequest: (postgresMs * 1000) / responses,
+    waitingForCpu: waitingNs / (ROUND_SECONDS * 1e9),
+  };
   await server.stop();
   await new Promise((resolve) => setTimeout(resolve, 300));
   const after = await serverCounters(admin, database);
@@ -201,6 +215,8 @@ export async function benchGatewayRatio(): Promise<void> {
     // against the same database: what a change between the two costs the hot path.
     const baselineDir = process.env.BENCH_BASELINE_DIR;
     const baseline: Round[] = [];
+    // BENCH_RATIO_ONLY=1: the gateway against the bare route (and the baseline) alone, for A/B runs.
+    const ratioOnly = process.env.BENCH_RATIO_ONLY === "1";
     for (let round = 0; round < ROUNDS; round++) {
       const baselineRound = async () => {
         if (baselineDir) baseline.push(await measuredRound(await startServerProcess("api-server.ts", {}, baselineDir), admin, database, values, idleCost));
@@ -209,13 +225,13 @@ export async function benchGatewayRatio(): Promise<void> {
       if (round % 2 === 0) await baselineRound();
       gateway.push(await measuredRound(await startServerProcess("api-server.ts", {}), admin, database, values, idleCost));
       if (round % 2 === 1) await baselineRound();
-      withRestrictions.push(await measuredRound(await startServerProcess("api-server.ts", {}), admin, database, restricted.map((key) => key.value), idleCost));
+      if (!ratioOnly) withRestrictions.push(await measuredRound(await startServerProcess("api-server.ts", {}), admin, database, restricted.map((key) => key.value), idleCost));
       // Which goes first alternates here too.
       const budgetRounds = [
         async () => oneKey.push(await measuredRound(await startServerProcess("api-server.ts", {}), admin, database, [single.value], idleCost)),
         async () => oneKeyBudgeted.push(await measuredRound(await startServerProcess("api-server.ts", {}), admin, database, [budgeted.value], idleCost)),
       ];
-      for (const run of round % 2 === 0 ? budgetRounds : budgetRounds.reverse()) await run();
+      if (!ratioOnly) for (const run of round % 2 === 0 ? budgetRounds : budgetRounds.reverse()) await run();
       // The bare server opens its connections for the handler only: nothing to discount.
       const bareServer = await startServerProcess("bench/bare-handler-server.ts", { BENCH_ORG_ID: org.id });
       bare.push(await measuredRound(bareServer, admin, database, values, { transactions: 0, walSyncs: 0 }));
@@ -224,12 +240,13 @@ export async function benchGatewayRatio(): Promise<void> {
 
     const fmt = (n: number) => count(Math.round(n));
     printTable(`## Gateway ratio: GET ${PATH}, ${CONNECTIONS} connections, ${KEYS} keys of an Enterprise organization, ${ROUNDS} rounds of ${ROUND_SECONDS} s`, [
-      ["round", "gateway req/s", "p50", "p99", "bare req/s", "p50", "p99", "pgbench tps", "gateway ÷ bare", "gateway ÷ pgbench", "added p50", "added p99", "µs CPU / request, gateway / bare", "gateway tx / request", "WAL syncs / request"],
+      ["round", "gateway req/s", "p50", "p99", "bare req/s", "p50", "p99", "pgbench tps", "gateway ÷ bare", "gateway ÷ pgbench", "added p50", "added p99", "µs CPU / request, gateway / bare", "PostgreSQL µs / request, gateway / bare", "server waiting for a CPU, gateway / bare", "gateway tx / request", "WAL syncs / request"],
       ...gateway.map((g, i) => {
         const b = bare[i]!;
         return [
           String(i + 1), fmt(g.requestsPerSecond), ms(g.p50), ms(g.p99), fmt(b.requestsPerSecond), ms(b.p50), ms(b.p99), fmt(ceiling[i]!),
-          (g.requestsPerSecond / b.requestsPerSecond).toFixed(2), (g.requestsPerSecond / ceiling[i]!).toFixed(2), ms(g.p50 - b.p50), ms(g.p99 - b.p99), `${fmt(g.cpuMicrosPerRequest)} / ${fmt(b.cpuMicrosPerRequest)}`,
+          (g.requestsPerSecond / b.requestsPerSecond).toFixed(2), (g.requestsPerSecond / ceiling[i]!).toFixed(2), ms(g.p50 - b.p50), ms(g.p99 - b.p99), `${fmt(g.cpuMicrosPerRequest)} / ${fmt(b.cpuMicrosPerRequest)}`, `${fmt(g.postgresMicrosPerRequest)} / ${fmt(b.postgresMicrosPerRequest)}`,
+          `${(g.waitingForCpu * 100).toFixed(0)} % / ${(b.waitingForCpu * 100).toFixed(0)} %`,
           // The transactions the gateway adds to the handler's own.
           (g.perRequest.transactions - b.perRequest.transactions).toFixed(2), g.perRequest.walSyncs.toFixed(2),
         ];
@@ -239,27 +256,29 @@ export async function benchGatewayRatio(): Promise<void> {
     const statuses = gateway.map((g) => Object.entries(g.statuses).map(([code, n]) => `${code}×${n}`).join(" ")).join("; ");
     const addedP99 = gateway.map((g, i) => g.p99 - bare[i]!.p99);
     console.log(`median gateway ÷ bare ${median(ratios).toFixed(2)} (SPEC §18: ≥ 0.75, goal 0.8); median added p50 ${ms(median(gateway.map((g, i) => g.p50 - bare[i]!.p50)))}, p99 ${ms(median(addedP99))} (SPEC §18: ≤ 5 ms); gateway statuses: ${statuses}`);
-    const restrictedRatios = withRestrictions.map((r, i) => r.requestsPerSecond / gateway[i]!.requestsPerSecond);
-    printTable("## The gateway with restricted keys (products: read, an IP allowlist) against full-access keys, same load", [
-      ["round", "restricted req/s", "p50", "p99", "full access req/s", "restricted ÷ full", "statuses"],
-      ...withRestrictions.map((r, i) => [
-        String(i + 1), fmt(r.requestsPerSecond), ms(r.p50), ms(r.p99), fmt(gateway[i]!.requestsPerSecond), restrictedRatios[i]!.toFixed(2),
-        Object.entries(r.statuses).map(([code, n]) => `${code}×${n}`).join(" "),
-      ]),
-    ]);
-    console.log(`median restricted ÷ full ${median(restrictedRatios).toFixed(2)} (goal: within 5 %, ≥ 0.95)`);
-    const budgetRatios = oneKeyBudgeted.map((b, i) => b.requestsPerSecond / oneKey[i]!.requestsPerSecond);
-    printTable("## One key taking the whole load: with a budget (SPEC §15) against without", [
-      ["round", "budget req/s", "p50", "p99", "µs CPU / request", "no budget req/s", "p50", "p99", "µs CPU / request", "budget ÷ none", "statuses"],
-      ...oneKeyBudgeted.map((b, i) => {
-        const n = oneKey[i]!;
-        return [
-          String(i + 1), fmt(b.requestsPerSecond), ms(b.p50), ms(b.p99), fmt(b.cpuMicrosPerRequest), fmt(n.requestsPerSecond), ms(n.p50), ms(n.p99), fmt(n.cpuMicrosPerRequest),
-          budgetRatios[i]!.toFixed(2), Object.entries(b.statuses).map(([code, k]) => `${code}×${k}`).join(" "),
-        ];
-      }),
-    ]);
-    console.log(`budget ÷ none: median ${median(budgetRatios).toFixed(2)}, ${geometricMeanWithSpread(budgetRatios)} (goal: within 5 %, ≥ 0.95)`);
+    if (!ratioOnly) {
+      const restrictedRatios = withRestrictions.map((r, i) => r.requestsPerSecond / gateway[i]!.requestsPerSecond);
+      printTable("## The gateway with restricted keys (products: read, an IP allowlist) against full-access keys, same load", [
+        ["round", "restricted req/s", "p50", "p99", "full access req/s", "restricted ÷ full", "statuses"],
+        ...withRestrictions.map((r, i) => [
+          String(i + 1), fmt(r.requestsPerSecond), ms(r.p50), ms(r.p99), fmt(gateway[i]!.requestsPerSecond), restrictedRatios[i]!.toFixed(2),
+          Object.entries(r.statuses).map(([code, n]) => `${code}×${n}`).join(" "),
+        ]),
+      ]);
+      console.log(`median restricted ÷ full ${median(restrictedRatios).toFixed(2)} (goal: within 5 %, ≥ 0.95)`);
+      const budgetRatios = oneKeyBudgeted.map((b, i) => b.requestsPerSecond / oneKey[i]!.requestsPerSecond);
+      printTable("## One key taking the whole load: with a budget (SPEC §15) against without", [
+        ["round", "budget req/s", "p50", "p99", "µs CPU / request", "no budget req/s", "p50", "p99", "µs CPU / request", "budget ÷ none", "statuses"],
+        ...oneKeyBudgeted.map((b, i) => {
+          const n = oneKey[i]!;
+          return [
+            String(i + 1), fmt(b.requestsPerSecond), ms(b.p50), ms(b.p99), fmt(b.cpuMicrosPerRequest), fmt(n.requestsPerSecond), ms(n.p50), ms(n.p99), fmt(n.cpuMicrosPerRequest),
+            budgetRatios[i]!.toFixed(2), Object.entries(b.statuses).map(([code, k]) => `${code}×${k}`).join(" "),
+          ];
+        }),
+      ]);
+      console.log(`budget ÷ none: median ${median(budgetRatios).toFixed(2)}, ${geometricMeanWithSpread(budgetRatios)} (goal: within 5 %, ≥ 0.95)`);
+    }
     if (baselineDir) {
       const changeRatios = gateway.map((g, i) => g.requestsPerSecond / baseline[i]!.requestsPerSecond);
       const cpuRatios = gateway.map((g, i) => g.cpuMicrosPerRequest / baseline[i]!.cpuMicrosPerRequest);

@@ -2,7 +2,7 @@
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import { createApiApp } from "@/lib/api/app";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 
 /** The real /v1 app on an ephemeral localhost port, in this process. */
 export async function startBenchApi(): Promise<{ base: string; close: () => Promise<void> }> {
@@ -104,6 +104,30 @@ export function processCpuMs(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
   // utime and stime are fields 14 and 15 of the line, 12 and 13 after "pid (comm) ".
   return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/**
+ * A process's main thread so far, from the scheduler (Linux /proc schedstat): ns on a CPU, and ns
+ * ready to run but waiting for one (another process had it).
+ */
+export function mainThreadSchedule(pid: number): { onCpuNs: number; waitingNs: number } {
+  const [onCpuNs, waitingNs] = readFileSync(`/proc/${pid}/task/${pid}/schedstat`, "utf8").trim().split(" ").map(Number);
+  return { onCpuNs: onCpuNs!, waitingNs: waitingNs! };
+}
+
+/** The CPU time so far, in ms, of every process of the local PostgreSQL server (its backends included). */
+export function postgresCpuMs(): number {
+  let total = 0;
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      if (stat.slice(stat.indexOf("(") + 1, stat.indexOf(")")) === "postgres") total += processCpuMs(Number(entry));
+    } catch {
+      // The process exited between the listing and the read: its time is gone either way.
+    }
+  }
+  return total;
 }
 
 /**
