@@ -38,8 +38,8 @@ function routeTemplate(c: Context<ApiEnv>): string | null {
 }
 
 /** "GET /v1/invoices/{id}": the route template, so the audit log groups calls by endpoint. */
-function endpointOf(c: Context<ApiEnv>): string {
-  return `${c.req.method} ${routeTemplate(c)?.replace(/:(\w+)/g, "{$1}") ?? "(unmatched)"}`;
+function endpointOf(method: string, template: string | null): string {
+  return `${method} ${template?.replace(/:(\w+)/g, "{$1}") ?? "(unmatched)"}`;
 }
 
 /**
@@ -47,8 +47,8 @@ function endpointOf(c: Context<ApiEnv>): string {
  * of no resource) needs nothing: every key that passes the checks before it gets the same 404
  * route_not_found, whatever it may do. A real route keeps SPEC §9's order.
  */
-function accessAsked(c: Context<ApiEnv>): { need: RequiredAccess | null; safe: boolean } {
-  if (!routeTemplate(c)) return { need: null, safe: true };
+function accessAsked(c: Context<ApiEnv>, template: string | null): { need: RequiredAccess | null; safe: boolean } {
+  if (!template) return { need: null, safe: true };
   return { need: requiredAccess(c.req.method, c.req.path), safe: isSafeMethod(c.req.method) };
 }
 
@@ -155,7 +155,8 @@ export function gateway(renderError: (c: Context<ApiEnv>, error: ApiError) => Re
       return renderError(c, ApiError.internal());
     };
     const ip = clientIp(c);
-    const ask = { keyHash, at: new Date(now), ...accessAsked(c), ip: normalizeClientIp(ip) };
+    const template = routeTemplate(c);
+    const ask = { keyHash, at: new Date(now), ...accessAsked(c, template), ip: normalizeClientIp(ip) };
     let admission: Admission | null = null;
     let key: KeyOwner | null;
     let watching: Promise<unknown> | undefined;
@@ -196,7 +197,7 @@ export function gateway(renderError: (c: Context<ApiEnv>, error: ApiError) => Re
         requestId,
         method: c.req.method,
         path: storableText(pathAndQuery, secrets),
-        endpoint: endpointOf(c),
+        endpoint: endpointOf(c.req.method, template),
         status: c.res.status,
         durationMs,
         ip,
