@@ -1,7 +1,3 @@
-import type { Server } from "node:http";
-import { serve } from "@hono/node-server";
-import { createApiApp } from "@/lib/api/app";
-import { drain, startServices } from "@/lib/server-boot";
 import { serveOnWorkers } from "@/lib/worker-cluster";
 
 // The API alone, for deployments that scale it apart from the dashboard. An embedded database
@@ -14,11 +10,6 @@ if (!process.env.DATABASE_URL) {
 const port = Number(process.env.API_PORT ?? process.env.PORT ?? 3001);
 await serveOnWorkers({
   ready: `Invoicing API ready on http://localhost:${port}/v1`,
-  start: async () => {
-    await startServices();
-    const server = await new Promise<Server>((resolve) => {
-      const listening = serve({ fetch: createApiApp().fetch, port, hostname: process.env.HOSTNAME_BIND ?? "0.0.0.0" }, () => resolve(listening as Server));
-    });
-    return () => drain(server);
-  },
+  // Loaded where it runs: a cluster's primary only forks (server.ts says why).
+  start: async () => (await import("@/lib/api-worker")).startApiWorker({ port, hostname: process.env.HOSTNAME_BIND ?? "0.0.0.0" }),
 });

@@ -1,5 +1,4 @@
 import fs from "node:fs";
-import path from "node:path";
 import type { Readable } from "node:stream";
 import { finished } from "node:stream/promises";
 import { PGlite } from "@electric-sql/pglite";
@@ -8,6 +7,7 @@ import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
 import { acquireDataDirLock } from "./data-dir-lock";
+import { pgliteDataDir } from "./pglite-dir";
 import * as schema from "./schema";
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -29,10 +29,6 @@ interface DbHandle {
 // lives on globalThis so both copies share it (two PGlite instances on one folder lose rows).
 const HANDLE = Symbol.for("invoicing.db.handle");
 type GlobalWithHandle = typeof globalThis & { [HANDLE]?: DbHandle };
-
-export function pgliteDataDir(): string {
-  return process.env.PGLITE_DIR ?? path.join(process.cwd(), "data", "pglite");
-}
 
 /**
  * The client as drizzle sees it, with every query sent as a named prepared statement. Drizzle

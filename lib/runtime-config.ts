@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { pgliteDataDir } from "@/db";
+import { pgliteDataDir } from "@/db/pglite-dir";
 
 /**
  * AUTH_SECRET signs session cookies. With the embedded database it is generated once and kept

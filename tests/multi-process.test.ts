@@ -35,9 +35,12 @@ interface Topology {
   victim: () => Promise<{ base: string; kill: () => void }>;
 }
 
-/** The pids of the worker processes of the server with pid `primary` (lib/worker-cluster.ts forks them). */
+/**
+ * The pids of the worker processes of the server with pid `primary` (lib/worker-cluster.ts forks
+ * them): its node children, not tsx's esbuild service, which a cold transform cache starts there too.
+ */
 function workerPids(primary: number): number[] {
-  return execFileSync("pgrep", ["-P", String(primary)], { encoding: "utf8" }).trim().split("\n").map(Number);
+  return execFileSync("pgrep", ["-x", "-P", String(primary), "node"], { encoding: "utf8" }).trim().split("\n").map(Number);
 }
 
 // Several API processes share one PostgreSQL, as do the workers of one server (SPEC §18); PGlite

@@ -1,0 +1,31 @@
+import { createServer } from "node:http";
+import { once } from "node:events";
+import next from "next";
+import { getDb } from "@/db";
+import { isEmpty, seedDatabase } from "@/seed";
+import { createApiApp } from "@/lib/api/app";
+import { keepHostThroughActionRedirects } from "@/lib/action-redirect-host";
+import { createOnePortListener } from "@/lib/one-port-listener";
+import { trustedProxyHops } from "@/lib/client-address";
+import { drain, startServices } from "@/lib/server-boot";
+import type { StopServing } from "@/lib/worker-cluster";
+
+/**
+ * One worker of `npm start` (server.ts): the services, the demo data on a first start of the
+ * embedded database, then Next.js and the API on one port (lib/one-port-listener.ts).
+ */
+export async function startOnePortWorker(options: { dev: boolean; port: number; hostname: string }): Promise<StopServing> {
+  const { dev, port, hostname } = options;
+  await startServices();
+  if (!process.env.DATABASE_URL && (await isEmpty(getDb()))) {
+    console.log("First start of the embedded database: adding the demo data…");
+    await seedDatabase(getDb());
+  }
+  const app = next({ dev, hostname: "localhost", port });
+  const handleNext = keepHostThroughActionRedirects(app.getRequestHandler());
+  await app.prepare();
+  const server = createServer(createOnePortListener({ handleNext, apiFetch: createApiApp().fetch, proxyHops: trustedProxyHops() }));
+  server.listen(port, hostname);
+  await once(server, "listening");
+  return () => drain(server, () => app.close?.());
+}
