@@ -3,12 +3,13 @@
  * each under the same load with `--cpu-prof`, then its top self-time frames and self time by package.
  * PostgreSQL only. `npm run bench -- --only=profile` (BENCH_PROFILE_DIR keeps the .cpuprofile files).
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { startServerProcess } from "@/tests/helpers/server-process";
 import { benchOrganization, load } from "./gateway-ratio";
 import { count, printTable } from "./lib";
+import { ONE_PORT_ENV, productionBuildExists } from "./server-topologies";
 
 const TOP = 25;
 
@@ -78,7 +79,7 @@ export async function benchProfileGateway(): Promise<void> {
   printProfile("Gateway (api-server.ts)", await profiled("api-server.ts", {}, keys));
   printProfile("Bare route (bench/bare-handler-server.ts)", await profiled("bench/bare-handler-server.ts", { BENCH_ORG_ID: org.id }, keys));
   // The same gateway through the one-port server, beside Next.js (the production build in .next).
-  if (existsSync(path.resolve(import.meta.dirname, "../.next/BUILD_ID"))) {
-    printProfile("Gateway through the one-port server (server.ts)", await profiled("server.ts", { AUTH_SECRET: "bench-secret-not-for-production-0123456789", NEXT_TELEMETRY_DISABLED: "1" }, keys));
+  if (productionBuildExists()) {
+    printProfile("Gateway through the one-port server (server.ts)", await profiled("server.ts", ONE_PORT_ENV, keys));
   } else console.log("\n(one-port server not profiled: no production build; run `npx next build` first)");
 }

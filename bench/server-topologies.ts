@@ -15,7 +15,13 @@ import { benchOrganization, load, type LoadRound } from "./gateway-ratio";
 import { count, geometricMeanWithSpread, median, ms, printTable } from "./lib";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
-const ONE_PORT_ENV = { AUTH_SECRET: "bench-secret-not-for-production-0123456789", NEXT_TELEMETRY_DISABLED: "1" };
+/** What the one-port server needs to start in production mode for a bench. */
+export const ONE_PORT_ENV = { AUTH_SECRET: "bench-secret-not-for-production-0123456789", NEXT_TELEMETRY_DISABLED: "1" };
+
+/** Whether `npx next build` has made the production build the one-port server serves. */
+export function productionBuildExists(): boolean {
+  return existsSync(path.resolve(import.meta.dirname, "../.next/BUILD_ID"));
+}
 
 async function round(script: string, env: Record<string, string>, keys: string[]): Promise<LoadRound> {
   const server = await startServerProcess(script, env);
@@ -35,7 +41,7 @@ export async function benchServerTopologies(): Promise<void> {
     console.log("\n## Serving /v1: skipped (set DATABASE_URL: workers and the one-port server need PostgreSQL)");
     return;
   }
-  const onePort = existsSync(path.resolve(import.meta.dirname, "../.next/BUILD_ID"));
+  const onePort = productionBuildExists();
   if (!onePort) console.log("\n(one-port server skipped: no production build; run `npx next build` first)");
   const { values: keys } = await benchOrganization("Topology");
 

@@ -42,6 +42,7 @@ export async function serveOnWorkers(options: { ready: string; start: () => Prom
 }
 
 function runPrimary(workers: number, ready: string): void {
+  const workersLeft = () => Object.keys(cluster.workers ?? {}).length;
   const listening = new Set<Worker>();
   let everyoneListened = false;
   let stopping = false;
@@ -57,7 +58,7 @@ function runPrimary(workers: number, ready: string): void {
   cluster.on("exit", (worker, code, signal) => {
     const listened = listening.delete(worker);
     if (stopping) {
-      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit();
+      if (workersLeft() === 0) process.exit();
       return;
     }
     if (!listened) {
@@ -72,10 +73,10 @@ function runPrimary(workers: number, ready: string): void {
   const stopAll = (signal: NodeJS.Signals, exitCode = 0) => {
     if (stopping) return;
     stopping = true;
-    console.log(`${signal}: draining ${Object.keys(cluster.workers ?? {}).length} workers…`);
+    console.log(`${signal}: draining ${workersLeft()} workers…`);
     for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill("SIGTERM");
     process.exitCode = exitCode;
-    if (Object.keys(cluster.workers ?? {}).length === 0) process.exit();
+    if (workersLeft() === 0) process.exit();
   };
   process.on("SIGTERM", () => stopAll("SIGTERM"));
   process.on("SIGINT", () => stopAll("SIGINT"));

@@ -198,12 +198,19 @@ export async function carryBudgetUsage(tx: DbOrTx, orgId: string, fromKeyId: str
     where org_id = ${orgId} and api_key_id = ${fromKeyId} and period_start = ${start}::timestamptz`);
 }
 
+/** Who revoked a key (null: the system, for a leak) and why. */
+export interface KeyRevocation {
+  userId: string | null;
+  reason: RevokeReason | null;
+  note: string | null;
+}
+
 /** Ends a key now, with the person's reason; returns it with the status it had (active, or expired already), or null if it was revoked before. */
 export async function markApiKeyRevoked(
   tx: DbOrTx,
   orgId: string,
   keyId: string,
-  revocation: { userId: string | null; reason: RevokeReason | null; note: string | null },
+  revocation: KeyRevocation,
   now = new Date(),
 ): Promise<{ id: string; name: string; statusBefore: ApiKeyStatus } | null> {
   const [row] = await tx

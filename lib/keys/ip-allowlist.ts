@@ -105,4 +105,3 @@ export function normalizeClientIp(raw: string | null | undefined): string | null
   recentClients.set(raw, normalized);
   return normalized;
 }
-

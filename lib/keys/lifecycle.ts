@@ -1,7 +1,7 @@
 import "server-only";
 import type { z } from "zod";
-import { carryBudgetUsage, countActiveKeys, endApiKeyAt, getApiKey, insertApiKey, lockKeyForRoll, markApiKeyRevoked, renameApiKey, setKeyAccess, type ApiKeyDto } from "@/db/queries/api-keys";
-import type { KeyRestrictions, Plan, RevokeReason } from "@/core/enums";
+import { carryBudgetUsage, countActiveKeys, endApiKeyAt, getApiKey, insertApiKey, lockKeyForRoll, markApiKeyRevoked, renameApiKey, setKeyAccess, type ApiKeyDto, type KeyRevocation } from "@/db/queries/api-keys";
+import type { KeyRestrictions, Plan } from "@/core/enums";
 import type { Tx } from "@/db";
 import { restrictionChanges } from "@/lib/keys/access";
 import { lockOrganization } from "@/db/queries/organizations";
@@ -134,7 +134,7 @@ export async function revokeApiKey(
   tx: Tx,
   orgId: string,
   keyId: string,
-  revocation: { userId: string | null; reason: RevokeReason | null; note: string | null },
+  revocation: KeyRevocation,
   at = new Date(),
 ): Promise<{ data: { id: string; name: string }; activity: ActivityChange } | null> {
   const revoked = await markApiKeyRevoked(tx, orgId, keyId, revocation, at);
