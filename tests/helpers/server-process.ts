@@ -19,6 +19,14 @@ async function freePort(): Promise<number> {
 }
 
 /**
+ * Under vitest a server gets a small pool: a test file runs up to five server processes (two
+ * servers of two workers and a replacement, tests/multi-process.test.ts) beside three test
+ * processes on one PostgreSQL of `max_connections` 100, and with the test process's own pool
+ * (tests/setup/database.ts) CI ran out of connections. Benches keep the production default.
+ */
+const TEST_SERVER_POOL = process.env.VITEST ? { DATABASE_POOL_SIZE: "4" } : {};
+
+/**
  * A server script of this repository (`api-server.ts` by default, or `server.ts` over a
  * production build), or of another checkout of it at `checkout`, in its own Node process on a
  * free localhost port, run as `npm run start:api` runs it (on one worker unless `env` sets
@@ -29,7 +37,7 @@ export async function startServerProcess(script = "api-server.ts", env: Record<s
   const child = spawn(process.execPath, [...nodeFlags, "--conditions=react-server", "--import", "tsx", script], {
     cwd: checkout,
     // One worker unless the caller asks for more (lib/worker-cluster.ts): a test or bench says what it runs.
-    env: { ...process.env, WEB_CONCURRENCY: "1", ...env, API_PORT: String(port), PORT: String(port), HOSTNAME_BIND: "127.0.0.1", NODE_ENV: "production" },
+    env: { ...process.env, WEB_CONCURRENCY: "1", ...TEST_SERVER_POOL, ...env, API_PORT: String(port), PORT: String(port), HOSTNAME_BIND: "127.0.0.1", NODE_ENV: "production" },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";

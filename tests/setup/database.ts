@@ -32,7 +32,9 @@ let databaseName: string | null = null;
 if (serverUrl) {
   databaseName = `test_${process.pid}_${randomBytes(4).toString("hex")}`;
   process.env.DATABASE_URL = databaseUrl(serverUrl, databaseName);
-  process.env.DATABASE_POOL_SIZE ??= "20";
+  // The production default: three test processes and the servers a file spawns
+  // (tests/helpers/server-process.ts) share one PostgreSQL of max_connections 100.
+  process.env.DATABASE_POOL_SIZE ??= "10";
 } else {
   process.env.PGLITE_DIR = "memory://";
 }
