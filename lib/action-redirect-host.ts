@@ -1,4 +1,4 @@
-import { randomBytes, timingSafeEqual } from "node:crypto";
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 
 /** The Host a request arrived with, behind this process's secret (see below). */
@@ -14,11 +14,14 @@ type HandleNext = (req: IncomingMessage, res: ServerResponse) => unknown;
  * address (lib/base-url.ts) until a reload.
  *
  * Every request Next.js receives from outside carries its own Host in a header stamped with a
- * secret of this process (a client's own header of that name is replaced); a request that comes
- * back with the stamp is Next.js's own, and gets the Host of the request it was made for.
+ * secret of this server (a client's own header of that name is replaced); a request that comes
+ * back with the stamp is Next.js's own, and gets the Host of the request it was made for. The
+ * secret is derived from AUTH_SECRET, which every worker shares: the page's request comes back
+ * through the public port and may reach another worker than the action's.
  */
 export function keepHostThroughActionRedirects(handleNext: HandleNext): HandleNext {
-  const secret = randomBytes(16).toString("hex");
+  const authSecret = process.env.AUTH_SECRET;
+  const secret = authSecret ? createHmac("sha256", authSecret).update("action redirect host").digest("hex").slice(0, 32) : randomBytes(16).toString("hex");
   return (req, res) => {
     const carried = hostCarriedUnder(secret, req.headers[CARRIED_HOST]);
     if (carried !== null) req.headers.host = carried;

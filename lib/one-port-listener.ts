@@ -39,20 +39,24 @@ function toOriginForm(req: IncomingMessage): void {
 }
 
 /**
- * One port: /v1 goes straight to the API (a fetch handler), everything else to Next.
+ * One port: /v1 goes straight to the API (a fetch handler), everything else to Next: in this
+ * process (`handleNext` is its request handler) or, on PostgreSQL, in the dashboard workers behind
+ * this one (lib/dashboard-proxy.ts).
  *
- * The API runs through @hono/node-server without replacing the global Request and Response
- * (`overrideGlobalObjects: false`): Next.js shares this process and relies on its own.
+ * With Next.js in the process, the API runs through @hono/node-server without replacing the global
+ * Request and Response (`nextInProcess`): Next.js relies on its own. Without it, the lighter ones
+ * @hono/node-server puts in their place answer without building a stream per response.
  */
 export function createOnePortListener(options: {
   handleNext: (req: IncomingMessage, res: ServerResponse) => unknown;
   apiFetch: (request: Request) => Response | Promise<Response>;
   /** Proxies of ours in front (lib/client-address.ts, TRUST_PROXY_HOPS); 0 without TRUST_PROXY. */
   proxyHops: number;
+  nextInProcess: boolean;
 }): RequestListener {
   const { handleNext, proxyHops } = options;
   const trustProxy = proxyHops > 0;
-  const handleApi = getRequestListener(options.apiFetch, { overrideGlobalObjects: false });
+  const handleApi = getRequestListener(options.apiFetch, { overrideGlobalObjects: !options.nextInProcess });
   return (req, res) => {
     toOriginForm(req);
     // From here on X-Forwarded-For names the client alone (sign-in throttling and the sessions

@@ -1,18 +1,18 @@
 import { createServer } from "node:http";
 import { once } from "node:events";
-import next from "next";
 import { getDb } from "@/db";
 import { isEmpty, seedDatabase } from "@/seed";
 import { createApiApp } from "@/lib/api/app";
-import { keepHostThroughActionRedirects } from "@/lib/action-redirect-host";
 import { createOnePortListener } from "@/lib/one-port-listener";
 import { trustedProxyHops } from "@/lib/client-address";
+import { prepareNext } from "@/lib/next-handler";
 import { drain, startServices } from "@/lib/server-boot";
 import type { StopServing } from "@/lib/worker-cluster";
 
 /**
- * One worker of `npm start` (server.ts): the services, the demo data on a first start of the
- * embedded database, then Next.js and the API on one port (lib/one-port-listener.ts).
+ * `npm start` (server.ts) in one process, on the embedded database or in development: the
+ * services, the demo data on a first start of the embedded database, then Next.js and the API on
+ * one port (lib/one-port-listener.ts).
  */
 export async function startOnePortWorker(options: { dev: boolean; port: number; hostname: string }): Promise<StopServing> {
   const { dev, port, hostname } = options;
@@ -21,11 +21,9 @@ export async function startOnePortWorker(options: { dev: boolean; port: number; 
     console.log("First start of the embedded database: adding the demo data…");
     await seedDatabase(getDb());
   }
-  const app = next({ dev, hostname: "localhost", port });
-  const handleNext = keepHostThroughActionRedirects(app.getRequestHandler());
-  await app.prepare();
-  const server = createServer(createOnePortListener({ handleNext, apiFetch: createApiApp().fetch, proxyHops: trustedProxyHops() }));
+  const next = await prepareNext({ dev, port });
+  const server = createServer(createOnePortListener({ handleNext: next.handleNext, apiFetch: createApiApp().fetch, proxyHops: trustedProxyHops(), nextInProcess: true }));
   server.listen(port, hostname);
   await once(server, "listening");
-  return () => drain(server, () => app.close?.());
+  return () => drain(server, next.close);
 }

@@ -1,5 +1,7 @@
 import cluster, { type Worker } from "node:cluster";
-import { availableParallelism } from "node:os";
+import fs from "node:fs";
+import os, { availableParallelism } from "node:os";
+import path from "node:path";
 import { wholeNumberFromEnv } from "@/core/env-number";
 
 /**
@@ -21,44 +23,92 @@ export function workerCount(env: Record<string, string | undefined> = process.en
 export type StopServing = () => Promise<void>;
 
 /**
- * Runs `start` (migrate, start the services, listen) in `workers` processes that share its port
- * through node:cluster, or in this one process when there is one. The primary prints `ready` once
- * every worker listens, starts a new worker when one dies, and on SIGTERM or SIGINT has each
- * worker drain (stop accepting, finish what it has, close the database) before it exits itself.
- * A worker that dies before it ever listened stops the whole server: a bad setting would
- * otherwise restart forever. `oneProcess`: the development server, whose compiler and hot reload
- * belong to one process.
+ * A server of two kinds of worker: the `front` ones share the public port and hand the requests
+ * that are not theirs to the `back` ones, as many, which share a Unix socket in a directory of the
+ * primary's that only its user can open (so what reaches the socket came through a front).
  */
-export async function serveOnWorkers(options: { ready: string; start: () => Promise<StopServing>; oneProcess?: boolean }): Promise<void> {
-  if (cluster.isWorker) return onSignals(await options.start());
+export interface SplitWorkers {
+  front: (socketPath: string) => Promise<StopServing>;
+  back: (socketPath: string) => Promise<StopServing>;
+  /** What the back workers serve, for the ready line: "dashboard". */
+  backName: string;
+}
+
+/** What the primary tells a worker it forks: which kind it is, and the socket between the kinds. */
+const ROLE_ENV = "INVOICING_WORKER_ROLE";
+const SOCKET_ENV = "INVOICING_WORKER_SOCKET";
+
+/** Workers forked alike: how many, and what their environment adds to the primary's. */
+interface WorkerGroup {
+  count: number;
+  env: Record<string, string>;
+}
+
+/**
+ * Runs `start` (migrate, start the services, listen) in `workers` processes that share its port
+ * through node:cluster, or in this one process when there is one; with `split`, `workers` front
+ * and as many back workers instead, however many `workers` is. The primary prints `ready` once
+ * every worker listens, starts a new worker of the same kind when one dies, and on SIGTERM or
+ * SIGINT has each worker drain (stop accepting, finish what it has, close the database) before
+ * it exits itself. A worker that dies before it ever listened stops the whole server: a bad
+ * setting would otherwise restart forever. `oneProcess`: the development server, whose compiler
+ * and hot reload belong to one process.
+ */
+export async function serveOnWorkers(options: { ready: string; start: () => Promise<StopServing>; oneProcess?: boolean; split?: SplitWorkers }): Promise<void> {
+  if (cluster.isWorker) return onSignals(await startWorker(options.start, options.split));
   const { workers, notice } = options.oneProcess ? { workers: 1, notice: null } : workerCount();
   if (notice) console.warn(notice);
+  const split = options.oneProcess ? undefined : options.split;
+  if (split) {
+    const socketDir = fs.mkdtempSync(path.join(os.tmpdir(), "invoicing-"));
+    process.on("exit", () => fs.rmSync(socketDir, { recursive: true, force: true }));
+    const socket = { [SOCKET_ENV]: path.join(socketDir, `${split.backName}.sock`) };
+    const groups = [
+      { count: workers, env: { ...socket, [ROLE_ENV]: "front" } },
+      { count: workers, env: { ...socket, [ROLE_ENV]: "back" } },
+    ];
+    return runPrimary(groups, `${options.ready}, on ${workersOf(workers)} and ${workersOf(workers, split.backName)} behind ${workers === 1 ? "it" : "them"} (primary pid ${process.pid})`);
+  }
   if (workers === 1) {
     const stop = await options.start();
     console.log(options.ready);
     return onSignals(stop);
   }
-  runPrimary(workers, options.ready);
+  runPrimary([{ count: workers, env: {} }], `${options.ready}, on ${workersOf(workers)} (primary pid ${process.pid})`);
 }
 
-function runPrimary(workers: number, ready: string): void {
+const workersOf = (count: number, kind = "") => `${count} ${kind ? `${kind} ` : ""}worker${count === 1 ? "" : "s"}`;
+
+function startWorker(start: () => Promise<StopServing>, split: SplitWorkers | undefined): Promise<StopServing> {
+  const socketPath = process.env[SOCKET_ENV];
+  if (!split || !socketPath) return start();
+  return process.env[ROLE_ENV] === "back" ? split.back(socketPath) : split.front(socketPath);
+}
+
+function runPrimary(groups: WorkerGroup[], ready: string): void {
   const workersLeft = () => Object.keys(cluster.workers ?? {}).length;
+  const total = groups.reduce((sum, group) => sum + group.count, 0);
+  // Which group each worker is of, so a replacement is of the same kind.
+  const envOf = new Map<Worker, Record<string, string>>();
+  const fork = (env: Record<string, string>) => envOf.set(cluster.fork(env), env);
   const listening = new Set<Worker>();
   let everyoneListened = false;
   let stopping = false;
-  for (let i = 0; i < workers; i++) cluster.fork();
+  for (const group of groups) for (let i = 0; i < group.count; i++) fork(group.env);
 
   cluster.on("listening", (worker) => {
     listening.add(worker);
-    if (!everyoneListened && listening.size === workers) {
+    if (!everyoneListened && listening.size === total) {
       everyoneListened = true;
-      console.log(`${ready}, on ${workers} workers (primary pid ${process.pid})`);
+      console.log(ready);
     }
   });
   cluster.on("exit", (worker, code, signal) => {
     const listened = listening.delete(worker);
+    const env = envOf.get(worker)!;
+    envOf.delete(worker);
     if (stopping) {
-      if (workersLeft() === 0) process.exit();
+      stopNextGroup();
       return;
     }
     if (!listened) {
@@ -67,16 +117,25 @@ function runPrimary(workers: number, ready: string): void {
       return;
     }
     console.error(`Worker pid ${worker.process.pid} died (${signal ?? `exit code ${code}`}); starting another.`);
-    cluster.fork();
+    fork(env);
   });
 
+  // Group by group, in order: the front workers finish the requests they hold, proxied ones
+  // included, before the workers behind them are asked to stop.
+  const signalled = new Set<WorkerGroup>();
+  const stopNextGroup = () => {
+    const group = groups.find((candidate) => [...envOf.values()].includes(candidate.env));
+    if (!group) process.exit();
+    if (signalled.has(group)) return;
+    signalled.add(group);
+    for (const [worker, env] of envOf) if (env === group.env) worker.process.kill("SIGTERM");
+  };
   const stopAll = (signal: NodeJS.Signals, exitCode = 0) => {
     if (stopping) return;
     stopping = true;
     console.log(`${signal}: draining ${workersLeft()} workers…`);
-    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill("SIGTERM");
     process.exitCode = exitCode;
-    if (workersLeft() === 0) process.exit();
+    stopNextGroup();
   };
   process.on("SIGTERM", () => stopAll("SIGTERM"));
   process.on("SIGINT", () => stopAll("SIGINT"));

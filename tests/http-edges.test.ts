@@ -22,7 +22,7 @@ const handleNext = (req: { headers: IncomingHttpHeaders }, res: { writeHead: (st
 // server.ts builds its listener from the environment once, at start; here at each request, so a
 // test can stub TRUST_PROXY for both servers alike.
 const apiFetch = createApiApp().fetch;
-const onePortServer: Server = createServer((req, res) => createOnePortListener({ handleNext, apiFetch, proxyHops: trustedProxyHops() })(req, res));
+const onePortServer: Server = createServer((req, res) => createOnePortListener({ handleNext, apiFetch, proxyHops: trustedProxyHops(), nextInProcess: true })(req, res));
 const apiAlone = startApiServer();
 
 let onePortBase = "";

@@ -17,6 +17,7 @@ const listenerOptions = {
     res.writeHead(200, { "Content-Type": "text/plain" }).end("Next");
   },
   apiFetch: createApiApp().fetch,
+  nextInProcess: true,
 };
 
 async function listen(proxyHops: number): Promise<{ server: Server; port: number }> {

@@ -1,5 +1,8 @@
+import { execFileSync } from "node:child_process";
 import { once } from "node:events";
+import { existsSync, readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
+import path from "node:path";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db";
@@ -94,4 +97,48 @@ describe.skipIf(!process.env.DATABASE_URL)("npm run start:api with two workers",
     const started = startServerProcess("api-server.ts", { WEB_CONCURRENCY: "2", DATABASE_URL: databaseUrl(process.env.DATABASE_URL!, "no_such_database") });
     await expect(started).rejects.toThrow(/exited with 1[^]*before it listened; stopping the server/);
   });
+});
+
+/** The worker processes of the server with pid `primary`, by kind (lib/worker-cluster.ts tells each its role in its environment). */
+function workersByRole(primary: number): { front: number[]; back: number[]; socket: string } {
+  const pids = execFileSync("pgrep", ["-x", "-P", String(primary), "node"], { encoding: "utf8" }).trim().split("\n").map(Number);
+  const environs = pids.map((pid) => ({ pid, env: readFileSync(`/proc/${pid}/environ`, "utf8").split("\0") }));
+  const ofRole = (role: string) => environs.filter(({ env }) => env.includes(`INVOICING_WORKER_ROLE=${role}`)).map(({ pid }) => pid);
+  const socket = environs[0]!.env.find((entry) => entry.startsWith("INVOICING_WORKER_SOCKET="))!.split("=")[1]!;
+  return { front: ofRole("front"), back: ofRole("back"), socket };
+}
+
+// server.ts serves a production build: .ci/run's PostgreSQL pass runs after the build the e2e tests made.
+const productionBuild = existsSync(path.resolve(import.meta.dirname, "../.next/BUILD_ID"));
+
+describe.skipIf(!process.env.DATABASE_URL || !productionBuild)("npm start on PostgreSQL: the API's workers on the port, the dashboard's behind them", () => {
+  it("answers /v1 in front and pages from behind, replaces a dashboard worker that dies while the API goes on, and drains both kinds on SIGTERM", async () => {
+    const server = await startServerProcess("server.ts", { WEB_CONCURRENCY: "1" });
+    const exit = once(server.child, "exit");
+    const before = workersByRole(server.child.pid!);
+    expect([before.front.length, before.back.length]).toEqual([1, 1]);
+    const api = async () => (await fetch(`${server.base}/v1/products`)).status;
+    const page = async () => {
+      const response = await fetch(`${server.base}/signin`);
+      return { status: response.status, body: await response.text() };
+    };
+    expect(await api()).toBe(401);
+    expect(await page()).toMatchObject({ status: 200, body: expect.stringContaining("Sign in") });
+
+    process.kill(before.back[0]!, "SIGKILL");
+    const statuses = new Set<number>();
+    for (let answered = false; !answered; ) {
+      expect(await api()).toBe(401);
+      const { status } = await page();
+      statuses.add(status);
+      answered = status === 200 && workersByRole(server.child.pid!).back.length === 1;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect([...statuses].every((status) => status === 502 || status === 200)).toBe(true);
+    expect(workersByRole(server.child.pid!).back).not.toEqual(before.back);
+
+    server.child.kill("SIGTERM");
+    expect((await exit)[0]).toBe(0);
+    expect(existsSync(path.dirname(before.socket))).toBe(false);
+  }, 120_000);
 });

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { keepHostThroughActionRedirects } from "@/lib/action-redirect-host";
 
 // What Next.js does after a server action redirects: it fetches the target page from this same
@@ -31,11 +31,16 @@ describe("the Host of the page Next.js renders for a server action's redirect", 
     expect(seen).toEqual(["localhost:3000", "localhost:3000"]);
   });
 
-  it("is carried only within the process that stamped it", () => {
-    const first = hostsSeenByNext();
-    const second = hostsSeenByNext();
+  it("is carried between the workers of one server, whichever the page's request reaches, and not into another server", () => {
+    vi.stubEnv("AUTH_SECRET", "one server's secret");
+    const [first, second] = [hostsSeenByNext(), hostsSeenByNext()];
+    vi.stubEnv("AUTH_SECRET", "another server's secret");
+    const other = hostsSeenByNext();
+    vi.unstubAllEnvs();
     const action = first.receive({ host: "invoicing.example.com" });
     second.receive({ ...action, host: "localhost:3000" });
-    expect(second.seen).toEqual(["localhost:3000"]);
+    other.receive({ ...action, host: "localhost:3000" });
+    expect(second.seen).toEqual(["invoicing.example.com"]);
+    expect(other.seen).toEqual(["localhost:3000"]);
   });
 });
