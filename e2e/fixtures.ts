@@ -21,7 +21,8 @@ export async function screenshot(page: Page, name: string) {
 /**
  * The flows .ci/run also drives on PostgreSQL (`--grep @postgres`): those whose path through the
  * server differs with the database client: exports streamed by COPY, webhook deliveries through
- * pg-boss, session rows, keys admitted and refused by the gateway's statement, sign-up's transaction.
+ * pg-boss, session rows, keys admitted and refused by the gateway's statement, sign-up's transaction,
+ * and the Host a server action's redirect carries to whichever dashboard worker renders its page.
  */
 export const POSTGRES = { tag: "@postgres" };
 

@@ -1,6 +1,6 @@
 import { ApiKeysPage } from "./pages/api-keys-page";
 import { MembersPage } from "./pages/members-page";
-import { expect, PHONE, screenshot, storageStateOf, test } from "./fixtures";
+import { expect, PHONE, POSTGRES, screenshot, storageStateOf, test } from "./fixtures";
 
 test("an owner invites an admin, who signs up through the link, creates a key, and loses the button once demoted", async ({ browser }) => {
   const email = `new.admin.${Date.now()}@example.com`;
@@ -71,7 +71,7 @@ test("an owner invites an admin, who signs up through the link, creates a key, a
   await invited.close();
 });
 
-test("a newcomer who joins through an invitation sees the address they browse on in Make your first call, without a reload", async ({ browser, baseURL }) => {
+test("a newcomer who joins through an invitation sees the address they browse on in Make your first call, without a reload", POSTGRES, async ({ browser, baseURL }) => {
   // Another name for this server than the one it calls itself by (localhost): the page rendered
   // with the sign-up's answer must still show the browser's own address.
   const browsedOrigin = new URL(baseURL!).origin.replace("localhost", "127.0.0.1");
