@@ -2,7 +2,9 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { createProxyServer } from "httpxy";
 
 /** What a front worker answers when no dashboard worker could take the request. */
-const UNAVAILABLE_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Dashboard unavailable</title></head><body><h1>The dashboard is restarting</h1><p>Try again in a few seconds. The API at /v1 is not affected.</p></body></html>`;
+const UNAVAILABLE_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Dashboard unavailable</title>
+<style>body{margin:0;min-height:100vh;display:grid;place-items:center;font:16px/1.5 system-ui,sans-serif;color:#18181b;background:#fafafa}main{max-width:28rem;padding:1.5rem}h1{font-size:1.25rem;margin:0 0 .5rem}p{margin:0;color:#52525b}</style></head>
+<body><main><h1>The dashboard is restarting</h1><p>Try again in a few seconds. The API at <code>/v1</code> is not affected.</p></main></body></html>`;
 
 /**
  * Hands a request, as the front worker's listener left it (lib/one-port-listener.ts: X-Forwarded-For
