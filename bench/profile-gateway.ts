@@ -6,10 +6,10 @@
 import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { startServerProcess } from "@/tests/helpers/server-process";
+import { productionBuildExists, startServerProcess } from "@/tests/helpers/server-process";
 import { benchOrganization, load } from "./gateway-ratio";
 import { count, printTable } from "./lib";
-import { ONE_PORT_ENV, productionBuildExists } from "./server-topologies";
+import { ONE_PORT_ENV } from "./server-topologies";
 
 const TOP = 25;
 
@@ -57,8 +57,11 @@ async function profiled(script: string, env: Record<string, string>, keys: strin
   // worker and the dashboard worker): the one that served the load spent the most CPU.
   const profiles = readdirSync(dir)
     .filter((name) => name.endsWith(".cpuprofile") && !before.has(name) && name.split(".")[4] === "0")
-    .map((name) => JSON.parse(readFileSync(path.join(dir, name), "utf8")) as CpuProfile);
-  const profile = profiles.reduce((busiest, candidate) => (selfTimes(candidate).totalUs > selfTimes(busiest).totalUs ? candidate : busiest));
+    .map((name) => {
+      const profile = JSON.parse(readFileSync(path.join(dir, name), "utf8")) as CpuProfile;
+      return { profile, cpuUs: selfTimes(profile).totalUs };
+    });
+  const { profile } = profiles.reduce((busiest, candidate) => (candidate.cpuUs > busiest.cpuUs ? candidate : busiest));
   return { profile, responses: Math.round(round.requestsPerSecond * 8) };
 }
 

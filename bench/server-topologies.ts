@@ -7,21 +7,14 @@
  * The load generator shares the machine's cores, so the N-worker figure is what is left to gain
  * on this machine, not on one where the clients are elsewhere.
  */
-import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
-import path from "node:path";
-import { startServerProcess } from "@/tests/helpers/server-process";
+import { productionBuildExists, startServerProcess } from "@/tests/helpers/server-process";
 import { benchOrganization, load, type LoadRound } from "./gateway-ratio";
 import { count, geometricMeanWithSpread, median, ms, printTable } from "./lib";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 /** What the one-port server needs to start in production mode for a bench. */
 export const ONE_PORT_ENV = { AUTH_SECRET: "bench-secret-not-for-production-0123456789", NEXT_TELEMETRY_DISABLED: "1" };
-
-/** Whether `npx next build` has made the production build the one-port server serves. */
-export function productionBuildExists(): boolean {
-  return existsSync(path.resolve(import.meta.dirname, "../.next/BUILD_ID"));
-}
 
 async function round(script: string, env: Record<string, string>, keys: string[]): Promise<LoadRound> {
   const server = await startServerProcess(script, env);

@@ -1,11 +1,10 @@
-import { existsSync } from "node:fs";
-import path from "node:path";
 import { getDb } from "@/db";
 import { memberships, users } from "@/db/schema";
 import { newId } from "@/core/ids";
 import { hashPassword } from "@/lib/auth/password";
-import { startServerProcess, type ServerProcess } from "@/tests/helpers/server-process";
+import { productionBuildExists, startServerProcess, type ServerProcess } from "@/tests/helpers/server-process";
 import { median, ms, printTable, timeRepeated } from "./lib";
+import { ONE_PORT_ENV } from "./server-topologies";
 
 const PASSWORD = "bench-password-usage";
 const REPEATS = 7;
@@ -32,7 +31,7 @@ async function signIn(base: string, email: string): Promise<string> {
  * new member of `org` signed in to it; null, said under `what`, without a build.
  */
 export async function productionServerAsMember(org: { id: string }, what: string): Promise<{ server: ServerProcess; cookie: string } | null> {
-  if (!existsSync(path.resolve(import.meta.dirname, "../.next/BUILD_ID"))) {
+  if (!productionBuildExists()) {
     console.log(`\n${what}: skipped, no production build (run \`npx next build\` first).`);
     return null;
   }
@@ -40,7 +39,7 @@ export async function productionServerAsMember(org: { id: string }, what: string
   const email = `${userId.toLowerCase()}@bench.test`;
   await getDb().insert(users).values({ id: userId, name: "Bench Member", email, passwordHash: await hashPassword(PASSWORD) });
   await getDb().insert(memberships).values({ orgId: org.id, userId, role: "member" });
-  const server = await startServerProcess("server.ts", { DATABASE_URL: process.env.DATABASE_URL!, AUTH_SECRET: "bench-secret-not-for-production-0123456789", NEXT_TELEMETRY_DISABLED: "1" });
+  const server = await startServerProcess("server.ts", { DATABASE_URL: process.env.DATABASE_URL!, ...ONE_PORT_ENV });
   try {
     return { server, cookie: await signIn(server.base, email) };
   } catch (error) {

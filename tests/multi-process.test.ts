@@ -1,4 +1,4 @@
-import { execFileSync, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { once } from "node:events";
 import path from "node:path";
 import { eq } from "drizzle-orm";
@@ -9,7 +9,7 @@ import { requestLog } from "@/db/schema";
 import { addMember, createOrg, form, insertKey } from "./helpers/factories";
 import { actAs } from "./helpers/session";
 import { startApiServer } from "./helpers/api-server";
-import { startServerProcess, type ServerProcess } from "./helpers/server-process";
+import { startServerProcess, workerPids, type ServerProcess } from "./helpers/server-process";
 import { databaseUrl, onServer } from "./setup/database-server";
 
 const inProcess = startApiServer();
@@ -33,14 +33,6 @@ interface Topology {
   targets: string[];
   /** A process serving some of the load, to be killed with SIGKILL: a whole server, or one worker of a server. */
   victim: () => Promise<{ base: string; kill: () => void }>;
-}
-
-/**
- * The pids of the worker processes of the server with pid `primary` (lib/worker-cluster.ts forks
- * them): its node children, not tsx's esbuild service, which a cold transform cache starts there too.
- */
-function workerPids(primary: number): number[] {
-  return execFileSync("pgrep", ["-x", "-P", String(primary), "node"], { encoding: "utf8" }).trim().split("\n").map(Number);
 }
 
 // Several API processes share one PostgreSQL, as do the workers of one server (SPEC §18); PGlite

@@ -1,4 +1,3 @@
-import { execFileSync } from "node:child_process";
 import { once } from "node:events";
 import { existsSync, readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
@@ -10,7 +9,7 @@ import { exclusiveTask } from "@/db/maintenance";
 import { trySessionLock } from "@/db/session-lock";
 import { workerCount } from "@/lib/worker-cluster";
 import { createOrg, insertKey } from "./helpers/factories";
-import { startServerProcess } from "./helpers/server-process";
+import { productionBuildExists, startServerProcess, workerPids } from "./helpers/server-process";
 import { databaseUrl } from "./setup/database-server";
 
 const postgres = { DATABASE_URL: "postgres://db.internal/invoicing" };
@@ -101,17 +100,14 @@ describe.skipIf(!process.env.DATABASE_URL)("npm run start:api with two workers",
 
 /** The worker processes of the server with pid `primary`, by kind (lib/worker-cluster.ts tells each its role in its environment). */
 function workersByRole(primary: number): { front: number[]; back: number[]; socket: string } {
-  const pids = execFileSync("pgrep", ["-x", "-P", String(primary), "node"], { encoding: "utf8" }).trim().split("\n").map(Number);
-  const environs = pids.map((pid) => ({ pid, env: readFileSync(`/proc/${pid}/environ`, "utf8").split("\0") }));
+  const environs = workerPids(primary).map((pid) => ({ pid, env: readFileSync(`/proc/${pid}/environ`, "utf8").split("\0") }));
   const ofRole = (role: string) => environs.filter(({ env }) => env.includes(`INVOICING_WORKER_ROLE=${role}`)).map(({ pid }) => pid);
   const socket = environs[0]!.env.find((entry) => entry.startsWith("INVOICING_WORKER_SOCKET="))!.split("=")[1]!;
   return { front: ofRole("front"), back: ofRole("back"), socket };
 }
 
 // server.ts serves a production build: .ci/run's PostgreSQL pass runs after the build the e2e tests made.
-const productionBuild = existsSync(path.resolve(import.meta.dirname, "../.next/BUILD_ID"));
-
-describe.skipIf(!process.env.DATABASE_URL || !productionBuild)("npm start on PostgreSQL: the API's workers on the port, the dashboard's behind them", () => {
+describe.skipIf(!process.env.DATABASE_URL || !productionBuildExists())("npm start on PostgreSQL: the API's workers on the port, the dashboard's behind them", () => {
   it("answers /v1 in front and pages from behind, replaces a dashboard worker that dies while the API goes on, and drains both kinds on SIGTERM", async () => {
     const server = await startServerProcess("server.ts", { WEB_CONCURRENCY: "1" });
     const exit = once(server.child, "exit");

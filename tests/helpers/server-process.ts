@@ -1,5 +1,6 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
+import { existsSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
 
@@ -58,4 +59,17 @@ export async function startServerProcess(script = "api-server.ts", env: Record<s
       await once(child, "exit");
     },
   };
+}
+
+/** Whether `npx next build` has made the production build `server.ts` serves. */
+export function productionBuildExists(): boolean {
+  return existsSync(path.resolve(import.meta.dirname, "../../.next/BUILD_ID"));
+}
+
+/**
+ * The pids of the worker processes of the server with pid `primary` (lib/worker-cluster.ts forks
+ * them): its node children, not tsx's esbuild service, which a cold transform cache starts there too.
+ */
+export function workerPids(primary: number): number[] {
+  return execFileSync("pgrep", ["-x", "-P", String(primary), "node"], { encoding: "utf8" }).trim().split("\n").map(Number);
 }
