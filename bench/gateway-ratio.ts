@@ -23,7 +23,7 @@ import { hashApiKey } from "@/lib/keys/format";
 import { PLAN_RULES } from "@/lib/api/gateway";
 import { createOrg, insertKey } from "@/tests/helpers/factories";
 import { startServerProcess } from "@/tests/helpers/server-process";
-import { count, geometricMeanWithSpread, mainThreadSchedule, median, ms, postgresCpuMs, printTable, processCpuMs } from "./lib";
+import { count, geometricMeanWithSpread, mainThreadSchedule, median, ms, postgresCpuMs, printTable, processCpuMs, statusesText } from "./lib";
 
 const CONNECTIONS = 50;
 const ROUND_SECONDS = 6;
@@ -88,7 +88,7 @@ async function serverCounters(admin: postgres.Sql, database: string): Promise<Se
 }
 
 /** One round against a fresh server process, with the transactions and WAL syncs its requests caused. */
-async function measuredRound(
+export async function measuredRound(
   server: { base: string; stop: () => Promise<void>; child: { pid?: number } },
   admin: postgres.Sql,
   database: string,
@@ -192,9 +192,6 @@ export async function benchGatewayRatio(): Promise<void> {
     Array.from({ length: KEYS }, (_, i) => insertKey(org.id, { name: `Ratio restricted ${i}`, access: "restricted", scopes: { products: "read" }, ipAllowlist: ["127.0.0.0/8", "::1"] })),
   );
 
-  // One key taking the whole load, with and without a budget (SPEC §15): the budget's row is as hot as the key's minute.
-  const single = await insertKey(org.id, { name: "Ratio single" });
-  const budgeted = await insertKey(org.id, { name: "Ratio budgeted", budget: { limit: 1_000_000_000, period: "month" } });
 
   const admin = postgres(url, { max: 1, onnotice: () => {} });
   try {
@@ -208,8 +205,6 @@ export async function benchGatewayRatio(): Promise<void> {
     const gateway: (Round & { perRequest: ServerCounters })[] = [];
     const bare: (Round & { perRequest: ServerCounters })[] = [];
     const withRestrictions: (Round & { perRequest: ServerCounters })[] = [];
-    const oneKey: Round[] = [];
-    const oneKeyBudgeted: Round[] = [];
     const ceiling: number[] = [];
     // Another checkout's gateway (BENCH_BASELINE_DIR, with its node_modules) under the same load,
     // against the same database: what a change between the two costs the hot path.
@@ -226,12 +221,6 @@ export async function benchGatewayRatio(): Promise<void> {
       gateway.push(await measuredRound(await startServerProcess("api-server.ts", {}), admin, database, values, idleCost));
       if (round % 2 === 1) await baselineRound();
       if (!ratioOnly) withRestrictions.push(await measuredRound(await startServerProcess("api-server.ts", {}), admin, database, restricted.map((key) => key.value), idleCost));
-      // Which goes first alternates here too.
-      const budgetRounds = [
-        async () => oneKey.push(await measuredRound(await startServerProcess("api-server.ts", {}), admin, database, [single.value], idleCost)),
-        async () => oneKeyBudgeted.push(await measuredRound(await startServerProcess("api-server.ts", {}), admin, database, [budgeted.value], idleCost)),
-      ];
-      if (!ratioOnly) for (const run of round % 2 === 0 ? budgetRounds : budgetRounds.reverse()) await run();
       // The bare server opens its connections for the handler only: nothing to discount.
       const bareServer = await startServerProcess("bench/bare-handler-server.ts", { BENCH_ORG_ID: org.id });
       bare.push(await measuredRound(bareServer, admin, database, values, { transactions: 0, walSyncs: 0 }));
@@ -253,7 +242,7 @@ export async function benchGatewayRatio(): Promise<void> {
       }),
     ]);
     const ratios = gateway.map((g, i) => g.requestsPerSecond / bare[i]!.requestsPerSecond);
-    const statuses = gateway.map((g) => Object.entries(g.statuses).map(([code, n]) => `${code}×${n}`).join(" ")).join("; ");
+    const statuses = gateway.map((g) => statusesText(g.statuses)).join("; ");
     const addedP99 = gateway.map((g, i) => g.p99 - bare[i]!.p99);
     console.log(`median gateway ÷ bare ${median(ratios).toFixed(2)} (SPEC §18: ≥ 0.75, goal 0.8); median added p50 ${ms(median(gateway.map((g, i) => g.p50 - bare[i]!.p50)))}, p99 ${ms(median(addedP99))} (SPEC §18: ≤ 5 ms); gateway statuses: ${statuses}`);
     if (!ratioOnly) {
@@ -262,22 +251,10 @@ export async function benchGatewayRatio(): Promise<void> {
         ["round", "restricted req/s", "p50", "p99", "full access req/s", "restricted ÷ full", "statuses"],
         ...withRestrictions.map((r, i) => [
           String(i + 1), fmt(r.requestsPerSecond), ms(r.p50), ms(r.p99), fmt(gateway[i]!.requestsPerSecond), restrictedRatios[i]!.toFixed(2),
-          Object.entries(r.statuses).map(([code, n]) => `${code}×${n}`).join(" "),
+          statusesText(r.statuses),
         ]),
       ]);
       console.log(`median restricted ÷ full ${median(restrictedRatios).toFixed(2)} (goal: within 5 %, ≥ 0.95)`);
-      const budgetRatios = oneKeyBudgeted.map((b, i) => b.requestsPerSecond / oneKey[i]!.requestsPerSecond);
-      printTable("## One key taking the whole load: with a budget (SPEC §15) against without", [
-        ["round", "budget req/s", "p50", "p99", "µs CPU / request", "no budget req/s", "p50", "p99", "µs CPU / request", "budget ÷ none", "statuses"],
-        ...oneKeyBudgeted.map((b, i) => {
-          const n = oneKey[i]!;
-          return [
-            String(i + 1), fmt(b.requestsPerSecond), ms(b.p50), ms(b.p99), fmt(b.cpuMicrosPerRequest), fmt(n.requestsPerSecond), ms(n.p50), ms(n.p99), fmt(n.cpuMicrosPerRequest),
-            budgetRatios[i]!.toFixed(2), Object.entries(b.statuses).map(([code, k]) => `${code}×${k}`).join(" "),
-          ];
-        }),
-      ]);
-      console.log(`budget ÷ none: median ${median(budgetRatios).toFixed(2)}, ${geometricMeanWithSpread(budgetRatios)} (goal: within 5 %, ≥ 0.95)`);
     }
     if (baselineDir) {
       const changeRatios = gateway.map((g, i) => g.requestsPerSecond / baseline[i]!.requestsPerSecond);

@@ -148,3 +148,10 @@ export function memorySnapshot(): ReturnType<typeof process.memoryUsage> {
   (globalThis as { gc?: () => void }).gc?.();
   return process.memoryUsage();
 }
+
+/** A round's statuses as "200×14004 429×3". */
+export function statusesText(statuses: Record<string, number>): string {
+  return Object.entries(statuses)
+    .map(([code, n]) => `${code}×${n}`)
+    .join(" ");
+}

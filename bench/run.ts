@@ -23,6 +23,7 @@ import { count, median, mib, ms, percentile, printLines, printTable, runLoad, st
 import { benchAuditAtScale } from "./audit-at-scale";
 import { benchUsageAtScale } from "./usage-at-scale";
 import { benchGatewayRatio } from "./gateway-ratio";
+import { benchKeyBudget } from "./key-budget";
 import { benchServerTopologies } from "./server-topologies";
 import { benchProfileGateway } from "./profile-gateway";
 import { benchLiveTail } from "./live-tail";
@@ -225,6 +226,7 @@ try {
 
   const only = process.argv.find((arg) => arg.startsWith("--only="))?.slice("--only=".length);
   if (!only || only === "gateway-ratio") await benchGatewayRatio();
+  if (!only || only === "key-budget") await benchKeyBudget();
   if (!only || only === "server-topologies") await benchServerTopologies();
   if (only === "profile") await benchProfileGateway();
   if (!only || only === "live-tail") await benchLiveTail();
