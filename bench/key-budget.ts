@@ -13,7 +13,7 @@ import { startServerProcess } from "@/tests/helpers/server-process";
 import { benchOrganization, load, type LoadRound } from "./gateway-ratio";
 import { count, geometricMeanWithSpread, median, ms, printTable, processCpuMs } from "./lib";
 
-const PAIRS = Number(process.env.BENCH_PAIRS ?? 20);
+const PAIRS = Number(process.env.BENCH_PAIRS ?? 40);
 const SLICE_SECONDS = 2;
 const BUDGET = { limit: 1_000_000_000, period: "month" } as const;
 
