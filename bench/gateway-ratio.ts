@@ -88,7 +88,7 @@ async function serverCounters(admin: postgres.Sql, database: string): Promise<Se
 }
 
 /** One round against a fresh server process, with the transactions and WAL syncs its requests caused. */
-export async function measuredRound(
+async function measuredRound(
   server: { base: string; stop: () => Promise<void>; child: { pid?: number } },
   admin: postgres.Sql,
   database: string,
@@ -191,7 +191,6 @@ export async function benchGatewayRatio(): Promise<void> {
   const restricted = await Promise.all(
     Array.from({ length: KEYS }, (_, i) => insertKey(org.id, { name: `Ratio restricted ${i}`, access: "restricted", scopes: { products: "read" }, ipAllowlist: ["127.0.0.0/8", "::1"] })),
   );
-
 
   const admin = postgres(url, { max: 1, onnotice: () => {} });
   try {
