@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { and, asc, eq, gt } from "drizzle-orm";
+import { and, asc, eq, gt, sql } from "drizzle-orm";
 import { liveTailResponse } from "@/app/[orgSlug]/settings/api/audit/live/live-tail-response";
-import { changeMemberRoleAction } from "@/app/[orgSlug]/settings/members/actions";
+import { changeMemberRoleAction, removeMemberAction } from "@/app/[orgSlug]/settings/members/actions";
 import { getDb, postgresClient } from "@/db";
 import { createSession, endSession } from "@/db/queries/sessions";
 import { REQUEST_LOG_ORDER_LOCK } from "@/db/queries/request-log-writer";
-import { requestLog } from "@/db/schema";
+import { liveTailStreams, requestLog } from "@/db/schema";
 import { openLiveTail } from "@/lib/live-tail/stream";
 import { LIVE_ROWS_KEPT, LIVE_STREAMS_PER_USER } from "@/lib/live-tail/protocol";
 import type { AuditLogRowDto } from "@/db/queries/audit-log";
@@ -64,6 +64,18 @@ async function endOf(events: ReturnType<typeof sseReader>, timeoutMs: number): P
   }
   return null;
 }
+
+/** Polls `condition` until it holds (true) or `timeoutMs` passes (false). */
+async function until(condition: () => Promise<boolean>, timeoutMs: number): Promise<boolean> {
+  for (const deadline = Date.now() + timeoutMs; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 50))) {
+    if (await condition()) return true;
+  }
+  return false;
+}
+
+const streamRowsOf = (userId: string) => getDb().select().from(liveTailStreams).where(eq(liveTailStreams.userId, userId));
+// More than a stream's 64 KiB queue holds: a tail opened before them and never read fills its queue at once.
+const backlog = (orgId: string, apiKeyId: string) => Promise.all(Array.from({ length: 300 }, () => logRequest({ orgId, apiKeyId, at: new Date() })));
 
 const callApi = (key: string, path: string, init: RequestInit = {}) => fetch(`${apiBase()}${path}`, { ...init, headers: { "X-API-Key": key, ...init.headers } });
 
@@ -155,6 +167,42 @@ describe("the live tail (SPEC §14)", () => {
     const again = await open();
     expect((await again.events.next(1000))?.event).not.toBe("end");
     for (const stream of [...streams, again]) await stream.close().catch(() => {});
+  });
+
+  it("holds the cap against clients that never read: their streams stay counted past a dead process's 30 s", async () => {
+    const { team, user, key, open } = await watcher();
+    await backlog(team.org.id, key.id);
+    const stalled = await Promise.all(Array.from({ length: LIVE_STREAMS_PER_USER }, () => open({ since: "0" })));
+    // Time moves on in the rows: as if their process had not touched them for an hour.
+    await getDb().update(liveTailStreams).set({ seenAt: sql`now() - interval '1 hour'` }).where(eq(liveTailStreams.userId, user.id));
+    const fresh = async () => (await streamRowsOf(user.id)).every(({ seenAt }) => Date.now() - seenAt.getTime() < 10_000);
+    // Waits for their timers to mark them alive again; the cap is the assertion.
+    await until(fresh, 5000);
+    const sixth = await open();
+    expect(await sixth.events.next(1000)).toMatchObject({ event: "end", data: expect.stringContaining('"reason":"too_many"') });
+    expect(await streamRowsOf(user.id)).toHaveLength(LIVE_STREAMS_PER_USER);
+    expect((await stalled[0]!.events.next(1000))?.event).toBe("request");
+    for (const stream of stalled) await stream.close();
+  });
+
+  it("ends a stalled stream once its viewer is removed, with nothing more sent", async () => {
+    const { team, user, key, open } = await watcher();
+    await backlog(team.org.id, key.id);
+    const stalled = await open({ since: "0" });
+    actAs(team.owner.id);
+    expect(await removeMemberAction(null, form({ orgId: team.org.id, userId: user.id }))).toMatchObject({ ok: true });
+    expect(await until(async () => (await streamRowsOf(user.id)).length === 0, 5000)).toBe(true);
+    // The rows queued for it went with the stream.
+    await expect(stalled.events.next(1000)).rejects.toMatchObject({ name: "AbortError" });
+  });
+
+  it("ends the stream of a client that takes nothing from its full queue for too long", async () => {
+    const { team, user, sessionId, key } = await watcher();
+    await backlog(team.org.id, key.id);
+    const viewer = { userId: user.id, sessionId, orgId: team.org.id, orgSlug: team.org.slug };
+    const { stream } = await openLiveTail(viewer, {}, 0, new AbortController().signal, { checkMs: 100, slowConsumerMs: 500 });
+    expect(await until(async () => (await streamRowsOf(user.id)).length === 0, 5000)).toBe(true);
+    await expect(sseReader(stream).next(1000)).rejects.toMatchObject({ name: "AbortError", message: expect.stringContaining("took nothing") });
   });
 
   it("reads no further than a slow client's queue, then delivers everything in order", async () => {
