@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { and, asc, eq, gt, sql } from "drizzle-orm";
 import { liveTailResponse } from "@/app/[orgSlug]/settings/api/audit/live/live-tail-response";
-import { changeMemberRoleAction, removeMemberAction } from "@/app/[orgSlug]/settings/members/actions";
+import { changeMemberRoleAction, removeMemberAction, setTwoFactorRequirementAction } from "@/app/[orgSlug]/settings/members/actions";
 import { getDb, postgresClient } from "@/db";
 import { createSession, endSession } from "@/db/queries/sessions";
 import { REQUEST_LOG_ORDER_LOCK } from "@/db/queries/request-log-writer";
@@ -9,7 +9,7 @@ import { liveTailStreams, requestLog } from "@/db/schema";
 import { openLiveTail } from "@/lib/live-tail/stream";
 import { LIVE_ROWS_KEPT, LIVE_STREAMS_PER_USER } from "@/lib/live-tail/protocol";
 import type { AuditLogRowDto } from "@/db/queries/audit-log";
-import { createTeam, form, insertKey } from "./helpers/factories";
+import { createTeam, form, giveSecondFactor, insertKey } from "./helpers/factories";
 import { logRequest } from "./helpers/request-log";
 import { actAs } from "./helpers/session";
 import { sseReader, type SseEvent } from "./helpers/sse";
@@ -203,6 +203,36 @@ describe("the live tail (SPEC §14)", () => {
     const { stream } = await openLiveTail(viewer, {}, 0, new AbortController().signal, { checkMs: 100, slowConsumerMs: 500 });
     expect(await until(async () => (await streamRowsOf(user.id)).length === 0, 5000)).toBe(true);
     await expect(sseReader(stream).next(1000)).rejects.toMatchObject({ name: "AbortError", message: expect.stringContaining("took nothing") });
+  });
+
+  it("clears the streams a dead process left behind, so they no longer count", async () => {
+    const { team, user, open } = await watcher();
+    const dead = Array.from({ length: LIVE_STREAMS_PER_USER }, (_, i) => ({ id: `lts_dead_${i}_${user.id}`, userId: user.id, orgId: team.org.id, seenAt: sql`now() - interval '1 minute'` }));
+    await getDb().insert(liveTailStreams).values(dead);
+    const tail = await open();
+    expect((await tail.events.next(500))?.event).not.toBe("end");
+    expect(await streamRowsOf(user.id)).toEqual([expect.objectContaining({ id: expect.not.stringMatching(/^lts_dead_/) })]);
+    await tail.close();
+  });
+
+  it("ends the stream of a member without two-factor once the organization requires it", async () => {
+    const { team, open } = await watcher();
+    const tail = await open();
+    await giveSecondFactor(team.owner.id);
+    actAs(team.owner.id);
+    expect(await setTwoFactorRequirementAction(null, form({ orgId: team.org.id, required: "on" }))).toMatchObject({ ok: true });
+    expect(JSON.parse((await endOf(tail.events, 5000))!.data!)).toMatchObject({ reason: "no_access" });
+  });
+
+  it("carries only its own organization's rows while another organization is busy in the same moment", async () => {
+    const [mine, theirs] = [await watcher(), await watcher()];
+    const tail = await mine.open();
+    const logged = await Promise.all(Array.from({ length: 40 }, (_, i) => logRequest({ orgId: (i % 2 ? theirs : mine).team.org.id, apiKeyId: (i % 2 ? theirs : mine).key.id, at: new Date() })));
+    const received = await requestsOf(tail.events, 20);
+    const ours = logged.filter(({ orgId }) => orgId === mine.team.org.id).map(({ requestId }) => requestId);
+    expect(received.map(({ row }) => row.requestId).sort()).toEqual(ours.sort());
+    expect(await requestsOf(tail.events, 1, 600)).toEqual([]);
+    await tail.close();
   });
 
   it("reads no further than a slow client's queue, then delivers everything in order", async () => {
