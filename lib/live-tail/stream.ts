@@ -94,7 +94,6 @@ function ending(reason: LiveTailEnd["reason"]): Uint8Array {
   return sse({ event: "end", data: { reason, message: ENDINGS[reason] } satisfies LiveTailEnd });
 }
 
-
 /** Whether the viewer may still watch: a live session, and a role in the organization that may. */
 async function stillAllowed(viewer: LiveTailViewer, streamId: string): Promise<LiveTailEnd["reason"] | null> {
   const [session, membership, touched] = await Promise.all([
