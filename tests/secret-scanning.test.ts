@@ -1,6 +1,3 @@
-import { generateKeyPairSync, sign, type KeyObject } from "node:crypto";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { and, eq } from "drizzle-orm";
 import { NextRequest } from "next/server";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -19,56 +16,16 @@ import { eventually } from "./helpers/eventually";
 import { createTeam, insertKey } from "./helpers/factories";
 import { orgFingerprint } from "./helpers/fuzz-probe";
 import { MailCatcher } from "./helpers/mail-catcher";
+import { freshIp, github, keyPair, LEAK_URL, report, signed, startKeyServer, stopKeyServer } from "./helpers/secret-scanner";
 import { receiver, stopReceivers } from "./helpers/webhook-receiver";
 
-// SPEC §17 with GitHub's protocol played by the test: a P-256 key pair made here, its public key
-// served from a local URL set as SECRET_SCANNING_KEYS_URL, reports signed over their raw body.
+// SPEC §17 with GitHub's protocol played by the test (tests/helpers/secret-scanner.ts).
 process.env.WEBHOOK_ALLOW_PRIVATE = "true";
 process.env.WEBHOOK_RETRY_DELAY_SECONDS = "1";
 process.env.MAIL_RETRY_DELAY_SECONDS = "1";
 
 const api = startApiServer();
 const smtp = new MailCatcher();
-
-function keyPair() {
-  const { privateKey, publicKey } = generateKeyPairSync("ec", { namedCurve: "P-256" });
-  return { privateKey, pem: publicKey.export({ type: "spki", format: "pem" }).toString() };
-}
-
-/** GitHub's published key list, as the test chooses it; counts how often it was fetched. */
-const github = { keys: [{ id: "github-key-1", ...keyPair() }], fetches: 0, url: "" };
-const keyServer = http.createServer((_request, response) => {
-  github.fetches++;
-  response.writeHead(200, { "content-type": "application/json" });
-  response.end(JSON.stringify({ public_keys: github.keys.map((key) => ({ key_identifier: key.id, key: key.pem, is_current: true })) }));
-});
-
-let ipCounter = 0;
-/** Each test reports from an address of its own, so the per-address rate limit is its alone. */
-const freshIp = () => `203.0.113.${++ipCounter}`;
-
-interface Report {
-  token: string;
-  type?: string;
-  url?: string;
-  source?: string;
-}
-
-function signed(body: string, privateKey: KeyObject): string {
-  return sign("sha256", Buffer.from(body), privateKey).toString("base64");
-}
-
-/** POSTs a report to the route as GitHub does: the raw body, signed with `signWith` (default: GitHub's key) under `identifier`. */
-async function report(tokens: Report[] | string, options: { ip?: string; identifier?: string; signWith?: KeyObject; signature?: string } = {}) {
-  const body = typeof tokens === "string" ? tokens : JSON.stringify(tokens.map((token) => ({ type: "invoicing_api_key", source: "content", ...token })));
-  const headers: Record<string, string> = { "content-type": "application/json", "x-forwarded-for": options.ip ?? freshIp() };
-  headers["github-public-key-identifier"] = options.identifier ?? github.keys[0]!.id;
-  headers["github-public-key-signature"] = options.signature ?? signed(body, options.signWith ?? github.keys[0]!.privateKey);
-  const response = await POST(new NextRequest("http://localhost/api/secret-scanning", { method: "POST", body, headers }));
-  return { status: response.status, json: (await response.json()) as unknown };
-}
-
-const LEAK_URL = "https://github.com/someone/app/blob/abc123/.env";
 
 async function setResponse(orgId: string, response: "revoke" | "alert") {
   await getDb().update(organizations).set({ leakedKeyResponse: response }).where(eq(organizations.id, orgId));
@@ -79,9 +36,7 @@ async function endpointFor(orgId: string, url: string) {
 }
 
 beforeAll(async () => {
-  await new Promise<void>((resolve) => keyServer.listen(0, "127.0.0.1", resolve));
-  github.url = `http://127.0.0.1:${(keyServer.address() as AddressInfo).port}/meta/public_keys/secret_scanning`;
-  process.env.SECRET_SCANNING_KEYS_URL = github.url;
+  await startKeyServer();
   await smtp.start();
   await jobQueue();
   await startMailWorker();
@@ -92,7 +47,7 @@ afterAll(async () => {
   await getDb().update(webhookEndpoints).set({ enabled: false, disabledReason: "manual" });
   await stopReceivers();
   await smtp.stop();
-  await new Promise<void>((resolve) => keyServer.close(() => resolve()));
+  await stopKeyServer();
 });
 
 describe("a signed report of a live key (SPEC §17)", () => {

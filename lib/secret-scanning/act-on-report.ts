@@ -34,19 +34,34 @@ async function actOnLeak(key: ReportedKeyDto, token: ReportedToken, now: Date): 
 }
 
 /**
+ * Acts on one leaked key in its own transaction: a failure (its cause logged with the key and its
+ * organization, for an operator to revoke it by hand) rolls back that key alone, so the rest of the
+ * batch is still acted on; the key stays as it was, and the next report of it acts again.
+ */
+async function actOnLeakAlone(key: ReportedKeyDto, token: ReportedToken, now: Date): Promise<void> {
+  try {
+    await actOnLeak(key, token, now);
+  } catch (error) {
+    console.error(`Acting on the leaked key ${key.id} of organization ${key.orgId} failed: it was not ${key.response === "revoke" ? "revoked" : "alerted on"}`, error);
+  }
+}
+
+/**
  * Answers a verified report token by token (GitHub's format): a token that fails our checksum is
  * a false positive without a lookup; one of ours is a true positive, and acted on while it still
- * works. An unknown, revoked or expired key changes nothing.
+ * works, once however many times the report names it (the first mention's URL and source). The
+ * label says whose the token is, so a key whose handling failed is still a true positive. An
+ * unknown, revoked or expired key changes nothing.
  */
 export async function answerReport(report: SecretScanningReport, now = new Date()): Promise<TokenLabel[]> {
   // A key's stored hash and GitHub's token_hash are the same SHA-256 (hex) of the whole token.
-  const tokens = report.map((token) => ({ ...token, hash: hashApiKey(token.token), wellFormed: parseApiKey(token.token).ok }));
-  const keys = await reportedKeys([...new Set(tokens.filter((token) => token.wellFormed).map((token) => token.hash))]);
-  const labels: TokenLabel[] = [];
-  for (const token of tokens) {
-    const key = token.wellFormed ? keys.get(token.hash) : undefined;
-    if (key?.active) await actOnLeak(key, token, now);
-    labels.push({ token_hash: token.hash, token_type: token.type, label: key ? "true_positive" : "false_positive" });
+  const tokens = report.map((token) => ({ ...token, hash: hashApiKey(token.token) }));
+  const wellFormed = new Map<string, ReportedToken>();
+  for (const token of tokens) if (!wellFormed.has(token.hash) && parseApiKey(token.token).ok) wellFormed.set(token.hash, token);
+  const keys = await reportedKeys([...wellFormed.keys()]);
+  for (const [hash, token] of wellFormed) {
+    const key = keys.get(hash);
+    if (key?.active) await actOnLeakAlone(key, token, now);
   }
-  return labels;
+  return tokens.map((token) => ({ token_hash: token.hash, token_type: token.type, label: keys.has(token.hash) ? "true_positive" : "false_positive" }));
 }

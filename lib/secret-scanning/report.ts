@@ -5,14 +5,44 @@ import { z } from "zod";
 export const SECRET_SCANNING_MAX_BODY_BYTES = 1024 * 1024;
 export const SECRET_SCANNING_MAX_TOKENS = 1000;
 
-/** One token a scanner matched against our published pattern, with where it found it. */
+/** Where a token was found: GitHub's URLs and sources are far shorter, and this bounds what is stored and mailed. */
+export const LEAK_URL_MAX_LENGTH = 2048;
+export const LEAK_SOURCE_MAX_LENGTH = 128;
+
+/**
+ * Text as the database can hold it (SPEC §11's string rules, lib/input-rules.ts): a NUL or an
+ * unpaired surrogate becomes U+FFFD, and text past `maxLength` UTF-16 code units (so 3 ×
+ * maxLength UTF-8 bytes) is cut, ending with "…". Cleaned rather than refused: where a key leaked
+ * must never keep the key live (README, "Leaked keys").
+ */
+function storableText(value: string, maxLength: number): string {
+  const bounded = value.length > maxLength ? `${value.slice(0, maxLength - 1)}…` : value;
+  return bounded.replaceAll("\u0000", "\uFFFD").toWellFormed();
+}
+
+const whereFound = (maxLength: number) =>
+  z
+    .string()
+    .optional()
+    .transform((value) => (value === undefined ? undefined : storableText(value, maxLength)));
+
+/**
+ * One token a scanner matched against our published pattern, with where it found it. Only the
+ * shape refuses a report: the token and its type bounded, at most 1,000 of them. The token is never
+ * stored (one with a NUL or a surrogate fails our pattern: a false positive); its type, echoed in
+ * the answer, and where it was found are cleaned.
+ */
 export const secretScanningReport = z
   .array(
     z.object({
       token: z.string().min(1).max(512),
-      type: z.string().min(1).max(128),
-      url: z.string().max(2048).optional(),
-      source: z.string().max(128).optional(),
+      type: z
+        .string()
+        .min(1)
+        .max(128)
+        .transform((type) => storableText(type, 128)),
+      url: whereFound(LEAK_URL_MAX_LENGTH),
+      source: whereFound(LEAK_SOURCE_MAX_LENGTH),
     }),
   )
   .min(1)
