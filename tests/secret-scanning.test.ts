@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { NextRequest } from "next/server";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST } from "@/app/api/secret-scanning/route";
 import { getDb } from "@/db";
 import { activityLog, alerts, apiKeys, organizations, webhookEndpoints } from "@/db/schema";
@@ -170,34 +170,5 @@ describe("the endpoint's bounds", () => {
     const outcomes = await Promise.all(Array.from({ length: SECRET_SCANNING_REPORTS_PER_MINUTE + 20 }, () => report("[]", { ip, signature: "AAAA" })));
     expect(outcomes.filter((outcome) => outcome.status === 429)).toHaveLength(20);
     expect(outcomes.filter((outcome) => outcome.status === 401)).toHaveLength(SECRET_SCANNING_REPORTS_PER_MINUTE);
-  });
-
-  it("fetches GitHub's keys once, and again for an identifier it has not seen, at most once a minute", async () => {
-    // A list URL of its own: its cache starts empty.
-    process.env.SECRET_SCANNING_KEYS_URL = `${github.url}?rotation`;
-    const team = await createTeam("pro");
-    await setResponse(team.org.id, "alert");
-    const key = await insertKey(team.org.id, { name: "Rotation" });
-    const fetchesBefore = github.fetches;
-    try {
-      expect((await report([{ token: key.value }])).status).toBe(200);
-      expect((await report([{ token: key.value }])).status).toBe(200);
-      expect(github.fetches - fetchesBefore).toBe(1);
-
-      // GitHub rotates to a new key. Within the minute the list is not fetched again, however many unknown identifiers come.
-      github.keys.push({ id: "github-key-2", ...keyPair() });
-      const byNewKey = () => report([{ token: key.value }], { identifier: "github-key-2", signWith: github.keys[1]!.privateKey });
-      expect((await byNewKey()).status).toBe(401);
-      expect((await report([{ token: key.value }], { identifier: "made-up" })).status).toBe(401);
-      expect(github.fetches - fetchesBefore).toBe(1);
-
-      vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + 61_000 });
-      expect((await byNewKey()).status).toBe(200);
-      expect(github.fetches - fetchesBefore).toBe(2);
-    } finally {
-      vi.useRealTimers();
-      github.keys.pop();
-      process.env.SECRET_SCANNING_KEYS_URL = github.url;
-    }
   });
 });

@@ -24,9 +24,14 @@ const keyServer = http.createServer((request, response) => {
   const other = otherAnswers.get(new URL(request.url ?? "/", "http://127.0.0.1").pathname);
   if (other) return other(request, response);
   github.fetches++;
+  serveKeyList(response);
+});
+
+/** Answers with GitHub's key list as it is now. */
+export function serveKeyList(response: http.ServerResponse): void {
   response.writeHead(200, { "content-type": "application/json" });
   response.end(JSON.stringify({ public_keys: github.keys.map((key) => ({ key_identifier: key.id, key: key.pem, is_current: true })) }));
-});
+}
 
 /** Answers requests for `path` on the key server with `listener`; the URL to set as SECRET_SCANNING_KEYS_URL. */
 export function answerAt(path: string, listener: http.RequestListener): string {
