@@ -6,11 +6,11 @@ export const SECRET_SCANNING_MAX_BODY_BYTES = 1024 * 1024;
 export const SECRET_SCANNING_MAX_TOKENS = 1000;
 
 /** Where a token was found: GitHub's URLs and sources are far shorter, and this bounds what is stored and mailed. */
-export const LEAK_URL_MAX_LENGTH = 2048;
-export const LEAK_SOURCE_MAX_LENGTH = 128;
+const LEAK_URL_MAX_LENGTH = 2048;
+const LEAK_SOURCE_MAX_LENGTH = 128;
 
 /**
- * Text as the database can hold it (SPEC §11's string rules, lib/input-rules.ts): a NUL or an
+ * Text as the database can hold it (the string rules of lib/input-rules.ts): a NUL or an
  * unpaired surrogate becomes U+FFFD, and text past `maxLength` UTF-16 code units (so 3 ×
  * maxLength UTF-8 bytes) is cut, ending with "…". Cleaned rather than refused: where a key leaked
  * must never keep the key live (README, "Leaked keys").
