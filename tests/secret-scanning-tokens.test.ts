@@ -76,7 +76,7 @@ describe("text a report carries that the database cannot hold", () => {
 });
 
 describe("a batch", () => {
-  it("acts on the next token when one token's handling fails, logs the failure with its cause, and answers both", async () => {
+  it("acts on the next token when one token's handling fails, logs the failure with its cause, and asks for the report again", async () => {
     const team = await createTeam("pro");
     const [failing, next] = [await insertKey(team.org.id, { name: "Fails" }), await insertKey(team.org.id, { name: "Next" })];
     // A fault in the database itself for the first key only: its alert cannot be written.
@@ -89,13 +89,8 @@ describe("a batch", () => {
     const logged = vi.spyOn(console, "error").mockImplementation(() => {});
     try {
       const answer = await report([{ token: failing.value, url: LEAK_URL }, { token: next.value, url: LEAK_URL }]);
-      expect(answer).toEqual({
-        status: 200,
-        json: [
-          { token_hash: hashApiKey(failing.value), token_type: "invoicing_api_key", label: "true_positive" },
-          { token_hash: hashApiKey(next.value), token_type: "invoicing_api_key", label: "true_positive" },
-        ],
-      });
+      // An error, so the scanner sends the report again: a 200 would leave the failed key live.
+      expect(answer).toEqual({ status: 503, json: { error: { code: "report_not_acted_on", message: "1 reported key(s) could not be acted on. Send the report again." } } });
     } finally {
       await run("drop trigger planted_alert_failure on alerts", "drop function planted_alert_failure()");
     }
@@ -106,8 +101,14 @@ describe("a batch", () => {
     const [message, error] = logged.mock.calls.find(([text]) => String(text).includes(failing.id)) ?? [];
     expect(message).toContain(team.org.id);
     expect(String((error as Error).message) + String((error as Error & { cause?: Error }).cause?.message)).toContain(`planted failure for ${failing.id}`);
-    // Reported again (the next push, or the scanner's retry), the key the fault kept live is revoked.
-    expect((await report([{ token: failing.value, url: LEAK_URL }])).status).toBe(200);
+    // The scanner's retry, the fault gone: the key it kept live is revoked, the other changes nothing.
+    expect(await report([{ token: failing.value, url: LEAK_URL }, { token: next.value, url: LEAK_URL }])).toEqual({
+      status: 200,
+      json: [
+        { token_hash: hashApiKey(failing.value), token_type: "invoicing_api_key", label: "true_positive" },
+        { token_hash: hashApiKey(next.value), token_type: "invoicing_api_key", label: "true_positive" },
+      ],
+    });
     expect(await keyRow(failing.id)).toMatchObject({ revokeReason: "leaked" });
   });
 

@@ -35,33 +35,42 @@ async function actOnLeak(key: ReportedKeyDto, token: ReportedToken, now: Date): 
 
 /**
  * Acts on one leaked key in its own transaction: a failure (its cause logged with the key and its
- * organization, for an operator to revoke it by hand) rolls back that key alone, so the rest of the
- * batch is still acted on; the key stays as it was, and the next report of it acts again.
+ * organization) rolls back that key alone, so the rest of the batch is still acted on; the key
+ * stays as it was, and the report is answered so that the scanner sends it again (false).
  */
-async function actOnLeakAlone(key: ReportedKeyDto, token: ReportedToken, now: Date): Promise<void> {
+async function actOnLeakAlone(key: ReportedKeyDto, token: ReportedToken, now: Date): Promise<boolean> {
   try {
     await actOnLeak(key, token, now);
+    return true;
   } catch (error) {
     console.error(`Acting on the leaked key ${key.id} of organization ${key.orgId} failed: it was not ${key.response === "revoke" ? "revoked" : "alerted on"}`, error);
+    return false;
   }
+}
+
+/** A report's answer, and how many of its keys could not be acted on (the report is to be sent again). */
+export interface ReportAnswer {
+  labels: TokenLabel[];
+  failedKeys: number;
 }
 
 /**
  * Answers a verified report token by token (GitHub's format): a token that fails our checksum is
  * a false positive without a lookup; one of ours is a true positive, and acted on while it still
- * works, once however many times the report names it (the first mention's URL and source). The
- * label says whose the token is, so a key whose handling failed is still a true positive. An
- * unknown, revoked or expired key changes nothing.
+ * works, once however many times the report names it (the first mention's URL and source). An
+ * unknown, revoked or expired key changes nothing, so a report sent again repeats nothing done.
  */
-export async function answerReport(report: SecretScanningReport, now = new Date()): Promise<TokenLabel[]> {
+export async function answerReport(report: SecretScanningReport, now = new Date()): Promise<ReportAnswer> {
   // A key's stored hash and GitHub's token_hash are the same SHA-256 (hex) of the whole token.
   const tokens = report.map((token) => ({ ...token, hash: hashApiKey(token.token) }));
   const wellFormed = new Map<string, ReportedToken>();
   for (const token of tokens) if (!wellFormed.has(token.hash) && parseApiKey(token.token).ok) wellFormed.set(token.hash, token);
   const keys = await reportedKeys([...wellFormed.keys()]);
+  let failedKeys = 0;
   for (const [hash, token] of wellFormed) {
     const key = keys.get(hash);
-    if (key?.active) await actOnLeakAlone(key, token, now);
+    if (key?.active && !(await actOnLeakAlone(key, token, now))) failedKeys += 1;
   }
-  return tokens.map((token) => ({ token_hash: token.hash, token_type: token.type, label: keys.has(token.hash) ? "true_positive" : "false_positive" }));
+  const labels = tokens.map((token): TokenLabel => ({ token_hash: token.hash, token_type: token.type, label: keys.has(token.hash) ? "true_positive" : "false_positive" }));
+  return { labels, failedKeys };
 }

@@ -62,5 +62,9 @@ export async function receiveReport(request: Request, clientIp: string): Promise
   }
   const report = secretScanningReport.safeParse(json);
   if (!report.success) return { status: 400, code: "malformed_report", message: "The report is not a list of tokens with their type, URL and source." };
-  return { status: 200, labels: await answerReport(report.data) };
+  const answer = await answerReport(report.data);
+  // A key that could not be acted on must not stay live on a 200: the scanner retries an error,
+  // and the rest of the report, acted on already, changes nothing the second time.
+  if (answer.failedKeys > 0) return { status: 503, code: "report_not_acted_on", message: `${answer.failedKeys} reported key(s) could not be acted on. Send the report again.`, retryAfterSeconds: 60 };
+  return { status: 200, labels: answer.labels };
 }
