@@ -44,11 +44,15 @@ export const MAX_RANGE_DAYS = 3660;
 
 const DAY_MS = 86_400_000;
 
+/** Whether a YYYY-MM-DD, or the day an ISO 8601 date-time is written on, is from DATE_MIN to DATE_MAX. */
+export function withinDateBounds(value: string): boolean {
+  const day = value.slice(0, 10);
+  return day >= DATE_MIN && day <= DATE_MAX;
+}
+
 /** A YYYY-MM-DD between DATE_MIN and DATE_MAX. */
 export function boundedDate(invalid = "Use a date such as 2026-01-31.") {
-  return z.iso
-    .date({ error: invalid, abort: true })
-    .refine((day) => day >= DATE_MIN && day <= DATE_MAX, { error: `Use a date from ${DATE_MIN} to ${DATE_MAX}.` });
+  return z.iso.date({ error: invalid, abort: true }).refine(withinDateBounds, { error: `Use a date from ${DATE_MIN} to ${DATE_MAX}.` });
 }
 
 /** The problem with a from–to range (both days included), or null. */

@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/db";
 import { rowsOf } from "@/db/rows";
 import type { UsageListDto } from "@/lib/api/schemas/usage";
+import { usageWindow } from "@/lib/api/services/usage";
 import { HOURLY_ROLLUP_RETENTION_DAYS } from "@/core/usage-grains";
 import { apiClient, contractApi, errorOf, itMatchesTheDocument, type ApiClient } from "./helpers/api-contract";
 import { insertKey } from "./helpers/factories";
@@ -108,6 +109,54 @@ describe("GET /v1/usage", () => {
     const error = await errorOf(response);
     expect(error.code).toBe("validation_failed");
     expect(error.details?.map((detail) => detail.path)).toContain(path);
+  });
+
+  async function refusal(query: string) {
+    const response = await client.call(`/v1/usage?${query}`);
+    expect(response.status, query).toBe(400);
+    const error = await errorOf(response);
+    expect(error.code).toBe("validation_failed");
+    return error.details;
+  }
+
+  it("says that from is required and what it takes, and what a from it cannot read should look like", async () => {
+    expect(await refusal("bucket=day")).toEqual([{ path: "query.from", message: "from is required: an ISO 8601 date or date-time, e.g. 2026-11-01 or 2026-11-01T13:00:00Z." }]);
+    expect(await refusal("from=yesterday")).toEqual([
+      { path: "query.from", message: "from must be an ISO 8601 date or date-time, e.g. 2026-11-01 or 2026-11-01T13:00:00Z (a date-time with its offset, Z or +01:00)." },
+    ]);
+  });
+
+  it.each([
+    ["to", `from=${daysAgo(1)}&to=2200-01-01`],
+    ["to", `from=${daysAgo(1)}&to=2100-01-01T00:00:00Z`],
+    ["from", "from=1999-12-31T23:00:00Z"],
+  ])("refuses a %s outside 2000-01-01 to 2099-12-31 (%s)", async (name, query) => {
+    expect(await refusal(query)).toEqual([{ path: `query.${name}`, message: `${name} must be on a day from 2000-01-01 to 2099-12-31.` }]);
+  });
+
+  it("answers the last hour by the hour when no bucket is named, not with the whole day", async () => {
+    const from = new Date(Date.now() - 3600_000);
+    const body = await usage(`from=${from.toISOString()}`);
+    const hourStart = Math.floor(from.getTime() / 3600_000) * 3600_000;
+    expect(body.data.length).toBeGreaterThan(0);
+    for (const row of body.data) expect(Date.parse(row.bucket_start)).toBeGreaterThanOrEqual(hourStart);
+    // Too far back for hours: the refusal says why hours were chosen.
+    expect(await refusal(`from=${daysAgo(HOURLY_ROLLUP_RETENTION_DAYS + 2)}T10:00:00Z`)).toEqual([
+      { path: "query.from", message: `Usage reaches back ${HOURLY_ROLLUP_RETENTION_DAYS} days, by the hour (the bucket when from or to is inside a day): ask for bucket=day, or a later from.` },
+    ]);
+  });
+
+  it("picks hours when from or to falls inside a UTC day, days for whole days and for a to left to now", () => {
+    const now = new Date("2026-11-26T10:15:00Z");
+    const window = (from: string, to?: string) => {
+      const { from: start, to: end, bucket } = usageWindow({ from, to }, now);
+      return [start.toISOString(), end.toISOString(), bucket];
+    };
+    expect(window("2026-11-26T09:15:00Z")).toEqual(["2026-11-26T09:00:00.000Z", "2026-11-26T11:00:00.000Z", "hour"]);
+    expect(window("2026-11-25", "2026-11-25T12:30:00+02:00")).toEqual(["2026-11-25T00:00:00.000Z", "2026-11-25T11:00:00.000Z", "hour"]);
+    expect(window("2026-11-20")).toEqual(["2026-11-20T00:00:00.000Z", "2026-11-27T00:00:00.000Z", "day"]);
+    expect(window("2026-11-20T00:00:00Z", "2026-11-22T01:00:00+01:00")).toEqual(["2026-11-20T00:00:00.000Z", "2026-11-22T00:00:00.000Z", "day"]);
+    expect(usageWindow({ from: "2026-11-26T09:15:00Z", bucket: "day" }, now).bucket).toBe("day");
   });
 
   it("answers a key of another organization with no rows", async () => {

@@ -1,15 +1,26 @@
 import { z } from "@hono/zod-openapi";
 import { STATUS_CLASSES } from "@/core/request-log";
 import { USAGE_GROUPS } from "@/core/usage-query";
+import { DATE_MAX, DATE_MIN, withinDateBounds } from "@/lib/input-rules";
 import { Count, Timestamp } from "./common";
 
 const PAGE_SIZE_MAX = 1000;
 
-const Instant = z.iso
-  .datetime({ offset: true })
-  .max(40)
-  .or(z.iso.date().max(10))
-  .openapi({ description: "ISO 8601: a UTC day (`2026-11-01`) or an instant (`2026-11-01T13:00:00Z`)." });
+const INSTANT_FORMS = "an ISO 8601 date or date-time, e.g. 2026-11-01 or 2026-11-01T13:00:00Z";
+
+/** A window's end: a UTC day or an instant with its offset, on a day the product accepts anywhere. */
+function instant(name: "from" | "to") {
+  return z
+    .union([z.iso.datetime({ offset: true }).max(40), z.iso.date().max(10)], {
+      // zod's own words for a union ("Invalid input") name neither the parameter nor what it takes.
+      error: (issue) => (issue.input === undefined ? `${name} is required: ${INSTANT_FORMS}.` : `${name} must be ${INSTANT_FORMS} (a date-time with its offset, Z or +01:00).`),
+    })
+    .refine(withinDateBounds, { error: `${name} must be on a day from ${DATE_MIN} to ${DATE_MAX}.` });
+}
+
+/** Said in the OpenAPI document and the README: lib/api/services/usage.ts applies it. */
+const BUCKET_DEFAULT_RULE =
+  "Without it, `hour` when `from` or `to` is an instant inside a UTC day (not 00:00:00Z), so that a window such as the last hour is not widened to its whole day; `day` otherwise (days, and `to` omitted).";
 
 const Status = z
   .string()
@@ -17,9 +28,17 @@ const Status = z
   .max(3);
 
 export const UsageQuery = z.strictObject({
-  from: Instant.openapi({ description: "Start of the window, included; rounded down to its bucket's start.", example: "2026-11-01" }),
-  to: Instant.optional().openapi({ description: "End of the window, excluded; rounded up to a bucket's end. Now when omitted.", example: "2026-11-08" }),
-  bucket: z.enum(["hour", "day"]).default("day").openapi({ description: "A row per UTC hour or day. Hourly rows reach back 35 days, daily rows 13 months." }),
+  from: instant("from").openapi({
+    description: `Start of the window, included: a UTC day (\`2026-11-01\`) or an instant (\`2026-11-01T13:00:00Z\`), from ${DATE_MIN} to ${DATE_MAX}; rounded down to its bucket's start.`,
+    example: "2026-11-01",
+  }),
+  to: instant("to")
+    .optional()
+    .openapi({ description: `End of the window, excluded, in the same forms as \`from\`; rounded up to a bucket's end. Now when omitted.`, example: "2026-11-08" }),
+  bucket: z
+    .enum(["hour", "day"])
+    .optional()
+    .openapi({ description: `A row per UTC hour or day. Hourly rows reach back 35 days, daily rows 13 months. ${BUCKET_DEFAULT_RULE}` }),
   group_by: z
     .string()
     .max(40)

@@ -1,5 +1,5 @@
 import { usageRows } from "@/db/queries/usage";
-import { ceilToGrain, floorToGrain, HOURLY_ROLLUP_RETENTION_DAYS, REQUEST_LOG_RETENTION_MONTHS, rollupKeptSince } from "@/core/usage-grains";
+import { ceilToGrain, floorToGrain, HOURLY_ROLLUP_RETENTION_DAYS, REQUEST_LOG_RETENTION_MONTHS, ROLLUP_GRAIN_MS, rollupKeptSince } from "@/core/usage-grains";
 import { USAGE_GROUPS, type UsageCursor, type UsageRow } from "@/core/usage-query";
 import type { UsageListDto, UsageQueryInput } from "../schemas/usage";
 import { invalid } from "./refusals";
@@ -9,16 +9,30 @@ function instant(value: string): Date {
   return new Date(value.length === 10 ? `${value}T00:00:00Z` : value);
 }
 
+type Bucket = "hour" | "day";
+
+/**
+ * The bucket of a query that names none (the `bucket` parameter's description says the rule):
+ * hours when either end is an instant inside a UTC day, so "the last hour" is not rounded out to
+ * its whole day; days otherwise.
+ */
+function defaultBucket(query: Pick<UsageQueryInput, "from" | "to">): Bucket {
+  const insideADay = (value: string | undefined) => value !== undefined && instant(value).getTime() % ROLLUP_GRAIN_MS.day !== 0;
+  return insideADay(query.from) || insideADay(query.to) ? "hour" : "day";
+}
+
 /** The window on its buckets' boundaries: `from` rounded down, `to` (now by default) rounded up; within what is kept. */
-export function usageWindow(query: Pick<UsageQueryInput, "from" | "to" | "bucket">, now: Date): { from: Date; to: Date } {
-  const from = new Date(floorToGrain(instant(query.from).getTime(), query.bucket));
-  const to = new Date(ceilToGrain((query.to ? instant(query.to) : now).getTime(), query.bucket));
+export function usageWindow(query: Pick<UsageQueryInput, "from" | "to" | "bucket">, now: Date): { from: Date; to: Date; bucket: Bucket } {
+  const bucket = query.bucket ?? defaultBucket(query);
+  const from = new Date(floorToGrain(instant(query.from).getTime(), bucket));
+  const to = new Date(ceilToGrain((query.to ? instant(query.to) : now).getTime(), bucket));
   if (to <= from) throw invalid("query.to", "to must be after from.");
-  if (from < rollupKeptSince(query.bucket, now)) {
-    const reach = query.bucket === "hour" ? `${HOURLY_ROLLUP_RETENTION_DAYS} days, by the hour` : `${REQUEST_LOG_RETENTION_MONTHS} months (this month and the 12 before it)`;
-    throw invalid("query.from", `Usage reaches back ${reach}${query.bucket === "hour" ? ": ask for bucket=day, or a later from" : ""}.`);
+  if (from < rollupKeptSince(bucket, now)) {
+    const reach = bucket === "hour" ? `${HOURLY_ROLLUP_RETENTION_DAYS} days, by the hour` : `${REQUEST_LOG_RETENTION_MONTHS} months (this month and the 12 before it)`;
+    const hint = query.bucket === undefined ? " (the bucket when from or to is inside a day)" : "";
+    throw invalid("query.from", `Usage reaches back ${reach}${bucket === "hour" ? `${hint}: ask for bucket=day, or a later from` : ""}.`);
   }
-  return { from, to };
+  return { from, to, bucket };
 }
 
 /** A row's place, as the opaque `next_cursor` the client passes back. */
@@ -41,13 +55,13 @@ function decodeCursor(cursor: string): UsageCursor {
 
 /** One page of the organization's usage rows (SPEC §13). */
 export async function usage(orgId: string, query: UsageQueryInput, now = new Date()): Promise<UsageListDto> {
-  const { from, to } = usageWindow(query, now);
+  const { from, to, bucket } = usageWindow(query, now);
   const requested = new Set(query.group_by?.split(","));
   const rows = await usageRows({
     orgId,
     from,
     to,
-    bucket: query.bucket,
+    bucket,
     groupBy: USAGE_GROUPS.filter((group) => requested.has(group)),
     keyId: query.key_id,
     endpoint: query.endpoint,
