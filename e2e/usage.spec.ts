@@ -66,6 +66,21 @@ test.describe("as a member", () => {
   });
 });
 
+test.describe("as Alex, an admin of Globex and the owner of Solo Studio", () => {
+  test.use({ storageState: storageStateOf("multi") });
+
+  test("Solo Studio's usage says its plan has no API access and links to the Plan page, with no call to make", async ({ page }) => {
+    await new UsagePage(page, "solo-studio").goto();
+    await expect(page.getByRole("heading", { name: "The Solo plan has no API access" })).toBeVisible();
+    await expect(page.getByText(/curl|X-API-Key/)).toHaveCount(0);
+    await screenshot(page, "usage-solo");
+    await page.setViewportSize(PHONE);
+    await screenshot(page, "usage-solo-phone");
+    await page.getByRole("link", { name: "Go to Plan" }).click();
+    await expect(page).toHaveURL(/\/solo-studio\/settings\/plan$/);
+  });
+});
+
 test.describe("as a guest", () => {
   test.use({ storageState: storageStateOf("guest") });
 

@@ -9,7 +9,7 @@ import { BREAKDOWN_NAMES } from "@/lib/usage/breakdowns";
 import { auditParamsFor, chartWindow, usageWindow, type UsageFilters } from "@/lib/usage/filters";
 import type { BreakdownRowDto, UsageReportDto } from "@/lib/usage/report";
 import { apiClient, contractApi, type ApiClient } from "./helpers/api-contract";
-import { addMember, insertKey } from "./helpers/factories";
+import { addMember, createTeam, insertKey } from "./helpers/factories";
 import { actAs, readAs } from "./helpers/session";
 
 const api = contractApi();
@@ -153,6 +153,24 @@ describe("who may see usage", () => {
     expect(response.status).toBe(200);
     expect(await response.text()).toContain(prod.id);
     actAs(null);
+  });
+});
+
+describe("on a plan without API access", () => {
+  it("says the plan has no API access instead of asking for a call, and links its owner to the Plan page", async () => {
+    const solo = await createTeam("solo");
+    await insertKey(solo.org.id, { name: "From the Pro days" });
+    const owner = await readAs(solo.owner.id, () => loadUsage(solo.org.slug, {}));
+    const member = await readAs(solo.member.id, () => loadUsage(solo.org.slug, {}));
+    if (owner.kind !== "ok" || member.kind !== "ok") throw new Error(`Expected the usage page, got ${JSON.stringify([owner, member])}`);
+    expect(owner.noApiAccess).toEqual({
+      title: "The Solo plan has no API access",
+      description: "Usage counts calls to the API, and on the Solo plan every call is refused. API access comes with Trial, Pro, Enterprise: switch plans on the Plan page.",
+      planHref: `/${solo.org.slug}/settings/plan`,
+    });
+    expect(member.noApiAccess).toMatchObject({ description: expect.stringMatching(/an owner can switch plans on the Plan page\.$/), planHref: null });
+    // A plan with API access keeps "make a call" and its example.
+    expect((await view(people.member, {})).noApiAccess).toBeNull();
   });
 });
 

@@ -1,9 +1,12 @@
 import "server-only";
 import { listKeyNames } from "@/db/queries/api-keys";
 import { getAuditFilterOptions, type AuditFilterOptionsDto } from "@/db/queries/audit-log";
+import type { MembershipDto } from "@/db/queries/organizations";
 import type { KeyOptionDto } from "@/components/key-filter-options";
 import { filtersError } from "@/lib/audit-filters";
+import { can } from "@/lib/authz";
 import { orgAccess, type OrgAccess } from "@/lib/org-access";
+import { PLANS, plansWith } from "@/lib/plans/catalog";
 import { parseUsageFilters, usageWindow, type UsageFilters } from "@/lib/usage/filters";
 import { usageReport, type UsageReportDto } from "@/lib/usage/report";
 
@@ -12,10 +15,28 @@ export function usageAccess(slug: string): Promise<OrgAccess> {
   return orgAccess(slug, "usage.view");
 }
 
+/** What the page says instead of "make a call" when the plan has no API access: who may change the plan gets a link to it. */
+export interface NoApiAccessDto {
+  title: string;
+  description: string;
+  planHref: string | null;
+}
+
+function noApiAccess(membership: MembershipDto): NoApiAccessDto | null {
+  const plan = PLANS[membership.plan];
+  if (plan.apiAccess) return null;
+  const mayChange = can(membership.role, "plan.manage");
+  return {
+    title: `The ${plan.label} plan has no API access`,
+    description: `Usage counts calls to the API, and on the ${plan.label} plan every call is refused. API access comes with ${plansWith("apiAccess")}: ${mayChange ? "switch plans on the Plan page." : "an owner can switch plans on the Plan page."}`,
+    planHref: mayChange ? `/${membership.orgSlug}/settings/plan` : null,
+  };
+}
+
 export type UsageView =
   | { kind: "refused"; status: 401 | 403 | 404; message: string }
   | { kind: "invalid"; message: string; filters: UsageFilters; options: AuditFilterOptionsDto; keys: KeyOptionDto[] }
-  | { kind: "ok"; filters: UsageFilters; report: Promise<UsageReportDto>; options: AuditFilterOptionsDto; keys: KeyOptionDto[] };
+  | { kind: "ok"; filters: UsageFilters; report: Promise<UsageReportDto>; options: AuditFilterOptionsDto; keys: KeyOptionDto[]; noApiAccess: NoApiAccessDto | null };
 
 /**
  * Everything the Usage page shows for this URL at `now`, or why it shows nothing. The report is
@@ -37,5 +58,5 @@ export async function loadUsage(slug: string, searchParams: Record<string, strin
   const report = new Promise<void>((resolve) => setImmediate(resolve)).then(() => usageReport(orgId, filters.data, window.window));
   // Awaited by the page, under Suspense; a failure shows there, in the route's error boundary.
   report.catch(() => {});
-  return { kind: "ok", filters: filters.data, report, options: choices, keys };
+  return { kind: "ok", filters: filters.data, report, options: choices, keys, noApiAccess: noApiAccess(access.membership) };
 }

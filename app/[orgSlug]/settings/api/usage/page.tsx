@@ -15,7 +15,7 @@ import { RANGE_PRESETS } from "@/lib/audit-filters";
 import { publicBaseUrl } from "@/lib/base-url";
 import { DEFAULT_USAGE_RANGE, hasUsageFilters, type UsageFilters } from "@/lib/usage/filters";
 import type { UsageReportDto } from "@/lib/usage/report";
-import { loadUsage } from "./load-usage";
+import { loadUsage, type NoApiAccessDto } from "./load-usage";
 import { UsageFiltersClient } from "./usage-filters-client";
 import { UsageTablesClient } from "./usage-tables-client";
 
@@ -38,7 +38,7 @@ export default async function UsagePage({ params, searchParams }: { params: Prom
     >
       {view.kind === "ok" ? (
         <Suspense fallback={<UsageReportSkeleton />}>
-          <Report orgSlug={orgSlug} filters={view.filters} report={view.report} />
+          <Report orgSlug={orgSlug} filters={view.filters} report={view.report} noApiAccess={view.noApiAccess} />
         </Suspense>
       ) : null}
     </LogPage>
@@ -57,8 +57,26 @@ function windowName(filters: UsageFilters, report: UsageReportDto): string {
   return `window from ${instant(report.window.from)} to ${instant(report.window.to)} UTC`;
 }
 
-async function Report({ orgSlug, filters, report: loading }: { orgSlug: string; filters: UsageFilters; report: Promise<UsageReportDto> }) {
+/** Instead of "create a key, make a call": a plan without API access makes no calls. */
+function NoApiAccess({ notice }: { notice: NoApiAccessDto }) {
+  return (
+    <Card>
+      <EmptyState icon={<KeyRound className="size-6" aria-hidden />} title={notice.title} description={notice.description}>
+        {notice.planHref ? (
+          <Button asChild>
+            <Link href={notice.planHref}>Go to Plan</Link>
+          </Button>
+        ) : null}
+      </EmptyState>
+    </Card>
+  );
+}
+
+async function Report({ orgSlug, filters, report: loading, noApiAccess }: { orgSlug: string; filters: UsageFilters; report: Promise<UsageReportDto>; noApiAccess: NoApiAccessDto | null }) {
   const report = await loading;
+  const narrowed = hasUsageFilters({ ...filters, range: undefined, from: undefined, to: undefined });
+  // Traffic from before a downgrade is still shown; an empty report says why there is none.
+  if (noApiAccess && report.totals.requests === 0 && (report.keys.length === 0 || !narrowed)) return <NoApiAccess notice={noApiAccess} />;
   if (report.keys.length === 0) {
     return (
       <Card>
@@ -76,7 +94,6 @@ async function Report({ orgSlug, filters, report: loading }: { orgSlug: string; 
   }
   const { totals } = report;
   if (totals.requests === 0) {
-    const narrowed = hasUsageFilters({ ...filters, range: undefined, from: undefined, to: undefined });
     if (narrowed) return <NoLogMatches noun={["request", "requests"]} />;
     return (
       <NoRequests
