@@ -152,7 +152,7 @@ export function ErrorRateChart({ points, grain }: { points: UsagePoint[]; grain:
   );
 }
 
-/** Latency percentiles per period, from the merged histograms of its rollup rows. */
+/** Latency percentiles per period, from the merged histograms of its rollup rows; a period without requests is a gap, not a line drawn across it. */
 export function LatencyChart({ points, grain }: { points: UsagePoint[]; grain: RollupGrain }) {
   const content = ({ active, payload }: TooltipContentProps) => {
     const point = payload?.[0]?.payload as UsagePoint | undefined;
@@ -173,7 +173,7 @@ export function LatencyChart({ points, grain }: { points: UsagePoint[]; grain: R
         <YAxis tickLine={false} axisLine={false} width={52} tick={AXIS_TICK} tickFormatter={axisMs} />
         <Tooltip content={content} />
         {LATENCY_SERIES.map((series) => (
-          <Line key={series.key} dataKey={series.key} name={series.label} stroke={series.colour} strokeWidth={2} dot={false} connectNulls isAnimationActive={false} />
+          <Line key={series.key} dataKey={series.key} name={series.label} stroke={series.colour} strokeWidth={2} dot={false} connectNulls={false} isAnimationActive={false} />
         ))}
       </LineChart>
     </Frame>

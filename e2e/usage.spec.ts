@@ -79,6 +79,19 @@ test.describe("as Alex, an admin of Globex and the owner of Solo Studio", () => 
     await page.getByRole("link", { name: "Go to Plan" }).click();
     await expect(page).toHaveURL(/\/solo-studio\/settings\/plan$/);
   });
+
+  test("the latency lines break over the hours without requests, as the error-rate lines do", async ({ page }) => {
+    // Globex's one key makes about two calls a day: most hours of the week are quiet.
+    await new UsagePage(page, "globex").goto("?range=7d");
+    const segments = async (chart: RegExp) => {
+      const line = page.getByRole("img", { name: chart }).locator("path.recharts-line-curve").first();
+      await expect(line).toBeVisible();
+      return ((await line.getAttribute("d")) ?? "").match(/M/g)?.length ?? 0;
+    };
+    const rateSegments = await segments(/^Share of requests answered 4xx and 5xx per hour/);
+    expect(rateSegments).toBeGreaterThan(1);
+    expect(await segments(/^Latency p50, p95 and p99 per hour/)).toBe(rateSegments);
+  });
 });
 
 test.describe("as a guest", () => {
