@@ -159,3 +159,31 @@ describe("usage rows", () => {
     expect(await usageRows({ orgId, from: before, to: new Date(before.getTime() + DAY), bucket: "hour", groupBy: [] })).toEqual([]);
   });
 });
+
+describe("the 4xx and 5xx classes", () => {
+  it("count 400 to 499 as client errors and 500 to 599 as server errors, in the counts and in the status filter", async () => {
+    const org = await createOrg("pro");
+    const keyId = (await insertKey(org.id)).id;
+    const now = new Date();
+    // Each status a different number of times, today and two days back (daily, hourly and minute rows alike).
+    const times: [number, number][] = [[200, 1], [399, 1], [400, 2], [499, 3], [500, 4], [599, 5]];
+    await Promise.all(
+      times.flatMap(([status, count]) =>
+        Array.from({ length: count }, (_, i) => [now.getTime() - i * 1000, now.getTime() - 2 * DAY - i * 1000].map((ms) => logRequest({ orgId: org.id, apiKeyId: keyId, status, at: new Date(ms) }))).flat(),
+      ),
+    );
+    const window = { orgId: org.id, from: new Date(Math.floor(now.getTime() / DAY) * DAY - 3 * DAY), to: new Date(Math.ceil((now.getTime() + 1) / MINUTE) * MINUTE), bucket: null };
+    const totals = (rows: UsageRow[]) => rows.map((row) => [row.requests, row.errors4xx, row.errors5xx]);
+    expect(totals(await usageRows({ ...window, groupBy: [] }))).toEqual([[32, 10, 18]]);
+    expect(totals(await usageRows({ ...window, groupBy: [], status: "4xx" }))).toEqual([[10, 10, 0]]);
+    expect(totals(await usageRows({ ...window, groupBy: [], status: "5xx" }))).toEqual([[18, 0, 18]]);
+    expect((await usageRows({ ...window, groupBy: ["status"] })).map((row) => [row.status, row.requests, row.errors4xx, row.errors5xx])).toEqual([
+      [200, 2, 0, 0],
+      [399, 2, 0, 0],
+      [400, 4, 4, 0],
+      [499, 6, 6, 0],
+      [500, 8, 0, 8],
+      [599, 10, 0, 10],
+    ]);
+  });
+});
