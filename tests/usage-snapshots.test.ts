@@ -27,13 +27,16 @@ describe("usage snapshots of closed hours and days", () => {
   const statuses = [200, 201, 404, 429, 500];
   let orgId: string;
   let keyIds: string[];
+  const FOREIGN_ENDPOINT = "DELETE /v1/customers/{id}";
+  let foreign: { orgId: string; keyId: string };
 
   beforeAll(async () => {
     orgId = (await createOrg("pro")).id;
     keyIds = [(await insertKey(orgId)).id, (await insertKey(orgId)).id, (await insertKey(orgId)).id];
-    const foreign = await createOrg("pro");
-    const foreignKey = (await insertKey(foreign.id)).id;
-    // Six days of traffic with a quiet one (three days ago), the last requests a moment ago.
+    const foreignOrg = await createOrg("pro");
+    foreign = { orgId: foreignOrg.id, keyId: (await insertKey(foreignOrg.id)).id };
+    // Six days of traffic with a quiet one (three days ago), the last requests a moment ago; another
+    // organization's a moment ago and two days back, so that it has a closed day of its own.
     const requests = Array.from({ length: 600 }, (_, i) => {
       let at = now.getTime() - (i < 30 ? i * 1000 : Math.floor((((i * 7919) % 1000) / 1000) * 6 * DAY));
       if (Math.floor(at / DAY) * DAY === today - 3 * DAY) at -= DAY;
@@ -46,7 +49,7 @@ describe("usage snapshots of closed hours and days", () => {
         at: new Date(at),
       };
     });
-    await Promise.all([...requests.map((request) => logRequest(request)), logRequest({ orgId: foreign.id, apiKeyId: foreignKey, at: now, status: 500 })]);
+    await Promise.all([...requests.map((request) => logRequest(request)), ...[now, new Date(now.getTime() - 2 * DAY)].map((at) => logRequest({ orgId: foreign.orgId, apiKeyId: foreign.keyId, endpoint: FOREIGN_ENDPOINT, at, status: 500 }))]);
     await foldPendingRollups(getDb());
   });
 
@@ -92,6 +95,17 @@ describe("usage snapshots of closed hours and days", () => {
     for (const [i, query] of queries().entries()) expect(fromSnapshots[i], JSON.stringify(query)).toEqual(fromRows[i]);
   });
 
+  it("never give one organization another's documents", async () => {
+    const [theirs] = await select<{ days: number }>(sql`select count(*)::int as days from usage_snapshot where org_id = ${foreign.orgId} and grain = 'day'`);
+    expect(theirs!.days).toBeGreaterThan(0);
+    for (const query of queries()) {
+      for (const row of await usageRows(query)) {
+        expect(row.keyId === null || keyIds.includes(row.keyId), JSON.stringify(query)).toBe(true);
+        expect(row.endpoint, JSON.stringify(query)).not.toBe(FOREIGN_ENDPOINT);
+      }
+    }
+  });
+
   it("snapshot a period only once it has been over for the grace, and each once when two processes build at the same time", async () => {
     await rebuildRollups(getDb(), [orgId], now);
     const hourStart = Math.floor(now.getTime() / HOUR) * HOUR;
@@ -113,5 +127,32 @@ describe("usage snapshots of closed hours and days", () => {
     const left = await select<{ grain: string; kind: string; documents: number }>(sql`
       select grain, kind, count(*)::int as documents from usage_snapshot where org_id = ${orgId} group by 1, 2 order by 1, 2`);
     expect(left).toEqual([{ grain: "day", kind: "cumulative", documents: SNAPSHOT_LEVEL_NAMES.length }]);
+  });
+});
+
+describe("the grace after a period ends", () => {
+  it("leaves an hour and a day that ended a minute ago to the rollup rows, and snapshots them three minutes after", async () => {
+    const orgId = (await createOrg("pro")).id;
+    const apiKeyId = (await insertKey(orgId)).id;
+    const today = Math.floor(Date.now() / DAY) * DAY;
+    // Yesterday's last hour and an earlier one.
+    await Promise.all([today - 30 * MINUTE, today - 5 * HOUR].map((at) => logRequest({ orgId, apiKeyId, at: new Date(at) })));
+    await foldPendingRollups(getDb());
+    const state = async () => {
+      const [mark] = await select<{ hours: string; days: string }>(sql`select hours_through::text as hours, days_through::text as days from usage_snapshot_mark where org_id = ${orgId}`);
+      const documents = await select<{ grain: string; period: string }>(sql`
+        select distinct grain, period_start::text as period from usage_snapshot where org_id = ${orgId} and kind = 'period' order by 1, 2`);
+      return { hours: new Date(mark!.hours).getTime(), days: new Date(mark!.days).getTime(), documents: documents.map(({ grain, period }) => `${grain} ${new Date(period).toISOString()}`) };
+    };
+
+    await buildUsageSnapshots(getDb(), new Date(today + MINUTE));
+    expect(await state()).toEqual({ hours: today - HOUR, days: today - DAY, documents: [`hour ${new Date(today - 5 * HOUR).toISOString()}`] });
+
+    await buildUsageSnapshots(getDb(), new Date(today + 3 * MINUTE));
+    expect(await state()).toEqual({
+      hours: today,
+      days: today,
+      documents: [`day ${new Date(today - DAY).toISOString()}`, `hour ${new Date(today - 5 * HOUR).toISOString()}`, `hour ${new Date(today - HOUR).toISOString()}`],
+    });
   });
 });
