@@ -19,6 +19,11 @@ function keyName(alert: AlertDto): string {
   return alert.apiKey ? `“${alert.apiKey.name}”` : "A key that no longer exists";
 }
 
+/** Where a scanner found a key: a report may name no URL. */
+function whereLeaked(url: string | number | undefined): string {
+  return url ? `at ${url}` : "in a public place it did not name";
+}
+
 /** SPEC §10's alerts in words, with the page where the reader acts on them. */
 export function describeAlert(alert: AlertDto, orgSlug: string): AlertText {
   const d = alert.details;
@@ -80,8 +85,8 @@ export function describeAlert(alert: AlertDto, orgSlug: string): AlertText {
         title: d.response === "revoke" ? `${keyName(alert)} was found in public and revoked` : `${keyName(alert)} was found in public`,
         detail:
           d.response === "revoke"
-            ? `A secret scanner reported it at ${d.url}. It was revoked at once: create a new key, deploy it, and remove the old one from where it was published.`
-            : `A secret scanner reported it at ${d.url}. It still works (leaked keys are set to alert only): roll or revoke it, and remove it from where it was published.`,
+            ? `A secret scanner reported it ${whereLeaked(d.url)}. It was revoked at once: create a new key, deploy it, and remove the old one from where it was published.`
+            : `A secret scanner reported it ${whereLeaked(d.url)}. It still works (leaked keys are set to alert only): roll or revoke it, and remove it from where it was published.`,
         href: keyHref,
         action: "Open the key",
         tone: "destructive",
