@@ -34,9 +34,9 @@ export const sudoDialog = (page: Page): Locator => page.getByRole("dialog", { na
  * 30 seconds after the last sign-in (e2e/start-server.sh), so any sensitive change of a spec may
  * meet it, as a person who stays signed in does. e2e/sudo-mode.spec.ts drives it by hand.
  */
-async function answerSudoMode(page: Page) {
+async function answerSudoMode(page: Page, password = DEMO_PASSWORD) {
   await page.addLocatorHandler(sudoDialog(page), async (dialog) => {
-    await dialog.getByLabel("Password").fill(DEMO_PASSWORD);
+    await dialog.getByLabel("Password").fill(password);
     await dialog.getByRole("button", { name: "Confirm" }).click();
   });
 }
@@ -54,6 +54,12 @@ function answerSudoModeIn(context: BrowserContext): BrowserContext {
 export async function answerSudoModeMyself(page: Page) {
   await answerers.get(page);
   await page.removeLocatorHandler(sudoDialog(page));
+}
+
+/** Answers sudo mode's question on `page` with `password`: the page of an account a spec signed up with a password of its own. */
+export async function answerSudoModeWith(page: Page, password: string) {
+  await answerSudoModeMyself(page);
+  await answerSudoMode(page, password);
 }
 
 /**

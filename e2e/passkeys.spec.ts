@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { expect, PHONE, screenshot, test } from "./fixtures";
+import { answerSudoModeWith, expect, PHONE, screenshot, test } from "./fixtures";
 import { DashboardShell } from "./pages/dashboard-shell";
 import { SecurityPage } from "./pages/security-page";
 import { SignInPage } from "./pages/sign-in-page";
@@ -24,6 +24,8 @@ test("a person adds a passkey and signs in with it as their second factor (SPEC 
   const account = { name: "Pat Passkey", email: `passkey-${Date.now()}@example.test`, password: PASSWORD, organization: `Passkey Works ${Date.now()}` };
   await page.goto("/signup");
   await new SignUpPage(page).signUp(account);
+  // Adding a passkey is a sudo-mode change, answered with this account's own password.
+  await answerSudoModeWith(page, PASSWORD);
   await expect(page).toHaveURL(/\/settings\/api$/);
   await addVirtualAuthenticator(page);
 

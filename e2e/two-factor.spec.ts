@@ -1,5 +1,5 @@
 import { generate } from "otplib";
-import { expect, PHONE, POSTGRES, screenshot, test } from "./fixtures";
+import { answerSudoModeWith, expect, PHONE, POSTGRES, screenshot, test } from "./fixtures";
 import { DashboardShell } from "./pages/dashboard-shell";
 import { MembersPage } from "./pages/members-page";
 import { SecurityPage } from "./pages/security-page";
@@ -17,6 +17,8 @@ test.describe("two-factor sign-in (SPEC §16)", () => {
     const account = { name: "Tina Totp", email: `totp-${Date.now()}@example.test`, password: PASSWORD, organization: `Totp Works ${Date.now()}` };
     await page.goto("/signup");
     await new SignUpPage(page).signUp(account);
+    // Adding a second factor is a sudo-mode change, answered with this account's own password.
+    await answerSudoModeWith(page, PASSWORD);
     await expect(page).toHaveURL(/\/settings\/api$/);
     const orgHome = new URL(page.url()).pathname;
 
@@ -80,6 +82,7 @@ test.describe("two-factor sign-in (SPEC §16)", () => {
     const account = { name: "Pia Phone", email: `totp-phone-${Date.now()}@example.test`, password: PASSWORD, organization: `Phone Works ${Date.now()}` };
     await page.goto("/signup");
     await new SignUpPage(page).signUp(account);
+    await answerSudoModeWith(page, PASSWORD);
     await expect(page).toHaveURL(/\/settings\/api$/);
     const security = new SecurityPage(page);
     await security.goto();
@@ -106,6 +109,8 @@ test.describe("the organization's requirement (SPEC §16)", () => {
     const stamp = Date.now();
     const ownerContext = await browser.newContext();
     const owner = await ownerContext.newPage();
+    // Inviting, requiring two-factor and adding one are sudo-mode changes, answered with these accounts' own password.
+    await answerSudoModeWith(owner, PASSWORD);
     await owner.goto("/signup");
     await new SignUpPage(owner).signUp({ name: "Rita Require", email: `require-${stamp}@example.test`, password: PASSWORD, organization: `Strict ${stamp}` });
     await expect(owner).toHaveURL(/\/settings\/api$/);
@@ -128,6 +133,7 @@ test.describe("the organization's requirement (SPEC §16)", () => {
     await owner.keyboard.press("Escape");
     const memberContext = await browser.newContext();
     const member = await memberContext.newPage();
+    await answerSudoModeWith(member, PASSWORD);
     await member.goto(link);
     await member.getByLabel("Your name").fill("Max Member");
     await member.getByLabel("Password").fill(PASSWORD);

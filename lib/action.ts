@@ -175,14 +175,16 @@ export function accountAction<S extends z.ZodType, T>(input: S, run: (data: z.ou
 /**
  * An account change whose input is checked before its transaction (a passkey's answer to the
  * session's challenge, taken once): what the check finds reaches `run` as `ctx.checked`, and a
- * refusal of the change does not give back what the check used up.
+ * refusal of the change does not give back what the check used up. Sudo mode, when `sudo`, is
+ * asked before the check, so its refusal uses nothing up.
  */
 export function accountActionAfterCheck<S extends z.ZodType, C, T>(
   input: S,
   check: (data: z.output<S>, session: SignedInSession) => Promise<C>,
   run: (data: z.output<S>, ctx: AccountContext<C>) => Promise<AccountChange<T>>,
+  options: { sudo?: boolean } = {},
 ) {
-  return accountActionThat(input, run, { check });
+  return accountActionThat(input, run, { check, ...options });
 }
 
 /** An account change that needs a second factor given again (turning two-factor off): checked, throttled, before anything changes. */

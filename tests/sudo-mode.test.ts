@@ -2,7 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { generate } from "otplib";
 import { describe, expect, it, vi } from "vitest";
 import { getDb } from "@/db";
-import { apiKeys, memberships, sessions, users } from "@/db/schema";
+import { apiKeys, invitations, memberships, sessions, totpFactors, users } from "@/db/schema";
 import { hashPassword } from "@/lib/auth/password";
 import { MAX_FAILURES_PER_EMAIL } from "@/lib/auth/credentials";
 import type { ActionResult } from "@/lib/action-result";
@@ -19,7 +19,7 @@ vi.mock("next/headers", async () => (await import("./helpers/next-request")).nex
 vi.unmock("@/lib/session");
 
 const { signInAction } = await import("@/app/(auth)/actions");
-const { confirmIdentityAction, renewRecoveryCodesAction } = await import("@/app/settings/security/actions");
+const { addPasskeyAction, beginTotpSetupAction, confirmIdentityAction, confirmTotpSetupAction, renewRecoveryCodesAction } = await import("@/app/settings/security/actions");
 const keyActions = await import("@/app/[orgSlug]/settings/api/actions");
 const { setKeyPolicyAction, setLeakedKeyResponseAction } = await import("@/app/[orgSlug]/settings/api/policy/actions");
 const planActions = await import("@/app/[orgSlug]/settings/plan/actions");
@@ -82,7 +82,7 @@ describe("sudo mode", () => {
     expect(await browser.request(() => keyActions.revokeApiKeyAction(null, form({ orgId: org.id, keyId: key.id })))).toMatchObject({ ok: true });
   });
 
-  it("guards every change SPEC §16 lists, and no other", async () => {
+  it("guards every change SPEC §16 lists, every grant or removal of a role or a second factor, and no other", async () => {
     const { org, owner, member, browser, key } = await signedInOwner();
     await lastAuthenticated(owner.id, 11);
     const orgId = org.id;
@@ -103,6 +103,14 @@ describe("sudo mode", () => {
       ["roll an endpoint's secret", () => webhookActions.rotateWebhookSecretAction(null, form({ orgId, endpointId }))],
       ["delete an endpoint", () => webhookActions.deleteWebhookEndpointAction(null, form({ orgId, endpointId }))],
       ["renew recovery codes", () => renewRecoveryCodesAction(null, {})],
+      // Who has a role: every grant and every removal, whatever the role.
+      ["invite an owner", () => memberActions.inviteMemberAction(null, form({ orgId, email: "new.owner@example.com", role: "owner" }))],
+      ["invite a guest", () => memberActions.inviteMemberAction(null, form({ orgId, email: "new.guest@example.com", role: "guest" }))],
+      ["revoke an invitation", () => memberActions.revokeInvitationAction(null, form({ orgId, invitationId: "ivt_notlookedup" }))],
+      ["remove a member", () => memberActions.removeMemberAction(null, form({ orgId, userId: member.id }))],
+      // A second factor answers sudo mode's question: adding one is as sensitive as what it unlocks.
+      ["add an authenticator app", () => confirmTotpSetupAction(null, form({ code: "123456" }))],
+      ["add a passkey", () => addPasskeyAction(null, { name: "Thief's key", credential: {} })],
     ];
     const before = await orgFingerprint(orgId);
     for (const [change, run] of guarded) expect(await browser.request(run), change).toEqual(SUDO_REFUSAL);
@@ -112,6 +120,55 @@ describe("sudo mode", () => {
     // Everyday changes go ahead however long ago the password was given.
     expect(await browser.request(() => keyActions.renameApiKeyAction(null, form({ orgId, keyId: key.id, name: "Production billing server" })))).toMatchObject({ ok: true });
     expect(await browser.request(() => keyActions.createApiKeyAction(null, form({ orgId, name: "Staging", expiresIn: "never" })))).toMatchObject({ ok: true });
+  });
+
+  it("refuses a stale session's invitation of an owner, removal and revoked invitation, as an attacker calls them, until it confirms", async () => {
+    const { org, owner, member, browser } = await signedInOwner();
+    const orgId = org.id;
+    const invite = (email: string, role: string) => browser.request(() => memberActions.inviteMemberAction(null, form({ orgId, email, role })));
+    const roleOf = async (userId: string) => (await getDb().select({ role: memberships.role }).from(memberships).where(and(eq(memberships.orgId, orgId), eq(memberships.userId, userId))))[0]?.role;
+    const openInvitations = async () => getDb().select({ id: invitations.id, email: invitations.email }).from(invitations).where(and(eq(invitations.orgId, orgId), sql`${invitations.revokedAt} is null`));
+
+    await lastAuthenticated(owner.id, 11);
+    const before = await orgFingerprint(orgId);
+    expect(await invite("accomplice@example.com", "owner")).toEqual(SUDO_REFUSAL);
+    expect(await invite("accomplice@example.com", "member")).toEqual(SUDO_REFUSAL);
+    expect(await browser.request(() => memberActions.removeMemberAction(null, form({ orgId, userId: member.id })))).toEqual(SUDO_REFUSAL);
+    expect(await openInvitations()).toEqual([]);
+    expect(await roleOf(member.id)).toBe("member");
+    expect(await orgFingerprint(orgId)).toBe(before);
+
+    // Confirmed, the owner invites; the session goes stale again, and the invitation stays until confirmed once more.
+    expect(await browser.request(() => confirmIdentityAction(null, form({ method: "password", password: PASSWORD })))).toMatchObject({ ok: true });
+    expect(await invite("new.admin@example.com", "admin")).toMatchObject({ ok: true, data: { email: "new.admin@example.com", role: "admin" } });
+    const [invitation] = await openInvitations();
+    await lastAuthenticated(owner.id, 11);
+    const revoke = () => browser.request(() => memberActions.revokeInvitationAction(null, form({ orgId, invitationId: invitation!.id })));
+    expect(await revoke()).toEqual(SUDO_REFUSAL);
+    expect(await openInvitations()).toEqual([invitation]);
+
+    expect(await browser.request(() => confirmIdentityAction(null, form({ method: "password", password: PASSWORD })))).toMatchObject({ ok: true });
+    expect(await revoke()).toMatchObject({ ok: true, data: { id: invitation!.id } });
+    expect(await openInvitations()).toEqual([]);
+    expect(await browser.request(() => memberActions.removeMemberAction(null, form({ orgId, userId: member.id })))).toMatchObject({ ok: true });
+    expect(await roleOf(member.id)).toBeUndefined();
+  });
+
+  it("refuses a stale session's new authenticator app, which would answer sudo mode's question from then on", async () => {
+    const { owner, browser } = await signedInOwner();
+    await lastAuthenticated(owner.id, 11);
+    const setup = await browser.request(() => beginTotpSetupAction(null, {}));
+    if (!setup.ok) throw new Error(setup.error);
+    const code = await generate({ secret: setup.data.secret });
+    const confirmSetup = () => browser.request(() => confirmTotpSetupAction(null, form({ code })));
+    expect(await confirmSetup()).toEqual(SUDO_REFUSAL);
+    const confirmedApp = async () => (await getDb().select({ confirmedAt: totpFactors.confirmedAt }).from(totpFactors).where(eq(totpFactors.userId, owner.id)))[0]?.confirmedAt ?? null;
+    expect(await confirmedApp()).toBeNull();
+
+    // Confirmed with the password, the same code (untouched by the refusal) adds the app.
+    expect(await browser.request(() => confirmIdentityAction(null, form({ method: "password", password: PASSWORD })))).toMatchObject({ ok: true });
+    expect(await confirmSetup()).toMatchObject({ ok: true, data: { recoveryCodes: expect.any(Array) } });
+    expect(await confirmedApp()).not.toBeNull();
   });
 
   it("asks the role before the password: a member is told they may not, not asked who they are", async () => {

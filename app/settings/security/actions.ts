@@ -17,10 +17,19 @@ export const beginTotpSetupAction = userAction(z.object({}), async (_input, { us
   return beginTotpSetup(userId, user?.email ?? userId);
 });
 
-export const confirmTotpSetupAction = accountAction(confirmTotpSetupInput, async ({ code }, { userId, tx }) => ({
-  data: { recoveryCodes: await confirmTotpSetup(tx, userId, code) },
-  activity: { action: "two_factor.totp_added" },
-}));
+/**
+ * A new second factor answers sudo mode's question from then on, so adding one is itself a sudo-mode
+ * change (as on GitHub): otherwise a stale session could add its holder's own app or passkey and
+ * confirm every sensitive change with it.
+ */
+export const confirmTotpSetupAction = accountAction(
+  confirmTotpSetupInput,
+  async ({ code }, { userId, tx }) => ({
+    data: { recoveryCodes: await confirmTotpSetup(tx, userId, code) },
+    activity: { action: "two_factor.totp_added" },
+  }),
+  { sudo: true },
+);
 
 /** Turning two-factor off needs a second factor (SPEC §16), counted against the same throttle as sign-in's. */
 export const removeTotpAction = accountActionWithSecondFactor(secondFactorProofInput, async (_proof, { userId, tx }) => {
@@ -47,7 +56,7 @@ export const confirmIdentityAction = userAction(identityProofInput, async (proof
 /** A challenge for a new passkey; nothing changes until the device's answer is added. */
 export const beginPasskeySetupAction = userAction(z.object({}), (_input, session) => passkeyRegistrationOptions(session));
 
-/** The device's new passkey, checked and kept; the first second factor also brings the recovery codes. */
+/** The device's new passkey, checked and kept; the first second factor also brings the recovery codes. A sudo-mode change, as adding an app is. */
 export const addPasskeyAction = accountActionAfterCheck(
   addPasskeyInput,
   ({ credential }, session) => verifyNewPasskey(session, credential),
@@ -55,6 +64,7 @@ export const addPasskeyAction = accountActionAfterCheck(
     data: { recoveryCodes: await addPasskey(tx, userId, name, checked) },
     activity: { action: "two_factor.passkey_added", after: { name } },
   }),
+  { sudo: true },
 );
 
 /** A challenge for a passkey to sign, where a second factor is asked for again (removing a factor, sudo mode). */
