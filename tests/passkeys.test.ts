@@ -93,9 +93,14 @@ describe("passkeys as a second factor", () => {
     const { user, device } = await personWithPasskey();
     const { browser, options } = await atSecondStep(user.email);
     expect(await browser.request(() => currentSession())).toBeNull();
+    // A copy of the cookie taken at the password step: the session gets a new id when the passkey passes.
+    const copy = new Browser(freshIp());
+    for (const [name, value] of browser.cookies) copy.cookies.set(name, value);
     const signature = device.sign(options);
     expect(await signInWith(browser, signature)).toMatchObject({ ok: true });
     expect(await browser.request(() => currentSession())).toMatchObject({ userId: user.id });
+    expect(await copy.request(() => currentSession())).toBeNull();
+    expect(await copy.request(() => sessionAwaitingSecondFactor())).toBeNull();
     expect((await getDb().select().from(passkeys).where(eq(passkeys.userId, user.id)))[0]!.lastUsedAt).not.toBeNull();
 
     // Replayed into another sign-in: that session's challenge is a new one, and this one is spent.

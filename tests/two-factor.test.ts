@@ -143,6 +143,30 @@ describe("signing in with two factors", () => {
     expect(await thief.request(() => currentSession())).toBeNull();
   });
 
+  it("gives the browser a new session when the second factor passes: a copy of the cookie taken at the password step reaches nothing", async () => {
+    const { org, user, secret, browser } = await passwordOnly();
+    const pending = await browser.request(() => sessionAwaitingSecondFactor());
+    const copy = new Browser(freshIp());
+    for (const [name, value] of browser.cookies) copy.cookies.set(name, value);
+
+    const code = await codeFor(secret, 1);
+    await expect(browser.request(() => secondFactorSignInAction(null, form({ method: "totp", code, callbackUrl: "/acme/settings/api" })))).rejects.toMatchObject(redirectedTo("/acme/settings/api"));
+    const renewed = await browser.request(() => currentSession());
+    expect(renewed).toMatchObject({ userId: user.id });
+    expect(renewed!.sessionId).not.toBe(pending!.sessionId);
+    expect(await getDb().select().from(sessions).where(eq(sessions.id, pending!.sessionId))).toEqual([]);
+
+    // The copy is signed out at every stage, and its cookie makes nothing.
+    expect(await copy.request(() => currentSession())).toBeNull();
+    expect(await copy.request(() => sessionAwaitingSecondFactor())).toBeNull();
+    const createKey = (from: Browser) => from.request(() => createApiKeyAction(null, form({ orgId: org.id, name: "Copied cookie's key", expiresIn: "never" })));
+    expect(await createKey(copy)).toEqual({ ok: false, error: "Your session has ended. Sign in again." });
+    const nextCode = await codeFor(secret, 2);
+    expect(await copy.request(() => secondFactorSignInAction(null, form({ method: "totp", code: nextCode, callbackUrl: "/" })))).toMatchObject({ ok: false });
+    expect(await copy.request(() => currentSession())).toBeNull();
+    expect(await createKey(browser)).toMatchObject({ ok: true });
+  });
+
   it("takes each recovery code once", async () => {
     const { user, codes, browser } = await passwordOnly();
     const [first, second] = codes as [string, string];

@@ -11,7 +11,7 @@ import { passkeyAssertionOptions } from "@/lib/auth/passkeys";
 import { requireSecondFactor } from "@/lib/auth/second-factor";
 import { secondFactorProofInput } from "@/lib/auth/two-factor-input";
 import { secondStepPath } from "@/lib/auth/second-step-path";
-import { signIn, signOut } from "@/lib/auth";
+import { renewSession, signIn, signOut } from "@/lib/auth";
 import { clientOf } from "@/lib/auth/client";
 import { TooManyAttemptsForEmail, TooManyAttemptsFromAddress } from "@/lib/auth/credentials";
 import { signUp } from "@/lib/auth/sign-up";
@@ -53,10 +53,14 @@ async function signInOrExplain(email: string, password: string, redirectTo: stri
   redirect((await emailHasSecondFactor(email)) ? secondStepPath(redirectTo) : redirectTo);
 }
 
-/** SPEC §16: the second step of a sign-in, with a code from the authenticator app or a recovery code. */
+/**
+ * SPEC §16: the second step of a sign-in, with a code from the authenticator app, a passkey or a
+ * recovery code. The session gets a new id before it becomes a whole one, so a copy of the cookie
+ * taken at the password step never reaches more than that step.
+ */
 export const secondFactorSignInAction = secondStepAction(secondFactorProofInput.and(z.object({ callbackUrl: boundedString(2048).optional() })), async ({ callbackUrl, ...proof }, { userId, sessionId }) => {
   await requireSecondFactor({ userId, sessionId }, proof, (await currentClient()).ip);
-  await completeSecondFactor(sessionId, userId);
+  await completeSecondFactor(await renewSession(), userId);
   redirect(safeCallbackPath(callbackUrl));
 });
 

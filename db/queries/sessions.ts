@@ -51,6 +51,20 @@ export async function liveSession(sessionId: string, userId: string): Promise<Li
   return row ? { secondFactorPending: row.second_factor_pending, authenticatedAt: new Date(row.authenticated_at) } : null;
 }
 
+/**
+ * Gives the session a new id, everything else kept (OWASP: a new session id on a change of
+ * privilege), so a copy of a cookie that named the old id names no session any more. Null when
+ * the session has ended.
+ */
+export async function renewSessionId(sessionId: string, userId: string): Promise<string | null> {
+  const [row] = await getDb()
+    .update(sessions)
+    .set({ id: newId("ses") })
+    .where(and(eq(sessions.id, sessionId), eq(sessions.userId, userId)))
+    .returning({ id: sessions.id });
+  return row?.id ?? null;
+}
+
 /** The second factor passed: the session is a whole one from now, and sudo mode's clock starts again. */
 export async function completeSecondFactor(sessionId: string, userId: string): Promise<void> {
   await getDb()

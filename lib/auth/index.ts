@@ -1,13 +1,25 @@
 import NextAuth from "next-auth";
 import Credentials from "next-auth/providers/credentials";
-import { createSession, endSession } from "@/db/queries/sessions";
+import { createSession, endSession, renewSessionId } from "@/db/queries/sessions";
 import { hasSecondFactor } from "@/db/queries/two-factor";
 import { clientOf } from "./client";
 import { authorizeCredentials } from "./credentials";
 import { authConfig } from "./config";
 
-export const { handlers, auth, signIn, signOut } = NextAuth({
+export const { handlers, auth, signIn, signOut, unstable_update: update } = NextAuth({
   ...authConfig,
+  callbacks: {
+    ...authConfig.callbacks,
+    // An update of the session (renewSession below, or a client's POST to /api/auth/session)
+    // gives it a new id from the database; what the update sends is ignored, so no client can
+    // name the id its cookie gets. A session that has ended loses its cookie.
+    async jwt(params) {
+      const token = authConfig.callbacks.jwt(params);
+      if (params.trigger !== "update" || !token.sid || !token.sub) return token;
+      const sid = await renewSessionId(token.sid, token.sub);
+      return sid ? { ...token, sid } : null;
+    },
+  },
   providers: [
     Credentials({
       credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
@@ -28,3 +40,13 @@ export const { handlers, auth, signIn, signOut } = NextAuth({
     },
   },
 });
+
+/**
+ * Gives this browser's session a new id and the browser a cookie that names it; a copy of the old
+ * cookie names no session from then on. Returns the new id.
+ */
+export async function renewSession(): Promise<string> {
+  const renewed = await update({});
+  if (!renewed?.sessionId) throw new Error("The session ended while its id was being renewed");
+  return renewed.sessionId;
+}
