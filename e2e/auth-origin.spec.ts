@@ -42,5 +42,6 @@ test("next-auth's sign-in and sign-out redirects stay on the host the client cal
   const jar = new Map(csrf.cookies.map((cookie) => [cookie.split("=")[0]!, cookie]));
   const signOut = await onHost(baseURL!, host, "POST", "/api/auth/signout", { cookie: [...jar.values()].join("; "), form: { csrfToken, callbackUrl: `http://${host}/signin` } });
   expect(signOut.status).toBe(302);
-  expect(signOut.location).toBe(`http://${host}/signin`);
+  // A path: the browser stays on the address it called, whatever name a proxy calls us by.
+  expect(signOut.location).toBe("/signin");
 });

@@ -1,5 +1,10 @@
+import { eq } from "drizzle-orm";
 import { NextRequest } from "next/server";
 import { describe, expect, it, vi } from "vitest";
+import { getDb } from "@/db";
+import { users } from "@/db/schema";
+import { hashPassword } from "@/lib/auth/password";
+import { addMember, createOrg } from "./helpers/factories";
 
 vi.hoisted(() => {
   process.env.AUTH_SECRET = "vitest-secret-not-for-production-0123456789";
@@ -46,7 +51,42 @@ describe("next-auth's own /api/auth/* redirects", () => {
     const body = new URLSearchParams({ csrfToken: token, callbackUrl: "http://example.test/signin" }).toString();
     const response = await POST(asNextHandsIt("/api/auth/signout", { ...host, cookie }, { method: "POST", body }));
     expect(response.status).toBe(302);
-    expect(response.headers.get("location")).toBe("http://example.test/signin");
+    expect(response.headers.get("location")).toBe("/signin");
+
+    // A path that a browser would read as another host keeps its origin; another site is refused as before.
+    const signOutTo = async (callbackUrl: string) =>
+      (await POST(asNextHandsIt("/api/auth/signout", { ...host, cookie }, { method: "POST", body: new URLSearchParams({ csrfToken: token, callbackUrl }).toString() }))).headers.get("location");
+    expect(await signOutTo("http://example.test//evil.example/x")).toBe("http://example.test//evil.example/x");
+    expect(await signOutTo("https://evil.example/x")).toBe("/");
+  });
+
+  it("send a sign-in through /api/auth/callback/credentials, right or wrong, to a path on the host the client called", async () => {
+    const user = await addMember((await createOrg("pro")).id, "admin", "Cora Credentials");
+    await getDb().update(users).set({ passwordHash: await hashPassword("the-right-password") }).where(eq(users.id, user.id));
+    const host = { host: "example.test" };
+    const { token, cookie } = await csrfFor(host);
+    const signIn = (password: string) =>
+      POST(asNextHandsIt("/api/auth/callback/credentials", { ...host, cookie }, { method: "POST", body: new URLSearchParams({ csrfToken: token, email: user.email, password, callbackUrl: "/acme/settings/api" }).toString() }));
+    const right = await signIn("the-right-password");
+    expect(right.status).toBe(302);
+    expect(right.headers.get("location")).toBe("/acme/settings/api");
+    expect(right.headers.getSetCookie().some((line) => line.startsWith("authjs.session-token="))).toBe(true);
+    const wrong = await signIn("a-wrong-password");
+    expect(wrong.headers.get("location")).toBe("/signin?error=CredentialsSignin&code=credentials");
+  });
+
+  it("keep the browser on the address it called when a proxy calls us as localhost:PORT (Host rewritten, nothing forwarded)", async () => {
+    // nginx's default `proxy_set_header Host $proxy_host`: every name the request carries is ours, none the browser's.
+    const proxied = { host: "localhost:3000" };
+    const signInPage = await GET(asNextHandsIt("/api/auth/signin", proxied));
+    expect(signInPage.headers.get("location")).toMatch(/^\/signin\?/);
+    const { token, cookie } = await csrfFor(proxied);
+    const wrong = await POST(asNextHandsIt("/api/auth/callback/credentials", { ...proxied, cookie }, { method: "POST", body: new URLSearchParams({ csrfToken: token, email: "nobody@example.test", password: "a-wrong-password" }).toString() }));
+    expect(wrong.headers.get("location")).toBe("/signin?error=CredentialsSignin&code=credentials");
+    const signOut = await POST(asNextHandsIt("/api/auth/signout", { ...proxied, cookie }, { method: "POST", body: new URLSearchParams({ csrfToken: token, callbackUrl: "/signin" }).toString() }));
+    expect(signOut.status).toBe(302);
+    expect(signOut.headers.get("location")).toBe("/signin");
+    expect(new URL(signOut.headers.get("location")!, "https://invoicing.example.com").href).toBe("https://invoicing.example.com/signin");
   });
 
   it("use the address a proxy of ours forwarded, over HTTPS", async () => {

@@ -18,3 +18,21 @@ export function onRequestOrigin(request: NextRequest): NextRequest {
   const { pathname, search } = request.nextUrl;
   return new NextRequest(new URL(`${pathname}${search}`, origin), request);
 }
+
+/**
+ * next-auth's redirects within this site go out as paths (`/signin?error=…`, not
+ * `http://localhost:3000/signin?error=…`): a browser resolves a relative Location against the
+ * address it called (RFC 9110 §10.2.2), which no header we are sent names for certain, as a proxy
+ * of the operator's may call us as localhost:PORT with nothing forwarded. `ownOrigins` are the
+ * names this request reached us by; a redirect elsewhere, or one whose path would read as another
+ * host (`//…`), keeps its origin.
+ */
+export function ownRedirectsAsPaths(response: Response, ownOrigins: readonly string[]): Response {
+  const location = response.headers.get("location");
+  if (!location || !URL.canParse(location)) return response;
+  const target = new URL(location);
+  if (!ownOrigins.includes(target.origin) || target.pathname.startsWith("//")) return response;
+  const headers = new Headers(response.headers);
+  headers.set("location", `${target.pathname}${target.search}${target.hash}`);
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+}
