@@ -1,5 +1,5 @@
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import { connect, type AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { createApiApp } from "@/lib/api/app";
 import { MAX_BODY_BYTES } from "@/lib/api/body-limit";
@@ -71,6 +71,33 @@ function sender(base: () => string) {
   };
 }
 
+/**
+ * Writes `head` and `body` on a new connection and nothing more, and reads until the server ends
+ * it: the answer's text, or a failure when the connection is reset (ECONNRESET) or nothing ends it
+ * within `withinMs`.
+ */
+function exchangeRaw(base: string, head: string, body: string, withinMs: number): Promise<string> {
+  const { hostname, port } = new URL(base);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => socket.write(`${head}\r\n${body}`));
+    let text = "";
+    socket.setEncoding("utf8");
+    socket.setTimeout(withinMs, () => {
+      socket.destroy();
+      reject(new Error(`The connection was not ended within ${withinMs} ms; read so far: ${JSON.stringify(text)}`));
+    });
+    let ended = false;
+    socket.on("data", (chunk: string) => (text += chunk));
+    socket.on("end", () => {
+      ended = true;
+      socket.end();
+    });
+    socket.on("error", reject);
+    // Closed after the server's end (a FIN), not by a reset: the client read the whole answer.
+    socket.on("close", (hadError) => (ended && !hadError ? resolve(text) : reject(new Error(`The connection closed without an end; read: ${JSON.stringify(text)}`))));
+  });
+}
+
 const errorCode = (answer: Answer) => (JSON.parse(answer.body) as { error: { code: string } }).error.code;
 const OVER_LIMIT = Buffer.alloc(MAX_BODY_BYTES + 1024, " ");
 
@@ -112,6 +139,16 @@ describe.each([
         expect(refused.headers.get("connection")).toBe("close");
         expect((await send("GET", "/v1/customers", { key: fullKey })).status).toBe(200);
       }
+    });
+
+    it("is refused on a Content-Length far beyond what is sent, at once, and the connection ends cleanly", async () => {
+      const { host } = new URL(base());
+      const head = ["POST /v1/customers HTTP/1.1", `Host: ${host}`, `X-API-Key: ${fullKey}`, "Content-Type: application/json", "Content-Length: 999999999", ""].join("\r\n");
+      // Far less than the request timeout (300 s) a server without the fix answers at.
+      const answer = await exchangeRaw(base(), head, '{"name":"Lying Ltd"}', 5_000);
+      expect(answer).toMatch(/^HTTP\/1\.1 413 /);
+      expect(answer).toMatch(/\r\nconnection: close\r\n/i);
+      expect(answer).toContain('"code":"payload_too_large"');
     });
 
     it("is answered 413 with Connection: close, and the pooled client's next request succeeds (chunked)", async () => {

@@ -12,9 +12,10 @@ async function readAtMost(stream: ReadableStream<Uint8Array>, maxBytes: number):
 }
 
 /**
- * Refuses a body over `maxBytes` before a handler reads it: at once when Content-Length says so,
- * otherwise (chunked, or no length at all) by reading at most `maxBytes` and handing the handlers
- * a request with those bytes.
+ * Refuses a body over `maxBytes` before a handler reads it: on its Content-Length before a byte of
+ * it is read (a client may never send the length it declared), otherwise (chunked, or no length at
+ * all) by reading at most `maxBytes` and handing the handlers a request with those bytes. The
+ * request's details do not read a refused body either (lib/api/request-details.ts).
  *
  * Hono's own bodyLimit rebuilds the request as `new Request(c.req.raw, …)`. Under @hono/node-server
  * with the global Request left alone (lib/one-port-listener.ts must: Next.js shares the process), c.req.raw is
@@ -25,13 +26,11 @@ async function readAtMost(stream: ReadableStream<Uint8Array>, maxBytes: number):
 export function bodyLimit(maxBytes: number, refuse: () => never): MiddlewareHandler<ApiEnv> {
   return async (c, next) => {
     const request = c.req.raw;
+    // With Transfer-Encoding, a Content-Length means nothing (RFC 9112 §6.3).
+    const declared = request.headers.get("transfer-encoding") === null ? request.headers.get("content-length") : null;
+    if (declared !== null && Number(declared) > maxBytes) refuse();
     // Asked for its body, node-server's lightweight request builds a whole Request: a GET has none.
-    if (request.method === "GET" || request.method === "HEAD" || !request.body) return next();
-    const declared = request.headers.get("content-length");
-    if (declared !== null && !request.headers.has("transfer-encoding")) {
-      if (Number(declared) > maxBytes) refuse();
-      return next();
-    }
+    if (declared !== null || request.method === "GET" || request.method === "HEAD" || !request.body) return next();
     const body = await readAtMost(request.body, maxBytes);
     if (!body) refuse();
     c.req.raw = new Request(request.url, { method: request.method, headers: request.headers, body, signal: request.signal });

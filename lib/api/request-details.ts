@@ -25,6 +25,9 @@ async function requestBody(c: Context<ApiEnv>, secrets: readonly string[]): Prom
     const text = await cache.text.catch(() => null);
     return text === null ? null : captureText(text, secrets);
   }
+  // Refused for its size, a body is not read now: its client may never send the length it
+  // declared, and the answer would wait for it.
+  if (c.get("errorCode") === "payload_too_large") return null;
   const raw = c.req.raw;
   if (!raw.body || raw.bodyUsed) return null;
   const declared = Number(raw.headers.get("content-length") ?? Number.NaN);
