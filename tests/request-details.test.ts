@@ -141,6 +141,69 @@ describe("credentials (SPEC §14: never stored)", () => {
   });
 });
 
+describe("credentials by their place (README: what is redacted)", () => {
+  /** Every text stored about a request, as stored. */
+  async function storedRows(orgId: string, requestId: string): Promise<string> {
+    const rows = rowsOf<{ text: string }>(
+      await getDb().execute(sql`
+        select concat_ws(' ', path, user_agent) as text from request_log where org_id = ${orgId} and request_id = ${requestId}
+        union all select concat_ws(' ', request_body, response_body, error_message, idempotency_key) from request_detail where org_id = ${orgId} and request_id = ${requestId}`),
+    );
+    expect(rows).toHaveLength(2);
+    return rows.map(({ text }) => text).join(" ");
+  }
+
+  it("remove a key written with JSON escapes from a 4xx body, in storage and in the details", async () => {
+    const client = await apiClient(api);
+    const other = (await insertKey(client.org.id)).value;
+    // What a JSON parser, and so the details page, reads as the key itself.
+    const escaped = `${other.slice(0, 3)}${[...other.slice(3)].map((char, i) => (i % 2 ? char : `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`)).join("")}`;
+    expect(JSON.parse(`"${escaped}"`)).toBe(other);
+    const response = await client.call("/v1/customers", { method: "POST", headers: { "Content-Type": "application/json" }, body: `{"name":"","email":"${escaped}"}` });
+    expect(response.status).toBe(400);
+    const requestId = response.headers.get("x-request-id")!;
+    const found = await findRequest(client.org.id, requestId);
+    expect(found?.requestBody).toBe(`{"name":"","email":"${REDACTED}"}`);
+    for (const text of [await storedRows(client.org.id, requestId), ...Object.values(found!).filter((value) => typeof value === "string")]) {
+      expect(text).not.toContain(other);
+      expect(text).not.toContain(escaped.slice(0, 12));
+    }
+  });
+
+  it("replace the value of a query parameter whose name says it is a credential, in the stored path", async () => {
+    const client = await apiClient(api);
+    const response = await client.call("/v1/customers?limit=2&token=abc&Access_Token=def&client%5Fsecret=ghi");
+    const requestId = response.headers.get("x-request-id")!;
+    expect((await findRequest(client.org.id, requestId))?.path).toBe(`/v1/customers?limit=2&token=${REDACTED}&Access_Token=${REDACTED}&client%5Fsecret=${REDACTED}`);
+    const stored = await storedRows(client.org.id, requestId);
+    for (const value of ["abc", "def", "ghi"]) expect(stored).not.toContain(`=${value}`);
+  });
+
+  it("replace the value of every body member whose name says it is a credential, nested too, and keep the others", async () => {
+    const client = await apiClient(api);
+    const sent = {
+      name: "",
+      password: "hunter2",
+      email: "kept@example.test",
+      profile: { "X-Auth-Token": 4711, items: [{ client_secret: { inner: "s3cr3t-inner" } }, { label: "kept label", refresh_token: "rt-5521" }] },
+      apiKey: ["ak-1", "ak-2"],
+    };
+    const response = await client.call("/v1/customers", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(sent, null, 2) });
+    expect(response.status).toBe(400);
+    const requestId = response.headers.get("x-request-id")!;
+    const found = await findRequest(client.org.id, requestId);
+    expect(JSON.parse(found!.requestBody!)).toEqual({
+      name: "",
+      password: REDACTED,
+      email: "kept@example.test",
+      profile: { "X-Auth-Token": REDACTED, items: [{ client_secret: REDACTED }, { label: "kept label", refresh_token: REDACTED }] },
+      apiKey: REDACTED,
+    });
+    const stored = await storedRows(client.org.id, requestId);
+    for (const value of ["hunter2", "4711", "s3cr3t-inner", "rt-5521", "ak-1", "ak-2"]) expect(stored).not.toContain(value);
+  });
+});
+
 describe("retention", () => {
   it(`drops the details after 30 days with their daily partition, and keeps the audit row`, async () => {
     const client = await apiClient(api);

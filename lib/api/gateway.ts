@@ -13,7 +13,7 @@ import { ApiError } from "./errors";
 import { UsageAlerts } from "./usage-alerts";
 import { admissionFor, findKeyOwner, pruneRateWindows, RATE_WINDOW_MS, rateWindowStart, withinRateLimit, type Admission, type KeyOwner, type PlanRule } from "@/db/queries/gateway";
 import { writeRequestLog } from "@/db/queries/request-log-writer";
-import { credentialsOf, storableText } from "./request-capture";
+import { credentialsOf, storablePath, storableText } from "./request-capture";
 import { bodyCaptureEnabled, requestDetailOf } from "./request-details";
 
 /** The socket's address, or behind proxies of ours the X-Forwarded-For entry they vouch for (lib/client-address.ts). */
@@ -196,7 +196,7 @@ export function gateway(renderError: (c: Context<ApiEnv>, error: ApiError) => Re
         apiKeyId: key.keyId,
         requestId,
         method: c.req.method,
-        path: storableText(pathAndQuery, secrets),
+        path: storablePath(pathAndQuery, secrets),
         endpoint: endpointOf(c.req.method, template),
         status: c.res.status,
         durationMs,

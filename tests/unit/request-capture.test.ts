@@ -1,8 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { CAPTURE_READ_BYTES, CAPTURED_BODY_BYTES, captureBody, credentialsOf, REDACTED, redactCredentials } from "@/lib/api/request-capture";
+import { CAPTURE_READ_BYTES, CAPTURED_BODY_BYTES, captureBody, captureText, credentialsOf, REDACTED, redactCredentials, storablePath } from "@/lib/api/request-capture";
 
 const KEY = "ik_0123456789ABCDEFGHIJabcdefghijkl";
 const bytes = (text: string) => new TextEncoder().encode(text);
+/** The key with every other character written as JSON's \uXXXX, as a parser reads back to the key. */
+const ESCAPED_KEY = `ik_${[...KEY.slice(3)].map((char, i) => (i % 2 ? char : `\\u00${char.charCodeAt(0).toString(16)}`)).join("")}`;
 
 describe("credentialsOf", () => {
   it("takes the API key, each word of Authorization, and each cookie's value; not short values", () => {
@@ -51,5 +53,29 @@ describe("captureBody", () => {
     const { text } = captureBody(bytes(body), body.length, [secret]);
     expect(text).not.toContain("tok-");
     expect(text).not.toContain(KEY.slice(0, 4));
+  });
+});
+
+describe("keys written with escapes, and credentials by their names", () => {
+  it("removes a key written with JSON escapes anywhere in a text, and keeps an escaped string that is none", () => {
+    expect(JSON.parse(`"${ESCAPED_KEY}"`)).toBe(KEY);
+    expect(redactCredentials(`a "${ESCAPED_KEY}" b`, [])).toBe(`a "${REDACTED}" b`);
+    expect(captureText(`{"k": "x${ESCAPED_KEY}y", "t": "caf\\u00e9"}`, []).text).toBe(`{"k": "x${REDACTED}y", "t": "caf\\u00e9"}`);
+  });
+
+  it("leaves no start of an escaped key where the read ends inside it, when removing others moved it below the cut", () => {
+    const keys = `${KEY} `.repeat(200);
+    for (const into of [5, 6, 9, 20, 40]) {
+      const body = `${keys}${"b".repeat(CAPTURE_READ_BYTES - keys.length - into)}${ESCAPED_KEY}`;
+      const { text } = captureBody(bytes(body), body.length, []);
+      expect(text.endsWith(`b${REDACTED}`), `${into}: ${text.slice(-40)}`).toBe(true);
+    }
+  });
+
+  it("replaces credential-named parameters of a query or form body, and percent-encoded keys", () => {
+    expect(storablePath(`/v1/invoices/${encodeURIComponent(KEY).replace("_", "%5F")}?limit=2&Session_Id=abc&x=${KEY}`, [])).toBe(
+      `/v1/invoices/${REDACTED}?limit=2&Session_Id=${REDACTED}&x=${REDACTED}`,
+    );
+    expect(captureText("name=Ann&passwd=p4ss&note=kept", []).text).toBe(`name=Ann&passwd=${REDACTED}&note=kept`);
   });
 });
