@@ -45,9 +45,11 @@ test("a page the role may not see answers 404 with the not-found page, and one i
   await Promise.all([guest.dispose(), member.dispose()]);
 });
 
-test("an unknown key or endpoint id, and an organization the user is not in, answer 404 with the not-found page", async () => {
+test("an unknown key, endpoint or request id, and an organization the user is not in, answer 404 with the not-found page", async () => {
   const owner = await signedInAs("owner");
   await expectNotFound(owner, "/acme/settings/api/keys/key_doesnotexist");
+  await expectNotFound(owner, "/acme/settings/api/audit/req_0000000000000000000000");
+  await expectNotFound(owner, "/acme/settings/api/audit/not-a-request-id");
   await expectNotFound(owner, "/acme/settings/api/keys/not-a-key-id");
   await expectNotFound(owner, "/acme/settings/webhooks/whe_doesnotexist");
   await expectNotFound(owner, "/acme/settings/webhooks/not-an-endpoint-id");
@@ -56,5 +58,6 @@ test("an unknown key or endpoint id, and an organization the user is not in, ans
   await expectNotFound(owner, "/no-such-organization/settings/api");
   await expectShown(owner, "/acme/settings/webhooks/whe_demo_acme_books");
   await expectShown(owner, "/acme/settings/members");
+  await expectShown(owner, "/acme/settings/api/audit");
   await owner.dispose();
 });

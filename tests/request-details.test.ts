@@ -6,8 +6,11 @@ import { maintainRequestLog } from "@/db/partitions";
 import { rowsOf } from "@/db/rows";
 import { requestIdTime } from "@/core/ids";
 import { CAPTURED_BODY_BYTES, REDACTED } from "@/lib/api/request-capture";
+import RequestLayout from "@/app/[orgSlug]/settings/api/audit/[requestId]/layout";
+import { bodySize } from "@/app/[orgSlug]/settings/api/audit/[requestId]/body-size";
 import { apiClient, contractApi, errorOf } from "./helpers/api-contract";
-import { createOrg, insertKey } from "./helpers/factories";
+import { addMember, createOrg, insertKey } from "./helpers/factories";
+import { readAs } from "./helpers/session";
 
 const api = contractApi();
 
@@ -88,6 +91,38 @@ describe("a request's details (SPEC §14)", () => {
     for (const id of ["req_", "req_notanid", `${requestId.slice(0, -1)}_`, requestId.replace("req_", "cus_"), `${requestId}x`]) {
       expect(await findRequest(theirs.org.id, id)).toBeNull();
     }
+  });
+});
+
+describe("the details page", () => {
+  /** What Next's notFound() throws, so the page answers 404 with the not-found page. */
+  const NOT_FOUND = expect.objectContaining({ digest: expect.stringMatching(/404/) });
+
+  it("is a 404 for an id of no request and for another organization's request, from its layout (above every skeleton)", async () => {
+    const [mine, theirs] = [await apiClient(api), await apiClient(api)];
+    const member = await addMember(mine.org.id, "member");
+    const open = (requestId: string) => readAs(member.id, () => RequestLayout({ children: "details", params: Promise.resolve({ orgSlug: mine.org.slug, requestId }) }));
+    const own = (await mine.call("/v1/nothing-here")).headers.get("x-request-id")!;
+    const other = (await theirs.call("/v1/nothing-here")).headers.get("x-request-id")!;
+    expect(await open(own)).toBe("details");
+    await expect(open(other)).rejects.toEqual(NOT_FOUND);
+    await expect(open("req_0000000000000000000000")).rejects.toEqual(NOT_FOUND);
+    await expect(open("req_%E0%A4%A")).rejects.toEqual(NOT_FOUND);
+  });
+
+  it("says a body was cut only when it was longer than 8 KB, and gives the size it was sent with", async () => {
+    const client = await apiClient(api);
+    // A key in the body: what is kept, "[redacted]" in its place, is shorter than what was sent.
+    const sent = JSON.stringify({ name: "", email: client.key });
+    const short = await client.call("/v1/customers", { method: "POST", headers: { "Content-Type": "application/json" }, body: sent });
+    const kept = await findRequest(client.org.id, short.headers.get("x-request-id")!);
+    expect(Buffer.byteLength(kept!.requestBody!)).toBeLessThan(Buffer.byteLength(sent));
+    expect(bodySize(kept!.requestBodyBytes)).toEqual({ cut: false, label: `${Buffer.byteLength(sent)} bytes` });
+
+    const long = JSON.stringify({ name: "x".repeat(10_000), email: "bad" });
+    const cut = await client.call("/v1/customers", { method: "POST", headers: { "Content-Type": "application/json" }, body: long });
+    expect(cut.status).toBe(400);
+    expect(bodySize((await findRequest(client.org.id, cut.headers.get("x-request-id")!))!.requestBodyBytes)).toEqual({ cut: true, label: "Cut at 8 KB of 9.8 KB." });
   });
 });
 

@@ -12,8 +12,8 @@ import { REDACTED, redactEncoded, redactJson, redactParams } from "./credential-
 /** How much of each body is kept. */
 export const CAPTURED_BODY_BYTES = 8 * 1024;
 /**
- * How much of a body to read: past the cut, so a credential straddling it is recognised whole
- * and removed before the cut.
+ * How much of a body to read: past the cut, so a credential the cut falls inside is recognised
+ * whole and removed before the cut.
  */
 export const CAPTURE_READ_BYTES = CAPTURED_BODY_BYTES + 1024;
 export { REDACTED };
@@ -83,7 +83,10 @@ function escapedKeyTail(text: string): number | null {
   const end = text.slice(-ESCAPED_KEY_CHARS);
   const run = KEY_RUN_TAIL.exec(end)!;
   if (!run[0].includes("\\")) return null;
-  return API_KEY_TAIL.test(unescaped(run[0]).replace(/\\u?[0-9A-Fa-f]{0,3}$/, "")) ? text.length - end.length + run.index : null;
+  // Its characters, an escape cut short left out.
+  const chars = run[0].replace(/\\(?:u[0-9A-Fa-f]{0,3})?$/, "").match(/\\u[0-9A-Fa-f]{4}|[0-9A-Za-z_]/g) ?? [];
+  const key = API_KEY_TAIL.exec(chars.map(unescaped).join(""));
+  return key ? text.length - end.length + run.index + chars.slice(0, key.index).join("").length : null;
 }
 
 /** `text` without a credential's first characters at its end (where the read fell inside one). */
@@ -121,23 +124,37 @@ export interface CapturedBody {
   bytes: number | null;
 }
 
+/** Whether a body of this size (null: longer than what was read) is kept cut: only its first CAPTURED_BODY_BYTES, credentials removed. */
+export function isCutBody(size: number | null): boolean {
+  return size === null || size > CAPTURED_BODY_BYTES;
+}
+
+function commonPrefixLength(a: string, b: string): number {
+  let length = 0;
+  while (length < a.length && a[length] === b[length]) length++;
+  return length;
+}
+
 /**
  * What is kept of a body of which `prefix` holds the first bytes (at least CAPTURE_READ_BYTES
- * when there are that many) and `size` the whole size when known.
+ * when there are that many) and `size` the whole size when known: all of it, credentials removed,
+ * when it is at most CAPTURED_BODY_BYTES (even when a credential's replacement is the longer), else
+ * its first CAPTURED_BODY_BYTES so, and nothing of what lies past them.
  */
 export function captureBody(prefix: Uint8Array, size: number | null, secrets: readonly string[]): CapturedBody {
   const window = prefix.subarray(0, CAPTURE_READ_BYTES);
-  let text = redactBody(decoder.decode(window), secrets);
-  // The window may end inside a credential, and removing those before it may have moved that end below the cut.
-  if (window.byteLength < prefix.byteLength || size === null || size > window.byteLength) text = redactTail(text, secrets);
-  const encoded = encoder.encode(text);
-  if (encoded.byteLength > CAPTURED_BODY_BYTES) {
-    // Back to the start of the character the cut falls in.
-    let end = CAPTURED_BODY_BYTES;
-    while (end > 0 && (encoded[end]! & 0xc0) === 0x80) end--;
-    text = decoder.decode(encoded.subarray(0, end));
-  }
-  return { text: storable(text), bytes: size };
+  let whole = redactBody(decoder.decode(window), secrets);
+  // The window may end inside a credential.
+  if (window.byteLength < prefix.byteLength || size === null || size > window.byteLength) whole = redactTail(whole, secrets);
+  if (!isCutBody(size)) return { text: storable(whole), bytes: size };
+  // Back to the start of the character the cut falls in.
+  let end = CAPTURED_BODY_BYTES;
+  while (end > 0 && (window[end]! & 0xc0) === 0x80) end--;
+  const kept = redactTail(redactBody(decoder.decode(window.subarray(0, end)), secrets), secrets);
+  // A credential the cut falls inside is recognised whole in the window read past it: where what
+  // is kept parts from the window's reading, it ends in one.
+  const agreed = whole.startsWith(kept) ? kept : kept.slice(0, commonPrefixLength(kept, whole)) + REDACTED;
+  return { text: storable(agreed), bytes: size };
 }
 
 /** The same for a body at hand as text: one this short (3 bytes of UTF-8 at most per UTF-16 unit) needs no cut. */

@@ -28,6 +28,17 @@ describe("captureBody", () => {
     expect(captureBody(bytes('{"a":"b\u0000"}'), 11, [])).toEqual({ text: '{"a":"b\uFFFD"}', bytes: 11 });
   });
 
+  it("keeps a body of at most 8 KB whole, even where a credential's replacement is the longer, and nothing past 8 KB of a longer one", () => {
+    const growing = `{${'"auth":1,'.repeat(Math.floor((CAPTURED_BODY_BYTES - 8) / 9))}"x":0}`;
+    expect(growing.length).toBeLessThanOrEqual(CAPTURED_BODY_BYTES);
+    expect(captureBody(bytes(growing), growing.length, [])).toEqual({ text: growing.replaceAll('"auth":1', `"auth":"${REDACTED}"`), bytes: growing.length });
+    // Keys shrink to "[redacted]": the first 8 KB of the body, not 8 KB of what is left of it.
+    const shrinking = `${`${KEY} `.repeat(Math.ceil(CAPTURED_BODY_BYTES / 36))}END`;
+    const { text } = captureBody(bytes(shrinking), shrinking.length, []);
+    expect(text).not.toContain("END");
+    expect(text).toBe(`${REDACTED} `.repeat(Math.floor(CAPTURED_BODY_BYTES / 36)) + REDACTED);
+  });
+
   it("leaves no start of a credential where the cut falls inside it", () => {
     for (const secret of [KEY, "tok-1234567890-abcdef"]) {
       for (const offset of [2, 5, 10, 15, 40]) {
@@ -63,12 +74,12 @@ describe("keys written with escapes, and credentials by their names", () => {
     expect(captureText(`{"k": "x${ESCAPED_KEY}y", "t": "caf\\u00e9"}`, []).text).toBe(`{"k": "x${REDACTED}y", "t": "caf\\u00e9"}`);
   });
 
-  it("leaves no start of an escaped key where the read ends inside it, when removing others moved it below the cut", () => {
-    const keys = `${KEY} `.repeat(200);
+  it("leaves no start of an escaped key where the read ends inside it, or the cut", () => {
     for (const into of [5, 6, 9, 20, 40]) {
-      const body = `${keys}${"b".repeat(CAPTURE_READ_BYTES - keys.length - into)}${ESCAPED_KEY}`;
-      const { text } = captureBody(bytes(body), body.length, []);
-      expect(text.endsWith(`b${REDACTED}`), `${into}: ${text.slice(-40)}`).toBe(true);
+      const read = `{"k": "${ESCAPED_KEY.slice(0, into)}`;
+      expect(captureBody(bytes(read), null, []).text, read).toBe(`{"k": "${REDACTED}`);
+      const body = `${"a".repeat(CAPTURED_BODY_BYTES - into)}${ESCAPED_KEY} and more`;
+      expect(captureBody(bytes(body), body.length, []).text).toBe(`${"a".repeat(CAPTURED_BODY_BYTES - into)}${REDACTED}`);
     }
   });
 

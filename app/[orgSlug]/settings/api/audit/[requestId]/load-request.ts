@@ -1,8 +1,11 @@
 import "server-only";
+import { notFound } from "next/navigation";
+import { cache } from "react";
 import { findRequest, type RequestDetailsDto } from "@/db/queries/request-details";
 import { keyEndings, type KeyEndingDto } from "@/db/queries/activity";
 import { can } from "@/lib/authz";
 import { orgAccess } from "@/lib/org-access";
+import { redirectToSignIn } from "@/lib/sign-in-redirect";
 
 export type RequestView =
   | { kind: "refused"; status: 401 | 403 | 404; message: string }
@@ -24,3 +27,20 @@ export async function loadRequest(slug: string, requestId: string): Promise<Requ
   const ending = ended && ended.at <= request.createdAt ? ended : null;
   return { kind: "ok", request, ending };
 }
+
+/**
+ * The request of the URL for its layout and page, read once per request: a 404 (the not-found
+ * page) for an id this organization has no request of, as for a role that may not see it.
+ */
+export const requireRequest = cache(async (slug: string, requestId: string): Promise<Extract<RequestView, { kind: "ok" }>> => {
+  let id: string;
+  try {
+    id = decodeURIComponent(requestId);
+  } catch {
+    notFound();
+  }
+  const view = await loadRequest(slug, id);
+  if (view.kind === "ok") return view;
+  if (view.kind === "refused" && view.status === 401) return redirectToSignIn();
+  notFound();
+});

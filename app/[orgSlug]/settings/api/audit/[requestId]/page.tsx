@@ -1,11 +1,9 @@
-import { ArrowLeft, FileQuestion } from "lucide-react";
+import { ArrowLeft } from "lucide-react";
 import type { Metadata } from "next";
 import Link from "next/link";
-import { notFound, redirect } from "next/navigation";
 import type { RequestDetailsDto } from "@/db/queries/request-details";
 import type { KeyEndingDto } from "@/db/queries/activity";
 import { CopyButton } from "@/components/copy-button";
-import { EmptyState } from "@/components/empty-state";
 import { PageHeader } from "@/components/page-header";
 import { formatDuration, MethodLabel, RequestTime, StatusCodeBadge } from "@/components/request-format";
 import { RelativeTime } from "@/components/relative-time";
@@ -15,40 +13,15 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/com
 import { auditSearchParams } from "@/lib/audit-filters";
 import { DETAIL_RETENTION_DAYS } from "@/core/request-log";
 import { RequestKey } from "../audit-rows";
-import { loadRequest } from "./load-request";
+import { bodySize } from "./body-size";
+import { requireRequest } from "./load-request";
 
 export const metadata: Metadata = { title: "Request details" };
 
 export default async function RequestDetailsPage({ params }: { params: Promise<{ orgSlug: string; requestId: string }> }) {
   const { orgSlug, requestId } = await params;
-  const view = await loadRequest(orgSlug, decodeURIComponent(requestId));
-  if (view.kind === "refused") {
-    if (view.status === 401) redirect("/signin");
-    notFound();
-  }
+  const { request, ending } = await requireRequest(orgSlug, requestId);
   const base = `/${orgSlug}/settings/api/audit`;
-  const back = (
-    <Link href={base} className="inline-flex w-fit items-center gap-1.5 text-sm text-muted-foreground hover:text-foreground">
-      <ArrowLeft className="size-4" aria-hidden /> Audit log
-    </Link>
-  );
-  if (view.kind === "not-found") {
-    return (
-      <div className="space-y-6">
-        <PageHeader title="Request not found">{back}</PageHeader>
-        <Card>
-          <EmptyState
-            icon={<FileQuestion className="size-6" aria-hidden />}
-            title={<span className="break-all">No request {view.requestId} in this organization</span>}
-            description="Check the ID: it is the request_id of an error body, or the X-Request-Id header of any answer. Requests of other organizations cannot be opened here, and the audit log keeps 13 months."
-          >
-            <RequestSearch base={base} className="w-full max-w-md text-left" />
-          </EmptyState>
-        </Card>
-      </div>
-    );
-  }
-  const { request, ending } = view;
   return (
     <div className="space-y-6">
       <PageHeader
@@ -68,7 +41,9 @@ export default async function RequestDetailsPage({ params }: { params: Promise<{
         }
         actions={<RequestSearch base={base} className="w-full sm:w-80" />}
       >
-        {back}
+        <Link href={base} className="inline-flex w-fit items-center gap-1.5 text-sm text-muted-foreground hover:text-foreground">
+          <ArrowLeft className="size-4" aria-hidden /> Audit log
+        </Link>
       </PageHeader>
       {request.errorMessage ? <ErrorMessage message={request.errorMessage} details={validationDetails(request.responseBody)} /> : null}
       <RequestFacts orgSlug={orgSlug} request={request} ending={ending} />
@@ -166,12 +141,6 @@ function RequestFacts({ orgSlug, request, ending }: { orgSlug: string; request: 
   );
 }
 
-const KIB = 1024;
-
-function formatBytes(bytes: number): string {
-  return bytes < KIB ? `${bytes} bytes` : `${(bytes / KIB).toFixed(1)} KB`;
-}
-
 /** JSON indented when the whole body was kept and parses; anything else as it was sent. */
 function readable(body: string, whole: boolean): string {
   if (!whole) return body;
@@ -190,15 +159,14 @@ function missingBody(title: string, request: RequestDetailsDto): string {
 }
 
 function BodyCard({ title, body, bytes, request }: { title: string; body: string | null; bytes: number | null; request: RequestDetailsDto }) {
-  const kept = body === null ? 0 : Buffer.byteLength(body);
-  const cut = body !== null && (bytes === null || bytes > kept);
+  const { cut, label } = bodySize(bytes);
   return (
     <Card className="min-w-0 gap-3">
       <CardHeader className="flex flex-row items-start justify-between gap-2">
         <div className="space-y-1">
           <CardTitle className="text-base">{title}</CardTitle>
           <CardDescription>
-            {body === null ? missingBody(title, request) : cut ? `Cut at 8 KB${bytes ? ` of ${formatBytes(bytes)}` : ""}.` : formatBytes(kept)}
+            {body === null ? missingBody(title, request) : label}
           </CardDescription>
         </div>
         {body ? <CopyButton value={body} label={`Copy ${title.toLowerCase()}`} size="sm" /> : null}

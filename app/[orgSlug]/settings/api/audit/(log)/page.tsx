@@ -7,10 +7,10 @@ import { Card } from "@/components/ui/card";
 import { utcDay } from "@/core/time";
 import { auditSearchParams, hasFilters, type AuditFilters } from "@/lib/audit-filters";
 import { publicBaseUrl } from "@/lib/base-url";
-import { AuditFiltersClient } from "./audit-filters-client";
-import type { KeyEndings } from "./audit-rows";
-import { LiveAuditLog } from "./live-audit-log";
-import { loadAuditLog } from "./load-audit-log";
+import { AuditFiltersClient } from "../audit-filters-client";
+import type { KeyEndings } from "../audit-rows";
+import { LiveAuditLog } from "../live-audit-log";
+import { loadAuditLog } from "../load-audit-log";
 
 export const metadata: Metadata = { title: "Audit log" };
 
