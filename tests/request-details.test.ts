@@ -14,6 +14,17 @@ import { readAs } from "./helpers/session";
 
 const api = contractApi();
 
+/** Every text stored about a request, as stored. */
+async function storedRows(orgId: string, requestId: string): Promise<string> {
+  const rows = rowsOf<{ text: string }>(
+    await getDb().execute(sql`
+      select concat_ws(' ', path, user_agent) as text from request_log where org_id = ${orgId} and request_id = ${requestId}
+      union all select concat_ws(' ', request_body, response_body, error_message, idempotency_key) from request_detail where org_id = ${orgId} and request_id = ${requestId}`),
+  );
+  expect(rows).toHaveLength(2);
+  return rows.map(({ text }) => text).join(" ");
+}
+
 describe("a request's details (SPEC §14)", () => {
   it("keep a 400's validation error, the body sent and the answer, found by the request id alone", async () => {
     const client = await apiClient(api);
@@ -177,17 +188,6 @@ describe("credentials (SPEC §14: never stored)", () => {
 });
 
 describe("credentials by their place (README: what is redacted)", () => {
-  /** Every text stored about a request, as stored. */
-  async function storedRows(orgId: string, requestId: string): Promise<string> {
-    const rows = rowsOf<{ text: string }>(
-      await getDb().execute(sql`
-        select concat_ws(' ', path, user_agent) as text from request_log where org_id = ${orgId} and request_id = ${requestId}
-        union all select concat_ws(' ', request_body, response_body, error_message, idempotency_key) from request_detail where org_id = ${orgId} and request_id = ${requestId}`),
-    );
-    expect(rows).toHaveLength(2);
-    return rows.map(({ text }) => text).join(" ");
-  }
-
   it("remove a key written with JSON escapes from a 4xx body, in storage and in the details", async () => {
     const client = await apiClient(api);
     const other = (await insertKey(client.org.id)).value;
@@ -236,6 +236,22 @@ describe("credentials by their place (README: what is redacted)", () => {
     });
     const stored = await storedRows(client.org.id, requestId);
     for (const value of ["hunter2", "4711", "s3cr3t-inner", "rt-5521", "ak-1", "ak-2"]) expect(stored).not.toContain(value);
+  });
+});
+
+describe.each(["Authorization", "Proxy-Authorization"])("the %s header (never stored)", (header) => {
+  it("is removed, whole and word by word, from everything stored about the request, on its own", async () => {
+    const client = await apiClient(api);
+    const secret = `${header.toLowerCase()}-secret-7f3a91c2`;
+    const response = await client.call(`/v1/customers?q=${secret}`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", [header]: `Bearer ${secret}`, "User-Agent": `curl/8.5 ${secret}`, "Idempotency-Key": `idem-${secret}` },
+      body: JSON.stringify({ name: "", note: secret, [secret]: `Bearer ${secret}` }),
+    });
+    expect(response.status).toBe(400);
+    const stored = await storedRows(client.org.id, response.headers.get("x-request-id")!);
+    expect(stored).toContain(REDACTED);
+    expect(stored).not.toContain(secret);
   });
 });
 
