@@ -76,12 +76,9 @@ export function redactJson(text: string, redact: (text: string) => string): stri
   return out + text.slice(at);
 }
 
+/** Percent-decoded without throwing (a malformed sequence reads as U+FFFD): thousands of parts may be malformed. */
 function percentDecoded(text: string): string {
-  try {
-    return decodeURIComponent(text.replaceAll("+", " "));
-  } catch {
-    return text;
-  }
+  return text.replaceAll("+", " ").replace(/(?:%[0-9A-Fa-f]{2})+/g, (run) => Buffer.from(run.replaceAll("%", ""), "hex").toString("utf8"));
 }
 
 /** One part of a path or query: through `redact`, and wholly replaced when only its percent-decoded form carries a credential. */
