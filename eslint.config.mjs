@@ -24,7 +24,7 @@ const layer = (files, forbidden) => ({
 export default defineConfig([
   ...nextVitals,
   ...nextTs,
-  globalIgnores([".next/**", "data/**", "test-results/**", "playwright-report/**", "next-env.d.ts", "db/migrations/**"]),
+  globalIgnores([".next/**", "dist/**", "data/**", "test-results/**", "playwright-report/**", "next-env.d.ts", "db/migrations/**"]),
   layer(["components/**"], ["app"]),
   layer(["lib/**"], ["app", "components"]),
   layer(["db/**"], ["app", "components", "lib"]),

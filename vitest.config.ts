@@ -1,8 +1,11 @@
 import path from "node:path";
 import { defineConfig } from "vitest/config";
 
-/** Each integration file runs on a database of its own, copied from one migrated database. */
-const ON_A_DATABASE = { globalSetup: ["tests/setup/template-database.ts"], setupFiles: ["tests/setup/database.ts"] };
+/**
+ * Each integration file runs on a database of its own, copied from one migrated database; the
+ * servers some of them start are compiled before any runs.
+ */
+const ON_A_DATABASE = { globalSetup: ["tests/setup/compiled-servers.ts", "tests/setup/template-database.ts"], setupFiles: ["tests/setup/database.ts"] };
 /** The 50 ms event-loop tests (sign-in, the PDF) and the fuzz suites' CPU budget per case. */
 const MEASURING_FILES = ["tests/api-pdf.test.ts", "tests/sign-in-throttling.test.ts", "tests/fuzz-*.test.ts"];
 

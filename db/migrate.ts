@@ -1,4 +1,4 @@
-import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import type { PgliteDatabase } from "drizzle-orm/pglite";
@@ -8,7 +8,9 @@ import { withMigrationLock } from "./migration-lock";
 import { maintainRequestLog } from "./partitions";
 import { watchKeyExpiries } from "./key-expiries";
 
-const migrationsFolder = path.join(process.cwd(), "db", "migrations");
+// Beside this module: db/migrations from the sources, dist/migrations in the compiled servers
+// (scripts/build.mjs copies them there), whatever directory the process was started in.
+const migrationsFolder = fileURLToPath(new URL("./migrations", import.meta.url));
 
 /**
  * Applies the committed drizzle-kit migrations (idempotent), then the request log's partitions and

@@ -9,7 +9,7 @@ import { requestLog } from "@/db/schema";
 import { addMember, createOrg, form, insertKey } from "./helpers/factories";
 import { actAs } from "./helpers/session";
 import { startApiServer } from "./helpers/api-server";
-import { startServerProcess, workerPids, type ServerProcess } from "./helpers/server-process";
+import { serverArguments, startServerProcess, workerPids, type ServerProcess } from "./helpers/server-process";
 import { databaseUrl, onServer } from "./setup/database-server";
 
 const inProcess = startApiServer();
@@ -165,7 +165,7 @@ describe("npm run start:api", () => {
   it("refuses to start without DATABASE_URL, saying why", async () => {
     const env = { ...process.env };
     delete env.DATABASE_URL;
-    const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "api-server.ts"], { cwd: path.resolve(import.meta.dirname, ".."), env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, serverArguments("api-server.ts"), { cwd: path.resolve(import.meta.dirname, ".."), env, stdio: ["ignore", "pipe", "pipe"] });
     let stderr = "";
     child.stderr!.on("data", (chunk) => (stderr += chunk));
     const [code] = await once(child, "exit");

@@ -11,6 +11,8 @@ export interface ServerProcess {
   stop: () => Promise<void>;
 }
 
+const REPOSITORY = path.resolve(import.meta.dirname, "../..");
+
 async function freePort(): Promise<number> {
   const server = net.createServer().listen(0, "127.0.0.1");
   await once(server, "listening");
@@ -27,15 +29,47 @@ async function freePort(): Promise<number> {
  */
 const TEST_SERVER_POOL = process.env.VITEST ? { DATABASE_POOL_SIZE: "4" } : {};
 
+/** The servers scripts/build.mjs compiles; other scripts (a bench's own server) run from the sources. */
+const COMPILED_SERVERS = new Set(["server.ts", "api-server.ts"]);
+const builtCheckouts = new Set<string>();
+
+/**
+ * How a server runs: "compiled", as `npm start` runs it (its output in dist/, built first when not
+ * current, under plain node), so what the tests start is what production runs; "tsx", from the
+ * sources through the development loader (the memory bench's other side).
+ */
+export type ServerRuntime = "compiled" | "tsx";
+
+/**
+ * Node's arguments for `script` of `checkout`. A checkout from before the servers were compiled
+ * (a bench's baseline, BENCH_BASELINE_DIR) has no scripts/build.mjs and runs from its sources.
+ */
+export function serverArguments(script: string, checkout = REPOSITORY, runtime: ServerRuntime = "compiled"): string[] {
+  const builder = path.join(checkout, "scripts", "build.mjs");
+  if (runtime === "tsx" || !COMPILED_SERVERS.has(script) || !existsSync(builder)) return ["--conditions=react-server", "--import", "tsx", script];
+  if (!builtCheckouts.has(checkout)) {
+    // A no-op once tests/setup/compiled-servers.ts has built them for the run.
+    execFileSync(process.execPath, [builder, "--servers", "--if-stale"], { cwd: checkout, stdio: "pipe" });
+    builtCheckouts.add(checkout);
+  }
+  return ["--enable-source-maps", path.join(checkout, "dist", script.replace(/\.ts$/, ".js"))];
+}
+
 /**
  * A server script of this repository (`api-server.ts` by default, or `server.ts` over a
  * production build), or of another checkout of it at `checkout`, in its own Node process on a
  * free localhost port, run as `npm run start:api` runs it (on one worker unless `env` sets
  * WEB_CONCURRENCY), with Node's `nodeFlags` (a profiler's); resolves once it prints "ready".
  */
-export async function startServerProcess(script = "api-server.ts", env: Record<string, string> = {}, checkout = path.resolve(import.meta.dirname, "../.."), nodeFlags: string[] = []): Promise<ServerProcess> {
+export async function startServerProcess(
+  script = "api-server.ts",
+  env: Record<string, string> = {},
+  checkout = REPOSITORY,
+  nodeFlags: string[] = [],
+  runtime: ServerRuntime = "compiled",
+): Promise<ServerProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, [...nodeFlags, "--conditions=react-server", "--import", "tsx", script], {
+  const child = spawn(process.execPath, [...nodeFlags, ...serverArguments(script, checkout, runtime)], {
     cwd: checkout,
     // One worker unless the caller asks for more (lib/worker-cluster.ts): a test or bench says what it runs.
     env: { ...process.env, WEB_CONCURRENCY: "1", ...TEST_SERVER_POOL, ...env, API_PORT: String(port), PORT: String(port), HOSTNAME_BIND: "127.0.0.1", NODE_ENV: "production" },
@@ -63,7 +97,7 @@ export async function startServerProcess(script = "api-server.ts", env: Record<s
 
 /** Whether `npx next build` has made the production build `server.ts` serves. */
 export function productionBuildExists(): boolean {
-  return existsSync(path.resolve(import.meta.dirname, "../../.next/BUILD_ID"));
+  return existsSync(path.join(REPOSITORY, ".next", "BUILD_ID"));
 }
 
 /**

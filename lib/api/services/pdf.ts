@@ -7,17 +7,20 @@ import { getInvoice } from "./invoices";
 // Laying out a 250-line invoice takes 250–400 ms of CPU in pdf-lib. Done on the main thread it
 // would hold the event loop (and every other request) that long (SPEC §11: 50 ms at most), so
 // PDFs are rendered by a small pool of worker threads, one core left for the event loop.
-// Workers load the TypeScript module through tsx, as the process itself does (and take none of
-// the process's other flags: --expose-gc, say, is refused in a worker).
+// The worker's file sits beside this module: pdf-worker.ts, loaded through tsx as the process
+// itself is, when run from the sources (development, tests); pdf-worker.js in the compiled servers
+// (scripts/build.mjs). It takes none of the process's other flags (--expose-gc, say, is refused in
+// a worker) but source maps.
+const fromSources = import.meta.url.endsWith(".ts");
 let pool: Piscina | undefined;
 
 function renderer(): Piscina {
   pool ??= new Piscina({
-    filename: new URL("./pdf-worker.ts", import.meta.url).href,
+    filename: new URL(fromSources ? "./pdf-worker.ts" : "./pdf-worker.js", import.meta.url).href,
     minThreads: 0,
     maxThreads: Math.max(1, availableParallelism() - 1),
     idleTimeout: 30_000,
-    execArgv: ["--import", "tsx"],
+    execArgv: fromSources ? ["--import", "tsx"] : process.sourceMapsEnabled ? ["--enable-source-maps"] : [],
   });
   return pool;
 }
