@@ -27,7 +27,8 @@ else
   export WEB_CONCURRENCY="${WEB_CONCURRENCY:-2}"
 fi
 # The servers after the first serve the build the first one made, as does .ci/run's PostgreSQL pass
-# (the build reads no database).
-if [ -z "${E2E_REUSE_BUILD:-}" ] || [ ! -f .next/BUILD_ID ]; then npx next build; fi
+# (the build reads no database): `npm run build`'s, rebuilt only if the sources changed since.
+if [ -z "${E2E_REUSE_BUILD:-}" ]; then node scripts/build.mjs; else node scripts/build.mjs --if-stale; fi
 npx tsx scripts/db-seed.ts
-exec node --conditions=react-server --import tsx server.ts
+# As `npm start` runs it: the compiled server under plain node, so the browser tests test what runs.
+exec node --enable-source-maps dist/server.js
