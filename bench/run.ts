@@ -28,6 +28,7 @@ import { benchServerTopologies } from "./server-topologies";
 import { benchProfileGateway } from "./profile-gateway";
 import { benchLiveTail } from "./live-tail";
 import { benchWorstCases } from "./worst-cases";
+import { benchMemory } from "./memory";
 
 const HTTP_REQUESTS = 2_000;
 const HTTP_WARM_UP = 200;
@@ -228,6 +229,7 @@ try {
   if (!only || only === "gateway-ratio") await benchGatewayRatio();
   if (!only || only === "key-budget") await benchKeyBudget();
   if (!only || only === "server-topologies") await benchServerTopologies();
+  if (!only || only === "memory") await benchMemory();
   if (only === "profile") await benchProfileGateway();
   if (!only || only === "live-tail") await benchLiveTail();
   if (!only || only === "in-process") await benchInProcess();

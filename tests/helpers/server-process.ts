@@ -1,4 +1,4 @@
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { existsSync } from "node:fs";
 import net from "node:net";
@@ -105,5 +105,9 @@ export function productionBuildExists(): boolean {
  * them): its node children, not tsx's esbuild service, which a cold transform cache starts there too.
  */
 export function workerPids(primary: number): number[] {
-  return execFileSync("pgrep", ["-x", "-P", String(primary), "node"], { encoding: "utf8" }).trim().split("\n").map(Number);
+  const found = spawnSync("pgrep", ["-x", "-P", String(primary), "node"], { encoding: "utf8" });
+  // pgrep exits 1 when nothing matched: a server on one process (one worker, no cluster) has none.
+  if (found.status === 1) return [];
+  if (found.status !== 0) throw new Error(`pgrep failed (${found.status ?? found.signal}): ${found.stderr}`, { cause: found.error });
+  return found.stdout.trim().split("\n").map(Number);
 }
