@@ -8,7 +8,7 @@ import { getDb } from "@/db";
 import { jobQueue } from "@/db/job-queue";
 import { queueExpiryReminders } from "@/db/notification-emails";
 import { getEmailPreferences } from "@/db/queries/notifications";
-import { alerts, notificationEmails, notificationPreferences } from "@/db/schema";
+import { alerts, apiKeys, notificationEmails, notificationPreferences } from "@/db/schema";
 import { NOTICE_KIND_VALUES } from "@/core/notifications";
 import { startMailWorker } from "@/lib/notifications/mail-worker";
 import { addMember, createTeam, form, insertKey } from "./helpers/factories";
@@ -139,7 +139,7 @@ describe("expiry reminders (SPEC §15)", () => {
   it("reach the key's creator and the owners 7 days and 1 day before, once each under concurrent maintenance runs", async () => {
     const team = await createTeam("pro");
     const now = Date.now();
-    const expiresAt = new Date(now + 6.5 * DAY);
+    const expiresAt = new Date(now + 6.7 * DAY);
     const key = await insertKey(team.org.id, { name: "Quarterly sync", createdBy: team.admin.id, createdAt: new Date(now - 80 * DAY), expiresAt });
     // A key made to live 3 days gets no 7-day reminder; an owner who turned reminders off gets none.
     await insertKey(team.org.id, { name: "Short-lived", createdBy: team.admin.id, createdAt: new Date(now), expiresAt: new Date(now + 3 * DAY) });
@@ -157,15 +157,32 @@ describe("expiry reminders (SPEC §15)", () => {
 
     // The short-lived key's day before: its one reminder.
     expect(await queueExpiryReminders(getDb(), new Date(now + 2.5 * DAY))).toBe(2);
-    // The other's day before: the second reminder, once.
-    const dayBefore = new Date(expiresAt.getTime() - 0.5 * DAY);
-    const later = await Promise.all(Array.from({ length: 6 }, () => queueExpiryReminders(getDb(), dayBefore)));
-    const [mail] = await eventually(() => smtp.to(team.admin.email).filter((found) => found.subject!.includes("“Quarterly sync” expires tomorrow")), (found) => found.length >= 1);
+    // Six days on (the key's dates moved back rather than waiting): the other's second reminder, once.
+    await getDb().update(apiKeys).set({ expiresAt: new Date(now + 0.5 * DAY) }).where(eq(apiKeys.id, key.id));
+    const later = await Promise.all(Array.from({ length: 6 }, () => queueExpiryReminders(getDb(), new Date(now))));
+    const [mail] = await eventually(() => smtp.to(team.admin.email).filter((found) => found.subject!.includes("“Quarterly sync” expires in 12 hours")), (found) => found.length >= 1);
     expect(mail!.text).toContain(`/${team.org.slug}/settings/api/keys/${key.id}`);
     const rows = await getDb().select().from(notificationEmails).where(eq(notificationEmails.orgId, team.org.id));
     expect(rows.map((row) => `${row.userId === team.admin.id ? "admin" : "owner"} ${row.details.keyName} ${row.details.days}`).sort()).toEqual(
       ["admin Quarterly sync 7", "owner Quarterly sync 7", "admin Quarterly sync 1", "owner Quarterly sync 1", "admin Short-lived 1", "owner Short-lived 1"].sort(),
     );
     expect(later.reduce((sum, n) => sum + n, 0)).toBe(2);
+  });
+
+  it("name the time left when the email goes out, not the reminder's window: a key 3 days from expiry gets “in 3 days” from its 7-day reminder, on time or late", async () => {
+    const team = await createTeam("pro");
+    const now = Date.now();
+    const createdAt = new Date(now - 80 * DAY);
+    const threeDays = new Date(now + 3 * DAY + 3_600_000);
+    // One key's 7-day reminder was queued three and a half days ago and goes out only now; the
+    // other's is queued now, its first maintenance run inside that window.
+    await insertKey(team.org.id, { name: "Late", createdBy: team.owner.id, createdAt, expiresAt: threeDays });
+    await queueExpiryReminders(getDb(), new Date(now - 3.5 * DAY));
+    await insertKey(team.org.id, { name: "On time", createdBy: team.owner.id, createdAt, expiresAt: threeDays });
+    await queueExpiryReminders(getDb(), new Date(now));
+    const mails = await eventually(() => smtp.to(team.owner.email), (found) => found.length >= 2);
+    expect(mails.map((found) => found.subject).sort()).toEqual([`[${team.org.name}] API key “Late” expires in 3 days`, `[${team.org.name}] API key “On time” expires in 3 days`]);
+    const rows = await getDb().select().from(notificationEmails).where(eq(notificationEmails.orgId, team.org.id));
+    expect(rows.map((row) => row.details.days)).toEqual([7, 7]);
   });
 });

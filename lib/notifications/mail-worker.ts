@@ -28,7 +28,7 @@ export async function attemptEmail(job: MailJob, options: { lastRetry: boolean; 
   if (!email.wanted) return skip("Not sent: the person turned these emails off.");
   const alert = email.alertId === null ? null : await getAlert(email.orgId, email.alertId);
   if (email.alertId !== null && !alert) return skip("Not sent: the alert no longer exists.");
-  const outcome = await sendMail(composeEmail(email, alert));
+  const outcome = await sendMail(composeEmail(email, alert, now()));
   if (outcome.status === "off") return skip("Not sent: SMTP_URL is not set.");
   if (outcome.status === "sent") {
     await recordEmailAttempt(email.id, { status: "sent", error: null, at: now(), attempted: true });
