@@ -72,6 +72,12 @@ test.describe("as a member", () => {
     await expect(page.getByRole("combobox", { name: "Endpoint" })).toHaveText("GET /v1/invoices/{id}");
   });
 
+  test("an organization-less link to the audit log keeps its filters", async ({ page }) => {
+    await page.goto("/settings/api/audit?key=key_demo_acme_legacy&status=4xx");
+    await expect(page).toHaveURL(/\/acme\/settings\/api\/audit\?key=key_demo_acme_legacy&status=4xx$/);
+    await expect(page.getByRole("combobox", { name: "Status" })).toHaveText("4xx");
+  });
+
   test("pages to older and newer requests", async ({ page }) => {
     await page.goto("/acme/settings/api/audit");
     const firstTimes = page.getByRole("table", { name: "API requests" }).locator("time");
