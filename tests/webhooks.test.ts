@@ -235,7 +235,8 @@ describe("webhook delivery (SPEC §10)", () => {
     expect(bodies.map((body) => body.type).sort()).toEqual(["key.created", "key.revoked", "usage.quota_threshold"]);
     expect(bodies.find((body) => body.type === "key.created")!.data).toMatchObject({ id: created.data.key.id, name: "Billing server", actor_user_id: team.owner.id });
     expect(JSON.stringify(bodies)).not.toContain(created.data.value);
-    expect(bodies.find((body) => body.type === "key.revoked")!.data).toMatchObject({ id: created.data.key.id, reason: "no_longer_used" });
+    // The revoked key is named as the created one was, hint included, so a receiver can match the two.
+    expect(bodies.find((body) => body.type === "key.revoked")!.data).toMatchObject({ id: created.data.key.id, name: "Billing server", hint: created.data.key.hint, reason: "no_longer_used" });
     expect(bodies.find((body) => body.type === "usage.quota_threshold")!.data).toMatchObject({ threshold: 80, quota: 10_000, calls: 8_000 });
   });
 

@@ -139,7 +139,7 @@ export async function revokeApiKey(
 ): Promise<{ data: { id: string; name: string }; activity: ActivityChange } | null> {
   const revoked = await markApiKeyRevoked(tx, orgId, keyId, revocation, at);
   if (!revoked) return null;
-  await enqueueWebhookEvent(tx, orgId, { type: "key.revoked", data: { id: revoked.id, name: revoked.name, reason: revocation.reason, actorUserId: revocation.userId } }, at);
+  await enqueueWebhookEvent(tx, orgId, { type: "key.revoked", data: { id: revoked.id, name: revoked.name, hint: revoked.hint, reason: revocation.reason, actorUserId: revocation.userId } }, at);
   return {
     data: { id: revoked.id, name: revoked.name },
     activity: {
