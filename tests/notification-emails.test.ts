@@ -97,7 +97,7 @@ describe("alert emails (SPEC §15)", () => {
 
     const response = await oneClickUnsubscribe(new NextRequest(`http://localhost/api/unsubscribe?token=${encodeURIComponent(token)}`, { method: "POST", body: "List-Unsubscribe=One-Click" }));
     expect(response.status).toBe(200);
-    expect(await unsubscribeAction(null, form({ token }))).toMatchObject({ ok: true, data: { orgName: team.org.name, label: "Key budgets" } });
+    expect(await unsubscribeAction(null, form({ token }))).toMatchObject({ ok: true, data: { orgName: team.org.name, emails: "emails about key budgets" } });
     // Only that kind, only that person.
     expect(await getEmailPreferences(team.org.id, team.member.id)).toMatchObject({ budget_threshold: false, quota_threshold: true });
     expect((await getEmailPreferences(team.org.id, team.admin.id)).budget_threshold).toBe(true);

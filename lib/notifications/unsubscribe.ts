@@ -2,19 +2,31 @@ import "server-only";
 import { z } from "zod";
 import { getDb } from "@/db";
 import { findUnsubscribeParties, setEmailPreferences } from "@/db/queries/notifications";
-import { NOTICE_KINDS } from "@/core/notifications";
+import type { NoticeKind } from "@/core/notifications";
 import { boundedString } from "@/lib/input-rules";
 import { UserFacingError } from "@/lib/errors";
 import { readUnsubscribeToken, type UnsubscribeSubject } from "./unsubscribe-token";
 
 export const unsubscribeInput = z.object({ token: boundedString(512, "This unsubscribe link is not valid.") });
 
-/** What an unsubscribe link turns off, in words: "key budgets emails from Acme Inc to ada@example.com". */
+/** What an unsubscribe link turns off, in words: "emails about key budgets" from Acme Inc to ada@example.com. */
 export interface UnsubscribeTarget extends UnsubscribeSubject {
   orgName: string;
   email: string;
-  label: string;
+  emails: string;
 }
+
+/** Each kind's emails as a phrase that fits "Stop …?" and "no more … from Acme Inc". */
+const EMAILS_OF_KIND: Record<NoticeKind, string> = {
+  quota_threshold: "emails about quota thresholds",
+  budget_threshold: "emails about key budgets",
+  rate_limited: "emails about rate-limit bursts",
+  key_expiring: "emails about keys expiring soon",
+  key_expired: "emails about expired keys",
+  webhook_disabled: "emails about webhook endpoints turned off",
+  key_leaked: "emails about leaked keys",
+  expiry_reminder: "key expiry reminders",
+};
 
 const INVALID = "This unsubscribe link is not valid. Open the link from the email again, or sign in and change what you get under Settings › Email.";
 
@@ -22,7 +34,7 @@ const INVALID = "This unsubscribe link is not valid. Open the link from the emai
 export async function unsubscribeTarget(token: string): Promise<UnsubscribeTarget | null> {
   const subject = readUnsubscribeToken(token);
   const parties = subject ? await findUnsubscribeParties(subject.orgId, subject.userId) : null;
-  return subject && parties ? { ...subject, ...parties, label: NOTICE_KINDS[subject.kind].label } : null;
+  return subject && parties ? { ...subject, ...parties, emails: EMAILS_OF_KIND[subject.kind] } : null;
 }
 
 /**

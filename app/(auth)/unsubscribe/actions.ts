@@ -5,6 +5,6 @@ import { unsubscribe, unsubscribeInput } from "@/lib/notifications/unsubscribe";
 
 /** The unsubscribe page's button: the link's signature is the authority, no session needed (SPEC §15). */
 export const unsubscribeAction = publicAction(unsubscribeInput, async ({ token }) => {
-  const { orgName, label } = await unsubscribe(token);
-  return { orgName, label };
+  const { orgName, emails } = await unsubscribe(token);
+  return { orgName, emails };
 });

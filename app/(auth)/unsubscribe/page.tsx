@@ -32,9 +32,9 @@ export default async function UnsubscribePage({ searchParams }: { searchParams: 
   return (
     <Card>
       <CardHeader>
-        <CardTitle className="text-xl">Stop {target.label.toLowerCase()} emails?</CardTitle>
+        <CardTitle className="text-xl">Stop {target.emails}?</CardTitle>
         <CardDescription>
-          {target.email} will no longer get {target.label.toLowerCase()} emails from {target.orgName}. Alerts still show under the bell, and you can turn the emails back on in the
+          {target.email} will no longer get {target.emails} from {target.orgName}. Alerts still show under the bell, and you can turn the emails back on in the
           organization&apos;s notification settings.
         </CardDescription>
       </CardHeader>

@@ -13,7 +13,7 @@ export function UnsubscribeForm({ token }: { token: string }) {
       <CardContent>
         <p role="status" className="flex items-start gap-2 text-sm">
           <CircleCheck className="mt-0.5 size-4 shrink-0 text-success" aria-hidden />
-          Unsubscribed: no more {state.data.label.toLowerCase()} emails from {state.data.orgName}.
+          Unsubscribed: no more {state.data.emails} from {state.data.orgName}.
         </p>
       </CardContent>
     );
