@@ -219,3 +219,24 @@ test.describe("sorting and filtering", () => {
     await expect(keys.row("Production billing server")).toBeVisible();
   });
 });
+
+test("at the plan's limit of active keys, “Create API key” is disabled and says the limit before the form", async ({ browser }) => {
+  const context = await browser.newContext({ storageState: storageStateOf("trialOwner") });
+  const page = await context.newPage();
+  // Globex's trial allows 2 active keys and the seed has 1: this spec adds the second.
+  const keys = new ApiKeysPage(page, "globex");
+  await keys.revokeLeftovers(/Second prototype \d+/);
+  const create = page.getByRole("button", { name: "Create API key" });
+  await expect(create).toBeEnabled();
+  await keys.createAndDismiss(`Second prototype ${Date.now()}`);
+  await expect(create).toBeDisabled();
+  await expect(create).toHaveAccessibleDescription("Your Trial plan allows 2 active API keys. Revoke a key you no longer use, or change the plan.");
+  await screenshot(page, "api-keys-at-limit");
+  await page.setViewportSize(PHONE);
+  await expect(page.getByText("Your Trial plan allows 2 active API keys.", { exact: false })).toBeVisible();
+  await screenshot(page, "api-keys-at-limit-phone");
+  await page.setViewportSize({ width: 1280, height: 860 });
+  await keys.revokeLeftovers(/Second prototype \d+/);
+  await expect(create).toBeEnabled();
+  await context.close();
+});

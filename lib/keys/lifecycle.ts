@@ -16,7 +16,7 @@ import { enqueueWebhookEvent } from "@/db/webhooks";
 import { keyExpiresAt } from "@/lib/keys/expiry";
 import { fitToPolicy, policyBreach } from "@/lib/keys/policy";
 import { rolledKeyEndsAt, replacementExpiresAt } from "@/lib/keys/roll";
-import { PLANS, plansWith } from "@/lib/plans/catalog";
+import { keyLimitReached, PLANS, plansWith } from "@/lib/plans/catalog";
 import type { createApiKeyInput, renameApiKeyInput, revokeApiKeyInput, rollApiKeyInput, updateKeyRestrictionsInput } from "@/lib/keys/input";
 
 /** What a key's webhook events say of it (SPEC §10): never its value. */
@@ -58,10 +58,8 @@ export async function createKey({ name, expiresIn, expiresOn, access, scopes, ip
   if (budget) requirePermission(ctx, "keys.budget");
   const { plan, keyPolicy } = await lockOrganization(ctx.tx, ctx.orgId);
   requireApiAccess(plan);
-  const limits = PLANS[plan];
-  if (limits.maxActiveKeys !== null && (await countActiveKeys(ctx.tx, ctx.orgId)) >= limits.maxActiveKeys) {
-    throw new UserFacingError(`Your ${limits.label} plan allows ${limits.maxActiveKeys} active API keys. Revoke a key you no longer use, or change the plan.`);
-  }
+  const full = PLANS[plan].maxActiveKeys === null ? null : keyLimitReached(plan, await countActiveKeys(ctx.tx, ctx.orgId));
+  if (full) throw new UserFacingError(full);
   const now = new Date();
   const expiresAt = keyExpiresAt(expiresIn, expiresOn, now);
   const breach = policyBreach(keyPolicy, { createdAt: now, expiresAt });

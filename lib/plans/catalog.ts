@@ -30,6 +30,16 @@ export function rateLimitFor(plan: Plan, customLimit: number | null): number {
   return PLANS[plan].customRateLimit ? (customLimit ?? DEFAULT_RATE_LIMIT_PER_MINUTE) : DEFAULT_RATE_LIMIT_PER_MINUTE;
 }
 
+/**
+ * Why no further key can be made when the plan's limit of active keys is reached, else null: the
+ * server's refusal, and the line the keys page shows beside its disabled "Create API key".
+ */
+export function keyLimitReached(plan: Plan, activeKeys: number): string | null {
+  const { label, maxActiveKeys } = PLANS[plan];
+  if (maxActiveKeys === null || activeKeys < maxActiveKeys) return null;
+  return `Your ${label} plan allows ${maxActiveKeys} active API keys. Revoke a key you no longer use, or change the plan.`;
+}
+
 /** The labels of the plans that have `feature`, joined for a sentence: "Trial, Pro, Enterprise". */
 export function plansWith(feature: "apiAccess" | "customRateLimit"): string {
   return PLAN_ORDER.filter((plan) => PLANS[plan][feature])

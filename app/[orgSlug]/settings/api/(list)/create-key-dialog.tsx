@@ -19,7 +19,23 @@ import { customExpiryBounds, KEY_EXPIRY_CHOICES, type KeyExpiryChoice } from "@/
 import { allowedExpiryChoices, defaultExpiryChoice, describeKeyPolicy, lastCustomExpiryDay, type KeyPolicy } from "@/lib/keys/policy";
 import { createApiKeyAction } from "../actions";
 
-export function CreateKeyDialog({ orgId, keyPolicy }: { orgId: string; keyPolicy: KeyPolicy }) {
+/**
+ * "Create API key", or at the plan's limit of active keys the same button disabled with the limit
+ * beside it, so the person learns it before filling in the form (the server refuses either way).
+ */
+export function CreateKeyDialog({ orgId, keyPolicy, limitReached }: { orgId: string; keyPolicy: KeyPolicy; limitReached: string | null }) {
+  if (limitReached) {
+    return (
+      <div className="flex max-w-xs flex-col items-start gap-2 sm:items-end">
+        <Button disabled aria-describedby="key-limit">
+          <Plus className="size-4" aria-hidden /> Create API key
+        </Button>
+        <p id="key-limit" className="text-sm text-muted-foreground sm:text-right">
+          {limitReached}
+        </p>
+      </div>
+    );
+  }
   return (
     <OneTimeKeyDialog
       trigger={

@@ -7,7 +7,7 @@ import { PlanUsageBanner } from "@/components/plan-usage-banner";
 import { can } from "@/lib/authz";
 import { publicBaseUrl } from "@/lib/base-url";
 import { requireOrgAccess } from "@/lib/org-access";
-import { PLANS } from "@/lib/plans/catalog";
+import { keyLimitReached, PLANS } from "@/lib/plans/catalog";
 import { ApiKeysClient } from "./api-keys-client";
 import { CreateKeyDialog } from "./create-key-dialog";
 
@@ -28,7 +28,7 @@ export default async function ApiKeysPage({ params }: { params: Promise<{ orgSlu
       <PageHeader
         title="API keys"
         description="Keys authenticate your servers' calls to the Invoicing API. Treat them like passwords: keep them in environment variables, never in client-side code."
-        actions={canCreate && apiAccess ? <CreateKeyDialog orgId={membership.orgId} keyPolicy={keyPolicy} /> : null}
+        actions={canCreate && apiAccess ? <CreateKeyDialog orgId={membership.orgId} keyPolicy={keyPolicy} limitReached={keyLimitReached(usage.plan, usage.activeKeys)} /> : null}
       />
       <PlanUsageBanner usage={usage} orgSlug={orgSlug} />
       <ApiKeysClient
