@@ -2,6 +2,7 @@
 
 import { startAuthentication, startRegistration, type PublicKeyCredentialCreationOptionsJSON, type PublicKeyCredentialRequestOptionsJSON } from "@simplewebauthn/browser";
 import type { ConfirmAction } from "@/components/use-confirm-action";
+import { PASSKEY_WRONG_HOST, passkeyHostProblem } from "@/lib/passkey-host";
 
 /** The server action that hands a browser a passkey challenge (SPEC §16): to sign it, or to make a new passkey. */
 export type BeginPasskeyProofAction = ConfirmAction<Record<string, never>, PublicKeyCredentialRequestOptionsJSON | null>;
@@ -13,6 +14,7 @@ function ceremonyFailure(error: unknown): string {
   if (name === "NotAllowedError" || name === "AbortError") return "The passkey prompt was closed or timed out. Try again.";
   if (name === "InvalidStateError") return "This device already holds one of your passkeys.";
   if (name === "NotSupportedError") return "This browser cannot use passkeys. Use another way.";
+  if (name === "SecurityError") return passkeyHostProblem(new URL(window.location.href)) ?? PASSKEY_WRONG_HOST;
   return `The passkey did not answer: ${error instanceof Error ? error.message : String(error)}`;
 }
 
@@ -24,6 +26,9 @@ export async function runPasskeyCeremony(
   kind: "sign" | "create",
   begin: BeginPasskeyProofAction | BeginPasskeySetupAction,
 ): Promise<{ credential: string } | { error: string }> {
+  // Said before the server makes a challenge the browser would refuse.
+  const wrongHost = passkeyHostProblem(new URL(window.location.href));
+  if (wrongHost) return { error: wrongHost };
   const options = await begin(null, {});
   if (!options.ok) return { error: options.error };
   if (!options.data) return { error: "You have no passkey yet. Use another way." };

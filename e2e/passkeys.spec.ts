@@ -61,3 +61,24 @@ test("a person adds a passkey and signs in with it as their second factor (SPEC 
   await new DashboardShell(page).openSettingsTab("Activity");
   await expect(page.getByText("Passkey added")).toBeVisible();
 });
+
+test("on an IP address, adding a passkey says to open the dashboard by its host name instead of the browser's raw refusal", async ({ browser, baseURL }) => {
+  // WebAuthn refuses an IP address as a passkey's site; a person who typed 127.0.0.1 learns the address that works.
+  const localhost = new URL(baseURL!).origin;
+  const context = await browser.newContext({ baseURL: localhost.replace("localhost", "127.0.0.1") });
+  const page = await context.newPage();
+  await addVirtualAuthenticator(page);
+  await page.goto("/signup");
+  await new SignUpPage(page).signUp({ name: "Ivy Address", email: `ip-passkey-${Date.now()}@example.test`, password: PASSWORD, organization: `By Address ${Date.now()}` });
+  await expect(page).toHaveURL(/\/settings\/api$/);
+  await new SecurityPage(page).goto();
+  await page.getByRole("button", { name: "Add a passkey" }).click();
+  const dialog = page.getByRole("dialog", { name: "Add a passkey" });
+  await dialog.getByLabel("Name").fill("Laptop");
+  await dialog.getByRole("button", { name: "Continue" }).click();
+  await expect(dialog.getByRole("alert")).toHaveText(`Passkeys need the dashboard's host name, not an IP address: open it at ${localhost}.`);
+  await screenshot(page, "security-passkey-ip-address");
+  await page.setViewportSize(PHONE);
+  await screenshot(page, "security-passkey-ip-address-phone");
+  await context.close();
+});
