@@ -11,20 +11,14 @@ const FAMILIES = [
 ];
 
 /**
- * What axe finds in the markup Scalar renders, which neither its theme nor its configuration can
- * change (README, "The API reference and accessibility"): sidebar buttons with aria-selected, icon-only
- * copy buttons and the search button without a name, a tablist of buttons, the unnamed code editor,
- * a second unnamed region, a scrolling code sample that cannot take focus, role="navigation" on an aside.
+ * What axe still finds in the markup Scalar renders, which neither its theme nor its configuration
+ * can change (README, "The API reference and accessibility"): the sidebar's buttons carry
+ * aria-selected (aria-allowed-attr), its search button has role="search", which leaves it without
+ * a name (button-name, aria-allowed-role), and its aside has role="navigation" (aria-allowed-role).
+ * The findings app/docs/route.ts avoids (the client-library tablist, the unnamed key editor, the
+ * collapsed tags' "Show More" buttons, the scrolling HTTP sample) are checked, so they stay away.
  */
-const SCALAR_MARKUP_RULES = [
-  "aria-allowed-attr",
-  "button-name",
-  "aria-required-children",
-  "aria-input-field-name",
-  "landmark-unique",
-  "scrollable-region-focusable",
-  "aria-allowed-role",
-] as const;
+const SCALAR_MARKUP_RULES = ["aria-allowed-attr", "button-name", "aria-allowed-role"] as const;
 
 test.describe("the API reference at /docs", () => {
   test("is public, loads nothing from outside this deployment, and shows every path family", async ({ page, baseURL }) => {
@@ -54,7 +48,10 @@ test.describe("the API reference at /docs", () => {
     test.slow(); // axe over the whole reference takes most of a minute on a busy machine
     await page.goto("/docs", { waitUntil: "networkidle" });
     await expect(page.getByRole("heading", { name: "Invoicing API", exact: true })).toBeVisible();
-    const results = await new AxeBuilder({ page }).disableRules([...SCALAR_MARKUP_RULES]).analyze();
+    // label-content-name-mismatch is one of axe's experimental rules, off unless asked for (and
+    // disableRules would drop that choice: it replaces the rules option).
+    const rules = { "label-content-name-mismatch": { enabled: true }, ...Object.fromEntries(SCALAR_MARKUP_RULES.map((rule) => [rule, { enabled: false }])) };
+    const results = await new AxeBuilder({ page }).options({ rules }).analyze();
     expect(results.violations.flatMap((violation) => violation.nodes.map((node) => `${violation.id}: ${node.html}`))).toEqual([]);
   });
 

@@ -6,6 +6,12 @@
 // method and syntax colours (GET blue, POST green, PATCH yellow, DELETE red, "required" orange)
 // on white and on its #f6f6f6 panels. These darker shades clear 4.5:1 on both (and the dark mode's
 // muted grey and red on its panels); the rest of the theme stays Scalar's.
+// Two of the introduction's cards are hidden: the authentication card's value editor has no name
+// and the client-library card is a tablist of buttons with unnamed copy buttons (axe:
+// aria-input-field-name, aria-required-children, button-name). The introduction's text says how to
+// authenticate, and each operation's code sample keeps its own language menu. The introduction's
+// HTTP sample wraps instead of scrolling in a region a keyboard cannot reach
+// (scrollable-region-focusable). README, "The API reference and accessibility".
 const THEME_CSS = `
 .light-mode {
   --scalar-color-2: #5f5f5f;
@@ -17,6 +23,8 @@ const THEME_CSS = `
   --scalar-color-orange: #b33d00;
   --scalar-color-yellow: #876500;
 }
+.scalar-app .scalar-reference-intro-auth, .scalar-app .scalar-reference-intro-clients { display: none !important; }
+.scalar-app .introduction-description pre code, .scalar-app .introduction-description pre code * { white-space: pre-wrap !important; overflow-wrap: anywhere; }
 .dark-mode {
   --scalar-color-3: #a0a0a0;
   --scalar-color-red: #ff6161;
@@ -31,6 +39,9 @@ const CONFIGURATION = {
   agent: { disabled: true },
   showDeveloperTools: "never",
   customCss: THEME_CSS,
+  // Every tag open: a collapsed tag's "Show More" button is named "Show all … endpoints", which
+  // does not contain the words it shows (label-content-name-mismatch).
+  defaultOpenAllTags: true,
 };
 
 // The scripts carry the nonce of the CSP that proxy.ts sets for this request.
