@@ -72,6 +72,19 @@ test.describe("as a member", () => {
     await expect(page.getByRole("combobox", { name: "Endpoint" })).toHaveText("GET /v1/invoices/{id}");
   });
 
+  test("at 1280 px every filter of the audit log shows its whole words", async ({ page }) => {
+    for (const query of ["", "?range=24h&error=plan_no_api_access"]) {
+      await page.goto(`/acme/settings/api/audit${query}`);
+      const filters = page.getByRole("region", { name: "Filters" });
+      await expect(filters.getByRole("combobox", { name: "Status" })).toBeVisible();
+      // A value wider than its box is cut off ("Any stat"); the endpoint and key names may be any length.
+      const cut = await filters.locator("[data-slot=select-trigger]:not(#filter-endpoint):not(#filter-key) [data-slot=select-value]").evaluateAll((values) =>
+        values.filter((value) => value.scrollWidth > value.clientWidth).map((value) => value.textContent),
+      );
+      expect(cut).toEqual([]);
+    }
+  });
+
   test("an organization-less link to the audit log keeps its filters", async ({ page }) => {
     await page.goto("/settings/api/audit?key=key_demo_acme_legacy&status=4xx");
     await expect(page).toHaveURL(/\/acme\/settings\/api\/audit\?key=key_demo_acme_legacy&status=4xx$/);

@@ -20,9 +20,10 @@ export function AuditFiltersClient({ filters, options, keys }: { filters: AuditF
       range={filters}
       normalize={normalize}
       everything="Showing every request."
-      // Six in a row from 1280px: the short selects keep room for their "Any …" words (at 0.8fr the
-      // Status select showed "Any stat"), the endpoint and key share what is left.
-      gridClassName="lg:grid-cols-3 xl:grid-cols-[minmax(8.5rem,1fr)_minmax(7.5rem,0.8fr)_minmax(0,1.5fr)_minmax(0,1.3fr)_minmax(0,1.1fr)_minmax(8rem,0.9fr)]"
+      // Six in a row from 1280px: the selects with a fixed set of choices keep room for the longest
+      // ("Last 24 hours", "Any status", "No API access (plan)", "All methods"; at 0.8fr the Status
+      // select showed "Any stat"); the endpoint and the key, unbounded names, share what is left.
+      gridClassName="lg:grid-cols-3 xl:grid-cols-[minmax(9.5rem,1fr)_minmax(8.5rem,0.8fr)_minmax(0,1.5fr)_minmax(0,1.2fr)_minmax(12.5rem,1.1fr)_minmax(9rem,0.9fr)]"
     >
       {(change) => (
         <>
