@@ -228,6 +228,8 @@ test("at the plan's limit of active keys, “Create API key” is disabled and s
   await keys.revokeLeftovers(/Second prototype \d+/);
   const create = page.getByRole("button", { name: "Create API key" });
   await expect(create).toBeEnabled();
+  // The key that reaches the limit: its one-time value stays on screen while the page behind it
+  // turns the button off (the dialog must not be unmounted with the enabled button).
   await keys.createAndDismiss(`Second prototype ${Date.now()}`);
   await expect(create).toBeDisabled();
   await expect(create).toHaveAccessibleDescription("Your Trial plan allows 2 active API keys. Revoke a key you no longer use, or change the plan.");

@@ -20,32 +20,29 @@ import { allowedExpiryChoices, defaultExpiryChoice, describeKeyPolicy, lastCusto
 import { createApiKeyAction } from "../actions";
 
 /**
- * "Create API key", or at the plan's limit of active keys the same button disabled with the limit
+ * "Create API key"; at the plan's limit of active keys the same button disabled with the limit
  * beside it, so the person learns it before filling in the form (the server refuses either way).
+ * One tree in both cases: creating the last allowed key turns the limit on while its value is
+ * still on screen, and the dialog that shows it must stay mounted.
  */
 export function CreateKeyDialog({ orgId, keyPolicy, limitReached }: { orgId: string; keyPolicy: KeyPolicy; limitReached: string | null }) {
-  if (limitReached) {
-    return (
-      <div className="flex max-w-xs flex-col items-start gap-2 sm:items-end">
-        <Button disabled aria-describedby="key-limit">
-          <Plus className="size-4" aria-hidden /> Create API key
-        </Button>
+  return (
+    <div className="flex max-w-xs flex-col items-start gap-2 sm:items-end">
+      <OneTimeKeyDialog
+        trigger={
+          <Button disabled={limitReached !== null} aria-describedby={limitReached ? "key-limit" : undefined}>
+            <Plus className="size-4" aria-hidden /> Create API key
+          </Button>
+        }
+        intro={(key) => <>“{key.name}” is ready.</>}
+        form={(reveal) => <CreateKeyForm orgId={orgId} keyPolicy={keyPolicy} onCreated={reveal} />}
+      />
+      {limitReached ? (
         <p id="key-limit" className="text-sm text-muted-foreground sm:text-right">
           {limitReached}
         </p>
-      </div>
-    );
-  }
-  return (
-    <OneTimeKeyDialog
-      trigger={
-        <Button>
-          <Plus className="size-4" aria-hidden /> Create API key
-        </Button>
-      }
-      intro={(key) => <>“{key.name}” is ready.</>}
-      form={(reveal) => <CreateKeyForm orgId={orgId} keyPolicy={keyPolicy} onCreated={reveal} />}
-    />
+      ) : null}
+    </div>
   );
 }
 
