@@ -6,7 +6,7 @@ import type { UsageCursor, UsageGroup, UsageQuery, UsageRow } from "./usage-quer
  * selects the rows of a window (db/queries/usage.ts); summing their counts and merging their
  * histograms here costs a tenth of doing it in SQL, where unnesting every histogram and grouping
  * by text keys took about 1 µs per bucket, and the percentile of each group a function call of
- * its own (README "Usage analytics", figures).
+ * its own (docs/decisions/0041-usage-merged-in-the-application.md).
  */
 
 /** The requests of `count` answered 4xx and 5xx, for a part of one status. */

@@ -1,5 +1,5 @@
 /**
- * How the schema spreads over a sharded PostgreSQL (Citus; README "Beyond one machine"): every
+ * How the schema spreads over a sharded PostgreSQL (Citus; docs/operations.md, "Beyond one machine"): every
  * table distributes by org_id, except the reference tables below, copied whole to every node.
  * They are small, and looked up before the organization is known (a key by its hash, an
  * invitation by its token, a session by its id) or belong to a person across organizations.

@@ -32,7 +32,7 @@ export function rollupStatement(grain: RollupGrain, source: string, conflict: "a
 /**
  * The grains the log writer keeps in its own group-committed statement: the daily rows, which the
  * audit log's counts and every long window read. The finer grains cost the request path too much
- * there (about 8 % of the gateway's throughput, README "Usage analytics"): the writer appends each
+ * there (about 8 % of the gateway's throughput, docs/decisions/0042-pending-rollups-folded-each-second.md): the writer appends each
  * request to request_rollup_pending instead, and foldPendingRollups (db/rollup-fold.ts) moves them into these.
  */
 export const WRITTEN_GRAINS = ["day"] as const satisfies readonly RollupGrain[];

@@ -12,7 +12,7 @@ const FAMILIES = [
 
 /**
  * What axe still finds in the markup Scalar renders, which neither its theme nor its configuration
- * can change (README, "The API reference and accessibility"): the sidebar's buttons carry
+ * can change (docs/features/dashboard.md, "The API reference"): the sidebar's buttons carry
  * aria-selected (aria-allowed-attr), its search button has role="search", which leaves it without
  * a name (button-name, aria-allowed-role), and its aside has role="navigation" (aria-allowed-role).
  * The findings app/docs/route.ts avoids (the client-library tablist, the unnamed key editor, the

@@ -5,7 +5,7 @@ import { rowsOf } from "@/db/rows";
 import { DISTRIBUTION_COLUMN, REFERENCE_TABLES } from "@/db/distribution";
 
 /**
- * README "Beyond one machine": on Citus every table of the schema either distributes by org_id or
+ * docs/operations.md, "Beyond one machine": on Citus every table of the schema either distributes by org_id or
  * is one of the reference tables db/distribution.ts names. These are Citus's rules for that,
  * checked against the migrated catalog (not the drizzle schema), so a migration that breaks one
  * fails here, before anyone tries to distribute the tables.
@@ -60,7 +60,7 @@ async function foreignKeys(): Promise<ForeignKey[]> {
   );
 }
 
-describe("the schema distributes by org_id on Citus (README: Beyond one machine)", () => {
+describe("the schema distributes by org_id on Citus (docs/operations.md: Beyond one machine)", () => {
   it("names only tables that exist as reference tables", async () => {
     const names = new Set((await tables()).map((table) => table.name));
     expect(REFERENCE_TABLES.filter((name) => !names.has(name))).toEqual([]);

@@ -95,7 +95,7 @@ describe("access per resource, permission and method", () => {
     }
     const refused = await send({ method: "POST", template: "/v1/invoices", path: "/v1/invoices" }, readOnly);
     expect((await errorOf(refused)).message).toMatch(/^This API key is read only: it cannot write invoices\. The request needs the write permission on invoices\./);
-    // A path of no route is the same 404 for every key, whatever its method (README, the gateway).
+    // A path of no route is the same 404 for every key, whatever its method (docs/features/api.md).
     expect((await api.request("/v1/nothing-here", { key: readOnly })).status).toBe(404);
     expect((await errorOf(await api.request("/v1/nothing-here", { method: "POST", key: readOnly, json: {} }))).code).toBe("route_not_found");
   });

@@ -187,7 +187,7 @@ describe("credentials (SPEC §14: never stored)", () => {
   });
 });
 
-describe("credentials by their place (README: what is redacted)", () => {
+describe("credentials by their place (docs/security.md: what is redacted)", () => {
   it("remove a key written with JSON escapes from a 4xx body, in storage and in the details", async () => {
     const client = await apiClient(api);
     const other = (await insertKey(client.org.id)).value;

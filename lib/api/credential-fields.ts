@@ -1,7 +1,7 @@
 /**
  * Credentials by their place rather than their value: the members of a JSON body and the
  * parameters of a query or form whose names say they hold one, and strings that carry one only
- * once JSON's escapes or percent-encoding are read (README, "Live tail and request details").
+ * once JSON's escapes or percent-encoding are read (docs/security.md, "Request details keep no credential").
  */
 
 export const REDACTED = "[redacted]";

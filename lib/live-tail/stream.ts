@@ -25,7 +25,7 @@ const POLL_MS = 400;
 // stream alive, whether or not its client is reading.
 const ACCESS_CHECK_MS = 2000;
 // A client that takes nothing from its full queue for this long is not reading: its stream ends
-// (README, "Slow clients").
+// (docs/features/live-tail.md, "Slow clients").
 const SLOW_CONSUMER_MS = 30_000;
 // Proxies close a connection silent for a minute or so.
 const HEARTBEAT_MS = 15_000;

@@ -13,7 +13,7 @@ const LEAK_SOURCE_MAX_LENGTH = 128;
  * Text as the database can hold it (the string rules of lib/input-rules.ts): a NUL or an
  * unpaired surrogate becomes U+FFFD, and text past `maxLength` UTF-16 code units (so 3 ×
  * maxLength UTF-8 bytes) is cut, ending with "…". Cleaned rather than refused: where a key leaked
- * must never keep the key live (README, "Leaked keys").
+ * must never keep the key live (docs/security.md, "Leaked keys and secret scanning").
  */
 function storableText(value: string, maxLength: number): string {
   const bounded = value.length > maxLength ? `${value.slice(0, maxLength - 1)}…` : value;

@@ -76,7 +76,7 @@ export const MALFORMED_BODIES = [
 /**
  * A path segment or query value as it crosses the wire: percent-encoded, an unpaired surrogate as
  * the bytes a broken client would send. Clipped to 1,000 characters: Node's HTTP parser answers a
- * request head over 16 KB with a bare 431 before any application code (README, Security).
+ * request head over 16 KB with a bare 431 before any application code (docs/security.md, Input).
  */
 export function urlComponent(value: string): string {
   const clipped = value.slice(0, 1_000);

@@ -46,7 +46,7 @@ export function KeyPolicyForm({
   const [maxLifetime, setMaxLifetime] = useState<string>(keyPolicy.maxLifetimeDays === null ? "none" : String(keyPolicy.maxLifetimeDays));
   // The box as the owner ticked it themselves. A saved maximum stores "must expire" as implied, so
   // whether the owner had also ticked it is unknown: it starts unticked, and choosing "No maximum"
-  // shows the box unticked instead of keeping a requirement the owner never chose (README).
+  // shows the box unticked instead of keeping a requirement the owner never chose (docs/features/api-keys.md, "Key policy").
   const [expiryRequired, setExpiryRequired] = useState(keyPolicy.maxLifetimeDays === null && keyPolicy.expiryRequired);
   const draft: KeyPolicy = { maxLifetimeDays: maxLifetime === "none" ? null : (Number(maxLifetime) as KeyMaxLifetimeDays), expiryRequired };
   const unchanged = draft.maxLifetimeDays === keyPolicy.maxLifetimeDays && mustExpire(draft) === keyPolicy.expiryRequired;
