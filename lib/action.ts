@@ -27,7 +27,7 @@ export interface ActionContext {
 
 /**
  * What a mutation returns: its result for the caller and the history entries of its change
- * (SPEC §8), at least one. The wrapper writes them in the change's transaction, so no action can
+ * (docs/features/activity-history.md), at least one. The wrapper writes them in the change's transaction, so no action can
  * change something without saying what it changed. The one exception says so by name: a change
  * of the acting person's own view (which alerts they have read) changes nothing of the
  * organization's, and the history is the organization's.
@@ -56,14 +56,14 @@ function fieldErrorsOf(error: z.ZodError): Record<string, string[]> {
   return z.flattenError(error).fieldErrors as Record<string, string[]>;
 }
 
-/** A sensitive change asked for outside sudo mode: refused until the person confirms who they are (SPEC §16). */
+/** A sensitive change asked for outside sudo mode: refused until the person confirms who they are (docs/security.md#sudo-mode). */
 const SUDO_REFUSAL = { ok: false, error: SUDO_REQUIRED_MESSAGE, reauthenticate: true } as const;
 
 const SESSION_ENDED = { ok: false, error: "Your session has ended. Sign in again." } as const;
 
 /**
  * Every dashboard mutation is built by this: session → zod parse → membership role from the
- * database → permission check → sudo mode for the changes SPEC §16 lists (`sudo: true`) →
+ * database → permission check → sudo mode for the sensitive changes (`sudo: true`) →
  * transaction with its history entries → revalidate → typed result.
  */
 export function orgAction<S extends z.ZodType<{ orgId: string }>, T, R = T>(
@@ -121,7 +121,7 @@ export function publicAction<S extends z.ZodType, T>(input: S, run: (data: z.out
   return async (_prev: ActionResult<T> | null, form: FormData | Record<string, unknown>): Promise<ActionResult<T>> => parseAndRun(input, form, run);
 }
 
-/** A change to the acting person's own account (SPEC §16), as the history of each of their organizations records it. */
+/** A change to the acting person's own account (docs/features/two-factor.md), as the history of each of their organizations records it. */
 export interface AccountChange<T> {
   data: T;
   activity: Pick<ActivityChange, "action" | "before" | "after">;
@@ -163,7 +163,7 @@ function accountActionThat<S extends z.ZodType, T, C = void>(
 }
 
 /**
- * Changes to the signed-in person's own account security (SPEC §16): session → sudo mode when
+ * Changes to the signed-in person's own account security (docs/security.md#sudo-mode): session → sudo mode when
  * `sudo` → zod parse → transaction with a history entry in every organization they belong to
  * (their admins see who added or removed a second factor) → revalidate → typed result. No
  * organization role is involved: each person manages their own sign-in.
@@ -193,7 +193,7 @@ export function accountActionWithSecondFactor<S extends z.ZodType<SecondFactorPr
 }
 
 /**
- * The second step of a sign-in (SPEC §16): for a session that passed the password and waits for
+ * The second step of a sign-in (docs/features/two-factor.md): for a session that passed the password and waits for
  * its second factor, the one thing such a session may do. Session → zod parse → run.
  */
 export function secondStepAction<S extends z.ZodType, T>(input: S, run: (data: z.output<S>, session: SignedInSession) => Promise<T>) {

@@ -5,7 +5,7 @@ import { checkRangeAndPage, filterSearchParams, rangeAndPageFields, searchParams
 import { boundedString } from "./input-rules";
 
 /**
- * The Activity page's URL (SPEC §8: action, actor, key, date range): one schema read by the
+ * The Activity page's URL (action, actor, key, date range): one schema read by the
  * page, its CSV export and the query, as the audit log's is.
  */
 const activityFiltersSchema = z

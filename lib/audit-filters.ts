@@ -3,7 +3,7 @@ import { RANGE_PRESET_MS, statusBounds, type AuditCursor, type AuditLogFilters, 
 import { API_ERRORS } from "./api/errors";
 import { boundedDate, boundedString, dateRangeProblem } from "./input-rules";
 
-/** The gateway's refusals the audit log can be filtered to (SPEC §4, §9), named as a person reads them. */
+/** The gateway's refusals the audit log can be filtered to (docs/features/api.md, docs/features/restricted-keys.md), named as a person reads them. */
 export const REFUSALS = {
   api_key_revoked: "Revoked key",
   api_key_expired: "Expired key",
@@ -156,7 +156,7 @@ export function hasFilters(filters: AuditFilters): boolean {
   return FILTER_PARAMS.some((name) => Boolean(filters[name]));
 }
 
-/** A request's details page (SPEC §14), which every audit-log row and a key's last calls link to. */
+/** A request's details page (docs/features/audit-log.md#request-details), which every audit-log row and a key's last calls link to. */
 export function requestHref(orgSlug: string, requestId: string): string {
   return `/${orgSlug}/settings/api/audit/${requestId}`;
 }

@@ -61,7 +61,7 @@ export function deniedMessage(permission: Permission): string {
 }
 
 /**
- * SPEC §1: whether `actor` may invite someone as `role`, or re-role or remove someone who has it.
+ * Whether `actor` may invite someone as `role`, or re-role or remove someone who has it.
  * Admins and owners are the owners' to manage; members and guests also the admins'.
  */
 function roleManagedBy(role: Role): Permission {
@@ -84,7 +84,7 @@ export function grantableRoles(actor: Role): Role[] {
 
 /**
  * Why a member may not act in their organization, or null when they may: kept out by its
- * two-factor requirement (SPEC §16), before any permission; otherwise lacking `permission`.
+ * two-factor requirement (docs/features/two-factor.md#requiring-it-for-everyone), before any permission; otherwise lacking `permission`.
  * Pages, routes, actions and the live tail all decide by this one rule.
  */
 export function membershipRefusal(membership: MembershipDto, permission?: Permission): { message: string; twoFactorRequired: boolean } | null {

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { utcDayStart } from "@/core/time";
 
 /**
- * SPEC §11: every input is bounded and checked before any work. The rules every schema of the
+ * Every input is bounded and checked before any work. The rules every schema of the
  * product builds on (dashboard forms and actions, the audit log's URL, the /v1 API), so a bound
  * is written once and each caller gets the same answer.
  */

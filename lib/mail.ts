@@ -32,7 +32,7 @@ export async function sendMail(mail: Mail): Promise<MailOutcome> {
 }
 
 /**
- * SPEC §12: the invitation link by email, only when SMTP_URL is set. Without it, or when the
+ * The invitation link by email, only when SMTP_URL is set. Without it, or when the
  * server refuses, the link is only shown to the inviter to copy, and the outcome says why.
  */
 export async function mailInvitation(invitation: { to: string; orgName: string; inviterName: string; role: Role; url: string; expiresAt: Date }): Promise<MailOutcome> {

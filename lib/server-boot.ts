@@ -15,7 +15,7 @@ export async function startServices(): Promise<void> {
   trustedProxyHops();
   await migrateDatabase();
   scheduleMaintenance(getDb);
-  // The webhook deliveries' and the emails' consumers in this process (SPEC §10, §15); pg-boss shares the queues between processes.
+  // The webhook deliveries' and the emails' consumers in this process; pg-boss shares the queues between processes.
   await startWebhookWorker();
   await startMailWorker();
 }

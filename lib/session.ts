@@ -11,7 +11,7 @@ import { redirectToSignIn } from "@/lib/sign-in-redirect";
 export interface SignedInSession {
   userId: string;
   sessionId: string;
-  /** When the person last gave their password or a second factor in this session (sudo mode, SPEC §16). */
+  /** When the person last gave their password or a second factor in this session (sudo mode). */
   authenticatedAt: Date;
 }
 
@@ -35,7 +35,7 @@ async function sessionAtStage({ secondFactorPending }: { secondFactorPending: bo
  * The signed-in user's session: the cookie's, if its row in `sessions` is still live and whole,
  * else null. A signed-out or "signed out everywhere" cookie is refused here even though its
  * signature is good; so is one issued before sessions were kept on the server (it names no
- * session), and one whose second factor has not passed yet (SPEC §16): every page, action and
+ * session), and one whose second factor has not passed yet (docs/features/two-factor.md): every page, action and
  * route reads the user from here, so such a session reaches none of them.
  */
 export function currentSession(): Promise<SignedInSession | null> {

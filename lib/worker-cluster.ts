@@ -5,7 +5,7 @@ import path from "node:path";
 import { wholeNumberFromEnv } from "@/core/env-number";
 
 /**
- * How many worker processes a server runs (SPEC §18): WEB_CONCURRENCY, or one per core. On the
+ * How many worker processes a server runs (docs/operations.md#every-core): WEB_CONCURRENCY, or one per core. On the
  * embedded database one, whatever was asked: PGlite has a single owning process (db/data-dir-lock.ts),
  * and the notice says so when more were asked for.
  */

@@ -3,7 +3,7 @@ import { QUOTA_ALERT_THRESHOLDS_MAX, RATE_LIMIT_ALERT_THRESHOLD_MAX } from "@/co
 import { boundedString, orgIdSchema } from "@/lib/input-rules";
 
 /**
- * SPEC §10's alert settings as the form sends them: the quota thresholds typed as "80, 90, 100"
+ * The alert settings as the form sends them: the quota thresholds typed as "80, 90, 100"
  * (whole percents, each once, at most five; none turns quota alerts off) and the number of 429s
  * in five minutes that makes a burst.
  */

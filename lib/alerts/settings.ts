@@ -5,7 +5,7 @@ import type { ActionContext, Change } from "@/lib/action";
 import { UserFacingError } from "@/lib/errors";
 import type { alertSettingsInput, markAlertsReadInput } from "@/lib/alerts/input";
 
-/** The bell's "mark as read" (SPEC §10): the reader's own state, so no history entry. */
+/** The bell's "mark as read" (docs/features/alerts.md): the reader's own state, so no history entry. */
 export async function markRead({ alertId }: z.output<typeof markAlertsReadInput>, ctx: ActionContext): Promise<Change<{ matched: number }>> {
   const matched = await markAlertsRead(ctx.tx, ctx.orgId, ctx.userId, alertId);
   if (alertId !== "all" && matched === 0) throw new UserFacingError("This alert was not found.");
@@ -14,7 +14,7 @@ export async function markRead({ alertId }: z.output<typeof markAlertsReadInput>
 
 const SETTING_FIELDS = ["quotaAlertThresholds", "rateLimitAlertThreshold"] as const;
 
-/** SPEC §10: the quota thresholds and the burst size, for owners and admins; the entry names what changed. */
+/** The quota thresholds and the burst size, for owners and admins; the entry names what changed. */
 export async function changeAlertSettings({ quotaAlertThresholds, rateLimitAlertThreshold }: z.output<typeof alertSettingsInput>, ctx: ActionContext): Promise<Change<AlertSettings>> {
   const { name, ...before } = await lockAlertSettings(ctx.tx, ctx.orgId);
   const after: AlertSettings = { quotaAlertThresholds, rateLimitAlertThreshold };

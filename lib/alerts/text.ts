@@ -24,7 +24,7 @@ function whereLeaked(url: string | number | undefined): string {
   return url ? `at ${url}` : "in a public place it did not name";
 }
 
-/** SPEC §10's alerts in words, with the page where the reader acts on them. */
+/** The alerts in words, with the page where the reader acts on them. */
 export function describeAlert(alert: AlertDto, orgSlug: string): AlertText {
   const d = alert.details;
   const keyHref = alert.apiKey ? `/${orgSlug}/settings/api/keys/${alert.apiKey.id}` : `/${orgSlug}/settings/api`;

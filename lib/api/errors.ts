@@ -44,7 +44,7 @@ export const API_ERRORS = {
   customer_has_open_invoices: { status: 409, description: "The customer has open invoices: mark them paid or void them first." },
   product_archived: { status: 409, description: "The product is archived and cannot be added to invoices." },
   sku_taken: { status: 409, description: "Another product of the organization already has this SKU." },
-  // Idempotency-Key (SPEC §11).
+  // Idempotency-Key (docs/features/api.md#idempotency-key).
   idempotency_key_reused: { status: 409, description: "The Idempotency-Key was sent with another request (method, path or body) in the last 24 hours." },
   idempotency_key_in_use: { status: 409, description: "A request with this Idempotency-Key is still running; retry once it has finished." },
   // A fault of ours, never of the request.
@@ -94,13 +94,13 @@ export class ApiError extends Error {
   }
 }
 
-/** The error body every refusal is answered with (SPEC §4). */
+/** The error body every refusal is answered with (docs/features/api.md). */
 export type ApiErrorBody = ReturnType<ApiError["body"]>;
 
 // zod names unknown keys in its messages, and a key can be as long as the body.
 const clip = (text: string) => (text.length > ERROR_TEXT_MAX ? `${text.slice(0, ERROR_TEXT_MAX - 1)}…` : text);
 
-/** zod issues as the spec's `details`: `[{ path: "lines.0.quantity", message: "…" }]`. */
+/** zod issues as an error body's `details`: `[{ path: "lines.0.quantity", message: "…" }]`. */
 export function validationError(error: ZodError, target: string): ApiError {
   const details = error.issues.slice(0, ERROR_DETAILS_MAX).map((issue) => ({
     path: clip([target === "json" ? "" : target, ...issue.path.map(String)].filter(Boolean).join(".") || target),

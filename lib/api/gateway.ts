@@ -21,7 +21,7 @@ function clientIp(c: Context<ApiEnv>): string | null {
   return clientAddress(c.env?.incoming?.socket.remoteAddress, c.req.header("x-forwarded-for"));
 }
 
-/** SPEC §9's scope refusal, naming the resource and the permission the request needs. */
+/** A restricted key's scope refusal, naming the resource and the permission the request needs. */
 function scopeRefusal(admission: Admission, need: RequiredAccess | null): ApiError {
   const change = "An admin can change the key's access in the dashboard.";
   if (!need) return ApiError.of("api_key_scope_insufficient", `This API key is read only: it can send GET requests only. ${change}`);
@@ -45,7 +45,7 @@ function endpointOf(method: string, template: string | null): string {
 /**
  * What the key's access must cover. A request no route answers (OPTIONS, a trailing slash, a path
  * of no resource) needs nothing: every key that passes the checks before it gets the same 404
- * route_not_found, whatever it may do. A real route keeps SPEC §9's order.
+ * route_not_found, whatever it may do. A real route keeps the checks' order.
  */
 function accessAsked(c: Context<ApiEnv>, template: string | null): { need: RequiredAccess | null; safe: boolean } {
   if (!template) return { need: null, safe: true };
@@ -68,7 +68,7 @@ export const PLAN_RULES: PlanRule[] = PLAN_VALUES.map((plan) => ({
 const admitRequest = admissionFor(PLAN_RULES);
 
 /**
- * SPEC §9's and §15's refusals, in their order, from what the admission statement found and
+ * The access and budget refusals, in their order, from what the admission statement found and
  * counted: it counts a request in its key's minute only when the key is active, from an allowed
  * address, on a plan with API access and with access to what the request needs; in the key's
  * budget only when that minute still had room; and in the month only when the budget did too.
@@ -131,7 +131,7 @@ function decide(c: Context<ApiEnv>, admission: Admission, ask: { need: RequiredA
 }
 
 /**
- * The /v1 gateway (SPEC §4): request id, key authentication, plan, per-key rate limit, monthly
+ * The /v1 gateway (docs/features/api.md): request id, key authentication, plan, per-key rate limit, monthly
  * quota, then the handler; every request whose key maps to an organization gets its audit row,
  * written before the response is handed back.
  */
@@ -169,7 +169,7 @@ export function gateway(renderError: (c: Context<ApiEnv>, error: ApiError) => Re
       if (!key) return c.res;
     }
     if (!key) return renderError(c, ApiError.of("api_key_invalid", `No API key matches ${apiKeyHint(presented)}.`));
-    // Nothing stored about a request keeps a credential it carried (SPEC §14): read once, for the
+    // Nothing stored about a request keeps a credential it carried (docs/security.md#request-details-keep-no-credential): read once, for the
     // log row below and the idempotency step's stored answer.
     const secrets = credentialsOf((name) => c.req.header(name));
     c.set("credentials", secrets);
@@ -209,7 +209,7 @@ export function gateway(renderError: (c: Context<ApiEnv>, error: ApiError) => Re
         detail,
       });
     } catch (error) {
-      // No response leaves without its audit row (SPEC §4): this one is replaced by the failure.
+      // No response leaves without its audit row (docs/features/api.md#the-request-log): this one is replaced by the failure.
       c.res = failed(error);
     }
     await watching;

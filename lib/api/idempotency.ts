@@ -10,7 +10,7 @@ import { redactCredentials } from "./request-capture";
 const REPLAYED_HEADERS = ["content-type", "content-disposition"];
 
 /**
- * The key as stored: its SHA-256, so a credential a client put in it is not kept (SPEC §14), and
+ * The key as stored: its SHA-256, so a credential a client put in it is not kept (docs/security.md#request-details-keep-no-credential), and
  * the primary key finds it as well as the key itself.
  */
 export function idempotencyKeyDigest(key: string): string {
@@ -31,7 +31,7 @@ function requestHash(method: string, url: string, body: ArrayBuffer): string {
 }
 
 /**
- * `Idempotency-Key` on POST (SPEC §11, Stripe's semantics): after the gateway has admitted the
+ * `Idempotency-Key` on POST (Stripe's semantics, docs/features/api.md#idempotency-key): after the gateway has admitted the
  * request, so a replay is counted and logged like any call. The response is stored as soon as the
  * handler has answered, before the request's log row is written: a client that retries after any
  * later failure gets the first answer instead of a second invoice.

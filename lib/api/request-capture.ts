@@ -1,7 +1,7 @@
 import { REDACTED, redactEncoded, redactJson, redactParams } from "./credential-fields";
 
 /**
- * What the details of a failed request keep (SPEC §14): the request and response bodies cut at
+ * What the details of a failed request keep (docs/features/audit-log.md#request-details): the request and response bodies cut at
  * 8 KB, and never a credential. Headers are not stored at all; the credentials they carried are
  * removed from every text that is (the path, the user agent, the bodies, the error message, the
  * Idempotency-Key), as is anything in the format of one of our keys, written plainly or with
@@ -21,7 +21,7 @@ export { REDACTED };
 const MIN_SECRET_LENGTH = 8;
 /** A partial credential where the read of a body ended: its first characters are still part of it. */
 const MIN_TAIL_LENGTH = 4;
-// Our keys' format (SPEC §3), whoever's key it is; at the end of a text, any start of one.
+// Our keys' format (docs/security.md#keys), whoever's key it is; at the end of a text, any start of one.
 const API_KEY = /ik_[0-9A-Za-z]{32}/g;
 const API_KEY_TAIL = /ik_[0-9A-Za-z]{0,32}$/;
 /** A run of the characters of a key, each written plainly or as JSON's `\uXXXX`. */

@@ -4,7 +4,7 @@ import type { ApiEnv } from "./env";
 import { readPrefix } from "./read-prefix";
 import { CAPTURE_READ_BYTES, captureBody, captureText, storableText, type CapturedBody } from "./request-capture";
 
-/** SPEC §14: bodies are kept for requests answered 4xx or 5xx; `CAPTURE_ERROR_BODIES=false` keeps none. */
+/** Bodies are kept for requests answered 4xx or 5xx; `CAPTURE_ERROR_BODIES=false` keeps none. */
 export function bodyCaptureEnabled(): boolean {
   return process.env.CAPTURE_ERROR_BODIES !== "false";
 }

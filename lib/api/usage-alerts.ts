@@ -22,7 +22,7 @@ function raiseUnremembered(remembered: Set<number>, reached: number[], raise: (t
 }
 
 /**
- * SPEC §10's usage alerts and §15's budget alerts, from the figures the admission statement already returned: no query
+ * The usage alerts and the budget alerts, from the figures the admission statement already returned: no query
  * on the hot path until a threshold is reached. What this process has raised (or seen raised) is
  * remembered, so a month past 80 % asks the database once per threshold, not once per request;
  * the database's unique index keeps an alert once across processes.

@@ -27,7 +27,7 @@ export const { handlers, auth, signIn, signOut, unstable_update: update } = Next
         const client = clientOf(request.headers);
         const user = await authorizeCredentials(credentials, client.ip);
         if (!user) return null;
-        // With a second factor, the password alone makes a session that reaches the second step only (SPEC §16).
+        // With a second factor, the password alone makes a session that reaches the second step only (docs/features/two-factor.md).
         return { id: user.id, sessionId: await createSession(user.id, client, { secondFactorPending: await hasSecondFactor(user.id) }) };
       },
     }),

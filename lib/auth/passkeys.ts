@@ -16,7 +16,7 @@ import { requestOrigin } from "@/lib/base-url";
 import { UserFacingError } from "@/lib/errors";
 
 /**
- * Passkeys as a second factor (SPEC §16), through @simplewebauthn/server. A passkey is bound to
+ * Passkeys as a second factor (docs/features/two-factor.md), through @simplewebauthn/server. A passkey is bound to
  * the dashboard's host (the relying party id) and its origin, both read from the request, so a
  * look-alike site relaying our pages cannot use one. Each challenge is kept on the session's row
  * and taken once (db/queries/passkeys.ts). User verification (a PIN, a fingerprint) is asked for

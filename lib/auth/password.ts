@@ -1,7 +1,7 @@
 import { hash, verify } from "@node-rs/bcrypt";
 
 // Native bcrypt on libuv's thread pool: a check costs ~100 ms of CPU, which bcryptjs spent on the
-// event loop in 100 ms slices, stalling every other request meanwhile (SPEC §11: 50 ms at most).
+// event loop in 100 ms slices, stalling every other request meanwhile (50 ms at most).
 // Hashes stay $2b$, so those already stored keep working.
 const COST = 11;
 

@@ -1,6 +1,6 @@
 import { createHash, randomInt } from "node:crypto";
 
-/** SPEC §16: ten single-use recovery codes, shown once. */
+/** Ten single-use recovery codes, shown once. */
 export const RECOVERY_CODE_COUNT = 10;
 
 // Lower-case letters and digits without 0/o, 1/l/i: read off paper and typed back without doubt.

@@ -9,7 +9,7 @@ import { totpStepOf } from "./totp";
 import { SIGN_IN_WINDOW_SECONDS } from "./credentials";
 import { throttledCheck } from "./throttled-check";
 
-/** Wrong second factors counted per person and per address, as passwords are (SPEC §16), in the same 15-minute window. */
+/** Wrong second factors counted per person and per address, as passwords are (docs/features/two-factor.md), in the same 15-minute window. */
 export const MAX_SECOND_FACTOR_FAILURES_PER_USER = 5;
 export const MAX_SECOND_FACTOR_FAILURES_PER_IP = 30;
 

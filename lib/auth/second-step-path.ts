@@ -1,4 +1,4 @@
-/** Where a sign-in that passed the password goes on when the person has a second factor (SPEC §16). */
+/** Where a sign-in that passed the password goes on when the person has a second factor (docs/features/two-factor.md). */
 export function secondStepPath(callbackUrl: string): string {
   return `/signin/two-factor?${new URLSearchParams({ callbackUrl })}`;
 }

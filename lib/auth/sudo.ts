@@ -9,7 +9,7 @@ import type { IdentityProof } from "./identity-input";
 
 /**
  * How long a password or second factor given in a session lets it make sensitive changes without
- * asking again (SPEC §16, GitHub's sudo mode): 10 minutes. `SUDO_MODE_SECONDS` overrides it, so
+ * asking again (GitHub's sudo mode): 10 minutes. `SUDO_MODE_SECONDS` overrides it, so
  * browser tests can see the question without waiting 10 minutes.
  */
 export function sudoModeSeconds(): number {

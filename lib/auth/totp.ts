@@ -1,6 +1,6 @@
 import { generateSecret, generateURI, verify } from "otplib";
 
-/** SPEC §16: RFC 6238 with the authenticator apps' defaults (SHA-1, 6 digits, 30 s), through otplib. */
+/** RFC 6238 with the authenticator apps' defaults (SHA-1, 6 digits, 30 s), through otplib. */
 export const TOTP_PERIOD_SECONDS = 30;
 const ISSUER = "Invoicing";
 /** A code of the step before or after the current one still passes: a phone's clock may be off by that much. */

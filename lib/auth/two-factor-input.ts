@@ -14,7 +14,7 @@ export const recoveryCode = z.string().trim().min(1, "Enter one of your recovery
 /** A passkey's answer as the browser gave it: its PublicKeyCredential as JSON, checked by @simplewebauthn/server. */
 export const passkeyCredential = z.string().min(2, "Use your passkey again.").max(16_384, "That passkey answer is too long.");
 
-/** A second factor given again: a code from the app, a recovery code, or a passkey (SPEC §16). */
+/** A second factor given again: a code from the app, a recovery code, or a passkey (docs/security.md#sudo-mode). */
 export const secondFactorProofInput = z.discriminatedUnion("method", [
   z.object({ method: z.literal("totp"), code: totpCode }),
   z.object({ method: z.literal("recovery"), code: recoveryCode }),

@@ -13,7 +13,7 @@ import { UserFacingError } from "@/lib/errors";
 import { hashInvitationToken } from "./token";
 
 /**
- * SPEC §12: accepting an invitation, by a signed-in user with its email or by signing up through
+ * Accepting an invitation, by a signed-in user with its email or by signing up through
  * its link. Either adds the membership, closes the invitation and records it, in one transaction
  * that holds the invitation's row: of two acceptances at once, the second finds it used.
  */

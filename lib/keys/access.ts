@@ -1,6 +1,6 @@
 import { API_RESOURCE_NAMES, API_RESOURCES, permissionRank, type ApiResource, type KeyAccess, type KeyRestrictions, type KeyScopes, type Permission } from "@/core/enums";
 
-/** SPEC §9 for requests and people: what a request needs, and what a key can do, from the resource table of core/enums.ts. */
+/** Restricted keys for requests and people: what a request needs, and what a key can do, from the resource table of core/enums.ts. */
 
 export const KEY_ACCESS_LABELS = {
   full: "Full access",

@@ -1,7 +1,7 @@
 import { addDays, addYears } from "date-fns";
 import { utcDay, utcDayStart } from "@/core/time";
 
-/** SPEC §7: when a key created now stops working. "date" ends at the end of a chosen UTC day. */
+/** When a key created now stops working. "date" ends at the end of a chosen UTC day. */
 export const KEY_EXPIRY_CHOICES = [
   { value: "never", label: "Never" },
   { value: "7", label: "7 days" },

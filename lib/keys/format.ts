@@ -9,7 +9,7 @@ export const API_KEY_LENGTH = API_KEY_PREFIX.length + RANDOM_LENGTH + CHECKSUM_L
 const BODY = new RegExp(`^[${BASE62_ALPHABET}]{${RANDOM_LENGTH + CHECKSUM_LENGTH}}$`);
 
 /**
- * What a secret scanner matches (SPEC §17, published in docs/security.md): `ik_` and 32 base62
+ * What a secret scanner matches (published in docs/security.md): `ik_` and 32 base62
  * characters, not inside a longer word. A match is one of ours only if parseApiKey's checksum holds.
  */
 export const API_KEY_PATTERN = new RegExp(`\\b${API_KEY_PREFIX}[${BASE62_ALPHABET}]{${RANDOM_LENGTH + CHECKSUM_LENGTH}}\\b`, "g");

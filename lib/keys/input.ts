@@ -25,7 +25,7 @@ const apiKeyNameSchema = boundedString(API_KEY_NAME_MAX_CODE_UNITS, `Use at most
 
 const GENERIC_NAMES = new Set(["test", "testing", "api key", "apikey", "api-key", "api_key", "key", "my key", "new key", "default", "api"]);
 
-/** SPEC §3: names that say nothing are accepted, with this suggestion. */
+/** Names that say nothing are accepted, with this suggestion. */
 export function genericNameWarning(name: string): string | null {
   const normalized = name.trim().toLowerCase().replace(/\s+/g, " ");
   if (!normalized) return null;
@@ -59,7 +59,7 @@ function scopeSchema(resource: ApiResource) {
 }
 
 /**
- * SPEC §9 as the access fields send it (the create and edit dialogs): full access, read only, or
+ * A key's access as the access fields send it (the create and edit dialogs): full access, read only, or
  * restricted with a permission per resource ("scope_invoices": none, read or write), and the IP
  * allowlist as typed. A restricted key holds at least one permission; the grid's values are
  * ignored unless the key is restricted.
@@ -96,7 +96,7 @@ export const keyRestrictionsInput = z
 const BUDGET_LIMIT_MESSAGE = `Enter a whole number of requests from 1 to ${KEY_BUDGET_MAX.toLocaleString("en-US")}, or leave it empty for no budget.`;
 
 /**
- * SPEC §15 as the create and edit dialogs send it: a number of requests ("1,000" and "1 000" read
+ * A key's budget as the create and edit dialogs send it: a number of requests ("1,000" and "1 000" read
  * as 1000), empty for no budget, and the period it counts in (UTC day, week from Monday, month).
  */
 export const keyBudgetInput = z
@@ -118,7 +118,7 @@ export const keyBudgetInput = z
   });
 
 export const createApiKeyInput = z.object({ orgId: orgIdSchema, name: apiKeyNameSchema }).and(keyExpiryInput).and(keyRestrictionsInput).and(keyBudgetInput);
-/** "Edit access": what the key may do, from where, and how much (SPEC §9, §15). */
+/** "Edit access": what the key may do, from where, and how much (docs/features/restricted-keys.md, docs/features/key-budgets.md). */
 export const updateKeyRestrictionsInput = z.object({ orgId: orgIdSchema, keyId: idSchema }).and(keyRestrictionsInput).and(keyBudgetInput);
 
 export const revokeApiKeyInput = z
@@ -147,7 +147,7 @@ export const rollApiKeyInput = z.object({ orgId: orgIdSchema, keyId: idSchema, o
 const MAX_LIFETIME_VALUES = ["none", ...KEY_MAX_LIFETIME_DAYS.map(String)] as [string, ...string[]];
 
 /**
- * SPEC §7 key policy as its form sends it: a maximum lifetime ("none" or a number of days) and
+ * The key policy as its form sends it: a maximum lifetime ("none" or a number of days) and
  * the "expiry required" checkbox ("on" when checked, absent otherwise). A maximum implies the
  * requirement, so the stored policy never says "at most 90 days" and "may never expire" at once.
  */

@@ -2,7 +2,7 @@ import ipaddr from "ipaddr.js";
 import { IP_ALLOWLIST_MAX } from "@/core/enums";
 
 /**
- * SPEC §9: a key's IP allowlist, read with ipaddr.js. Entries are stored in one canonical form
+ * A key's IP allowlist, read with ipaddr.js. Entries are stored in one canonical form
  * (an address alone, or a network address and its prefix; IPv6 compressed as RFC 5952 says), which
  * PostgreSQL reads as `cidr` in the gateway's statement.
  */

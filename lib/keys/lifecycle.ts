@@ -19,7 +19,7 @@ import { rolledKeyEndsAt, replacementExpiresAt } from "@/lib/keys/roll";
 import { keyLimitReached, PLANS, plansWith } from "@/lib/plans/catalog";
 import type { createApiKeyInput, renameApiKeyInput, revokeApiKeyInput, rollApiKeyInput, updateKeyRestrictionsInput } from "@/lib/keys/input";
 
-/** What a key's webhook events say of it (SPEC §10): never its value. */
+/** What a key's webhook events say of it (docs/features/webhooks.md): never its value. */
 function keyEventData(key: ApiKeyDto, by: string) {
   return { id: key.id, name: key.name, hint: key.hint, access: key.access, expiresAt: key.expiresAt, actorUserId: by };
 }
@@ -83,7 +83,7 @@ export async function createKey({ name, expiresIn, expiresOn, access, scopes, ip
 }
 
 /**
- * SPEC §7: a replacement with the same name and lifetime, its value shown once, and the old key
+ * A replacement with the same name and lifetime, its value shown once, and the old key
  * ending after the overlap. During the overlap both count as active: a roll is never refused for
  * the plan's key limit, since the old key is on its way out. A lifetime outside the key policy is
  * brought within it: rolling is how an owner brings an old key into line.
@@ -100,7 +100,7 @@ export async function rollKey({ keyId, overlap }: z.output<typeof rollApiKeyInpu
 
   const endsAt = rolledKeyEndsAt(overlap, old.expiresAt, now);
   await endApiKeyAt(ctx.tx, ctx.orgId, old.id, endsAt);
-  // The replacement can do what the old key could, from where it could (SPEC §7).
+  // The replacement can do what the old key could, from where it could (docs/features/api-keys.md#roll).
   const restrictions = { access: old.access, scopes: old.scopes, ipAllowlist: old.ipAllowlist };
   const created = await mintKey(ctx, { name: old.name, expiresAt: fitToPolicy(keyPolicy, replacementExpiresAt(old, now), now), replacesKeyId: old.id, budget: old.budget, ...restrictions });
   const { key } = created;
@@ -167,7 +167,7 @@ export async function renameKey({ keyId, name }: z.output<typeof renameApiKeyInp
 }
 
 /**
- * SPEC §9 and §15: what a key may do, from where and how much, changed by an owner or admin; the
+ * What a key may do, from where and how much, changed by an owner or admin; the
  * next request is decided by the new rule. A budget raised or lowered within a period keeps the
  * period's count: the key gets the difference, or nothing more until the period ends.
  */

@@ -6,7 +6,7 @@ import { UserFacingError } from "@/lib/errors";
 import type { KeyPolicy } from "@/lib/keys/policy";
 import type { keyPolicyInput } from "@/lib/keys/input";
 
-/** SPEC §7: the key policy applies to keys created or rolled from now on; existing keys are only marked. */
+/** The key policy applies to keys created or rolled from now on; existing keys are only marked. */
 export async function changeKeyPolicy({ maxLifetimeDays, expiryRequired }: z.output<typeof keyPolicyInput>, ctx: ActionContext): Promise<Change<KeyPolicy>> {
   const { name, keyPolicy: before } = await lockOrganization(ctx.tx, ctx.orgId);
   const after: KeyPolicy = { maxLifetimeDays, expiryRequired };

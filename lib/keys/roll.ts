@@ -1,4 +1,4 @@
-/** SPEC §7: how long a rolled key keeps working beside its replacement. */
+/** How long a rolled key keeps working beside its replacement. */
 export const ROLL_OVERLAPS = [
   { value: "now", label: "At once", ms: 0 },
   { value: "1h", label: "1 hour", ms: 60 * 60 * 1000 },

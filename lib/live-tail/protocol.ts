@@ -1,4 +1,4 @@
-/** What the live tail's server and its page agree on (SPEC §14). */
+/** What the live tail's server and its page agree on (docs/features/live-tail.md). */
 
 /** Open live tails per person, across every tab and server process. */
 export const LIVE_STREAMS_PER_USER = 5;

@@ -8,7 +8,7 @@ import { membershipRefusal } from "@/lib/authz";
 import { LIVE_ROWS_KEPT, LIVE_STREAMS_PER_USER, type LiveTailEnd } from "./protocol";
 
 /**
- * The live tail (SPEC §14): the organization's new requests as server-sent events, each with its
+ * The live tail (docs/features/live-tail.md): the organization's new requests as server-sent events, each with its
  * row id as the event id. The cursor is the log's id, given in commit order by the log writer:
  * every process's requests appear, and a client that reconnects with Last-Event-ID gets every
  * row after its last one exactly once.

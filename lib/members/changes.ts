@@ -16,7 +16,7 @@ import { ROLE_INFO } from "@/lib/roles";
 import type { changeMemberRoleInput, invitationInput, inviteMemberInput, leaveOrganizationInput, memberInput } from "@/lib/members/input";
 
 /**
- * SPEC §12. Every change first locks the organization's row, so changes to its members run one
+ * Every change first locks the organization's row, so changes to its members run one
  * at a time, and then decides on the acting user's role as it is under that lock: two owners
  * demoting each other at once are decided in turn, and the second is no longer an owner.
  */
@@ -44,7 +44,7 @@ async function memberOf(ctx: ActionContext, userId: string): Promise<LockedMembe
   return member;
 }
 
-/** SPEC §12: an organization always keeps an owner. */
+/** An organization always keeps an owner. */
 async function requireAnotherOwner(ctx: ActionContext, member: LockedMember, what: string): Promise<void> {
   if (member.role !== "owner" || (await countOwners(ctx.tx, ctx.orgId)) > 1) return;
   const who = member.userId === ctx.userId ? "You are" : `${member.name} is`;

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { ROLE_VALUES } from "@/core/enums";
 import { emailSchema, idSchema, orgIdSchema } from "@/lib/input-rules";
 
-/** SPEC §12. */
+/** What the Members page's forms send (docs/features/members.md). */
 const roleSchema = z.enum(ROLE_VALUES, { error: "Choose a role: owner, admin, member or guest." });
 export const inviteMemberInput = z.object({ orgId: orgIdSchema, email: emailSchema, role: roleSchema });
 export const invitationInput = z.object({ orgId: orgIdSchema, invitationId: idSchema });

@@ -48,7 +48,7 @@ function content(email: QueuedEmail, alert: AlertDto | null, base: string, now: 
 }
 
 /**
- * An email of SPEC §15, with the signed one-click unsubscribe link in its footer and in the
+ * A notification email, with the signed one-click unsubscribe link in its footer and in the
  * List-Unsubscribe and List-Unsubscribe-Post headers (RFC 8058), so mail clients offer the button.
  */
 export function composeEmail(email: QueuedEmail, alert: AlertDto | null, now = new Date(), base = linkBaseUrl()): Mail {

@@ -11,7 +11,7 @@ import { composeEmail } from "./compose";
 const EMAILS_AT_ONCE = 5;
 
 /**
- * One attempt of a queued email (SPEC §15): skipped when the person left the organization, may no
+ * One attempt of a queued email (docs/features/notifications.md#email): skipped when the person left the organization, may no
  * longer see alerts, or turned the kind off since; otherwise sent, with the outcome in the
  * email's log. A refusal is tried again until pg-boss's last retry; the alert itself stands either way.
  */

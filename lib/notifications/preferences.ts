@@ -8,7 +8,7 @@ import type { ActionContext, Change } from "@/lib/action";
 /** A switch of the form: "on" when it is on, absent when it is off (a form sends no unchecked box). */
 const switchValue = z.preprocess((value) => value ?? "off", z.enum(["on", "off", "true", "false"], { error: "Turn it on or off." })).transform((value) => value === "on" || value === "true");
 
-/** SPEC §15: every kind's email switch, as /settings/notifications sends them. */
+/** Every kind's email switch, as /settings/notifications sends them. */
 export const emailPreferencesInput = z.object({
   orgId: orgIdSchema,
   ...(Object.fromEntries(NOTICE_KIND_VALUES.map((kind) => [kind, switchValue])) as Record<NoticeKind, typeof switchValue>),

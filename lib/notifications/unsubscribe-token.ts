@@ -3,7 +3,7 @@ import { keyFromAuthSecret } from "@/lib/derived-key";
 import { NOTICE_KIND_VALUES, type NoticeKind } from "@/core/notifications";
 
 /**
- * SPEC §15: the signed one-click unsubscribe link of every email. The token names the person, the
+ * The signed one-click unsubscribe link of every email. The token names the person, the
  * organization and the kind of email, and carries an HMAC-SHA256 under a key derived from
  * AUTH_SECRET for this use alone, so it works without signing in and cannot be made for anyone
  * else. It does not expire: an unsubscribe link in an old email must still work (RFC 8058).

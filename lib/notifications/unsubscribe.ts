@@ -38,7 +38,7 @@ export async function unsubscribeTarget(token: string): Promise<UnsubscribeTarge
 }
 
 /**
- * SPEC §15: turns the link's kind of email off for its person in its organization, without a
+ * Turns the link's kind of email off for its person in its organization, without a
  * session: the signature is the authority. Repeating it changes nothing more.
  */
 export async function unsubscribe(token: string): Promise<UnsubscribeTarget> {

@@ -11,7 +11,7 @@ import type { changePlanInput, rateLimitInput } from "@/lib/plans/input";
 export async function changePlan({ plan }: z.output<typeof changePlanInput>, ctx: ActionContext): Promise<Change<{ plan: Plan }>> {
   const current = await lockOrganization(ctx.tx, ctx.orgId);
   if (current.plan === plan) throw new UserFacingError(`You are already on the ${PLANS[plan].label} plan.`);
-  // A downgrade keeps every key (SPEC §2): the new plan's limits apply from the next request.
+  // A downgrade keeps every key (docs/features/plans.md): the new plan's limits apply from the next request.
   await setPlan(ctx.tx, ctx.orgId, plan, ctx.userId);
   // The month's calls so far count toward the new plan's quota.
   await spreadMonthlyUsage(ctx.tx, ctx.orgId, PLANS[plan].monthlyCalls);

@@ -10,7 +10,7 @@ import type { SecretScanningReport, TokenLabel } from "./report";
 type ReportedToken = SecretScanningReport[number];
 
 /**
- * What a true positive does (SPEC §17), in one transaction: the alert first, unique per key, so a
+ * What a true positive does (docs/security.md#leaked-keys-and-secret-scanning), in one transaction: the alert first, unique per key, so a
  * report of a key reported before (even at the same moment) raises nothing and changes nothing;
  * then, as the organization chose, the revocation through the same path as a person's (its
  * `key.revoked` event) or nothing more; and a system entry in the history with where it leaked.

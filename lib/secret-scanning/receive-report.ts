@@ -28,7 +28,7 @@ async function boundedBody(request: Request): Promise<Buffer | null> {
 }
 
 /**
- * SPEC §17's endpoint, in order: the address's rate, the body's bound, GitHub's signature over
+ * The secret-scanning endpoint, in order: the address's rate, the body's bound, GitHub's signature over
  * the raw body (the identifier's key from SECRET_SCANNING_KEYS_URL), the report's shape; only
  * then is any token looked at. Nothing a refused report carries changes anything.
  */

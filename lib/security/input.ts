@@ -2,7 +2,7 @@ import { z } from "zod";
 import { LEAKED_KEY_RESPONSE_VALUES } from "@/core/enums";
 import { orgIdSchema } from "@/lib/input-rules";
 
-/** SPEC §16: "Require two-factor for everyone", as the Members page's switch sends it. */
+/** "Require two-factor for everyone", as the Members page's switch sends it. */
 export const twoFactorRequirementInput = z.object({
   orgId: orgIdSchema,
   required: z
@@ -10,7 +10,7 @@ export const twoFactorRequirementInput = z.object({
     .transform((value) => value === "on" || value === "true"),
 });
 
-/** SPEC §17: what a key a secret scanner reports gets, as the key policy page's choice sends it. */
+/** What a key a secret scanner reports gets, as the key policy page's choice sends it. */
 export const leakedKeyResponseInput = z.object({
   orgId: orgIdSchema,
   response: z.enum(LEAKED_KEY_RESPONSE_VALUES, { error: "Choose to revoke leaked keys at once or to be alerted only." }),

@@ -6,7 +6,7 @@ import { UserFacingError } from "@/lib/errors";
 import { LEAKED_KEY_RESPONSES } from "@/lib/keys/leaked-key-response";
 import type { leakedKeyResponseInput } from "./input";
 
-/** SPEC §17 (owners): whether a key a secret scanner reports is revoked at once (the default) or only reported. */
+/** Owners choose whether a key a secret scanner reports is revoked at once (the default) or only reported. */
 export async function changeLeakedKeyResponse({ response }: z.output<typeof leakedKeyResponseInput>, ctx: ActionContext): Promise<Change<{ response: typeof response }>> {
   const before = await lockSecuritySettings(ctx.tx, ctx.orgId);
   if (before.leakedKeyResponse === response) throw new UserFacingError(`Leaked keys are already set to “${LEAKED_KEY_RESPONSES[response]}”.`);

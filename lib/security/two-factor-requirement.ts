@@ -7,7 +7,7 @@ import { UserFacingError } from "@/lib/errors";
 import type { twoFactorRequirementInput } from "./input";
 
 /**
- * SPEC §16: "Require two-factor for everyone" (owners). An owner without two-factor cannot turn it
+ * "Require two-factor for everyone" (owners). An owner without two-factor cannot turn it
  * on: they would lock themselves out with everyone else. From the next request, members without it
  * reach nothing of the organization until they set it up (lib/org-access.ts, lib/action.ts).
  */

@@ -1,6 +1,6 @@
 import type { UsageGroup } from "@/core/usage-query";
 
-/** The Usage page's three breakdown tables (SPEC §13), each a grouping of the same window's rows. */
+/** The Usage page's three breakdown tables (docs/features/usage-analytics.md), each a grouping of the same window's rows. */
 export const BREAKDOWNS = {
   key: { label: "By key", groupBy: ["key"] },
   endpoint: { label: "By endpoint", groupBy: ["endpoint"] },

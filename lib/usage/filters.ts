@@ -5,7 +5,7 @@ import { ceilToGrain, floorToGrain, ROLLUP_GRAIN_MS, rollupKeptSince, type Rollu
 import { auditSearchParams, checkRangeAndPage, filterSearchParams, rangeAndPageFields, requestFilterFields, searchParamsRecord, type AuditFilters, type SearchParamsInput } from "@/lib/audit-filters";
 
 /**
- * The Usage page's URL (SPEC §13): a window (a preset reaching back from now, or whole UTC days)
+ * The Usage page's URL (docs/features/usage-analytics.md): a window (a preset reaching back from now, or whole UTC days)
  * and the filters the audit log has too, so every breakdown row links to the audit log's rows of
  * the same window and filters.
  */

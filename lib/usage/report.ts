@@ -8,7 +8,7 @@ import { BREAKDOWN_NAMES, BREAKDOWNS, type Breakdown } from "./breakdowns";
 import { chartWindow, type UsageFilters, type UsageWindow } from "./filters";
 
 /**
- * What the Usage page shows for one window and set of filters (SPEC §13), read through the one
+ * What the Usage page shows for one window and set of filters (docs/features/usage-analytics.md), read through the one
  * analytics module (db/queries/usage.ts): the totals, the series of the chart and the three
  * breakdowns, as plain rows a client component can take.
  */

@@ -3,7 +3,7 @@ import type { LookupFunction } from "node:net";
 import ipaddr from "ipaddr.js";
 
 /**
- * SPEC §10's guard against server-side request forgery: a webhook goes only to public unicast
+ * The guard against server-side request forgery (docs/features/webhooks.md#ssrf-guard): a webhook goes only to public unicast
  * addresses, never to this machine, its private networks, link-local (cloud metadata) or
  * reserved ranges, unless WEBHOOK_ALLOW_PRIVATE=true (the tests' receivers on 127.0.0.1). The
  * check runs on the addresses the connection is made to (the lookup of the request itself), so

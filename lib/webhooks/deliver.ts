@@ -3,7 +3,7 @@ import https from "node:https";
 import { Webhook } from "standardwebhooks";
 import { guardedLookup, RefusedAddressError, refusedLiteral } from "./address-guard";
 
-/** SPEC §10: an attempt gets 10 s, from the connection to the end of the answer. */
+/** An attempt gets 10 s, from the connection to the end of the answer. */
 export const DELIVERY_TIMEOUT_MS = 10_000;
 /** How much of an answer the delivery log keeps. */
 const EXCERPT_CHARS = 500;

@@ -1,5 +1,5 @@
 /**
- * SPEC §10: where an endpoint may point. HTTPS; plain http only to this machine while developing
+ * Where an endpoint may point. HTTPS; plain http only to this machine while developing
  * (NODE_ENV is not production) or where private addresses are allowed (WEBHOOK_ALLOW_PRIVATE, the
  * tests). Where the name resolves is checked when the endpoint is saved and again at every
  * delivery (lib/webhooks/address-guard.ts).

@@ -38,7 +38,7 @@ const shownUrl = (endpoint: { url: string; format: WebhookFormat }) => (endpoint
 const targetOf = (endpoint: { id: string; url: string; format: WebhookFormat }) => ({ type: "webhook_endpoint" as const, id: endpoint.id, name: shownUrl(endpoint) });
 
 /**
- * What every new endpoint passes: its host resolves to public addresses only (SPEC §10's guard),
+ * What every new endpoint passes: its host resolves to public addresses only (the SSRF guard),
  * and the organization has room for another of its format. The organization's row lock keeps two
  * concurrent additions from both passing the maximum.
  */
@@ -52,7 +52,7 @@ async function admitNewEndpoint(ctx: ActionContext, url: string, format: Webhook
   }
 }
 
-/** SPEC §10: a new endpoint and its signing secret, which the result carries once and no page shows again. */
+/** A new endpoint and its signing secret, which the result carries once and no page shows again. */
 export async function createEndpoint({ url, description, eventTypes }: z.output<typeof createWebhookEndpointInput>, ctx: ActionContext): Promise<Change<{ id: string; url: string; secret: string }>> {
   await admitNewEndpoint(ctx, url, "standard");
   const endpoint = { id: newId("whe"), orgId: ctx.orgId, url, description, eventTypes, format: "standard" as const, signingSecret: newSigningSecret(), createdBy: ctx.userId };
@@ -92,7 +92,7 @@ export async function deleteEndpoint({ endpointId }: z.output<typeof webhookEndp
 }
 
 /**
- * SPEC §15: a Slack-compatible incoming webhook that gets every alert of the organization as a
+ * A Slack-compatible incoming webhook that gets every alert of the organization as a
  * message, through the same durable, retried and logged deliveries as an endpoint. It needs no
  * signing secret of its own to be read; one is kept so the sending path stays one.
  */
@@ -107,7 +107,7 @@ export async function createSlackChannel({ url, description }: z.output<typeof c
   };
 }
 
-/** SPEC §10's "Send test event": a `webhook.test` delivery to this endpoint, on or off subscription. */
+/** "Send test event": a `webhook.test` delivery to this endpoint, on or off subscription. */
 export async function sendTestEvent({ endpointId }: z.output<typeof webhookEndpointInput>, ctx: ActionContext): Promise<Change<{ deliveryId: string }>> {
   const endpoint = await endpointOf(ctx, endpointId);
   if (!endpoint.enabled) throw new UserFacingError("Turn the endpoint on to send it a test event.");
@@ -115,7 +115,7 @@ export async function sendTestEvent({ endpointId }: z.output<typeof webhookEndpo
   return { data: { deliveryId }, activity: { action: "webhook_endpoint.test_sent", target: targetOf(endpoint), after: { delivery: deliveryId } } };
 }
 
-/** SPEC §10's "Resend": the same delivery (the same `webhook-id`) again, with a fresh 24 hours of retries. */
+/** "Resend": the same delivery (the same `webhook-id`) again, with a fresh 24 hours of retries. */
 export async function resendDelivery({ deliveryId }: z.output<typeof resendWebhookDeliveryInput>, ctx: ActionContext): Promise<Change<{ deliveryId: string }>> {
   const found = await lockWebhookDelivery(ctx.tx, ctx.orgId, deliveryId);
   if (!found) throw new UserFacingError("This delivery was not found.");

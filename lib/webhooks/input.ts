@@ -33,7 +33,7 @@ const descriptionSchema = z.preprocess(
     .refine((text) => !CONTROL_CHARACTER.test(text), NO_CONTROL_CHARACTERS),
 );
 
-/** SPEC §10: a new endpoint. Where its host resolves is checked by the action, not here. */
+/** A new endpoint. Where its host resolves is checked by the action, not here. */
 export const createWebhookEndpointInput = z.object({
   orgId: orgIdSchema,
   url: urlSchema("Enter the URL that receives the events."),
@@ -41,7 +41,7 @@ export const createWebhookEndpointInput = z.object({
   eventTypes: webhookEventTypesSchema,
 });
 
-/** SPEC §15: a Slack-compatible incoming-webhook URL and, to tell channels apart, the channel's name. */
+/** A Slack-compatible incoming-webhook URL and, to tell channels apart, the channel's name. */
 export const createSlackChannelInput = z.object({
   orgId: orgIdSchema,
   url: urlSchema("Paste the channel's incoming-webhook URL, such as https://hooks.slack.com/services/…"),

@@ -11,7 +11,7 @@ function escaped(text: string): string {
 }
 
 /**
- * SPEC §15: the body a Slack-compatible incoming webhook receives for a delivery: the alert as the
+ * The body a Slack-compatible incoming webhook receives for a delivery: the alert as the
  * bell words it, the key it names, and a link to where to act, as `text` (what notifications and
  * other clients show) and as Block Kit sections. Null when the alert is gone (its key was deleted
  * with it): nothing is left to say.

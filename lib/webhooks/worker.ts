@@ -29,7 +29,7 @@ export async function attemptDelivery(job: DeliveryJob, options: { lastRetry: bo
   }
   const at = now();
   const secrets = [row.secret, ...(row.previous && row.previousEndsAt && row.previousEndsAt > at ? [row.previous] : [])];
-  // A Slack channel gets the alert as a message (SPEC §15); an endpoint, the signed event itself.
+  // A Slack channel gets the alert as a message (docs/features/notifications.md#slack); an endpoint, the signed event itself.
   const body = row.format === "slack" ? await slackMessage(row.delivery) : JSON.stringify(row.delivery.payload);
   if (body === null) {
     await skipDelivery(job.deliveryId, "Not sent: the alert no longer exists.");

@@ -70,7 +70,7 @@ export const Metadata = z
 
 const IDEMPOTENCY_KEY_RULE = { max: 255, message: "Idempotency-Key is 1 to 255 visible ASCII characters, such as a UUID." };
 
-/** The header of a POST that may be retried safely (SPEC §11); the gateway's idempotency step reads it with this schema. */
+/** The header of a POST that may be retried safely (docs/features/api.md#idempotency-key); the gateway's idempotency step reads it with this schema. */
 export const IdempotencyHeaders = z.object({
   "idempotency-key": z
     .string()

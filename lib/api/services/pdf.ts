@@ -5,7 +5,7 @@ import type { InvoiceDto } from "../schemas/invoices";
 import { getInvoice } from "./invoices";
 
 // Laying out a 250-line invoice takes 250–400 ms of CPU in pdf-lib. Done on the main thread it
-// would hold the event loop (and every other request) that long (SPEC §11: 50 ms at most), so
+// would hold the event loop (and every other request) that long (50 ms at most), so
 // PDFs are rendered by a small pool of worker threads, one core left for the event loop.
 // The worker's file sits beside this module: pdf-worker.ts, loaded through tsx as the process
 // itself is, when run from the sources (development, tests); pdf-worker.js in the compiled servers

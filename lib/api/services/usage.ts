@@ -53,7 +53,7 @@ function decodeCursor(cursor: string): UsageCursor {
   throw invalid("query.starting_after", "Not a cursor this endpoint gave: pass a next_cursor back unchanged.");
 }
 
-/** One page of the organization's usage rows (SPEC §13). */
+/** One page of the organization's usage rows (docs/features/usage-analytics.md). */
 export async function usage(orgId: string, query: UsageQueryInput, now = new Date()): Promise<UsageListDto> {
   const { from, to, bucket } = usageWindow(query, now);
   const requested = new Set(query.group_by?.split(","));
