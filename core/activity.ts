@@ -1,5 +1,5 @@
 /**
- * The activity history's vocabulary (SPEC §8): what can happen, to what, and how the dashboard
+ * The activity history's vocabulary (docs/features/activity-history.md): what can happen, to what, and how the dashboard
  * names it. The Activity page's filter, its entries and the writers all read this one list;
  * lib/activity.ts says how an entry reads.
  */

@@ -8,17 +8,17 @@ export type Plan = (typeof PLAN_VALUES)[number];
 export const ROLE_VALUES = ["owner", "admin", "member", "guest"] as const;
 export type Role = (typeof ROLE_VALUES)[number];
 
-/** Why a person revoked a key (SPEC §7), in the order the revoke dialog offers them. */
+/** Why a person revoked a key (docs/features/api-keys.md#rename-revoke-last-use), in the order the revoke dialog offers them. */
 export const PERSON_REVOKE_REASON_VALUES = ["compromised", "no_longer_used", "replaced", "other"] as const;
-/** Every reason a key is revoked for: a person's, or a secret scanner's report (SPEC §17), which no person gives. */
+/** Every reason a key is revoked for: a person's, or a secret scanner's report (docs/security.md#leaked-keys-and-secret-scanning), which no person gives. */
 export const REVOKE_REASON_VALUES = [...PERSON_REVOKE_REASON_VALUES, "leaked"] as const;
 export type RevokeReason = (typeof REVOKE_REASON_VALUES)[number];
 
-/** The maximum key lifetimes an organization's key policy offers (SPEC §7), in days. */
+/** The maximum key lifetimes an organization's key policy offers (docs/features/api-keys.md#key-policy), in days. */
 export const KEY_MAX_LIFETIME_DAYS = [30, 90, 180, 366] as const;
 export type KeyMaxLifetimeDays = (typeof KEY_MAX_LIFETIME_DAYS)[number];
 
-/** SPEC §7: an organization's rule for the keys it creates or rolls from now on. */
+/** An organization's rule for the keys it creates or rolls from now on. */
 export interface KeyPolicy {
   /** The longest a new key may live, in days; null for no maximum. */
   maxLifetimeDays: KeyMaxLifetimeDays | null;
@@ -26,15 +26,15 @@ export interface KeyPolicy {
   expiryRequired: boolean;
 }
 
-/** What a key may do (SPEC §9): everything, GET only, or what its scopes grant per resource. */
+/** What a key may do (docs/features/restricted-keys.md): everything, GET only, or what its scopes grant per resource. */
 export const KEY_ACCESS_VALUES = ["full", "read_only", "restricted"] as const;
 export type KeyAccess = (typeof KEY_ACCESS_VALUES)[number];
 
-/** SPEC §9: at most this many addresses or CIDR ranges in a key's IP allowlist. */
+/** At most this many addresses or CIDR ranges in a key's IP allowlist. */
 export const IP_ALLOWLIST_MAX = 20;
 
 /**
- * SPEC §9: the API's resources and the permissions a restricted key can hold on each, lowest
+ * The API's resources and the permissions a restricted key can hold on each, lowest
  * first: a permission includes the ones before it (write includes read). One table: the gateway's
  * statement, the create and edit dialogs, the key page and the gateway tests all read it, so a new
  * resource cannot be forgotten by one of them.
@@ -60,7 +60,7 @@ export function permissionRank(resource: ApiResource, permission: Permission | u
   return permission ? (API_RESOURCES[resource].permissions as readonly Permission[]).indexOf(permission) + 1 : 0;
 }
 
-/** What a key may do and from where (SPEC §9), as stored on it and kept by a roll. */
+/** What a key may do and from where (docs/features/restricted-keys.md), as stored on it and kept by a roll. */
 export interface KeyRestrictions {
   access: KeyAccess;
   /** Only for a restricted key; empty otherwise. */
@@ -70,26 +70,26 @@ export interface KeyRestrictions {
 }
 
 /**
- * SPEC §10 and §15: what an alert is about. Each is raised once per period (db/alerts.ts): a quota
+ * What an alert is about. Each is raised once per period (db/alerts.ts): a quota
  * threshold once a month, a key's budget threshold once per key and budget period, a burst of 429
- * once an hour per key, an expiry once per key, a leak (SPEC §17) once per key.
+ * once an hour per key, an expiry once per key, a leak (docs/security.md#leaked-keys-and-secret-scanning) once per key.
  */
 export const ALERT_KIND_VALUES = ["quota_threshold", "budget_threshold", "rate_limited", "key_expiring", "key_expired", "webhook_disabled", "key_leaked"] as const;
 export type AlertKind = (typeof ALERT_KIND_VALUES)[number];
 
-/** SPEC §10: the quota shares (percent) that raise an alert unless the organization chose others. */
+/** The quota shares (percent) that raise an alert unless the organization chose others. */
 export const DEFAULT_QUOTA_ALERT_THRESHOLDS = [80, 90, 100] as const;
 /** At most this many quota thresholds per organization. */
 export const QUOTA_ALERT_THRESHOLDS_MAX = 5;
-/** SPEC §10: a key refused with 429 more than this many times in RATE_LIMIT_ALERT_MINUTES raises an alert, unless the organization chose another number. */
+/** A key refused with 429 more than this many times in RATE_LIMIT_ALERT_MINUTES raises an alert, unless the organization chose another number. */
 export const DEFAULT_RATE_LIMIT_ALERT_THRESHOLD = 10;
 export const RATE_LIMIT_ALERT_THRESHOLD_MAX = 100_000;
 export const RATE_LIMIT_ALERT_MINUTES = 5;
-/** SPEC §10: a key expiring within this many days raises an alert. */
+/** A key expiring within this many days raises an alert. */
 export const KEY_EXPIRING_ALERT_DAYS = 7;
 
 /**
- * SPEC §10: the events a webhook endpoint can subscribe to, in the order the form lists them,
+ * The events a webhook endpoint can subscribe to, in the order the form lists them,
  * with what each says. "webhook.test" is not among them: "Send test event" sends it to one
  * endpoint whatever it subscribes to.
  */
@@ -105,7 +105,7 @@ export const WEBHOOK_EVENT_TYPES = {
   "key.leaked": "An API key was found in public (a secret scanner reported it) and revoked, or, if the organization chose so, only reported.",
 } as const;
 
-/** SPEC §17 (owner): what a key reported as leaked gets: revoked at once (the default), or an alert only. */
+/** The owner's choice: what a key reported as leaked gets: revoked at once (the default), or an alert only. */
 export const LEAKED_KEY_RESPONSE_VALUES = ["revoke", "alert"] as const;
 export type LeakedKeyResponse = (typeof LEAKED_KEY_RESPONSE_VALUES)[number];
 export type WebhookEventType = keyof typeof WEBHOOK_EVENT_TYPES;
@@ -117,15 +117,15 @@ export const WEBHOOK_TEST_EVENT = "webhook.test";
 export const WEBHOOK_DELIVERY_STATUS_VALUES = ["pending", "succeeded", "failed"] as const;
 export type WebhookDeliveryStatus = (typeof WEBHOOK_DELIVERY_STATUS_VALUES)[number];
 
-/** SPEC §10: an endpoint whose deliveries have failed for this many days is turned off, with an alert. */
+/** An endpoint whose deliveries have failed for this many days is turned off, with an alert. */
 export const WEBHOOK_DISABLE_AFTER_FAILING_DAYS = 5;
 
 /** At most this many endpoints per organization. */
 export const WEBHOOK_ENDPOINTS_MAX = 10;
 
 /**
- * What an endpoint receives: the events, signed by Standard Webhooks (SPEC §10), or each alert as
- * a message for a Slack-compatible incoming webhook (SPEC §15). Both go through the same durable,
+ * What an endpoint receives: the events, signed by Standard Webhooks (docs/features/webhooks.md), or each alert as
+ * a message for a Slack-compatible incoming webhook (docs/features/notifications.md#slack). Both go through the same durable,
  * retried, logged deliveries.
  */
 export const WEBHOOK_FORMAT_VALUES = ["standard", "slack"] as const;

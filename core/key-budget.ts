@@ -1,5 +1,5 @@
 /**
- * SPEC §15: a key's budget, a number of requests per UTC day, week (from Monday) or month. The
+ * A key's budget, a number of requests per UTC day, week (from Monday) or month. The
  * admission statement (db/queries/gateway.ts) decides with PostgreSQL's `date_trunc(period, at,
  * 'UTC')`; these are its TypeScript mirrors for the pages and the headers, held to it by
  * tests/admission-mirrors.test.ts.
@@ -10,7 +10,7 @@ export type BudgetPeriod = (typeof BUDGET_PERIOD_VALUES)[number];
 /** The largest budget a key can be given: within PostgreSQL's integer, and more than any plan's month. */
 export const KEY_BUDGET_MAX = 1_000_000_000;
 
-/** SPEC §15: the shares of a budget (percent) that raise an alert, once per period each. */
+/** The shares of a budget (percent) that raise an alert, once per period each. */
 export const BUDGET_ALERT_THRESHOLDS = [80, 100] as const;
 
 export interface KeyBudget {

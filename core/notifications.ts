@@ -1,14 +1,14 @@
 import { ALERT_KIND_VALUES, KEY_EXPIRING_ALERT_DAYS } from "./enums";
 
 /**
- * SPEC §15: what can reach a person by email. Every alert kind (§10, §15), each off until the
+ * What can reach a person by email. Every alert kind, each off until the
  * person turns it on at /settings/notifications, and the expiry reminders, which go to a key's
  * creator and the owners unless they turn them off (GitHub's habit).
  */
 export const NOTICE_KIND_VALUES = [...ALERT_KIND_VALUES, "expiry_reminder"] as const;
 export type NoticeKind = (typeof NOTICE_KIND_VALUES)[number];
 
-/** The days before a key's expiry its reminders go out (SPEC §15). */
+/** The days before a key's expiry its reminders go out (docs/features/notifications.md#expiry-reminders). */
 export const EXPIRY_REMINDER_DAYS = [7, 1] as const;
 
 export const NOTICE_KINDS: Record<NoticeKind, { label: string; description: string; emailByDefault: boolean }> = {

@@ -1,6 +1,6 @@
 import type { Role } from "./enums";
 
-/** SPEC §1, cell by cell: the one place that says who may do what. */
+/** Who may do what, cell by cell, in one place (docs/features/members.md#what-each-role-may-do). */
 export const PERMISSIONS = {
   "keys.view": ["owner", "admin", "member", "guest"],
   "audit.view": ["owner", "admin", "member"],

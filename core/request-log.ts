@@ -5,7 +5,7 @@ import { utcDayStart } from "./time";
  * the queries, the audit log's URL (lib/audit-filters.ts) and the charts.
  */
 
-/** How long a failed request's bodies and error message are kept (SPEC §14); its row stays 13 months. */
+/** How long a failed request's bodies and error message are kept (docs/features/audit-log.md#request-details); its row stays 13 months. */
 export const DETAIL_RETENTION_DAYS = 30;
 
 export const STATUS_CLASSES = ["2xx", "3xx", "4xx", "5xx"] as const;

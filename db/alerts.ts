@@ -7,7 +7,7 @@ import { enqueueSlackAlerts, enqueueWebhookEvent } from "./webhooks";
 import { queueAlertEmails } from "./notification-emails";
 
 /**
- * Raising SPEC §10's alerts. Each statement inserts only what its period has not seen: the unique
+ * Raising the alerts (docs/features/alerts.md). Each statement inserts only what its period has not seen: the unique
  * index on (organization, kind, period) keeps an alert once whichever process or request sees the
  * crossing first, so callers may ask as often as they like. Each raised alert's webhook event is
  * queued in the same transaction.
@@ -24,7 +24,7 @@ export interface RaisedAlert {
 
 const RETURNING = sql`returning id::int as id, org_id as "orgId", kind, api_key_id as "apiKeyId", details`;
 
-/** SPEC §10: the webhook event each alert is sent as (a turned-off endpoint is an alert only). */
+/** The webhook event each alert is sent as (a turned-off endpoint is an alert only). */
 const EVENT_OF: Partial<Record<AlertKind, WebhookEventType>> = {
   quota_threshold: "usage.quota_threshold",
   budget_threshold: "key.budget_threshold",
@@ -79,7 +79,7 @@ export async function raiseQuotaAlerts(db: DbOrTx, alert: { orgId: string; month
 }
 
 /**
- * SPEC §15: the budget thresholds (percent) of a key's period that `thresholds` names and the
+ * The budget thresholds (percent) of a key's period that `thresholds` names and the
  * period has not raised yet. The details keep the request count the threshold stands for.
  */
 export async function raiseBudgetAlerts(
@@ -151,7 +151,7 @@ export async function raiseKeyExpiryAlerts(db: DbOrTx, now = new Date()): Promis
 }
 
 /**
- * An endpoint turned off after failing since `failingSince` (SPEC §10), once per failing streak.
+ * An endpoint turned off after failing since `failingSince` (docs/features/webhooks.md), once per failing streak.
  * Run it in the transaction that turns the endpoint off (lib/webhooks/worker.ts). No webhook event: the
  * endpoint is the one that no longer receives them.
  */
@@ -168,7 +168,7 @@ export async function raiseWebhookDisabledAlert(
 }
 
 /**
- * A key a secret scanner found in public (SPEC §17), once per key: a second report of the same key
+ * A key a secret scanner found in public (docs/security.md#leaked-keys-and-secret-scanning), once per key: a second report of the same key
  * raises nothing (and its caller then changes nothing). Run it in the transaction that acts on the
  * report; its webhook event is `key.leaked`.
  */

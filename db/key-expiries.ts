@@ -24,7 +24,7 @@ export async function recordKeyExpiries(db: DbOrTx, now = new Date()): Promise<n
   return rowsOf(result).length;
 }
 
-/** The timer's and start-up's work on expiries: the history entries, the alerts, the reminders (SPEC §8, §10, §15). */
+/** The timer's and start-up's work on expiries: the history entries, the alerts, the reminders. */
 export async function watchKeyExpiries(db: DbOrTx, now = new Date()): Promise<void> {
   await recordKeyExpiries(db, now);
   await raiseKeyExpiryAlerts(db, now);

@@ -39,7 +39,7 @@ function countUnderCapSql(rows: string): string {
     returning count`;
 }
 
-// SPEC §2: the quota counts the requests that passed authentication and rate limiting.
+// The quota counts the requests that passed authentication and rate limiting.
 const ADMITTED = "status not in (401, 403, 429)";
 
 /**

@@ -6,7 +6,7 @@ import { executorOf, jobQueue, MAIL_QUEUE } from "./job-queue";
 import { rowsOf } from "./rows";
 
 /**
- * SPEC §15's emails, decided in the transaction of what causes them: each becomes a row of
+ * The notification emails, decided in the transaction of what causes them: each becomes a row of
  * notification_emails (once per person and subject, by its unique index) and a pg-boss job that
  * lib/notifications/mail-worker.ts takes after the commit. Nothing here waits on an SMTP server.
  * Without SMTP_URL no email is decided at all.
@@ -58,8 +58,8 @@ async function queueJobs(tx: DbOrTx, result: unknown): Promise<number> {
 const NEW_ID = sql.raw(`'ntf_' || replace(gen_random_uuid()::text, '-', '')`);
 
 /**
- * The email of each alert just raised, to every member who may see alerts (SPEC §1) and turned
- * that kind on, and, for a leaked key (SPEC §17), to every owner whatever they chose. Run it in
+ * The email of each alert just raised, to every member who may see alerts (docs/features/members.md#what-each-role-may-do) and turned
+ * that kind on, and, for a leaked key (docs/security.md#leaked-keys-and-secret-scanning), to every owner whatever they chose. Run it in
  * the transaction that raised them.
  */
 export async function queueAlertEmails(tx: DbOrTx, alerts: { id: number; orgId: string; kind: NoticeKind; apiKeyId: string | null }[], at: Date): Promise<number> {
@@ -78,7 +78,7 @@ export async function queueAlertEmails(tx: DbOrTx, alerts: { id: number; orgId: 
 }
 
 /**
- * SPEC §15's expiry reminders: EXPIRY_REMINDER_DAYS before a key expires, to its creator (while a
+ * The expiry reminders: EXPIRY_REMINDER_DAYS before a key expires, to its creator (while a
  * member) and the owners, unless they turned them off; once each, whichever maintenance run sees
  * it first. A key already inside a nearer reminder's window gets only that one (a server down for
  * a week does not send both at once), and a key made with a lifetime shorter than a reminder's

@@ -97,7 +97,7 @@ export async function maintainRequestLog(db: DbOrTx, now = new Date()): Promise<
       await tx.execute(sql`delete from ${sql.identifier(ROLLUP_TABLES[grain].table)} where period_start < ${rollupKeptSince(grain, now).toISOString()}`);
     }
     await dropExpiredSnapshots(tx, now);
-    // A key's budget counts in its current period only (SPEC §15): periods that began before last month are history nobody reads.
+    // A key's budget counts in its current period only (docs/features/key-budgets.md): periods that began before last month are history nobody reads.
     await tx.execute(sql`delete from key_budget_usage where period_start < ${addMonths(now, -1).toISOString()}`);
     // Idempotency keys past their window answer as new already; this only frees the space.
     await tx.execute(sql`delete from idempotency_keys where created_at < ${now.toISOString()}::timestamptz - ${IDEMPOTENCY_WINDOW_HOURS}::int * interval '1 hour'`);

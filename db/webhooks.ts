@@ -7,14 +7,14 @@ import { rowsOf } from "./rows";
 import { webhookDeliveries, webhookDeliveryAttempts, webhookEndpoints } from "./schema";
 
 /**
- * SPEC §10's webhooks: events become one delivery per subscribed endpoint, each queued in the
+ * Webhooks (docs/features/webhooks.md): events become one delivery per subscribed endpoint, each queued in the
  * transaction of the change or the alert that caused it, and sent by a worker in every server
  * process with Standard Webhooks signatures, retried with backoff for 24 hours.
  */
 
-/** SPEC §10: a delivery is retried for this long after it was queued (or resent). */
+/** A delivery is retried for this long after it was queued (or resent). */
 export const RETRY_WINDOW_MS = 24 * 3600_000;
-/** SPEC §10: an endpoint that has failed for this long is turned off, with an alert. */
+/** An endpoint that has failed for this long is turned off, with an alert. */
 export const DISABLE_AFTER_FAILING_MS = WEBHOOK_DISABLE_AFTER_FAILING_DAYS * 86_400_000;
 /**
  * pg-boss's backoff waits about `delay × 2^n` (with jitter) before retry n: from 30 s, the 12th
@@ -37,7 +37,7 @@ export interface DeliveryJob {
 }
 
 export interface WebhookEvent {
-  /** An event (SPEC §10), the test event, or an alert for a Slack channel (SPEC §15: `alert.budget_threshold`). */
+  /** An event (docs/features/webhooks.md), the test event, or an alert for a Slack channel (`alert.budget_threshold`). */
   type: WebhookEventType | typeof WEBHOOK_TEST_EVENT | `alert.${AlertKind}`;
   /** Named as the code names things (camelCase); sent in snake_case by `webhookPayload`. */
   data: Record<string, unknown>;
@@ -99,7 +99,7 @@ export async function enqueueWebhookEvent(db: DbOrTx, orgId: string, event: Webh
 }
 
 /**
- * SPEC §15: every alert just raised, to each of its organization's Slack channels that is on.
+ * Every alert just raised, to each of its organization's Slack channels that is on.
  * The delivery names the alert; the worker writes the message when it sends it (lib/webhooks/slack-message.ts).
  */
 export async function enqueueSlackAlerts(db: DbOrTx, alerts: { id: number; orgId: string; kind: AlertKind }[], at: Date): Promise<number> {

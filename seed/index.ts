@@ -11,7 +11,7 @@ import { seedTraffic } from "./traffic";
 import { seedWebhooks } from "./webhooks";
 
 /**
- * SPEC §12's states in Acme: an invitation waiting to be accepted and one that expired unused.
+ * The invitations' states in Acme: an invitation waiting to be accepted and one that expired unused.
  * Their links are random and shown to nobody: invite someone to get a link that works.
  */
 const INVITATIONS = [
@@ -32,7 +32,7 @@ async function seedInvitations(db: Db, now: Date): Promise<void> {
   if (history.length > 0) await db.insert(activityLog).values(history);
 }
 
-/** When the demo people last signed in, for the Members page (SPEC §12); the guest never has. */
+/** When the demo people last signed in, for the Members page (docs/features/members.md); the guest never has. */
 async function seedLastSignIns(db: Db, now: Date): Promise<void> {
   for (const [userId, hoursAgo] of [["usr_demo_owner", 3], ["usr_demo_admin", 26], ["usr_demo_member", 120]] as const) {
     await db.update(users).set({ lastSignInAt: new Date(now.getTime() - hoursAgo * HOUR) }).where(and(eq(users.id, userId), isNull(users.lastSignInAt)));

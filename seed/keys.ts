@@ -21,13 +21,13 @@ export interface DemoKey {
   revokeNote?: string;
   /** Days from creation to expiry; none: the key never expires. */
   lifetimeDays?: number;
-  /** Rolled this many hours ago, the old value working for `overlapHours` after it (SPEC §7). */
+  /** Rolled this many hours ago, the old value working for `overlapHours` after it (docs/features/api-keys.md#roll). */
   rolled?: { hoursAgo: number; overlapHours: number; replacementId: string };
   /** The key this one replaced when it was rolled. */
   replaces?: string;
-  /** What the key may do and from where (SPEC §9); full access from anywhere when left out. */
+  /** What the key may do and from where (docs/features/restricted-keys.md); full access from anywhere when left out. */
   restrictions?: KeyRestrictions;
-  /** Its budget (SPEC §15), set when it was created. */
+  /** Its budget (docs/features/key-budgets.md), set when it was created. */
   budget?: KeyBudget;
   /** Typical requests on a weekday; the seed's traffic follows a daily rhythm around it. */
   dailyRequests: number;
@@ -45,14 +45,14 @@ export const STRAY_IP = "198.51.100.201";
 
 export const KEYS: DemoKey[] = [
   { id: "key_demo_acme_prod", orgId: "org_demo_acme", name: "Production billing server", createdBy: "usr_demo_owner", createdDaysAgo: 90, dailyRequests: 170, userAgent: "invoicing-node/2.3.1 node/20.20.2", ips: ["203.0.113.10", "203.0.113.11"] },
-  // SPEC §15: staging may not run away with the month's quota.
+  // Staging may not run away with the month's quota.
   { id: "key_demo_acme_staging", orgId: "org_demo_acme", name: "Staging", createdBy: "usr_demo_admin", createdDaysAgo: 60, budget: { limit: 250, period: "week" }, dailyRequests: 35, userAgent: "curl/8.5.0", ips: ["198.51.100.24"] },
   { id: "key_demo_acme_ios", orgId: "org_demo_acme", name: "iOS app backend", createdBy: "usr_demo_admin", createdDaysAgo: 21, dailyRequests: 45, userAgent: "okhttp/4.12.0", ips: ["192.0.2.77", "192.0.2.78"] },
   { id: "key_demo_acme_legacy", orgId: "org_demo_acme", name: "Legacy CSV importer", createdBy: "usr_demo_owner", createdDaysAgo: 200, revokedDaysAgo: 9, revokeReason: "replaced", revokeNote: "Imports now run through the production billing server.", dailyRequests: 25, userAgent: "python-requests/2.32.3", ips: ["198.51.100.90"] },
-  // SPEC §7's states: a partner key that expires in 3 days and was never set up (so also unused
+  // The lifecycle's states: a partner key that expires in 3 days and was never set up (so also unused
   // for 30 days), a load-test key that expired, and a pair rolled 4 hours ago whose old value
   // is still in use during its 24-hour overlap.
-  // SPEC §9's: the partner's key is read only, and the Zapier pair may write invoices and
+  // Restricted keys: the partner's key is read only, and the Zapier pair may write invoices and
   // customers only, from Zapier's two addresses (a few calls beyond either are refused).
   {
     id: "key_demo_acme_partner",
@@ -105,7 +105,7 @@ export function lifeOf(key: DemoKey, now: Date): { createdAt: Date; expiresAt: D
 
 const iso = (date: Date | null) => date?.toISOString().replace(/\.\d{3}Z$/, "Z") ?? null;
 
-/** The history entries of a demo key: created, rolled and revoked as it was (SPEC §8). */
+/** The history entries of a demo key: created, rolled and revoked as it was (docs/features/activity-history.md). */
 function keyHistory(key: DemoKey, now: Date, hints: Map<string, string>): (typeof activityLog.$inferInsert)[] {
   const target = { orgId: key.orgId, actorUserId: key.createdBy, targetType: "api_key" as const, targetId: key.id, targetName: key.name, ip: DEMO_IP, userAgent: DEMO_BROWSER };
   const { createdAt, expiresAt } = lifeOf(key, now);

@@ -17,7 +17,7 @@ import { DAY, HOUR, KEYS, lifeOf, STRAY_IP, type DemoKey } from "./keys";
 
 /**
  * The demo API's endpoints: their share of calls and their typical (median) time, fast reads to a
- * slow analytics query and PDF rendering, so the Usage page has latency worth reading (SPEC §13).
+ * slow analytics query and PDF rendering, so the Usage page has latency worth reading (docs/features/usage-analytics.md).
  */
 const ENDPOINTS: { endpoint: string; weight: number; path: () => string; ms: number; created?: boolean }[] = [
   { endpoint: "GET /v1/invoices", weight: 26, path: () => "/v1/invoices?limit=25", ms: 38 },
@@ -171,7 +171,7 @@ function trafficFor(key: DemoKey, now: Date): (typeof requestLog.$inferInsert)[]
     }
   }
   // A rolled key's client keeps calling the old value until it is switched over, at any hour: a
-  // call in each hour since the roll, so the key is seen in use during its overlap (SPEC §7)
+  // call in each hour since the roll, so the key is seen in use during its overlap (docs/features/api-keys.md#roll)
   // even when the roll fell in the quiet night hours.
   if (key.rolled) {
     const rolledAt = now.getTime() - key.rolled.hoursAgo * HOUR;
@@ -180,7 +180,7 @@ function trafficFor(key: DemoKey, now: Date): (typeof requestLog.$inferInsert)[]
   return rows;
 }
 
-/** What the API answered each failing demo call with, and what a failing POST sent: the requests' details pages (SPEC §14). */
+/** What the API answered each failing demo call with, and what a failing POST sent: the requests' details pages. */
 const DEMO_ERRORS: Partial<Record<number, { message: string; sent?: Record<string, string>; details?: { path: string; message: string }[] }>> = {
   400: {
     message: "The request is not valid: see details.",
@@ -235,11 +235,11 @@ export async function seedTraffic(db: Db, now: Date): Promise<void> {
   }
   await rebuildRollups(db, ORGS.map((org) => org.id));
   await buildUsageSnapshots(db);
-  // The month's quota counts what passed authentication and rate limiting (SPEC §2).
+  // The month's quota counts what passed authentication and rate limiting (docs/features/plans.md).
   for (const org of ORGS) {
     const quota = PLANS[org.plan].monthlyCalls;
     await spreadMonthlyUsage(db, org.id, quota, now);
-    // The alerts the gateway would have raised on the way to this month's calls (SPEC §10).
+    // The alerts the gateway would have raised on the way to this month's calls (docs/features/alerts.md).
     if (quota) {
       const thresholds = quotaThresholdsReached(quota, await callsThisMonth(db, org.id, now), DEFAULT_QUOTA_ALERT_THRESHOLDS);
       await raiseQuotaAlerts(db, { orgId: org.id, month: utcMonthStart(now), quota, thresholds, at: now });

@@ -4,7 +4,7 @@ import { activityLog, webhookDeliveries, webhookDeliveryAttempts, webhookEndpoin
 import { webhookPayload, type WebhookEvent } from "@/db/webhooks";
 
 /**
- * Acme's demo webhook endpoint (SPEC §10): an accounting sync that received key events for weeks,
+ * Acme's demo webhook endpoint (docs/features/webhooks.md): an accounting sync that received key events for weeks,
  * then answered 410 once its receiver moved, so an admin turned it off. It is off so the demo
  * never sends anything to its made-up address; its delivery log shows each outcome a real one has.
  */

@@ -1,5 +1,5 @@
 -- org_id leads the keys of the request log, its rollup and the rate-limit windows, so each can be
--- distributed by org_id (SPEC §6). Rate-limit windows live for a minute: the open ones are dropped
+-- distributed by org_id (docs/operations.md#beyond-one-machine). Rate-limit windows live for a minute: the open ones are dropped
 -- rather than given an organization, which at most lets one minute's count start over.
 DELETE FROM "rate_limit_windows";--> statement-breakpoint
 ALTER TABLE "rate_limit_windows" DROP CONSTRAINT "rate_limit_windows_api_key_id_window_start_pk";--> statement-breakpoint

@@ -15,7 +15,7 @@ export interface AlertDto {
   details: Record<string, string | number>;
 }
 
-/** SPEC §10's alert settings of an organization. */
+/** An organization's alert settings. */
 export interface AlertSettings {
   /** Percent of the monthly quota, ascending; empty: no quota alerts. */
   quotaAlertThresholds: number[];

@@ -27,12 +27,12 @@ export interface ApiKeyDto extends KeyRestrictions {
   revokeNote: string | null;
   /** When the key stops (or stopped) working; null: never. */
   expiresAt: string | null;
-  /** The key rolled from this one (SPEC §7), and when: this key ends when the overlap does. */
+  /** The key rolled from this one (docs/features/api-keys.md#roll), and when: this key ends when the overlap does. */
   replacedBy: { id: string; name: string; hint: string; at: string } | null;
   /** The key this one was rolled from. */
   replaces: { id: string; name: string; hint: string } | null;
   requestsLast30Days: number;
-  /** SPEC §15: the key's budget and where this period stands, or null when it has none. */
+  /** The key's budget and where this period stands, or null when it has none. */
   budget: KeyBudgetDto | null;
 }
 
@@ -187,7 +187,7 @@ export async function insertApiKey(
 }
 
 /**
- * A rolled key's replacement takes over the old key's count of the current period (SPEC §15), so
+ * A rolled key's replacement takes over the old key's count of the current period (docs/features/key-budgets.md), so
  * a roll is no way around a budget. During the overlap each key counts on its own from there.
  */
 export async function carryBudgetUsage(tx: DbOrTx, orgId: string, fromKeyId: string, toKeyId: string, budget: KeyBudget, now: Date): Promise<void> {
@@ -232,7 +232,7 @@ export async function renameApiKey(tx: DbOrTx, orgId: string, keyId: string, nam
 }
 
 /**
- * Sets what a key may do, from where and how much (SPEC §9, §15), unless it is revoked; returns
+ * Sets what a key may do, from where and how much (docs/features/restricted-keys.md, docs/features/key-budgets.md), unless it is revoked; returns
  * what it was, or null when the organization has no such key left to change.
  */
 export async function setKeyAccess(

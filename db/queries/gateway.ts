@@ -27,9 +27,9 @@ export interface Admission {
   expiresAt: Date | null;
   expired: boolean;
   access: KeyAccess;
-  /** The client's address is on the key's allowlist, or the key has none (SPEC §9). */
+  /** The client's address is on the key's allowlist, or the key has none (docs/features/restricted-keys.md#ip-allowlist). */
   ipAllowed: boolean;
-  /** The key's access covers what the request needs (SPEC §9). */
+  /** The key's access covers what the request needs (docs/features/restricted-keys.md). */
   scopeAllowed: boolean;
   plan: Plan;
   rateLimit: number;
@@ -39,9 +39,9 @@ export interface Admission {
   /** The month's calls, this one included when it was counted. */
   quotaUsed: number;
   quotaCounted: boolean;
-  /** The organization's quota alert thresholds, percent (SPEC §10). */
+  /** The organization's quota alert thresholds, percent (docs/features/alerts.md). */
   quotaAlertThresholds: number[];
-  /** SPEC §15: the key's budget, or null when it has none. */
+  /** The key's budget, or null when it has none. */
   budget: AdmittedBudget | null;
 }
 
@@ -104,12 +104,12 @@ function scopeRanksSql(): string {
 }
 
 /**
- * The gateway's one statement before the handler, for a batch of requests, in SPEC §9's order: each
+ * The gateway's one statement before the handler, for a batch of requests, in the documented order: each
  * key by its hash, whether the client's address is on its allowlist, its organization's plan,
  * whether its access covers the request, then (unless the key is revoked or expired by the
  * request's time, the address or the access is refused, or the plan has no API access) the request
  * counted in its key's minute, then (unless that minute is full) counted in its key's budget
- * period when the key has a budget (SPEC §15) and the month still has room, then (unless the
+ * period when the key has a budget (docs/features/key-budgets.md) and the month still has room, then (unless the
  * budget is used up) counted in the month, when the plan has a quota and the month still has room.
  *
  * Requests of one key and minute take consecutive places after those counted before, in the

@@ -4,7 +4,7 @@ import { arrayLiteral, getDb } from "@/db";
 import { rowsOf } from "@/db/rows";
 import type { LeakedKeyResponse } from "@/core/enums";
 
-/** A key a secret scanner reported, as SPEC §17 acts on it: never its hash or value. */
+/** A key a secret scanner reported, as the leaked-key response acts on it: never its hash or value. */
 export interface ReportedKeyDto {
   id: string;
   orgId: string;

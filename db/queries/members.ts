@@ -5,7 +5,7 @@ import type { Role } from "@/core/enums";
 import { memberships, users } from "@/db/schema";
 import { hasSecondFactorSql } from "./two-factor";
 
-/** A person in the organization as the Members page shows them (SPEC §12). */
+/** A person in the organization as the Members page shows them (docs/features/members.md). */
 export interface MemberDto {
   userId: string;
   name: string;
@@ -13,7 +13,7 @@ export interface MemberDto {
   role: Role;
   joinedAt: string;
   lastSignInAt: string | null;
-  /** SPEC §16: has a second factor for sign-in. */
+  /** Has a second factor for sign-in. */
   hasTwoFactor: boolean;
 }
 

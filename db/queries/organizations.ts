@@ -12,7 +12,7 @@ export interface MembershipDto {
   plan: Plan;
   rateLimitPerMinute: number | null;
   role: Role;
-  /** SPEC §16: the organization requires two-factor sign-in and this person has none yet, so they reach nothing of it. */
+  /** The organization requires two-factor sign-in and this person has none yet, so they reach nothing of it. */
   needsTwoFactor: boolean;
 }
 
@@ -93,7 +93,7 @@ export async function lockOrganization(tx: DbOrTx, orgId: string): Promise<{ nam
   return { ...rest, keyPolicy: { maxLifetimeDays, expiryRequired } };
 }
 
-/** SPEC §16 and §17 (owners): the organization's two-factor requirement and its response to a leaked key. */
+/** The organization's two-factor requirement and its response to a leaked key, both set by owners. */
 export interface SecuritySettings {
   requireTwoFactor: boolean;
   leakedKeyResponse: LeakedKeyResponse;

@@ -6,7 +6,7 @@ import { requestIdTime } from "@/core/ids";
 import { AUDIT_ROW_COLUMNS, auditRowDto, keyOfRow, type AuditLogRowDto } from "./audit-log";
 import type { RequestDetailEntry } from "./request-log-writer";
 
-/** Everything stored about one request (SPEC §14): its audit row and, while kept, its details. */
+/** Everything stored about one request (docs/features/audit-log.md#request-details): its audit row and, while kept, its details. */
 export interface RequestDetailsDto extends AuditLogRowDto, RequestDetailEntry {
   /** False when the request has no details row: a success without an Idempotency-Key, or older than the details are kept. */
   hasDetail: boolean;

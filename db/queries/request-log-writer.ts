@@ -19,7 +19,7 @@ export interface RequestLogEntry {
   at: Date;
   /** Whether the call counts as a use of the key (not refused for being revoked). */
   touchesKey: boolean;
-  /** What its details page adds (SPEC §14), kept 30 days; null for a success without an Idempotency-Key. */
+  /** What its details page adds (docs/features/audit-log.md#request-details), kept 30 days; null for a success without an Idempotency-Key. */
   detail: RequestDetailEntry | null;
 }
 

@@ -9,8 +9,8 @@ const USER_AGENT_MAX = 512;
 
 /**
  * Starts a session for a user who just gave their password, records the sign-in for the Members
- * page (SPEC §12), and forgets their sessions that ended unused. With `secondFactorPending` the
- * session reaches nothing but the second-factor step until completeSecondFactor (SPEC §16).
+ * page (docs/features/members.md), and forgets their sessions that ended unused. With `secondFactorPending` the
+ * session reaches nothing but the second-factor step until completeSecondFactor (docs/features/two-factor.md).
  */
 export async function createSession(userId: string, client: { ip: string | null; userAgent: string | null }, { secondFactorPending }: { secondFactorPending: boolean }): Promise<string> {
   const id = newId("ses");
@@ -25,7 +25,7 @@ export async function createSession(userId: string, client: { ip: string | null;
 }
 
 export interface LiveSessionDto {
-  /** Only the password has passed; the second factor has not yet (SPEC §16). */
+  /** Only the password has passed; the second factor has not yet (docs/features/two-factor.md). */
   secondFactorPending: boolean;
   /** When the person last proved who they are in this session: sudo mode's clock. */
   authenticatedAt: Date;
@@ -73,7 +73,7 @@ export async function completeSecondFactor(sessionId: string, userId: string): P
     .where(and(eq(sessions.id, sessionId), eq(sessions.userId, userId)));
 }
 
-/** The person gave their password or a second factor again (sudo mode, SPEC §16): its clock starts again. */
+/** The person gave their password or a second factor again (sudo mode): its clock starts again. */
 export async function markAuthenticated(sessionId: string, userId: string): Promise<void> {
   await getDb()
     .update(sessions)

@@ -3,7 +3,7 @@ import { and, count, eq, isNotNull, isNull, lt, or, sql, type SQLWrapper } from 
 import { getDb, type DbOrTx, type Tx } from "@/db";
 import { passkeys, recoveryCodes, totpFactors, users } from "@/db/schema";
 
-/** What a person has set up as second factors (SPEC §16): never a secret, only whether and how many. */
+/** What a person has set up as second factors (docs/features/two-factor.md): never a secret, only whether and how many. */
 export interface TwoFactorStatusDto {
   totp: { confirmedAt: Date } | null;
   recoveryCodesLeft: number;

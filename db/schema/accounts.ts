@@ -14,7 +14,7 @@ export const users = pgTable("users", {
   name: text("name").notNull(),
   passwordHash: text("password_hash").notNull(),
   createdAt: createdAt(),
-  /** SPEC §12: shown on the Members page; set when a session starts. */
+  /** Shown on the Members page; set when a session starts. */
   lastSignInAt: timestamp("last_sign_in_at", { withTimezone: true, mode: "date" }),
 });
 
@@ -36,20 +36,20 @@ export const organizations = pgTable(
     rateLimitPerMinute: integer("rate_limit_per_minute"),
     planChangedAt: timestamp("plan_changed_at", { withTimezone: true, mode: "date" }),
     planChangedBy: text("plan_changed_by").references(() => users.id, { onDelete: "set null" }),
-    /** Key policy (SPEC §7): the longest a new key may live, in days; null for no maximum. */
+    /** Key policy (docs/features/api-keys.md#key-policy): the longest a new key may live, in days; null for no maximum. */
     keyMaxLifetimeDays: integer("key_max_lifetime_days").$type<KeyMaxLifetimeDays>(),
-    /** Key policy (SPEC §7): new keys must expire. */
+    /** Key policy (docs/features/api-keys.md#key-policy): new keys must expire. */
     keyExpiryRequired: boolean("key_expiry_required").notNull().default(false),
-    /** Alerts (SPEC §10): the shares of the monthly quota, in percent ascending, whose crossing raises an alert. */
+    /** Alerts (docs/features/alerts.md): the shares of the monthly quota, in percent ascending, whose crossing raises an alert. */
     quotaAlertThresholds: integer("quota_alert_thresholds")
       .array()
       .notNull()
       .default(sql.raw(`'{${DEFAULT_QUOTA_ALERT_THRESHOLDS.join(",")}}'::integer[]`)),
-    /** Alerts (SPEC §10): more 429 refusals of one key than this within five minutes raise an alert. */
+    /** Alerts (docs/features/alerts.md): more 429 refusals of one key than this within five minutes raise an alert. */
     rateLimitAlertThreshold: integer("rate_limit_alert_threshold").notNull().default(DEFAULT_RATE_LIMIT_ALERT_THRESHOLD),
-    /** SPEC §16 (owner): every member needs two-factor sign-in to reach anything of the organization. */
+    /** Set by an owner: every member needs two-factor sign-in to reach anything of the organization. */
     requireTwoFactor: boolean("require_two_factor").notNull().default(false),
-    /** SPEC §17 (owner): what a key a secret scanner reports gets: revoked at once, or an alert only. */
+    /** Set by an owner: what a key a secret scanner reports gets: revoked at once, or an alert only. */
     leakedKeyResponse: text("leaked_key_response", { enum: LEAKED_KEY_RESPONSE_VALUES }).notNull().default("revoke"),
     createdAt: createdAt(),
   },
@@ -64,7 +64,7 @@ export const organizations = pgTable(
   ],
 );
 
-/** A tenant row's organization, deleted with it; org_id leads the row's keys (SPEC §6). */
+/** A tenant row's organization, deleted with it; org_id leads the row's keys (docs/operations.md#beyond-one-machine). */
 export const tenant = () =>
   text("org_id")
     .notNull()
@@ -82,7 +82,7 @@ export const memberships = pgTable(
 );
 
 /**
- * SPEC §12: an invitation to join with a role, by a single-use link valid 7 days that only the
+ * An invitation to join with a role, by a single-use link valid 7 days that only the
  * invited email can accept. The link's token is stored hashed, like a key; at most one open
  * invitation per organization and email (a new one replaces it).
  */
@@ -128,7 +128,7 @@ export const sessions = pgTable(
     userAgent: text("user_agent"),
     ip: text("ip"),
     /**
-     * SPEC §16: signed in with the password of a person who has a second factor, which has not
+     * Signed in with the password of a person who has a second factor, which has not
      * passed yet. Such a session reaches the second-factor page and nothing else.
      */
     secondFactorPending: boolean("second_factor_pending").notNull().default(false),
@@ -149,7 +149,7 @@ export const sessions = pgTable(
 export const WEBAUTHN_CHALLENGE_SECONDS = 5 * 60;
 
 /**
- * SPEC §16: a person's passkeys (WebAuthn credentials) as second factors. Only the public key is
+ * A person's passkeys (WebAuthn credentials) as second factors. Only the public key is
  * kept; the private key never leaves the person's device. `sign_count` is the authenticator's
  * counter, which a cloned key would repeat.
  */
@@ -172,7 +172,7 @@ export const passkeys = pgTable(
 );
 
 /**
- * SPEC §16: a person's authenticator app (TOTP). The shared secret is sealed with a key derived
+ * A person's authenticator app (TOTP). The shared secret is sealed with a key derived
  * from AUTH_SECRET (lib/auth/sealed-secret.ts), so a copy of the database alone does not give it
  * away. Until `confirmed_at` it is a setup in progress, which signs no one in.
  */
@@ -185,7 +185,7 @@ export const totpFactors = pgTable("totp_factors", {
   lastUsedStep: bigint("last_used_step", { mode: "number" }),
 });
 
-/** SPEC §16: single-use recovery codes, SHA-256 hashed like keys (each has 50 random bits). Renewing replaces them all. */
+/** Single-use recovery codes, SHA-256 hashed like keys (each has 50 random bits). Renewing replaces them all. */
 export const recoveryCodes = pgTable(
   "recovery_codes",
   {
@@ -212,7 +212,7 @@ export const authThrottle = pgTable("auth_throttle", {
 });
 
 /**
- * The live tails open in the dashboard (SPEC §14), at most LIVE_STREAMS_PER_USER per user across
+ * The live tails open in the dashboard (docs/features/live-tail.md), at most LIVE_STREAMS_PER_USER per user across
  * every server process. A stream touches its row while it runs; a row not touched for a while is
  * a stream whose process died, and no longer counts.
  */

@@ -5,7 +5,7 @@ import { createdAt } from "./columns";
 import { tenant, users } from "./accounts";
 
 /**
- * Activity history (SPEC §8): every change by a person or by the system, written in the same
+ * Activity history (docs/features/activity-history.md): every change by a person or by the system, written in the same
  * transaction as the change (lib/action.ts writes it for every dashboard mutation). The target's
  * name is kept as it was, so an entry still reads well after the key is renamed.
  */

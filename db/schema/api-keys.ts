@@ -24,17 +24,17 @@ export const apiKeys = pgTable(
     revokedBy: text("revoked_by").references(() => users.id, { onDelete: "set null" }),
     revokeReason: text("revoke_reason", { enum: REVOKE_REASON_VALUES }),
     revokeNote: text("revoke_note"),
-    /** The key is refused from this moment on (SPEC §7); null: it never expires. */
+    /** The key is refused from this moment on (docs/features/api-keys.md#expiry); null: it never expires. */
     expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }),
-    /** The key this one was rolled from (SPEC §7); that key ends when its overlap does. */
+    /** The key this one was rolled from (docs/features/api-keys.md#roll); that key ends when its overlap does. */
     replacesKeyId: text("replaces_key_id").references((): AnyPgColumn => apiKeys.id, { onDelete: "set null" }),
-    /** SPEC §9: everything, GET only, or what `scopes` grants per resource. */
+    /** Everything, GET only, or what `scopes` grants per resource. */
     access: text("access", { enum: KEY_ACCESS_VALUES }).notNull().default("full"),
     /** A restricted key's permission per resource (core/enums.ts API_RESOURCES); empty for the other kinds. */
     scopes: jsonb("scopes").$type<KeyScopes>().notNull().default({}),
     /** Addresses and CIDR ranges the key may be used from, canonical as lib/keys/ip-allowlist.ts writes them; empty: anywhere. */
     ipAllowlist: text("ip_allowlist").array().notNull().default(sql`'{}'::text[]`),
-    /** SPEC §15: at most this many admitted requests per `budget_period` (UTC); null: no budget. */
+    /** At most this many admitted requests per `budget_period` (UTC); null: no budget. */
     budgetLimit: integer("budget_limit"),
     budgetPeriod: text("budget_period", { enum: BUDGET_PERIOD_VALUES }),
   },

@@ -30,7 +30,7 @@ export const requestLog = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
-    // org_id leads every key, so the table can be distributed by it (SPEC §6).
+    // org_id leads every key, so the table can be distributed by it (docs/operations.md#beyond-one-machine).
     primaryKey({ columns: [t.orgId, t.createdAt, t.id] }),
     // The unfiltered log, newest first, is the primary key read backwards; a key's own requests
     // (its page, the key filter) are the first index. Every other filter combination is read either
@@ -48,7 +48,7 @@ export const requestLog = pgTable(
 );
 
 /**
- * What a request's details page shows beyond its audit row (SPEC §14), for 4xx and 5xx answers
+ * What a request's details page shows beyond its audit row (docs/features/audit-log.md#request-details), for 4xx and 5xx answers
  * and requests with an Idempotency-Key: written with the row, in the same statement. Partitioned
  * by UTC day, and each day dropped whole after DETAIL_RETENTION_DAYS (db/partitions.ts). The
  * request is found by its row's time and id, which its request id carries (core/ids.ts).
@@ -183,7 +183,7 @@ export const rateLimitWindows = pgTable(
 );
 
 /**
- * SPEC §15: the requests each key with a budget was admitted in each of its periods (the period's
+ * The requests each key with a budget was admitted in each of its periods (the period's
  * first instant, UTC), counted by the admission statement's upsert, whose row lock makes the count
  * exact across processes. `used` never passes the limit it was counted against: a request the
  * budget refuses is not counted. `prior` is `used` before the statement that last wrote the row,
@@ -203,14 +203,14 @@ export const keyBudgetUsage = pgTable(
   (t) => [primaryKey({ columns: [t.orgId, t.apiKeyId, t.periodStart] })],
 );
 
-/** How long an Idempotency-Key and its response are kept (SPEC §11: Stripe's 24 hours). */
+/** How long an Idempotency-Key and its response are kept (Stripe's 24 hours). */
 export const IDEMPOTENCY_WINDOW_HOURS = 24;
 
 /** Raw bytes: a stored response is replayed exactly as it was sent, JSON or PDF. */
 const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({ dataType: () => "bytea" });
 
 /**
- * POST requests sent with an Idempotency-Key (SPEC §11), per organization and key, for 24 hours:
+ * POST requests sent with an Idempotency-Key (docs/features/api.md#idempotency-key), per organization and key, for 24 hours:
  * the request's hash, and once it has finished, the response to replay. A row without a response
  * is a request still running.
  */

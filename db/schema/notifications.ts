@@ -8,7 +8,7 @@ import { alerts } from "./alerts";
 const kindKnown = (column: unknown) => sql`${column} in (${sql.raw(NOTICE_KIND_VALUES.map((kind) => `'${kind}'`).join(", "))})`;
 
 /**
- * SPEC §15: what each person chose to get by email in each organization, per kind. A kind without
+ * What each person chose to get by email in each organization, per kind. A kind without
  * a row has its default (core/notifications.ts).
  */
 export const notificationPreferences = pgTable(
@@ -28,7 +28,7 @@ export const notificationPreferences = pgTable(
 export const NOTIFICATION_EMAIL_STATUS_VALUES = ["pending", "sent", "failed", "skipped"] as const;
 
 /**
- * Every email the service decided to send a person (SPEC §15), written in the transaction that
+ * Every email the service decided to send a person (docs/features/notifications.md#email), written in the transaction that
  * decided it (an alert raised, a reminder due) with its pg-boss job. `dedupe_key` names what it is
  * about ("alert:42", "expiry:key_…:2026-12-01T00:00:00Z:7"): the unique index sends each once
  * whichever process decides it first. The row is the mail's log: attempts, the last error, when sent.

@@ -5,7 +5,7 @@ import { createdAt } from "./columns";
 import { tenant, users } from "./accounts";
 
 /**
- * SPEC §10: where the organization's events are sent. The signing secret has to be readable to
+ * Where the organization's events are sent. The signing secret has to be readable to
  * sign each delivery; no query returns it (db/queries/webhooks.ts), and the dashboard shows it
  * once, when it is made. After a rotation the previous secret signs too until it ends, as
  * Standard Webhooks allows (a receiver may still hold it).
@@ -22,9 +22,9 @@ export const webhookEndpoints = pgTable(
     previousSigningSecret: text("previous_signing_secret"),
     previousSecretEndsAt: timestamp("previous_secret_ends_at", { withTimezone: true, mode: "date" }),
     enabled: boolean("enabled").notNull().default(true),
-    /** Signed events (SPEC §10), or every alert as a Slack message (SPEC §15; its event types are none). */
+    /** Signed events (docs/features/webhooks.md), or every alert as a Slack message (its event types are none). */
     format: text("format", { enum: WEBHOOK_FORMAT_VALUES }).notNull().default("standard"),
-    /** Why it is off: a person turned it off, or it failed for 5 days (SPEC §10). */
+    /** Why it is off: a person turned it off, or it failed for 5 days (docs/features/webhooks.md#delivery). */
     disabledReason: text("disabled_reason", { enum: ["manual", "failing"] }),
     /** The first failed delivery since the last one that succeeded; null while it works. */
     failingSince: timestamp("failing_since", { withTimezone: true, mode: "date" }),
