@@ -4,7 +4,7 @@ import { beginPasskeyProofAction, confirmIdentityAction } from "@/app/settings/s
 
 /**
  * The server actions the dashboard's shell wires in around every page (components do not import
- * app/): signing out, the bell, and sudo mode's question (SPEC §16). The organization's layout and
+ * app/): signing out, the bell, and sudo mode's question (docs/security.md#sudo-mode). The organization's layout and
  * the account settings' layout pass the same ones.
  */
 export const SUDO_MODE_ACTIONS = { confirmIdentity: confirmIdentityAction, beginPasskeyProof: beginPasskeyProofAction };

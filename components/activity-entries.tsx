@@ -137,7 +137,7 @@ export function ActivityEntries({ orgSlug, entries, label, linkKeys = true }: { 
                             <span className="text-muted-foreground line-through decoration-muted-foreground/50">{change.before}</span> → {change.after}
                           </>
                         ) : change.field === "leakedAt" && change.after?.startsWith("https://") ? (
-                          // Where a scanner found a key (SPEC §17): a public page, opened without our referrer.
+                          // Where a scanner found a key (docs/security.md#leaked-keys-and-secret-scanning): a public page, opened without our referrer.
                           <a href={change.after} target="_blank" rel="noopener noreferrer nofollow" className="break-all text-primary underline-offset-4 hover:underline">
                             {change.after}
                           </a>

@@ -14,7 +14,7 @@ import { Popover, PopoverContent, PopoverTrigger } from "@/components/ui/popover
 export type MarkAlertsReadAction = ConfirmAction<{ orgId: string; alertId: number | "all" }, { matched: number }>;
 
 /**
- * SPEC §10's bell: the organization's newest alerts with the reader's unread count. Opening an
+ * The alerts' bell (docs/features/alerts.md#the-bell-and-the-banner): the organization's newest alerts with the reader's unread count. Opening an
  * alert's link marks it read; "Mark all as read" marks every alert of the organization.
  */
 export function AlertBell({ orgId, orgSlug, alerts, unread, markRead }: { orgId: string; orgSlug: string; alerts: AlertDto[]; unread: number; markRead: MarkAlertsReadAction }) {

@@ -14,7 +14,7 @@ const BELL_ALERTS = 20;
 /**
  * The dashboard around a page: the header with the organization switcher, the bell (for roles
  * that see alerts) and the account menu, and sudo mode's question for every sensitive change
- * under it (SPEC §16). The organization's pages and the person's own account pages share it; the
+ * under it (docs/security.md#sudo-mode). The organization's pages and the person's own account pages share it; the
  * actions come from the route (components do not import app/).
  */
 export async function DashboardShell({

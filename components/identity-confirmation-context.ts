@@ -16,7 +16,7 @@ export function useIdentityConfirmation(): AskForIdentity {
 }
 
 /**
- * Whether sudo mode refused the change (SPEC §16: `reauthenticate`): the caller asks the person
+ * Whether sudo mode refused the change (`reauthenticate`): the caller asks the person
  * who they are and sends the same change again. It asks after its action's transition has ended,
  * never inside it: React holds a transition's updates (the question's own answer among them)
  * until every action in it has finished, so a question awaited inside would never be answered.

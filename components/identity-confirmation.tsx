@@ -23,7 +23,7 @@ function inWords(seconds: number): string {
 }
 
 /**
- * Sudo mode's question (SPEC §16), asked over whatever the person was doing: their password, or
+ * Sudo mode's question (docs/security.md#sudo-mode), asked over whatever the person was doing: their password, or
  * their second factor when they have one. The dashboard's forms and buttons ask it through
  * useIdentityConfirmation, so any sensitive change the server refuses goes through once answered.
  */

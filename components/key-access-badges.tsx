@@ -10,7 +10,7 @@ const number = new Intl.NumberFormat("en-US");
 const LEVEL_VARIANT = { none: "outline", near: "warning", "used-up": "destructive" } as const;
 
 /**
- * SPEC §9 and §15: what a key can do at a glance ("Read only", "Restricted", "IP-restricted", its
+ * What a key can do at a glance ("Read only", "Restricted", "IP-restricted", its
  * budget this period), the detail on hover and keyboard focus. A full-access key without an
  * allowlist or a budget carries none.
  */

@@ -27,7 +27,7 @@ export function accessFieldsShowError(fieldErrors: FieldErrors): boolean {
 }
 
 /**
- * SPEC §9's fields of the create and edit dialogs: the access (full, read only, restricted with a
+ * The restricted-key fields of the create and edit dialogs: the access (full, read only, restricted with a
  * permission per resource) and the IP allowlist, checked as it is typed with the rules the server
  * applies (lib/keys/ip-allowlist.ts).
  */

@@ -16,7 +16,7 @@ export function budgetFieldsShowError(fieldErrors: FieldErrors): boolean {
 }
 
 /**
- * SPEC §15's fields of the create and edit dialogs: a number of requests, empty for no budget, and
+ * The budget fields of the create and edit dialogs: a number of requests, empty for no budget, and
  * the UTC period it counts in.
  */
 export function KeyBudgetFields({ initial, fieldErrors }: { initial?: KeyBudget | null; fieldErrors: FieldErrors }) {

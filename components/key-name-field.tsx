@@ -5,7 +5,7 @@ import { Input } from "@/components/ui/input";
 import { characterCount } from "@/lib/input-rules";
 import { API_KEY_NAME_MAX, genericNameWarning } from "@/lib/keys/input";
 
-/** A key's name as the create and rename dialogs ask for it: a live count and SPEC §3's warning for names that say nothing. */
+/** A key's name as the create and rename dialogs ask for it: a live count and a warning for names that say nothing. */
 export function KeyNameField({ value, onChange, error }: { value: string; onChange: (name: string) => void; error?: string }) {
   const count = characterCount(value.trim());
   const warning = genericNameWarning(value);

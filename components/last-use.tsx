@@ -2,7 +2,7 @@ import type { ApiKeyDto } from "@/db/queries/api-keys";
 import { RelativeTime } from "@/components/relative-time";
 
 /**
- * A key's last use (SPEC §7): when, from which client address, on which route: "3 hours ago from
+ * A key's last use (docs/features/api-keys.md#rename-revoke-last-use): when, from which client address, on which route: "3 hours ago from
  * 203.0.113.10 · GET /v1/invoices", or "Never used". Recorded at most once a minute.
  */
 export function LastUse({ apiKey, prefix }: { apiKey: Pick<ApiKeyDto, "lastUsedAt" | "lastUsedIp" | "lastUsedEndpoint">; prefix?: string }) {

@@ -32,7 +32,7 @@ function expiryLine(expiresAt: string | null): string {
 
 /**
  * The dialog that mints a key (create, roll): its form until the key exists, then the value shown
- * once (SPEC §3) with a copy button and "I have copied this key" before Done. Once the value is
+ * once (docs/features/api-keys.md#creating-a-key) with a copy button and "I have copied this key" before Done. Once the value is
  * shown, leaving by Escape, the overlay or ✕ asks first. `form` gets `reveal` for its action's
  * success; the form is mounted afresh at each opening, so no earlier attempt greets the next one.
  */

@@ -4,7 +4,7 @@ import { startAuthentication, startRegistration, type PublicKeyCredentialCreatio
 import type { ConfirmAction } from "@/components/use-confirm-action";
 import { PASSKEY_WRONG_HOST, passkeyHostProblem } from "@/lib/passkey-host";
 
-/** The server action that hands a browser a passkey challenge (SPEC §16): to sign it, or to make a new passkey. */
+/** The server action that hands a browser a passkey challenge (docs/features/two-factor.md): to sign it, or to make a new passkey. */
 export type BeginPasskeyProofAction = ConfirmAction<Record<string, never>, PublicKeyCredentialRequestOptionsJSON | null>;
 export type BeginPasskeySetupAction = ConfirmAction<Record<string, never>, PublicKeyCredentialCreationOptionsJSON>;
 

@@ -9,7 +9,7 @@ import { cn } from "@/lib/utils";
 
 const number = new Intl.NumberFormat("en-US");
 
-/** Plan, keys used / allowed and calls this month / quota (SPEC §5). */
+/** Plan, keys used / allowed and calls this month / quota (docs/features/dashboard.md). */
 export function PlanUsageBanner({ usage, orgSlug }: { usage: OrgUsageDto; orgSlug: string }) {
   const plan = PLANS[usage.plan];
   if (!plan.apiAccess) {

@@ -11,7 +11,7 @@ const REQUEST_ID = /^req_[A-Za-z0-9]{1,60}$/;
 
 /**
  * "Find a request": a `req_…` id pasted from a customer's error body or X-Request-Id header opens
- * that request's details (SPEC §14). The page says whether the organization has it.
+ * that request's details (docs/features/audit-log.md#request-details). The page says whether the organization has it.
  */
 export function RequestSearch({ base, className }: { base: string; className?: string }) {
   const router = useRouter();

@@ -27,7 +27,7 @@ export function availableMethods(methods: SecondFactorMethods, passkeysAsked: bo
 }
 
 /**
- * The fields that ask for a second factor (SPEC §16): a passkey, the code from the authenticator
+ * The fields that ask for a second factor (docs/features/two-factor.md): a passkey, the code from the authenticator
  * app, or, one click away, a recovery code. The form sends `method` and `code`, or `method` and
  * `credential` (a passkey's signature, which submits the form by itself once the device answers).
  */

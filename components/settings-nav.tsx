@@ -42,7 +42,7 @@ const GROUPS = [
 ] as const;
 
 /**
- * `permission`: what a page's route requires (SPEC §1; its layout answers 404 without it), so the
+ * `permission`: what a page's route requires (its layout answers 404 without it), so the
  * list leaves the page out for a role without it. The pages check it themselves as well.
  */
 export function SettingsNav({ orgSlug, role }: { orgSlug: string; role: Role }) {

@@ -9,7 +9,7 @@ export interface SudoModeActions {
   beginPasskeyProof: BeginPasskeyProofAction;
 }
 
-/** Where sensitive changes can be made: sudo mode's question (SPEC §16) is asked for whatever is under it. */
+/** Where sensitive changes can be made: sudo mode's question (docs/security.md#sudo-mode) is asked for whatever is under it. */
 export async function SudoModeBoundary({ userId, actions, children }: { userId: string; actions: SudoModeActions; children: React.ReactNode }) {
   return (
     <IdentityConfirmationProvider actions={actions} secondFactors={await secondFactorMethods(userId)} sudoModeSeconds={sudoModeSeconds()}>

@@ -5,7 +5,7 @@ import type { RollupGrain } from "@/core/usage-grains";
 import { AXIS_TICK, ChartLegend, CLASS_COLOURS, chartNumber, formatMs, roundTicks, TooltipBox, TooltipLine } from "@/components/chart-parts";
 
 /**
- * The Usage page's charts over time (SPEC §13) and the key page's latency panel: requests stacked
+ * The Usage page's charts over time (docs/features/usage-analytics.md) and the key page's latency panel: requests stacked
  * by status class, the error rate, and latency p50/p95/p99, one point per minute, hour or day.
  */
 

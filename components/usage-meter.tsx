@@ -3,7 +3,7 @@ import { cn } from "@/lib/utils";
 
 export type UsageLevel = "near" | "used-up" | null;
 
-/** SPEC §10 and §15: amber from 80 % of a quota or budget, red once it is used up. */
+/** Amber from 80 % of a quota or budget, red once it is used up. */
 export function usageLevel(used: number, limit: number): UsageLevel {
   const share = (used / limit) * 100;
   return share >= 100 ? "used-up" : share >= 80 ? "near" : null;

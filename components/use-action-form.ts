@@ -10,7 +10,7 @@ export type FormActionFn<T> = (prev: ActionResult<T> | null, form: FormData) => 
 /**
  * useActionState for forms that keep what the user typed when the server refuses it
  * (a plain `action={…}` form is reset by React after every submission). A change sudo mode
- * refuses is sent again once the person confirms who they are (SPEC §16).
+ * refuses is sent again once the person confirms who they are (docs/security.md#sudo-mode).
  */
 export function useActionForm<T>(action: FormActionFn<T>, onSuccess?: (data: T) => void) {
   const askForIdentity = useIdentityConfirmation();

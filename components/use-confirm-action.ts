@@ -12,7 +12,7 @@ export type ConfirmAction<I, T> = (prev: null, input: I) => Promise<ActionResult
  * answers), `onSettled` follows either answer, a refusal's message stays in `error` and a success
  * goes to `onSuccess` (close the dialog, say what happened). A control with no dialog of its own
  * shows a refusal through `onError` (a toast) instead. A change sudo mode refuses is sent again
- * once the person confirms who they are (SPEC §16). Dashboard actions revalidate the
+ * once the person confirms who they are (docs/security.md#sudo-mode). Dashboard actions revalidate the
  * organization's pages themselves (lib/action.ts), so nothing here refreshes the router.
  */
 export function useConfirmAction<I, T>(

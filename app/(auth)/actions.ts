@@ -40,7 +40,7 @@ function refusalMessage(error: CredentialsSignin, { afterSignUp }: { afterSignUp
 }
 
 /**
- * Signs in with the password; a person with a second factor goes on to its step (SPEC §16), whose
+ * Signs in with the password; a person with a second factor goes on to its step (docs/features/two-factor.md), whose
  * session reaches nothing else until it passes.
  */
 async function signInOrExplain(email: string, password: string, redirectTo: string, context: { afterSignUp: boolean }): Promise<never> {
@@ -54,7 +54,7 @@ async function signInOrExplain(email: string, password: string, redirectTo: stri
 }
 
 /**
- * SPEC §16: the second step of a sign-in, with a code from the authenticator app, a passkey or a
+ * The second step of a sign-in, with a code from the authenticator app, a passkey or a
  * recovery code. The session gets a new id before it becomes a whole one, so a copy of the cookie
  * taken at the password step never reaches more than that step.
  */
@@ -64,7 +64,7 @@ export const secondFactorSignInAction = secondStepAction(secondFactorProofInput.
   redirect(safeCallbackPath(callbackUrl));
 });
 
-/** A passkey challenge for the second step, kept on the waiting session's row (SPEC §16). */
+/** A passkey challenge for the second step, kept on the waiting session's row (docs/features/two-factor.md). */
 export const beginPasskeySignInAction = secondStepAction(z.object({}), (_input, session) => passkeyAssertionOptions(session));
 
 export const signInAction = publicAction(signInInput, async ({ email, password, callbackUrl }) =>
@@ -76,13 +76,13 @@ export const signUpAction = publicAction(signUpInput, async (input) => {
   return signInOrExplain(input.email, input.password, `/${orgSlug}/settings/api`, { afterSignUp: true });
 });
 
-/** SPEC §12: a new user signs up through an invitation link and lands in its organization. */
+/** A new user signs up through an invitation link and lands in its organization. */
 export const signUpWithInvitationAction = publicAction(signUpWithInvitationInput, async (input) => {
   const { email, orgSlug } = await signUpWithInvitation(input, await currentClient());
   return signInOrExplain(email, input.password, `/${orgSlug}/settings/api`, { afterSignUp: true });
 });
 
-/** SPEC §12: a signed-in user with the invited email joins and lands in the organization. */
+/** A signed-in user with the invited email joins and lands in the organization. */
 export const acceptInvitationAction = userAction(acceptInvitationInput, async ({ token }, { userId }) => {
   const { orgSlug } = await acceptInvitation(token, userId, await currentClient());
   redirect(`/${orgSlug}/settings/api`);

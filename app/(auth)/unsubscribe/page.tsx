@@ -8,7 +8,7 @@ import { UnsubscribeForm } from "./unsubscribe-form";
 export const metadata: Metadata = { title: "Unsubscribe" };
 
 /**
- * SPEC §15: where an email's unsubscribe link lands, signed in or not. It asks before it changes
+ * Where an email's unsubscribe link lands, signed in or not. It asks before it changes
  * anything, since mail scanners open links; mail clients use the one-click POST (app/api/unsubscribe).
  */
 export default async function UnsubscribePage({ searchParams }: { searchParams: Promise<{ token?: string | string[] }> }) {

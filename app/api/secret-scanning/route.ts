@@ -3,7 +3,7 @@ import { clientOf } from "@/lib/auth/client";
 import { receiveReport } from "@/lib/secret-scanning/receive-report";
 
 /**
- * SPEC §17: GitHub's secret scanning partner program reports tokens matching our key pattern that
+ * GitHub's secret scanning partner program reports tokens matching our key pattern that
  * were pushed to public repositories. Signed by GitHub, not by a session: no cookie, no CSRF token.
  */
 export async function POST(request: NextRequest) {

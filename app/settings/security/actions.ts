@@ -31,7 +31,7 @@ export const confirmTotpSetupAction = accountAction(
   { sudo: true },
 );
 
-/** Turning two-factor off needs a second factor (SPEC §16), counted against the same throttle as sign-in's. */
+/** Turning two-factor off needs a second factor (docs/features/two-factor.md#turning-it-off), counted against the same throttle as sign-in's. */
 export const removeTotpAction = accountActionWithSecondFactor(secondFactorProofInput, async (_proof, { userId, tx }) => {
   await removeTotpFactor(tx, userId);
   return { data: { removed: true }, activity: { action: "two_factor.totp_removed" } };
@@ -47,7 +47,7 @@ export const renewRecoveryCodesAction = accountAction(
   { sudo: true },
 );
 
-/** Sudo mode's question answered (SPEC §16): the password or a second factor again, throttled as sign-in is. */
+/** Sudo mode's question answered (docs/security.md#sudo-mode): the password or a second factor again, throttled as sign-in is. */
 export const confirmIdentityAction = userAction(identityProofInput, async (proof, session) => {
   await confirmIdentity(session, proof, (await currentClient()).ip);
   return { confirmed: true };

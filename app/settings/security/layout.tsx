@@ -11,7 +11,7 @@ export const dynamic = "force-dynamic";
 /**
  * The person's own settings, outside any organization: shown in the frame of the organization they
  * used last. It reads no organization's access rules, so a person an organization's two-factor
- * requirement keeps out still reaches it (SPEC §16).
+ * requirement keeps out still reaches it (docs/features/two-factor.md#requiring-it-for-everyone).
  */
 export default async function AccountSettingsLayout({ children }: { children: React.ReactNode }) {
   const membership = await landingMembership();

@@ -15,7 +15,7 @@ import { redirectToSignIn } from "@/lib/sign-in-redirect";
 export const metadata: Metadata = { title: "Security" };
 
 /**
- * SPEC §16: each person's own two-factor sign-in. `?required=<slug>` is where an organization that
+ * Each person's own two-factor sign-in. `?required=<slug>` is where an organization that
  * requires it sends a member without it: the page says so, and where to go once it is set up.
  */
 export default async function SecurityPage({ searchParams }: { searchParams: Promise<{ required?: string }> }) {

@@ -13,7 +13,7 @@ import { AcceptInvitationForm, InvitationSignUpForm } from "./invitation-forms";
 export const metadata: Metadata = { title: "Invitation" };
 
 /**
- * SPEC §12: where an invitation link lands. An open invitation is accepted by the signed-in user
+ * Where an invitation link lands. An open invitation is accepted by the signed-in user
  * with its email, or by signing up with that email fixed; any other state says why it cannot be.
  */
 export default async function InvitationPage({ params }: { params: Promise<{ token: string }> }) {

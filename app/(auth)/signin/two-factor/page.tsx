@@ -8,7 +8,7 @@ import { SecondFactorForm } from "./second-factor-form";
 
 export const metadata: Metadata = { title: "Two-factor authentication" };
 
-/** SPEC §16: the second step of a sign-in, the one page a session that passed only the password reaches. */
+/** The second step of a sign-in, the one page a session that passed only the password reaches. */
 export default async function SecondFactorPage({ searchParams }: { searchParams: Promise<{ callbackUrl?: string }> }) {
   const { callbackUrl } = await searchParams;
   const returnTo = safeCallbackPath(callbackUrl, (await headers()).get("host") ?? undefined);

@@ -16,7 +16,7 @@ import { setAlertSettingsAction } from "./actions";
 
 const thresholdsText = (thresholds: number[]) => thresholds.join(", ");
 
-/** SPEC §10's alert settings: editable by owners and admins, shown to members. */
+/** The alert settings (docs/features/alerts.md): editable by owners and admins, shown to members. */
 export function AlertSettingsForm({ orgId, settings, canManage, quota }: { orgId: string; settings: AlertSettings; canManage: boolean; quota: number | null }) {
   const [thresholds, setThresholds] = useState(thresholdsText(settings.quotaAlertThresholds));
   const [burst, setBurst] = useState(String(settings.rateLimitAlertThreshold));

@@ -7,7 +7,7 @@ import { SLACK_CHANNELS_MAX } from "@/core/enums";
 import { EndpointStatus } from "../webhooks/endpoint-status";
 import { AddSlackChannelForm } from "./add-slack-channel-form";
 
-/** SPEC §15 (owners, admins): the organization's Slack channels, each getting every alert as a message, and the form that adds one. */
+/** Owners and admins: the organization's Slack channels, each getting every alert as a message, and the form that adds one. */
 export function SlackChannels({ orgId, orgSlug, channels }: { orgId: string; orgSlug: string; channels: WebhookEndpointDto[] }) {
   return (
     <Card>

@@ -4,7 +4,7 @@ import { orgAction } from "@/lib/action";
 import { createApiKeyInput, renameApiKeyInput, revokeApiKeyInput, rollApiKeyInput, updateKeyRestrictionsInput } from "@/lib/keys/input";
 import { createKey, renameKey, restrictKey, revokeKey, rollKey } from "@/lib/keys/lifecycle";
 
-// Each key change as the dashboard calls it: its input, who may, whether sudo mode guards it (SPEC §16), and the rule in lib/keys/lifecycle.ts.
+// Each key change as the dashboard calls it: its input, who may, whether sudo mode guards it, and the rule in lib/keys/lifecycle.ts.
 export const createApiKeyAction = orgAction(createApiKeyInput, "keys.create", createKey);
 export const rollApiKeyAction = orgAction(rollApiKeyInput, "keys.roll", rollKey, { sudo: true });
 export const revokeApiKeyAction = orgAction(revokeApiKeyInput, "keys.revoke", revokeKey, { sudo: true });

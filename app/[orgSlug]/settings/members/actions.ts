@@ -6,7 +6,7 @@ import { changeMemberRoleInput, invitationInput, inviteMemberInput, leaveOrganiz
 import { twoFactorRequirementInput } from "@/lib/security/input";
 import { changeTwoFactorRequirement } from "@/lib/security/two-factor-requirement";
 
-// Each membership change as the dashboard calls it: its input, who may, whether sudo mode guards it (SPEC §16: roles, and the security requirement), and the rule in lib/members/changes.ts.
+// Each membership change as the dashboard calls it: its input, who may, whether sudo mode guards it (roles, and the security requirement), and the rule in lib/members/changes.ts.
 // Every change that grants or takes someone's role asks, whatever the role: an invitation a stale
 // session could send unasked would bring in a person of the sender's choosing (an owner, whose
 // fresh session then asks nothing), and one as a member would outlast "Sign out everywhere".

@@ -26,7 +26,7 @@ interface Invited {
   mail: MailOutcome;
 }
 
-/** SPEC §12: invite by email with a role the inviter may grant; the link is shown once. */
+/** Invite by email with a role the inviter may grant; the link is shown once. */
 export function InviteMemberDialog({ orgId, roles }: { orgId: string; roles: Role[] }) {
   return (
     <FormDialog

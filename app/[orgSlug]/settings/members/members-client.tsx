@@ -37,7 +37,7 @@ type Pending =
   | { kind: "transfer"; member: MemberDto }
   | { kind: "change-role"; member: MemberDto; role: Role };
 
-/** SPEC §12: an organization keeps an owner, so its last one can neither change role nor leave. */
+/** An organization keeps an owner, so its last one can neither change role nor leave. */
 const LAST_OWNER_HINT = "You are the only owner: transfer ownership first.";
 
 interface Props {

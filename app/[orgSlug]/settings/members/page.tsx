@@ -12,7 +12,7 @@ import { TwoFactorRequirement } from "./two-factor-requirement";
 
 export const metadata: Metadata = { title: "Members" };
 
-/** SPEC §12: who is in the organization with which role, and who is invited. Guests get a 404. */
+/** Who is in the organization with which role, and who is invited. Guests get a 404. */
 export default async function MembersPage({ params }: { params: Promise<{ orgSlug: string }> }) {
   const { orgSlug } = await params;
   const { userId, membership } = await requireOrgAccess(orgSlug, "members.view");

@@ -17,7 +17,7 @@ import { ROLE_INFO } from "@/lib/roles";
 import { holdersCan } from "@/lib/authz";
 import { revokeInvitationAction } from "./actions";
 
-/** SPEC §12: invitations not yet accepted, with who sent them and when they expire. */
+/** Invitations not yet accepted, with who sent them and when they expire. */
 export function PendingInvitations({ orgId, invitations, grantable, canInvite }: { orgId: string; invitations: InvitationDto[]; grantable: Role[]; canInvite: boolean }) {
   const revoke = useConfirmAction(revokeInvitationAction, { onSuccess: ({ email }) => toast.success(`The invitation to ${email} no longer works`), onError: toast.error });
   return (

@@ -25,7 +25,7 @@ interface Props {
   viewerHasTwoFactor: boolean;
 }
 
-/** SPEC §16: "Require two-factor for everyone", which owners set and everyone sees. */
+/** "Require two-factor for everyone", which owners set and everyone sees. */
 export function TwoFactorRequirement({ orgId, orgName, required, withTwoFactor, total, canManage, viewerHasTwoFactor }: Props) {
   const [open, setOpen] = useState(false);
   const change = useConfirmAction(setTwoFactorRequirementAction, {

@@ -10,7 +10,7 @@ import { EmailPreferencesForm } from "./email-preferences-form";
 
 export const metadata: Metadata = { title: "Email notifications" };
 
-/** SPEC §15: which alerts also reach this person by email, in this organization. Each person chooses for themself. */
+/** Which alerts also reach this person by email, in this organization. Each person chooses for themself. */
 export default async function NotificationsPage({ params }: { params: Promise<{ orgSlug: string }> }) {
   const { orgSlug } = await params;
   const { userId, membership } = await requireOrgAccess(orgSlug, "alerts.view");

@@ -4,7 +4,7 @@ import { orgAction } from "@/lib/action";
 import { createEndpoint, deleteEndpoint, resendDelivery, rotateSecret, sendTestEvent, setEndpointEnabled } from "@/lib/webhooks/endpoints";
 import { createWebhookEndpointInput, resendWebhookDeliveryInput, setWebhookEndpointEnabledInput, webhookEndpointInput } from "@/lib/webhooks/input";
 
-// Each webhook change as the dashboard calls it: its input, who may, whether sudo mode guards it (SPEC §16: endpoints and secrets), and the rule in lib/webhooks/endpoints.ts.
+// Each webhook change as the dashboard calls it: its input, who may, whether sudo mode guards it (endpoints and secrets), and the rule in lib/webhooks/endpoints.ts.
 export const createWebhookEndpointAction = orgAction(createWebhookEndpointInput, "notifications.manage", createEndpoint, { sudo: true });
 export const setWebhookEndpointEnabledAction = orgAction(setWebhookEndpointEnabledInput, "notifications.manage", setEndpointEnabled, { sudo: true });
 export const rotateWebhookSecretAction = orgAction(webhookEndpointInput, "notifications.manage", rotateSecret, { sudo: true });

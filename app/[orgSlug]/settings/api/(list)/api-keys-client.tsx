@@ -36,7 +36,7 @@ const DAY_MS = 86_400_000;
 const EXPIRING_WITHIN_DAYS = 7;
 const UNUSED_FOR_DAYS = 30;
 
-/** SPEC §7's status filter. "Unused" keys are active ones with no call for UNUSED_FOR_DAYS (never used: since creation). */
+/** The key list's status filter. "Unused" keys are active ones with no call for UNUSED_FOR_DAYS (never used: since creation). */
 const STATUS_FILTERS = {
   active: { label: "Active", matches: (key: ApiKeyDto) => key.status === "active" },
   expiring: { label: `Expiring within ${EXPIRING_WITHIN_DAYS} days`, matches: (key: ApiKeyDto, now: number) => key.status === "active" && key.expiresAt !== null && Date.parse(key.expiresAt) - now <= EXPIRING_WITHIN_DAYS * DAY_MS },
@@ -52,7 +52,7 @@ const DEFAULT_STATUS: StatusFilter = "active";
 const statusOf = (param: string | null): StatusFilter => (param !== null && Object.hasOwn(STATUS_FILTERS, param) ? (param as StatusFilter) : DEFAULT_STATUS);
 
 
-/** SPEC §7: a key created before the policy, and what to do about it (on hover and keyboard focus). */
+/** A key created before the policy, and what to do about it (on hover and keyboard focus). */
 function OutsidePolicyBadge({ breach, canRoll }: { breach: string | null; canRoll: boolean }) {
   if (!breach) return null;
   return (

@@ -20,7 +20,7 @@ function KeyName({ orgSlug, row }: { orgSlug: string; row: AuditLogRowDto }) {
 }
 
 /**
- * A request refused because its key had ended links to the history entry that ended it (SPEC §8);
+ * A request refused because its key had ended links to the history entry that ended it (docs/features/activity-history.md);
  * other requests of a revoked key just say so.
  */
 function KeyEndBadge({ orgSlug, row, ending }: { orgSlug: string; row: AuditLogRowDto; ending: KeyEndingDto | null | undefined }) {

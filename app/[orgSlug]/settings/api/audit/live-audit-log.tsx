@@ -20,7 +20,7 @@ function merged(newer: AuditLogRowDto[], older: AuditLogRowDto[]): AuditLogRowDt
 }
 
 /**
- * The audit log's rows, and its "Live" switch (SPEC §14): new requests matching the page's
+ * The audit log's rows, and its "Live" switch (docs/features/live-tail.md): new requests matching the page's
  * filters stream in at the top (server-sent events from ./live), held while paused, at most
  * LIVE_ROWS_KEPT on screen. The browser's EventSource reconnects by itself and sends the last row
  * it got, so a dropped connection resumes without gaps or repeats.

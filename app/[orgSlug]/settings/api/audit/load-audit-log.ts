@@ -24,7 +24,7 @@ export type AuditLogView =
       options: AuditFilterOptionsDto;
       keys: KeyOptionDto[];
       endings: KeyEndings;
-      /** The log's newest row id as the page was read: where its live tail starts (SPEC §14). */
+      /** The log's newest row id as the page was read: where its live tail starts (docs/features/live-tail.md). */
       liveSince: number;
     };
 

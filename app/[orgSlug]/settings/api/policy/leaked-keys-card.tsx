@@ -19,7 +19,7 @@ const HELP: Record<LeakedKeyResponse, string> = {
   alert: "The key keeps working; the owners are emailed and the alert says where it was found, so you can roll it yourself.",
 };
 
-/** SPEC §17: what a key a secret scanner finds in public gets; owners choose, everyone else reads. */
+/** What a key a secret scanner finds in public gets; owners choose, everyone else reads. */
 export function LeakedKeysCard({ orgId, response, canManage }: { orgId: string; response: LeakedKeyResponse; canManage: boolean }) {
   const id = useId();
   const [chosen, setChosen] = useState(response);

@@ -45,7 +45,7 @@ function AttemptLog({ attempts }: { attempts: WebhookAttemptDto[] }) {
   );
 }
 
-/** SPEC §10's delivery log: event, attempts (each with its answer when the row is opened), answer, duration, and "Resend" for a settled delivery. */
+/** An endpoint's delivery log: event, attempts (each with its answer when the row is opened), answer, duration, and "Resend" for a settled delivery. */
 export function DeliveryLog({ orgId, deliveries, canResend }: { orgId: string; deliveries: WebhookDeliveryDto[]; canResend: boolean }) {
   const router = useRouter();
   const waiting = deliveries.some((delivery) => delivery.status === "pending");

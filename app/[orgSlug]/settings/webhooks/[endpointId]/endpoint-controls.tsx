@@ -25,7 +25,7 @@ type Endpoint = { id: string; url: string; enabled: boolean; format: WebhookForm
 
 /**
  * The endpoint's actions: test event, on/off, secret rotation and deletion (the last two confirmed
- * first). A Slack channel (SPEC §15) reads no signature: it has no secret to rotate.
+ * first). A Slack channel (docs/features/notifications.md#slack) reads no signature: it has no secret to rotate.
  */
 export function EndpointControls({ orgId, orgSlug, endpoint }: { orgId: string; orgSlug: string; endpoint: Endpoint }) {
   const slack = endpoint.format === "slack";

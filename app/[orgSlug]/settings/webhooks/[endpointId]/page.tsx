@@ -26,7 +26,7 @@ export default async function WebhookEndpointPage({ params }: { params: Promise<
   const [endpoint] = await listWebhookEndpoints(membership.orgId, endpointId);
   if (!endpoint) notFound();
   const deliveries = await listWebhookDeliveries(membership.orgId, endpoint.id, LOG_ROWS);
-  // A Slack channel (SPEC §15): every alert as a message; no secret, no event types.
+  // A Slack channel (docs/features/notifications.md#slack): every alert as a message; no secret, no event types.
   const slack = endpoint.format === "slack";
   return (
     <div className="space-y-6">

@@ -13,7 +13,7 @@ export type RequestView =
   | { kind: "ok"; request: RequestDetailsDto; ending: KeyEndingDto | null };
 
 /**
- * One request of the organization by its id (SPEC §14), for its details page: an id of another
+ * One request of the organization by its id (docs/features/audit-log.md#request-details), for its details page: an id of another
  * organization's request finds nothing, exactly like an id of no request.
  */
 export async function loadRequest(slug: string, requestId: string): Promise<RequestView> {
@@ -22,7 +22,7 @@ export async function loadRequest(slug: string, requestId: string): Promise<Requ
   const { orgId, role } = access.membership;
   const request = await findRequest(orgId, requestId);
   if (!request) return { kind: "not-found", requestId };
-  // A request refused because its key had ended links to the entry that ended it (SPEC §8).
+  // A request refused because its key had ended links to the entry that ended it (docs/features/activity-history.md).
   const ended = request.status === 401 && can(role, "activity.view") ? (await keyEndings(orgId, [request.keyId])).get(request.keyId) : undefined;
   const ending = ended && ended.at <= request.createdAt ? ended : null;
   return { kind: "ok", request, ending };

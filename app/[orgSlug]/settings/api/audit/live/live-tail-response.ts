@@ -8,7 +8,7 @@ import { currentSession } from "@/lib/session";
 const ROW_ID = /^\d{1,15}$/;
 
 /**
- * The audit log's live tail for the URL's filters (SPEC §14), as server-sent events. It starts
+ * The audit log's live tail for the URL's filters (docs/features/live-tail.md), as server-sent events. It starts
  * after `since` (the newest row the page shows) or, on a reconnect, after the Last-Event-ID the
  * browser sends; without either, from now. The role is read from the database here and again
  * every few seconds while it runs.

@@ -15,7 +15,7 @@ import { updateKeyRestrictionsAction } from "../../actions";
 
 type EditableKey = KeyRestrictions & { id: string; name: string; budget: KeyBudget | null };
 
-/** SPEC §9 and §15 (owners, admins): what the key may do, from where and how much; the next request is decided by the new rule. */
+/** Owners and admins: what the key may do, from where and how much; the next request is decided by the new rule. */
 export function EditAccessDialog({ orgId, apiKey, label = "Edit access" }: { orgId: string; apiKey: EditableKey; label?: string }) {
   return (
     <FormDialog

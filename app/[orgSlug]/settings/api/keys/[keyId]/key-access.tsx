@@ -10,7 +10,7 @@ const SUMMARY = {
   restricted: "Only what is listed below; anything else is refused with 403 api_key_scope_insufficient.",
 } as const;
 
-/** SPEC §9 on the key's page: exactly what the key can do, per resource, and from where. */
+/** The key's access on its page (docs/features/restricted-keys.md): exactly what the key can do, per resource, and from where. */
 export function KeyAccess({ apiKey, editor }: { apiKey: KeyRestrictions; editor: ReactNode }) {
   return (
     <Card>

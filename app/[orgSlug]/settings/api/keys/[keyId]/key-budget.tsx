@@ -8,7 +8,7 @@ import { BUDGET_PERIOD_LABELS, describeBudget, type KeyBudgetDto } from "@/core/
 
 const number = new Intl.NumberFormat("en-US");
 
-/** SPEC §15 on the key's page: the budget, what this period has used of it, and when it starts again. */
+/** A key's budget on its page (docs/features/key-budgets.md#shown): the budget, what this period has used of it, and when it starts again. */
 export function KeyBudget({ budget, editor }: { budget: KeyBudgetDto | null; editor: ReactNode }) {
   if (!budget) {
     return (

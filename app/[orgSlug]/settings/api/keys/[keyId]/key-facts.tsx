@@ -11,7 +11,7 @@ import { REVOKE_REASONS } from "@/lib/keys/revoke-reasons";
 export const calendarDay = (iso: string) => new Date(iso).toLocaleDateString("en-US", { month: "short", day: "numeric", year: "numeric", timeZone: "UTC" });
 
 /**
- * A rolled key during its overlap (SPEC §7): when it stops, and whether clients still use it:
+ * A rolled key during its overlap (docs/features/api-keys.md#roll): when it stops, and whether clients still use it:
  * a use after the roll means some client has not switched to the new value yet.
  */
 export function OverlapNotice({ orgSlug, apiKey, replacedBy }: { orgSlug: string; apiKey: ApiKeyDto; replacedBy: NonNullable<ApiKeyDto["replacedBy"]> }) {

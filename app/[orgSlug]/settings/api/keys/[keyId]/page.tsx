@@ -52,7 +52,7 @@ export default async function KeyDetailsPage({ params }: { params: Promise<{ org
   // A revoked key keeps its name, so its history and requests read as they happened.
   const canRename = can(membership.role, "keys.rename") && apiKey.status !== "revoked";
   const canRestrict = can(membership.role, "keys.restrict") && apiKey.status !== "revoked";
-  // The budget is set in the same dialog as the access (SPEC §15), which needs both permissions.
+  // The budget is set in the same dialog as the access (docs/features/key-budgets.md), which needs both permissions.
   const canSetBudget = canRestrict && can(membership.role, "keys.budget");
   const mayRoll = can(membership.role, "keys.roll") && apiKey.status !== "revoked" && PLANS[membership.plan].apiAccess;
   const canRoll = mayRoll && apiKey.status === "active" && !apiKey.replacedBy;
