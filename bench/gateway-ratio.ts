@@ -141,7 +141,7 @@ function pgbenchScript(orgId: string, keyValue: string, keyId: string): string {
   // One request per admission statement: the server batches concurrent ones, pgbench's clients cannot.
   const admission = [quote(`{${hashApiKey(keyValue)}}`), quote(`{${windowStart}}`), quote(`{${utcMonthStart(now)}}`), "array[random()]", "array[now()]", quote("{products}"), "array[1]", "array[true]", quote("{127.0.0.1}")];
   const row = [orgId, keyId, "req_bench", "GET", PATH, "GET /v1/products", "200", "3", "127.0.0.1", "pgbench", now.toISOString(), "true", null];
-  // Then the details rows (SPEC §14): none, as a success without an Idempotency-Key writes none.
+  // Then the details rows (docs/features/audit-log.md#request-details): none, as a success without an Idempotency-Key writes none.
   const log = [...row.map((value) => quote(`{${Array.from({ length: PGBENCH_LOG_BATCH }, () => (value === null ? "NULL" : `"${value}"`)).join(",")}}`)), ...Array.from({ length: 10 }, () => quote("{}"))];
   const bind = (statement: string, values: string[]) => statement.replace(/\$(\d+)/g, (_, n: string) => values[Number(n) - 1]!);
   const oneLine = (statement: string) => statement.replace(/--[^\n]*/g, "").trim().replace(/\s+/g, " ");
@@ -187,7 +187,7 @@ export async function benchGatewayRatio(): Promise<void> {
   }
   const database = new URL(url).pathname.slice(1);
   const { org, keys, values } = await benchOrganization("Ratio");
-  // The same load with keys restricted to what it asks for, from this machine only (SPEC §9).
+  // The same load with keys restricted to what it asks for, from this machine only (docs/features/restricted-keys.md).
   const restricted = await Promise.all(
     Array.from({ length: KEYS }, (_, i) => insertKey(org.id, { name: `Ratio restricted ${i}`, access: "restricted", scopes: { products: "read" }, ipAllowlist: ["127.0.0.0/8", "::1"] })),
   );
@@ -243,7 +243,7 @@ export async function benchGatewayRatio(): Promise<void> {
     const ratios = gateway.map((g, i) => g.requestsPerSecond / bare[i]!.requestsPerSecond);
     const statuses = gateway.map((g) => statusesText(g.statuses)).join("; ");
     const addedP99 = gateway.map((g, i) => g.p99 - bare[i]!.p99);
-    console.log(`median gateway ÷ bare ${median(ratios).toFixed(2)} (SPEC §18: ≥ 0.75, goal 0.8); median added p50 ${ms(median(gateway.map((g, i) => g.p50 - bare[i]!.p50)))}, p99 ${ms(median(addedP99))} (SPEC §18: ≤ 5 ms); gateway statuses: ${statuses}`);
+    console.log(`median gateway ÷ bare ${median(ratios).toFixed(2)} (required ≥ 0.75, goal 0.8); median added p50 ${ms(median(gateway.map((g, i) => g.p50 - bare[i]!.p50)))}, p99 ${ms(median(addedP99))} (required ≤ 5 ms); gateway statuses: ${statuses}`);
     if (!ratioOnly) {
       const restrictedRatios = withRestrictions.map((r, i) => r.requestsPerSecond / gateway[i]!.requestsPerSecond);
       printTable("## The gateway with restricted keys (products: read, an IP allowlist) against full-access keys, same load", [

@@ -1,5 +1,5 @@
 /**
- * SPEC §15's cost on the gateway, on PostgreSQL, one server process under the same load as the
+ * What key budgets cost the gateway, on PostgreSQL, one server process under the same load as the
  * gateway ratio (50 connections, GET /v1/products?limit=10):
  * - the issue's bar: ten keys of which one has a budget, against ten keys without;
  * - the worst case: one key with a budget taking the whole load, against one key without (its
@@ -64,7 +64,7 @@ export async function benchKeyBudget(): Promise<void> {
   const singleBudgeted = (await insertKey(org.id, { name: "Budget whole load", budget: BUDGET })).value;
   const server = await startServerProcess("api-server.ts", {});
   try {
-    await compare(server, "Ten keys of an Enterprise organization, one of them with a monthly budget (SPEC §15), against ten without", oneOfTen, values);
+    await compare(server, "Ten keys of an Enterprise organization, one of them with a monthly budget, against ten without", oneOfTen, values);
     await compare(server, "One key taking the whole load, with a monthly budget, against one key without", [singleBudgeted], [single]);
   } finally {
     await server.stop();

@@ -1,5 +1,5 @@
 /**
- * SPEC §14's two figures, on PostgreSQL, in separate processes:
+ * The live tail's and request details' two figures, on PostgreSQL, in separate processes:
  * - the gateway with the bodies of failed requests captured, side by side with capture off
  *   (CAPTURE_ERROR_BODIES=false), rounds interleaved, under a load where one request in five
  *   fails validation with a body;

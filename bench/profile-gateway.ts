@@ -1,5 +1,5 @@
 /**
- * Where the gateway's CPU goes, against the bare route and through the one-port server (SPEC §18):
+ * Where the gateway's CPU goes, against the bare route and through the one-port server (docs/operations.md#every-core):
  * each under the same load with `--cpu-prof`, then its top self-time frames and self time by package.
  * PostgreSQL only. `npm run bench -- --only=profile` (BENCH_PROFILE_DIR keeps the .cpuprofile files).
  */

@@ -1,5 +1,5 @@
 /**
- * SPEC §18's serving figures, on PostgreSQL, in separate processes, rounds interleaved so drift on
+ * The serving figures of docs/operations.md#every-core, on PostgreSQL, in separate processes, rounds interleaved so drift on
  * a shared machine hits each alike:
  * - /v1 through the one-port server (`server.ts`, Next.js beside the API) ÷ through the API-only
  *   server (`api-server.ts`), one worker each: the one-port tax;

@@ -1,5 +1,5 @@
 /**
- * SPEC §13 at production size (PostgreSQL only): every query of the Usage page and of
+ * Usage analytics at production size (PostgreSQL only): every query of the Usage page and of
  * GET /v1/usage over a request log of --usage-rows rows (10,000,000 unless given) of 100 keys and
  * 20 endpoints over 90 days, generated here (bench/request-log-at-scale.ts) with its rollups.
  * Prints each query's median and slowest time against the 50 ms budget; asserts nothing.

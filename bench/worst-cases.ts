@@ -1,9 +1,9 @@
 /**
  * The heaviest inputs the API accepts or refuses, as the fuzz suite (tests/fuzz-*.test.ts) and
- * SPEC §11's bounds point to them: the widest analytics range, an invoice at every limit and its
+ * The input bounds of docs/security.md#input point to them: the widest analytics range, an invoice at every limit and its
  * PDF, metadata at its limits, a search full of wildcards, floods of combining marks, deep JSON.
  * Each is sent one at a time and measured twice: the longest time anything held the event loop
- * (SPEC §11: 50 ms at most, the goal), and the process CPU, which also counts the PDF worker
+ * (50 ms at most, the goal), and the process CPU, which also counts the PDF worker
  * threads, the embedded database on PGlite and the small client side of one request.
  */
 import { monitorEventLoopDelay } from "node:perf_hooks";

@@ -106,7 +106,7 @@ test.describe("as an admin", () => {
   test("renames a key on its page, and the history records the old and new name", async ({ page }) => {
     await page.goto("/acme/settings/api/keys/key_demo_acme_ios");
     await expect(page.getByRole("heading", { name: "iOS app backend" })).toBeVisible();
-    // SPEC §7: last use with its client and route.
+    // Last use with its client and route.
     await expect(page.getByText(/from \d+\.\d+\.\d+\.\d+/).first()).toBeVisible();
     await expect(page.getByRole("button", { name: /^Revoke/ })).toHaveCount(0);
 

@@ -7,7 +7,7 @@ export { DEMO_PASSWORD } from "../seed/accounts";
 export const USERS = DEMO_ACCOUNTS;
 export type DemoRole = keyof typeof USERS;
 
-/** A phone-width screen (SPEC §5: every page works on one). */
+/** A phone-width screen (every page works on one). */
 export const PHONE = { width: 390, height: 844 };
 
 /** A role's signed-in browser state on a server (auth.setup.ts signs every role in on every server). */
@@ -26,7 +26,7 @@ export async function screenshot(page: Page, name: string) {
  */
 export const POSTGRES = { tag: "@postgres" };
 
-/** Sudo mode's question (SPEC §16): the dialog asking for the password again before a sensitive change. */
+/** Sudo mode's question (docs/security.md#sudo-mode): the dialog asking for the password again before a sensitive change. */
 export const sudoDialog = (page: Page): Locator => page.getByRole("dialog", { name: "Confirm it's you" });
 
 /**

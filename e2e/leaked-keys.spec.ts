@@ -5,7 +5,7 @@ import { workerServer } from "./servers";
 
 const LEAK_URL = "https://github.com/acme-dev/billing-sync/blob/4f2c9e1/.env.production";
 
-test("an owner chooses “alert only”; a reported key keeps working and the alert and history say where it leaked (SPEC §17)", async ({ browser, request }) => {
+test("an owner chooses “alert only”; a reported key keeps working and the alert and history say where it leaked", async ({ browser, request }) => {
   const stopScanner = await serveScannerKeys(workerServer());
   const context = await browser.newContext({ storageState: storageStateOf("owner") });
   const page = await context.newPage();

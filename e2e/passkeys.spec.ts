@@ -20,7 +20,7 @@ async function addVirtualAuthenticator(page: Page) {
   });
 }
 
-test("a person adds a passkey and signs in with it as their second factor (SPEC §16)", async ({ page }) => {
+test("a person adds a passkey and signs in with it as their second factor", async ({ page }) => {
   const account = { name: "Pat Passkey", email: `passkey-${Date.now()}@example.test`, password: PASSWORD, organization: `Passkey Works ${Date.now()}` };
   await page.goto("/signup");
   await new SignUpPage(page).signUp(account);

@@ -2,7 +2,7 @@ import { expect, PHONE, screenshot, storageStateOf, test } from "./fixtures";
 import { ApiKeysPage } from "./pages/api-keys-page";
 import { DashboardShell } from "./pages/dashboard-shell";
 
-// SPEC §5: every page works at phone width. Every signed-in page of app/[orgSlug], with the
+// Every page works at phone width. Every signed-in page of app/[orgSlug], with the
 // settings tab it belongs to and a heading it shows once rendered.
 const SIGNED_IN_PAGES = [
   { path: "/acme/settings/api", tab: "API keys", heading: "API keys" },

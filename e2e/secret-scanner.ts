@@ -3,7 +3,7 @@ import http from "node:http";
 import type { APIRequestContext } from "@playwright/test";
 
 /**
- * GitHub's side of secret scanning (SPEC §17) for the e2e servers: a key list served at the
+ * GitHub's side of secret scanning (docs/security.md#leaked-keys-and-secret-scanning) for the e2e servers: a key list served at the
  * SECRET_SCANNING_KEYS_URL e2e/start-server.sh gives each server, and reports signed with its key.
  * A fixed key made for these tests only (not a secret): a server that cached it in an earlier run
  * still checks this run's signatures.

@@ -4,7 +4,7 @@ import { expect, screenshot, storageStateOf, test } from "./fixtures";
 import { ApiKeysPage } from "./pages/api-keys-page";
 import { SignInPage } from "./pages/sign-in-page";
 
-// SPEC §11: every page is served with a nonce-based CSP that refuses framing, and the other
+// Every page is served with a nonce-based CSP that refuses framing, and the other
 // security headers; under that CSP every page still runs without a single violation.
 
 const SIGNED_OUT_PAGES = [

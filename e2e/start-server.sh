@@ -6,15 +6,15 @@ cd "$(dirname "$0")/.."
 export NODE_ENV=production
 export NEXT_TELEMETRY_DISABLED=1
 export AUTH_SECRET="${AUTH_SECRET:-e2e-secret-not-for-production-0123456789}"
-# The webhook specs' receivers listen on 127.0.0.1, which SPEC §10 refuses unless told otherwise.
+# The webhook specs' receivers listen on 127.0.0.1, which the SSRF guard refuses unless told otherwise.
 export WEBHOOK_ALLOW_PRIVATE=true
-# Sudo mode (SPEC §16) asks for the password again after 30 seconds instead of 10 minutes, so the
+# Sudo mode (docs/security.md#sudo-mode) asks for the password again after 30 seconds instead of 10 minutes, so the
 # sudo spec sees the question without waiting; every other page answers it (e2e/fixtures.ts).
 export SUDO_MODE_SECONDS="${SUDO_MODE_SECONDS:-30}"
 # Every spec signs up from 127.0.0.1, more than the 10 an hour one address gets in production.
 export SIGN_UPS_PER_HOUR="${SIGN_UPS_PER_HOUR:-1000}"
 SERVER="${E2E_SERVER:-0}"
-# Secret scanning reports (SPEC §17) are checked against keys e2e/secret-scanner.ts serves here.
+# Secret scanning reports (docs/security.md#leaked-keys-and-secret-scanning) are checked against keys e2e/secret-scanner.ts serves here.
 export SECRET_SCANNING_KEYS_URL="http://127.0.0.1:$((3190 + SERVER))/keys"
 if [ -z "${DATABASE_URL:-}" ]; then
   rm -rf "data/e2e/server-$SERVER"
@@ -22,7 +22,7 @@ if [ -z "${DATABASE_URL:-}" ]; then
 else
   DATABASE_URL="$(npx tsx e2e/fresh-database.ts)"
   export DATABASE_URL
-  # Two workers share each server's port (SPEC §18), as on a production machine: sessions, sudo
+  # Two workers share each server's port (docs/operations.md#every-core), as on a production machine: sessions, sudo
   # mode, the live tail and the limits must hold whichever worker answers.
   export WEB_CONCURRENCY="${WEB_CONCURRENCY:-2}"
 fi

@@ -5,7 +5,7 @@ import { SignInPage } from "./pages/sign-in-page";
 /** The e2e servers' sudo window (e2e/start-server.sh), and a second to be past it. */
 const SUDO_MODE_MS = 30_000 + 1_000;
 
-test("revoking a key asks for the password again once sudo mode has run out (SPEC §16)", async ({ browser }) => {
+test("revoking a key asks for the password again once sudo mode has run out", async ({ browser }) => {
   test.setTimeout(90_000);
   // A session of its own: the role sessions of auth.setup.ts are shared, and other specs renew them.
   const context = await browser.newContext();

@@ -12,7 +12,7 @@ const PERIOD_SECONDS = 30;
 /** The code an authenticator app shows `steps` periods from now (the setup used this period's). */
 const codeFor = (secret: string, steps: number) => generate({ secret, epoch: Math.floor(Date.now() / 1000) + steps * PERIOD_SECONDS });
 
-test.describe("two-factor sign-in (SPEC §16)", () => {
+test.describe("two-factor sign-in", () => {
   test("a person sets up an authenticator app, then signs in with a code, and again with a recovery code", POSTGRES, async ({ page }) => {
     const account = { name: "Tina Totp", email: `totp-${Date.now()}@example.test`, password: PASSWORD, organization: `Totp Works ${Date.now()}` };
     await page.goto("/signup");
@@ -104,7 +104,7 @@ test.describe("two-factor sign-in (SPEC §16)", () => {
   });
 });
 
-test.describe("the organization's requirement (SPEC §16)", () => {
+test.describe("the organization's requirement", () => {
   test("an owner requires two-factor; a member without it is taken to set it up and reaches no page of the organization until done", async ({ browser }) => {
     const stamp = Date.now();
     const ownerContext = await browser.newContext();

@@ -29,7 +29,7 @@ test.describe("as a member", () => {
     await expect(page.getByRole("table", { name: "Last calls" }).getByRole("row")).toHaveCount(51);
     const times = await page.getByRole("table", { name: "Last calls" }).locator("time").evaluateAll((nodes) => nodes.map((n) => n.getAttribute("datetime") ?? ""));
     expect([...times].sort().reverse()).toEqual(times);
-    // Each call opens its request's details (SPEC §14).
+    // Each call opens its request's details (docs/features/audit-log.md#request-details).
     await expect(page.getByRole("table", { name: "Last calls" }).getByRole("link").first()).toHaveAttribute("href", /^\/acme\/settings\/api\/audit\/req_/);
 
     await expect(page.getByRole("button", { name: /Revoke/ })).toHaveCount(0);

@@ -1,5 +1,5 @@
 /**
- * Checks text against the published key pattern and its checksum rule (SPEC §17), as a secret
+ * Checks text against the published key pattern and its checksum rule (docs/security.md#leaked-keys-and-secret-scanning), as a secret
  * scanner would: `npm run check-key -- "<text>"`, or text on standard input. Prints each match and
  * whether it is a well-formed key of ours; exits 1 when nothing well-formed was found.
  */

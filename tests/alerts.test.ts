@@ -49,7 +49,7 @@ function burst(keys: { value: string }[], count: number) {
   );
 }
 
-describe("quota alerts (SPEC §10)", () => {
+describe("quota alerts", () => {
   it("raises 80 % exactly once when 200 concurrent requests through two gateways cross it", async () => {
     const org = await createOrg("pro");
     const keys = await Promise.all(Array.from({ length: 10 }, () => insertKey(org.id)));
@@ -108,7 +108,7 @@ describe("quota alerts (SPEC §10)", () => {
   });
 });
 
-describe("rate-limit burst alerts (SPEC §10)", () => {
+describe("rate-limit burst alerts", () => {
   it("raises once a key is refused more than the threshold within five minutes, once an hour", async () => {
     const org = await createOrg("enterprise", { rateLimitPerMinute: 5 });
     const key = await insertKey(org.id);
@@ -140,7 +140,7 @@ describe("rate-limit burst alerts (SPEC §10)", () => {
   });
 });
 
-describe("key expiry alerts (SPEC §10)", () => {
+describe("key expiry alerts", () => {
   it("raises expiring within 7 days and expired once per key, leaving out revoked, rolled and long-expired keys", async () => {
     const org = await createOrg("pro");
     const now = new Date();

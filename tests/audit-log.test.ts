@@ -91,7 +91,7 @@ beforeAll(async () => {
   await add({ ...prod, at: ago(3 * HOUR), endpoint: "POST /v1/invoices", status: 201 });
   await add({ ...prod, at: ago(2 * HOUR), endpoint: "GET /v1/invoices/{id}", path: "/v1/invoices/in_1", status: 404 });
   await add({ ...prod, at: ago(HOUR), endpoint: "GET /v1/invoices", status: 200 });
-  // SPEC §9's refusals, by their error code: both 403, told apart only by it.
+  // A restricted key's refusals, by their error code: both 403, told apart only by it.
   await add({ ...prod, at: ago(50 * HOUR), endpoint: "POST /v1/customers", status: 403, errorCode: "api_key_scope_insufficient", touchesKey: false });
   await add({ ...prod, at: ago(45 * HOUR), endpoint: "GET /v1/customers", status: 403, errorCode: "ip_not_allowed", ip: "198.51.100.201", touchesKey: false });
   await add({ ...prod, at: ago(44 * HOUR), endpoint: "GET /v1/customers", status: 403, errorCode: "ip_not_allowed", ip: "198.51.100.201", touchesKey: false });

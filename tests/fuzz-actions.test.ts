@@ -57,7 +57,7 @@ import { CPU_BUDGET_MS, FuzzTally, leastCpuMs, orgFingerprint, withCpuTime } fro
 import { Browser } from "./helpers/next-request";
 import { actAs, actAsAwaitingSecondFactor } from "./helpers/session";
 
-// SPEC §11 and §1 for the dashboard: every server action is a public endpoint. Each is called
+// Input bounds and roles for the dashboard: every server action is a public endpoint. Each is called
 // directly, as each role, an outsider and a signed-out visitor, with inputs generated from its own
 // zod schema and hostile ones. It answers with its typed result (never a throw), within the CPU
 // budget; what it refuses changes nothing, and what the role may not do it always refuses.
@@ -186,7 +186,7 @@ describe("every server action, called directly with generated input", () => {
   }
 });
 
-// SPEC §16: the person's own account actions take no organization and no role: any signed-in
+// The person's own account actions take no organization and no role: any signed-in
 // person may change their own, a signed-out visitor nothing, and a sign-in that waits for its
 // second factor only that step. A refusal changes none of the person's factors or history.
 const ACCOUNT_ACTIONS: { name: string; action: Action; input: z.ZodType; as: "signed in" | "second step"; withFactor: boolean }[] = [

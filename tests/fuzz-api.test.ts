@@ -9,7 +9,7 @@ import { BROKEN_ENCODINGS, FUZZ_SEED, HOSTILE_STRINGS, MALFORMED_BODIES, SchemaA
 import { CPU_BUDGET_MS, FuzzTally, leastCpuMs, orgFingerprint, withCpuTime } from "./helpers/fuzz-probe";
 import { pooledClient, type PooledRequest } from "./helpers/pooled-client";
 
-// SPEC §11, over every operation of the served OpenAPI document: generated paths, queries,
+// Input bounds (docs/security.md#input), over every operation of the served OpenAPI document: generated paths, queries,
 // bodies and headers, hostile ones among them, each answered with a 2xx or a documented 4xx and
 // its error body, within the CPU budget, and changing nothing when refused.
 

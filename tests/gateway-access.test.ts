@@ -178,7 +178,7 @@ describe("IP allowlists", () => {
   });
 });
 
-describe("the order of the checks (SPEC §9)", () => {
+describe("the order of the checks", () => {
   it("calls a revoked or expired key so even from a refused address", async () => {
     const org = await createOrg("pro");
     const { value: revoked } = await insertKey(org.id, { revoked: true, ipAllowlist: ["203.0.113.10"] });

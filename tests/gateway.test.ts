@@ -206,7 +206,7 @@ describe("an accepted request", () => {
     expect(row!.durationMs).toBeGreaterThanOrEqual(0);
     const [key] = await getDb().select().from(apiKeys).where(eq(apiKeys.id, id));
     expect(key!.lastUsedAt).toBeInstanceOf(Date);
-    // SPEC §7: the last use names its client and route, for the revoke and roll dialogs.
+    // The last use names its client and route, for the revoke and roll dialogs.
     expect(key).toMatchObject({ lastUsedIp: "127.0.0.1", lastUsedEndpoint: `GET ${PATH}` });
   });
 

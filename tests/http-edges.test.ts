@@ -193,7 +193,7 @@ describe.each([
       }
     });
 
-    it("still refuses a real route beyond the key's access with 403 before its handler (SPEC §9)", async () => {
+    it("still refuses a real route beyond the key's access with 403 before its handler", async () => {
       const refused = await send("GET", "/v1/invoices", { key: restrictedKey });
       expect({ status: refused.status, code: errorCode(refused) }).toEqual({ status: 403, code: "api_key_scope_insufficient" });
       const readOnly = await send("DELETE", "/v1/customers/cus_x", { key: readOnlyKey });

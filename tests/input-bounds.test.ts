@@ -9,7 +9,7 @@ import { apiClient, contractApi, errorOf, itMatchesTheDocument, type ApiClient }
 import { createTeam, form } from "./helpers/factories";
 import { actAs, readAs } from "./helpers/session";
 
-// SPEC §11: every input is bounded and checked before work; anything else is 400
+// Every input is bounded and checked before work; anything else is 400
 // validation_failed (a field error in the dashboard), never a 500 and never a long computation.
 
 const api = contractApi();

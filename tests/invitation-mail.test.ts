@@ -44,7 +44,7 @@ afterAll(async () => {
   await new Promise<void>((resolve) => smtp.close(() => resolve()));
 });
 
-describe("invitation mail (SPEC §12, SMTP_URL set)", () => {
+describe("invitation mail (SMTP_URL set)", () => {
   it("mails the link to the invited email once the invitation is committed, and still shows it to the inviter", async () => {
     const team = await createTeam("pro");
     actAs(team.owner.id);

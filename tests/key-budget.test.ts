@@ -41,7 +41,7 @@ async function keyWithBudget(budget: KeyBudget, plan: Parameters<typeof createOr
 
 const call = (key: string) => api.request(PATH, { key });
 
-describe("a key's budget (SPEC §15)", () => {
+describe("a key's budget", () => {
   it("admits its budget, tells what is left with each answer, then refuses with 429 key_budget_exceeded until the UTC day ends", async () => {
     frozenAt = Date.parse("2026-11-26T15:00:00Z");
     const { id, value } = await keyWithBudget({ limit: 3, period: "day" });

@@ -79,7 +79,7 @@ const backlog = (orgId: string, apiKeyId: string) => Promise.all(Array.from({ le
 
 const callApi = (key: string, path: string, init: RequestInit = {}) => fetch(`${apiBase()}${path}`, { ...init, headers: { "X-API-Key": key, ...init.headers } });
 
-describe("the live tail (SPEC §14)", () => {
+describe("the live tail", () => {
   it("receives the requests another server process answered within 1 s, with the page's filters", async () => {
     const { key, open } = await watcher();
     const tail = await open({ status: "4xx" });

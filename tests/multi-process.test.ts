@@ -35,7 +35,7 @@ interface Topology {
   victim: () => Promise<{ base: string; kill: () => void }>;
 }
 
-// Several API processes share one PostgreSQL, as do the workers of one server (SPEC §18); PGlite
+// Several API processes share one PostgreSQL, as do the workers of one server (docs/operations.md#every-core); PGlite
 // has a single owning process by design.
 describe.skipIf(!process.env.DATABASE_URL).each([
   ["two API processes", 2, 1],

@@ -49,7 +49,7 @@ function tokenOf(text: string): string {
   return decodeURIComponent(match![1]!);
 }
 
-describe("alert emails (SPEC §15)", () => {
+describe("alert emails", () => {
   it("an opted-in member gets the 80 % budget mail once, after the commit, with a one-click unsubscribe; an opted-out admin and a guest get none", async () => {
     const team = await createTeam("enterprise");
     await choose(team.org.id, team.member.id, ["budget_threshold"]);
@@ -135,7 +135,7 @@ describe("alert emails (SPEC §15)", () => {
   }, 40_000);
 });
 
-describe("expiry reminders (SPEC §15)", () => {
+describe("expiry reminders", () => {
   it("reach the key's creator and the owners 7 days and 1 day before, once each under concurrent maintenance runs", async () => {
     const team = await createTeam("pro");
     const now = Date.now();

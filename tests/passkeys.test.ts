@@ -8,7 +8,7 @@ import { addMember, createOrg, form } from "./helpers/factories";
 import { Browser } from "./helpers/next-request";
 import { SoftwarePasskey } from "./helpers/software-passkey";
 
-// SPEC §16 passkeys through the real chain: next-auth's cookie names a session row, which keeps
+// Passkeys through the real chain: next-auth's cookie names a session row, which keeps
 // each WebAuthn challenge; @simplewebauthn/server checks what a software authenticator answers,
 // exactly as a browser's would (tests/helpers/software-passkey.ts).
 vi.hoisted(() => {

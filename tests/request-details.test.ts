@@ -25,7 +25,7 @@ async function storedRows(orgId: string, requestId: string): Promise<string> {
   return rows.map(({ text }) => text).join(" ");
 }
 
-describe("a request's details (SPEC §14)", () => {
+describe("a request's details", () => {
   it("keep a 400's validation error, the body sent and the answer, found by the request id alone", async () => {
     const client = await apiClient(api);
     const sent = '{\n  "name": "",\n  "email": "not-an-email"\n}';
@@ -137,7 +137,7 @@ describe("the details page", () => {
   });
 });
 
-describe("credentials (SPEC §14: never stored)", () => {
+describe("credentials (never stored)", () => {
   it("never appear in any table, whatever header or body carries them", async () => {
     const client = await apiClient(api);
     const bearer = "bearer-secret-5b2c7e91d4";

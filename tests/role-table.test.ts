@@ -31,7 +31,7 @@ import { logRequest } from "./helpers/request-log";
 import { actAs, readAs } from "./helpers/session";
 
 /**
- * SPEC §1, cell by cell, each called as that role straight at the server entry point the
+ * The role table (docs/features/members.md#what-each-role-may-do), cell by cell, each called as that role straight at the server entry point the
  * dashboard uses (server actions, page loaders, the export route's handler), never through the UI.
  */
 const ROLES: Role[] = ["owner", "admin", "member", "guest"];
@@ -227,7 +227,7 @@ describe("see alerts (the notification bell)", () => {
     );
     actAs(userId);
     const marked = await markAlertsReadAction(null, { orgId: team.org.id, alertId: "all" });
-    // Choosing which of them come by email (SPEC §15) goes with seeing them.
+    // Choosing which of them come by email (docs/features/notifications.md#email) goes with seeing them.
     const emailed = await setEmailPreferencesAction(null, { orgId: team.org.id, budget_threshold: "on" });
     if (may) {
       expect(page).toMatchObject({ shown: { membership: { role } } });
@@ -279,7 +279,7 @@ describe("see the organization's members and pending invitations", () => {
   });
 });
 
-/** One change of each kind SPEC §12 names, on a person (or an invitation) with `targetRole`, as `role`. */
+/** One change of each kind the Members page makes, on a person (or an invitation) with `targetRole`, as `role`. */
 async function manageMembers(role: Role, targetRole: Role) {
   const target = await addMember(team.org.id, targetRole, `Target ${targetRole}`);
   actAs(team.owner.id);

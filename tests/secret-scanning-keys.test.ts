@@ -5,7 +5,7 @@ import { eventually } from "./helpers/eventually";
 import { createTeam, insertKey } from "./helpers/factories";
 import { answerAt, github, keyPair, report, serveKeyList, startKeyServer, stopKeyServer } from "./helpers/secret-scanner";
 
-// SPEC §17's signing keys, fetched from SECRET_SCANNING_KEYS_URL (served here on 127.0.0.1): cached,
+// Secret scanning's signing keys, fetched from SECRET_SCANNING_KEYS_URL (served here on 127.0.0.1): cached,
 // fetched again for a new identifier, read only up to a bound, and not fetched again for every
 // report while the list is failing.
 

@@ -7,7 +7,7 @@ import { hashApiKey, mintApiKey } from "@/lib/keys/format";
 import { createTeam, insertKey } from "./helpers/factories";
 import { LEAK_URL, report, startKeyServer, stopKeyServer } from "./helpers/secret-scanner";
 
-// SPEC §17 and the string rules of SPEC §11 for a signed report's every field: what cannot be
+// Secret scanning and the input rules for a signed report's every field: what cannot be
 // stored of where a key leaked never keeps the key live, and one token never stops the others.
 
 beforeAll(startKeyServer);

@@ -19,7 +19,7 @@ import { MailCatcher } from "./helpers/mail-catcher";
 import { freshIp, github, keyPair, LEAK_URL, report, signed, startKeyServer, stopKeyServer } from "./helpers/secret-scanner";
 import { receiver, stopReceivers } from "./helpers/webhook-receiver";
 
-// SPEC §17 with GitHub's protocol played by the test (tests/helpers/secret-scanner.ts).
+// Secret scanning with GitHub's protocol played by the test (tests/helpers/secret-scanner.ts).
 process.env.WEBHOOK_ALLOW_PRIVATE = "true";
 process.env.WEBHOOK_RETRY_DELAY_SECONDS = "1";
 process.env.MAIL_RETRY_DELAY_SECONDS = "1";
@@ -50,7 +50,7 @@ afterAll(async () => {
   await stopKeyServer();
 });
 
-describe("a signed report of a live key (SPEC §17)", () => {
+describe("a signed report of a live key", () => {
   it("revokes it at once by default: the API refuses it, the history names the URL, the owners are emailed", async () => {
     const team = await createTeam("pro");
     const key = await insertKey(team.org.id, { name: "Billing worker" });

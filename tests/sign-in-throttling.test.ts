@@ -34,7 +34,7 @@ async function attempt(email: string, password: string, ip: string): Promise<Out
 const count = (outcomes: Outcome[], outcome: Outcome) => outcomes.filter((o) => o === outcome).length;
 
 describe("sign-in", () => {
-  it("checks passwords without holding the event loop (SPEC §11: 50 ms), right, wrong or for an unknown email", async () => {
+  it("checks passwords without holding the event loop (50 ms), right, wrong or for an unknown email", async () => {
     const user = await userWithPassword();
     const { result, longestGapMs } = await longestEventLoopGap(() =>
       Promise.all([

@@ -36,7 +36,7 @@ async function addChannel(orgId: string, url: string, description = "#api-alerts
   return result.data;
 }
 
-describe("Slack channels (SPEC §15)", () => {
+describe("Slack channels", () => {
   it("get each alert as a formatted message with the key and a link, retried and logged; plain endpoints and key events stay apart", async () => {
     const team = await createTeam("enterprise");
     const slack = await receiver();

@@ -10,7 +10,7 @@ import { addMember, createOrg, form, giveSecondFactor, insertKey } from "./helpe
 import { orgFingerprint } from "./helpers/fuzz-probe";
 import { Browser } from "./helpers/next-request";
 
-// SPEC §16 sudo mode through the real chain: the session row's authenticated_at, read by
+// Sudo mode through the real chain: the session row's authenticated_at, read by
 // lib/session.ts from next-auth's cookie, decides whether a sensitive change may go ahead.
 vi.hoisted(() => {
   process.env.AUTH_SECRET = "vitest-secret-not-for-production-0123456789";
@@ -82,7 +82,7 @@ describe("sudo mode", () => {
     expect(await browser.request(() => keyActions.revokeApiKeyAction(null, form({ orgId: org.id, keyId: key.id })))).toMatchObject({ ok: true });
   });
 
-  it("guards every change SPEC §16 lists, every grant or removal of a role or a second factor, and no other", async () => {
+  it("guards every sensitive change, every grant or removal of a role or a second factor, and no other", async () => {
     const { org, owner, member, browser, key } = await signedInOwner();
     await lastAuthenticated(owner.id, 11);
     const orgId = org.id;

@@ -10,7 +10,7 @@ import { orgAccess, requireOrgAccess } from "@/lib/org-access";
 import { createTeam, form, giveSecondFactor } from "./helpers/factories";
 import { actAs, readAs } from "./helpers/session";
 
-// SPEC §16: "Require two-factor for everyone", enforced on the server on every request into the
+// "Require two-factor for everyone", enforced on the server on every request into the
 // organization: pages (requireOrgAccess), routes (orgAccess) and actions (orgAction).
 
 let team: Awaited<ReturnType<typeof createTeam>>;

@@ -9,7 +9,7 @@ import { TOTP_PERIOD_SECONDS } from "@/lib/auth/totp";
 import { addMember, createOrg, form } from "./helpers/factories";
 import { Browser } from "./helpers/next-request";
 
-// SPEC §16 through the real chain: the sign-in action sets next-auth's cookie, which names a row
+// Two-factor sign-in through the real chain: the sign-in action sets next-auth's cookie, which names a row
 // of `sessions`; lib/session.ts reads it on every request, as the pages, actions and routes do.
 vi.hoisted(() => {
   process.env.AUTH_SECRET = "vitest-secret-not-for-production-0123456789";

@@ -47,7 +47,7 @@ async function queuedJobs(): Promise<number> {
   return rowsOf<{ n: number }>(await getDb().execute(sql`select count(*)::int as n from pgboss.job where name = 'webhook-delivery'`))[0]!.n;
 }
 
-describe("webhook endpoints (SPEC §10)", () => {
+describe("webhook endpoints", () => {
   it("adds an endpoint, shows its secret once and never again, and writes the history", async () => {
     const added = await addEndpoint();
     expect(added.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);

@@ -13,7 +13,7 @@ import { createOrg } from "./helpers/factories";
 import { startServerProcess, type ServerProcess } from "./helpers/server-process";
 import { eventually } from "./helpers/eventually";
 
-// SPEC §10: delivery is durable. The API server (npm run start:api, so PostgreSQL) is killed
+// Delivery is durable. The API server (npm run start:api, so PostgreSQL) is killed
 // while it is sending an event; the job it had taken expires and the restarted server delivers it.
 const receivedIds: string[] = [];
 const receiver = http.createServer((request, response) => {

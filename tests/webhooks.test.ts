@@ -21,7 +21,7 @@ import { actAs } from "./helpers/session";
 import { eventually } from "./helpers/eventually";
 import { receiver, stopReceivers } from "./helpers/webhook-receiver";
 
-// SPEC §10 with a real receiver on 127.0.0.1: that needs WEBHOOK_ALLOW_PRIVATE, which one test
+// Webhooks with a real receiver on 127.0.0.1: that needs WEBHOOK_ALLOW_PRIVATE, which one test
 // turns off. Retries wait a second here, not thirty.
 process.env.WEBHOOK_ALLOW_PRIVATE = "true";
 process.env.WEBHOOK_RETRY_DELAY_SECONDS = "1";
@@ -65,7 +65,7 @@ afterAll(async () => {
   await stopReceivers();
 });
 
-describe("webhook delivery (SPEC §10)", () => {
+describe("webhook delivery", () => {
   it("sends the event signed as Standard Webhooks says, verified by the standardwebhooks package", async () => {
     const org = await createOrg("pro");
     const hooks = await receiver();

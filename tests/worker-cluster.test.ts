@@ -14,7 +14,7 @@ import { databaseUrl } from "./setup/database-server";
 
 const postgres = { DATABASE_URL: "postgres://db.internal/invoicing" };
 
-describe("how many workers a server runs (SPEC §18)", () => {
+describe("how many workers a server runs", () => {
   it("one per core on PostgreSQL, or WEB_CONCURRENCY", () => {
     expect(workerCount(postgres)).toEqual({ workers: availableParallelism(), notice: null });
     expect(workerCount({ ...postgres, WEB_CONCURRENCY: "3" })).toEqual({ workers: 3, notice: null });

@@ -1,6 +1,6 @@
 import { expect, type Locator, type Page } from "@playwright/test";
 
-/** Settings › Audit log of one organization, with its live tail and request search (SPEC §5, §14). */
+/** Settings › Audit log of one organization, with its live tail and request search (docs/features/audit-log.md, docs/features/live-tail.md). */
 export class AuditLogPage {
   readonly table: Locator;
   /** The table's rows, the header first: row 1 is the newest request. */

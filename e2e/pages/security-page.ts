@@ -1,7 +1,7 @@
 import { expect, type Page } from "@playwright/test";
 import { generate } from "otplib";
 
-/** /settings/security (SPEC §16): the person's own two-factor sign-in. */
+/** /settings/security (docs/features/two-factor.md): the person's own two-factor sign-in. */
 export class SecurityPage {
   constructor(private readonly page: Page) {}
 

@@ -1,6 +1,6 @@
 /**
  * The longest time anything held the event loop while `run` ran: a timer that should fire every
- * 5 ms, and the longest gap between two of its firings (SPEC §11: 50 ms at most per request).
+ * 5 ms, and the longest gap between two of its firings (50 ms at most per request).
  */
 async function oneRun<T>(run: () => Promise<T>): Promise<{ result: T; longestGapMs: number }> {
   let last = performance.now();

@@ -27,7 +27,7 @@ export async function addMember(orgId: string, role: Role, name = `${role} user`
   return user;
 }
 
-/** Gives the person a confirmed authenticator app (SPEC §16), written directly; returns its secret for codes. */
+/** Gives the person a confirmed authenticator app (docs/features/two-factor.md#authenticator-app), written directly; returns its secret for codes. */
 export async function giveSecondFactor(userId: string): Promise<string> {
   const secret = newTotpSecret();
   await getDb().insert(totpFactors).values({ userId, sealedSecret: sealSecret(secret), confirmedAt: new Date() });

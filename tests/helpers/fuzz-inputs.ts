@@ -3,7 +3,7 @@ import fc from "fast-check";
 /**
  * Inputs for the fuzz suites: values shaped by a JSON Schema (taken from the served OpenAPI
  * document, so a new field is fuzzed without anyone listing it), mixed with the hostile values
- * that broke the service before (SPEC §11).
+ * that broke the service before (docs/security.md#input).
  */
 
 type Json = Record<string, unknown>;

@@ -5,7 +5,7 @@ import { NextRequest } from "next/server";
 import { POST } from "@/app/api/secret-scanning/route";
 
 /**
- * GitHub's side of secret scanning (SPEC §17), played by the tests: a P-256 key pair made here, its
+ * GitHub's side of secret scanning (docs/security.md#leaked-keys-and-secret-scanning), played by the tests: a P-256 key pair made here, its
  * public key served on 127.0.0.1 at the URL set as SECRET_SCANNING_KEYS_URL, and reports signed
  * over their raw body as GitHub signs them.
  */

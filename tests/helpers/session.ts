@@ -13,7 +13,7 @@ export function actAs(userId: string | null, sessionId = "ses_test"): void {
   testSession.secondFactorPending = false;
 }
 
-/** Acts as `userId` in a sign-in that passed the password and waits for its second factor (SPEC §16). */
+/** Acts as `userId` in a sign-in that passed the password and waits for its second factor (docs/features/two-factor.md). */
 export function actAsAwaitingSecondFactor(userId: string, sessionId = "ses_test"): void {
   actAs(userId, sessionId);
   testSession.secondFactorPending = true;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { can, deniedMessage, grantableRoles, holdersCan, holdersOf, mayManageRole, onlyHoldersCan, ROLES, type Permission } from "@/lib/authz";
 
-// SPEC §1, row by row: owner, admin, member, guest.
+// The role table, row by row: owner, admin, member, guest.
 const SPEC_TABLE: [Permission, boolean[]][] = [
   ["keys.view", [true, true, true, true]],
   ["audit.view", [true, true, true, false]],
@@ -25,7 +25,7 @@ describe("the permission table", () => {
   );
 });
 
-describe("who may grant which role (SPEC §1, §12)", () => {
+describe("who may grant which role", () => {
   it("lets owners grant every role, admins members and guests, and nobody else any", () => {
     expect(grantableRoles("owner")).toEqual(["owner", "admin", "member", "guest"]);
     expect(grantableRoles("admin")).toEqual(["member", "guest"]);

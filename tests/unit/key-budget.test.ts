@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { budgetThresholdsReached, describeBudget } from "@/core/key-budget";
 
-describe("budget thresholds (SPEC §15)", () => {
+describe("budget thresholds", () => {
   it.each([
     [10, 7, []],
     [10, 8, [80]],

@@ -10,7 +10,7 @@ beforeAll(() => {
 
 const codeAt = (secret: string, at: number) => generate({ secret, epoch: Math.floor(at / 1000) });
 
-describe("TOTP (SPEC §16: RFC 6238, 6 digits, 30 s)", () => {
+describe("TOTP (RFC 6238, 6 digits, 30 s)", () => {
   const now = Date.UTC(2026, 10, 26, 12, 0, 10);
   const step = Math.floor(now / 1000 / TOTP_PERIOD_SECONDS);
 
