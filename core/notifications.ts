@@ -11,17 +11,54 @@ export type NoticeKind = (typeof NOTICE_KIND_VALUES)[number];
 /** The days before a key's expiry its reminders go out (docs/features/notifications.md#expiry-reminders). */
 export const EXPIRY_REMINDER_DAYS = [7, 1] as const;
 
-export const NOTICE_KINDS: Record<NoticeKind, { label: string; description: string; emailByDefault: boolean }> = {
-  quota_threshold: { label: "Quota thresholds", description: "The organization's calls this month reach one of the Alerts page's thresholds.", emailByDefault: false },
-  budget_threshold: { label: "Key budgets", description: "A key uses 80 % or all of its budget for the day, week or month.", emailByDefault: false },
-  rate_limited: { label: "Rate-limit bursts", description: "A key is refused for its rate limit in a burst.", emailByDefault: false },
-  key_expiring: { label: "Keys expiring soon", description: `Any key of the organization expires within ${KEY_EXPIRING_ALERT_DAYS} days.`, emailByDefault: false },
-  key_expired: { label: "Keys expired", description: "Any key of the organization has expired.", emailByDefault: false },
-  webhook_disabled: { label: "Webhook endpoints turned off", description: "An endpoint failed for 5 days and no longer receives events.", emailByDefault: false },
-  key_leaked: { label: "Leaked keys", description: "A key of the organization was found in public and reported by a secret scanner (owners always get this email).", emailByDefault: true },
+/** Each kind: its label, what it is about, whether it is mailed by default, and its emails as a phrase that fits "Stop …?". */
+export const NOTICE_KINDS: Record<NoticeKind, { label: string; description: string; emailByDefault: boolean; emails: string }> = {
+  quota_threshold: {
+    label: "Quota thresholds",
+    description: "The organization's calls this month reach one of the Alerts page's thresholds.",
+    emailByDefault: false,
+    emails: "emails about quota thresholds",
+  },
+  budget_threshold: {
+    label: "Key budgets",
+    description: "A key uses 80 % or all of its budget for the day, week or month.",
+    emailByDefault: false,
+    emails: "emails about key budgets",
+  },
+  rate_limited: {
+    label: "Rate-limit bursts",
+    description: "A key is refused for its rate limit in a burst.",
+    emailByDefault: false,
+    emails: "emails about rate-limit bursts",
+  },
+  key_expiring: {
+    label: "Keys expiring soon",
+    description: `Any key of the organization expires within ${KEY_EXPIRING_ALERT_DAYS} days.`,
+    emailByDefault: false,
+    emails: "emails about keys expiring soon",
+  },
+  key_expired: {
+    label: "Keys expired",
+    description: "Any key of the organization has expired.",
+    emailByDefault: false,
+    emails: "emails about expired keys",
+  },
+  webhook_disabled: {
+    label: "Webhook endpoints turned off",
+    description: "An endpoint failed for 5 days and no longer receives events.",
+    emailByDefault: false,
+    emails: "emails about webhook endpoints turned off",
+  },
+  key_leaked: {
+    label: "Leaked keys",
+    description: "A key of the organization was found in public and reported by a secret scanner (owners always get this email).",
+    emailByDefault: true,
+    emails: "emails about leaked keys",
+  },
   expiry_reminder: {
     label: "Expiry reminders",
     description: `${EXPIRY_REMINDER_DAYS.map((days) => `${days} ${days === 1 ? "day" : "days"}`).join(" and ")} before a key you created expires (owners: any key).`,
     emailByDefault: true,
+    emails: "key expiry reminders",
   },
 };

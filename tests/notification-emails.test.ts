@@ -62,6 +62,7 @@ describe("alert emails", () => {
     const [mail] = mails.filter((found) => found.subject!.includes("80 %"));
     expect(mail!.text).toContain("4 of 5 requests per day are used");
     expect(mail!.text).toContain(`/${team.org.slug}/settings/api/keys/${key.id}`);
+    expect(mail!.text).toMatch(/^Stop emails about key budgets with one click: http:\/\/localhost:\d+\/unsubscribe\?token=/m);
     const header = (name: string) => mail!.headerLines.find((line) => line.key === name)?.line.slice(name.length + 1).trim();
     expect(header("list-unsubscribe-post")).toBe("List-Unsubscribe=One-Click");
     expect(header("list-unsubscribe")).toMatch(/^<http:\/\/localhost:\d+\/api\/unsubscribe\?token=[^>]+>$/);

@@ -62,7 +62,7 @@ export function composeEmail(email: QueuedEmail, alert: AlertDto | null, now = n
       "",
       "—",
       `You get this email because of your notification settings in ${email.orgName}: ${base}/${email.orgSlug}/settings/notifications`,
-      `Stop these emails (${NOTICE_KINDS[email.kind].label.toLowerCase()}) with one click: ${unsubscribe.page}`,
+      `Stop ${NOTICE_KINDS[email.kind].emails} with one click: ${unsubscribe.page}`,
     ].join("\n"),
     headers: { "List-Unsubscribe": `<${unsubscribe.oneClick}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },
   };

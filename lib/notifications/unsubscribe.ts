@@ -2,7 +2,7 @@ import "server-only";
 import { z } from "zod";
 import { getDb } from "@/db";
 import { findUnsubscribeParties, setEmailPreferences } from "@/db/queries/notifications";
-import type { NoticeKind } from "@/core/notifications";
+import { NOTICE_KINDS } from "@/core/notifications";
 import { boundedString } from "@/lib/input-rules";
 import { UserFacingError } from "@/lib/errors";
 import { readUnsubscribeToken, type UnsubscribeSubject } from "./unsubscribe-token";
@@ -16,25 +16,13 @@ export interface UnsubscribeTarget extends UnsubscribeSubject {
   emails: string;
 }
 
-/** Each kind's emails as a phrase that fits "Stop …?" and "no more … from Acme Inc". */
-const EMAILS_OF_KIND: Record<NoticeKind, string> = {
-  quota_threshold: "emails about quota thresholds",
-  budget_threshold: "emails about key budgets",
-  rate_limited: "emails about rate-limit bursts",
-  key_expiring: "emails about keys expiring soon",
-  key_expired: "emails about expired keys",
-  webhook_disabled: "emails about webhook endpoints turned off",
-  key_leaked: "emails about leaked keys",
-  expiry_reminder: "key expiry reminders",
-};
-
 const INVALID = "This unsubscribe link is not valid. Open the link from the email again, or sign in and change what you get under Settings › Email.";
 
 /** The subject of a link this server signed, with the names to show; null for a forged or stale one. */
 export async function unsubscribeTarget(token: string): Promise<UnsubscribeTarget | null> {
   const subject = readUnsubscribeToken(token);
   const parties = subject ? await findUnsubscribeParties(subject.orgId, subject.userId) : null;
-  return subject && parties ? { ...subject, ...parties, emails: EMAILS_OF_KIND[subject.kind] } : null;
+  return subject && parties ? { ...subject, ...parties, emails: NOTICE_KINDS[subject.kind].emails } : null;
 }
 
 /**
