@@ -9,9 +9,9 @@
 // Two of the introduction's cards are hidden: the authentication card's value editor has no name
 // and the client-library card is a tablist of buttons with unnamed copy buttons (axe:
 // aria-input-field-name, aria-required-children, button-name). The introduction's text says how to
-// authenticate, and each operation's code sample keeps its own language menu. The introduction's
-// HTTP sample wraps instead of scrolling in a region a keyboard cannot reach
-// (scrollable-region-focusable). README, "The API reference and accessibility".
+// authenticate, and each operation's code sample keeps its own language menu. The descriptions'
+// code samples wrap instead of scrolling in a region a keyboard cannot reach
+// (scrollable-region-focusable). docs/features/dashboard.md, "The API reference".
 const THEME_CSS = `
 .light-mode {
   --scalar-color-2: #5f5f5f;
@@ -24,7 +24,7 @@ const THEME_CSS = `
   --scalar-color-yellow: #876500;
 }
 .scalar-app .scalar-reference-intro-auth, .scalar-app .scalar-reference-intro-clients { display: none !important; }
-.scalar-app .introduction-description pre code, .scalar-app .introduction-description pre code * { white-space: pre-wrap !important; overflow-wrap: anywhere; }
+.scalar-app pre code.hljs, .scalar-app pre code.hljs * { white-space: pre-wrap !important; overflow-wrap: anywhere; }
 .dark-mode {
   --scalar-color-3: #a0a0a0;
   --scalar-color-red: #ff6161;
@@ -42,6 +42,9 @@ const CONFIGURATION = {
   // Every tag open: a collapsed tag's "Show More" button is named "Show all … endpoints", which
   // does not contain the words it shows (label-content-name-mismatch).
   defaultOpenAllTags: true,
+  // The models section repeats the schemas each operation shows, inside buttons that hold other
+  // controls (nested-interactive).
+  hideModels: true,
 };
 
 // The scripts carry the nonce of the CSP that proxy.ts sets for this request.
