@@ -1,15 +1,9 @@
 import type { MiddlewareHandler } from "hono";
 import type { ApiEnv } from "./env";
-import { readPrefix } from "./read-prefix";
+import { readAtMost } from "./read-prefix";
 
 /** The largest request body /v1 accepts; the API description states it. */
 export const MAX_BODY_BYTES = 1024 * 1024;
-
-/** The body, or null once it has passed `maxBytes`; the rest is left unread for the server to discard. */
-async function readAtMost(stream: ReadableStream<Uint8Array>, maxBytes: number): Promise<Uint8Array<ArrayBuffer> | null> {
-  const { bytes } = await readPrefix(stream, maxBytes + 1);
-  return bytes.byteLength > maxBytes ? null : bytes;
-}
 
 /**
  * Refuses a body over `maxBytes` before a handler reads it: on its Content-Length before a byte of
@@ -31,6 +25,7 @@ export function bodyLimit(maxBytes: number, refuse: () => never): MiddlewareHand
     if (declared !== null && Number(declared) > maxBytes) refuse();
     // Asked for its body, node-server's lightweight request builds a whole Request: a GET has none.
     if (declared !== null || request.method === "GET" || request.method === "HEAD" || !request.body) return next();
+    // Past the bound, the rest is left unread for the server to discard.
     const body = await readAtMost(request.body, maxBytes);
     if (!body) refuse();
     c.req.raw = new Request(request.url, { method: request.method, headers: request.headers, body, signal: request.signal });

@@ -28,3 +28,9 @@ export async function readPrefix(stream: ReadableStream<Uint8Array>, maxBytes: n
   }
   return { bytes, complete };
 }
+
+/** The whole of a stream, or null once it has passed `maxBytes`; the rest stays unread (the caller may cancel it). */
+export async function readAtMost(stream: ReadableStream<Uint8Array>, maxBytes: number): Promise<Uint8Array<ArrayBuffer> | null> {
+  const { bytes } = await readPrefix(stream, maxBytes + 1);
+  return bytes.byteLength > maxBytes ? null : bytes;
+}

@@ -1,6 +1,6 @@
 import { createPublicKey, type KeyObject } from "node:crypto";
 import { z } from "zod";
-import { readPrefix } from "@/lib/api/read-prefix";
+import { readAtMost } from "@/lib/api/read-prefix";
 
 /** GitHub's published signing keys for its secret scanning partner program. */
 export const GITHUB_SECRET_SCANNING_KEYS_URL = "https://api.github.com/meta/public_keys/secret_scanning";
@@ -49,8 +49,8 @@ async function readList(response: Response, url: string): Promise<unknown> {
     throw new SigningKeysUnavailable(tooLarge);
   }
   if (!response.body) return null;
-  const { bytes, complete } = await readPrefix(response.body, SECRET_SCANNING_KEYS_MAX_BYTES + 1);
-  if (!complete || bytes.byteLength > SECRET_SCANNING_KEYS_MAX_BYTES) {
+  const bytes = await readAtMost(response.body, SECRET_SCANNING_KEYS_MAX_BYTES);
+  if (!bytes) {
     await response.body.cancel();
     throw new SigningKeysUnavailable(tooLarge);
   }

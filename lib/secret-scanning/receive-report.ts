@@ -1,4 +1,5 @@
 import { countAttempt, type ThrottleLimit } from "@/db/queries/auth-throttle";
+import { readAtMost } from "@/lib/api/read-prefix";
 import { answerReport } from "./act-on-report";
 import { SigningKeysUnavailable, signingKey } from "./public-keys";
 import { SECRET_SCANNING_MAX_BODY_BYTES, secretScanningReport, signedBy, type TokenLabel } from "./report";
@@ -13,18 +14,12 @@ async function boundedBody(request: Request): Promise<Buffer | null> {
   const declared = Number(request.headers.get("content-length") ?? 0);
   if (declared > SECRET_SCANNING_MAX_BODY_BYTES) return null;
   if (!request.body) return Buffer.alloc(0);
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const reader = request.body.getReader();
-  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
-    size += chunk.value.byteLength;
-    if (size > SECRET_SCANNING_MAX_BODY_BYTES) {
-      await reader.cancel();
-      return null;
-    }
-    chunks.push(chunk.value);
+  const bytes = await readAtMost(request.body, SECRET_SCANNING_MAX_BODY_BYTES);
+  if (!bytes) {
+    await request.body.cancel();
+    return null;
   }
-  return Buffer.concat(chunks);
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
 /**
