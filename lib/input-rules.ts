@@ -18,6 +18,16 @@ function unsafeTextReason(value: string): string | null {
 }
 
 /**
+ * Text kept as it came where refusing it is no answer (what a client sent, for its log; where a
+ * leaked key was found): each NUL and unpaired surrogate, which the database cannot hold, becomes
+ * U+FFFD.
+ */
+export function asStorable(value: string): string {
+  const withoutNul = value.includes("\u0000") ? value.replaceAll("\u0000", "\uFFFD") : value;
+  return withoutNul.toWellFormed();
+}
+
+/**
  * A string of at most `maxLength` UTF-16 code units (so at most 3 × maxLength UTF-8 bytes),
  * without NUL or unpaired surrogates. The length check runs first and stops the parse, so no
  * later check ever reads an oversized input.

@@ -1,3 +1,4 @@
+import { asStorable } from "@/lib/input-rules";
 import { REDACTED, redactEncoded, redactJson, redactParams } from "./credential-fields";
 
 /**
@@ -112,11 +113,6 @@ function redactBody(text: string, secrets: readonly string[]): string {
   return redactCredentials(/^\s*[[{]/.test(text) ? redactJson(text, redact) : redactParams(text, redact), secrets);
 }
 
-/** PostgreSQL's text cannot hold NUL. */
-function storable(text: string): string {
-  return text.includes("\u0000") ? text.replaceAll("\u0000", "\uFFFD") : text;
-}
-
 export interface CapturedBody {
   /** The body as UTF-8 text, credentials removed, cut at CAPTURED_BODY_BYTES. */
   text: string;
@@ -146,7 +142,7 @@ export function captureBody(prefix: Uint8Array, size: number | null, secrets: re
   let whole = redactBody(decoder.decode(window), secrets);
   // The window may end inside a credential.
   if (window.byteLength < prefix.byteLength || size === null || size > window.byteLength) whole = redactTail(whole, secrets);
-  if (!isCutBody(size)) return { text: storable(whole), bytes: size };
+  if (!isCutBody(size)) return { text: asStorable(whole), bytes: size };
   // Back to the start of the character the cut falls in.
   let end = CAPTURED_BODY_BYTES;
   while (end > 0 && (window[end]! & 0xc0) === 0x80) end--;
@@ -154,19 +150,19 @@ export function captureBody(prefix: Uint8Array, size: number | null, secrets: re
   // A credential the cut falls inside is recognised whole in the window read past it: where what
   // is kept parts from the window's reading, it ends in one.
   const agreed = whole.startsWith(kept) ? kept : kept.slice(0, commonPrefixLength(kept, whole)) + REDACTED;
-  return { text: storable(agreed), bytes: size };
+  return { text: asStorable(agreed), bytes: size };
 }
 
 /** The same for a body at hand as text: one this short (3 bytes of UTF-8 at most per UTF-16 unit) needs no cut. */
 export function captureText(text: string, secrets: readonly string[]): CapturedBody {
-  if (text.length * 3 <= CAPTURED_BODY_BYTES) return { text: storable(redactBody(text, secrets)), bytes: Buffer.byteLength(text) };
+  if (text.length * 3 <= CAPTURED_BODY_BYTES) return { text: asStorable(redactBody(text, secrets)), bytes: Buffer.byteLength(text) };
   const bytes = encoder.encode(text);
   return captureBody(bytes, bytes.byteLength, secrets);
 }
 
 /** Free text stored about a request (path, user agent, error message), with no credential in it. */
 export function storableText(text: string, secrets: readonly string[]): string {
-  return storable(redactCredentials(text, secrets));
+  return asStorable(redactCredentials(text, secrets));
 }
 
 /**
@@ -181,5 +177,5 @@ export function storablePath(pathAndQuery: string, secrets: readonly string[]): 
     .split("/")
     .map((segment) => redactEncoded(segment, redact))
     .join("/");
-  return storable(query === -1 ? path : `${path}?${redactParams(pathAndQuery.slice(query + 1), redact)}`);
+  return asStorable(query === -1 ? path : `${path}?${redactParams(pathAndQuery.slice(query + 1), redact)}`);
 }

@@ -1,5 +1,6 @@
 import { verify, type KeyObject } from "node:crypto";
 import { z } from "zod";
+import { asStorable } from "@/lib/input-rules";
 
 /** A report's body: GitHub sends tokens in batches; a body beyond this is refused before it is read further. */
 export const SECRET_SCANNING_MAX_BODY_BYTES = 1024 * 1024;
@@ -16,8 +17,7 @@ const LEAK_SOURCE_MAX_LENGTH = 128;
  * must never keep the key live (docs/security.md, "Leaked keys and secret scanning").
  */
 function storableText(value: string, maxLength: number): string {
-  const bounded = value.length > maxLength ? `${value.slice(0, maxLength - 1)}…` : value;
-  return bounded.replaceAll("\u0000", "\uFFFD").toWellFormed();
+  return asStorable(value.length > maxLength ? `${value.slice(0, maxLength - 1)}…` : value);
 }
 
 const whereFound = (maxLength: number) =>
