@@ -1,6 +1,6 @@
 import NextAuth from "next-auth";
 import { NextResponse, type NextFetchEvent, type NextRequest } from "next/server";
-import { authConfig } from "@/lib/auth/config";
+import { authConfig, HALF_SESSION_HEADER } from "@/lib/auth/config";
 import { REQUEST_PATH_HEADER } from "@/lib/request-path";
 
 const { auth } = NextAuth(authConfig);
@@ -45,7 +45,9 @@ export async function proxy(request: NextRequest, event: NextFetchEvent) {
     // Where a page that finds its session ended sends the visitor back to after sign-in (lib/sign-in-redirect.ts).
     headers.set(REQUEST_PATH_HEADER, `${request.nextUrl.pathname}${request.nextUrl.search}`);
     response = NextResponse.next({ request: { headers } });
-    for (const cookie of decision.headers.getSetCookie()) response.headers.append("Set-Cookie", cookie);
+    // A password step's cookie is not sent back: answered after the second step renewed the
+    // session's id, it would replace the browser's new cookie with the old id (lib/auth/config.ts).
+    if (!decision.headers.has(HALF_SESSION_HEADER)) for (const cookie of decision.headers.getSetCookie()) response.headers.append("Set-Cookie", cookie);
   }
   response.headers.set("Content-Security-Policy", csp);
   return response;

@@ -1,5 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { generate } from "otplib";
+import { NextRequest, type NextFetchEvent } from "next/server";
 import { describe, expect, it, vi } from "vitest";
 import { getDb } from "@/db";
 import { activityLog, memberships, recoveryCodes, sessions, totpFactors, users } from "@/db/schema";
@@ -22,6 +23,7 @@ const { beginTotpSetupAction, confirmTotpSetupAction, removeTotpAction, renewRec
 const { createApiKeyAction } = await import("@/app/[orgSlug]/settings/api/actions");
 const { currentSession, sessionAwaitingSecondFactor } = await import("@/lib/session");
 const { orgAccess } = await import("@/lib/org-access");
+const { proxy } = await import("@/proxy");
 
 const PASSWORD = "the-right-password";
 const redirectedTo = (path: string | RegExp) => ({ digest: expect.stringMatching(new RegExp(`^NEXT_REDIRECT;[a-z]+;${typeof path === "string" ? path.replace(/[?]/g, "\\?") : path.source};`)) });
@@ -165,6 +167,26 @@ describe("signing in with two factors", () => {
     expect(await copy.request(() => secondFactorSignInAction(null, form({ method: "totp", code: nextCode, callbackUrl: "/" })))).toMatchObject({ ok: false });
     expect(await copy.request(() => currentSession())).toBeNull();
     expect(await createKey(browser)).toMatchObject({ ok: true });
+  });
+
+  it("never sends the password step's cookie back, so a request answered after the second step cannot put the old session id back", async () => {
+    const { user, secret, browser } = await passwordOnly();
+    // Through proxy.ts, as every dashboard request goes: a page's prefetch, or the second step itself.
+    const sessionCookiesSetFor = async (from: Browser) => {
+      const response = await proxy(new NextRequest("http://localhost:3000/signin/two-factor", { headers: from.headers() }), {} as NextFetchEvent);
+      return response.headers.getSetCookie().filter((cookie) => cookie.startsWith("authjs.session-token="));
+    };
+    const leftBefore = new Browser(freshIp());
+    for (const [name, value] of browser.cookies) leftBefore.cookies.set(name, value);
+    expect(await sessionCookiesSetFor(leftBefore)).toEqual([]);
+
+    const code = await codeFor(secret, 1);
+    await expect(browser.request(() => secondFactorSignInAction(null, form({ method: "totp", code, callbackUrl: "/" })))).rejects.toMatchObject(redirectedTo("/"));
+    // Answered now, the request that left with the old cookie leaves the browser's new one alone.
+    expect(await sessionCookiesSetFor(leftBefore)).toEqual([]);
+    expect(await browser.request(() => currentSession())).toMatchObject({ userId: user.id });
+    // A whole session's cookie is sent back with its later expiry, as before.
+    expect(await sessionCookiesSetFor(browser)).toHaveLength(1);
   });
 
   it("takes each recovery code once", async () => {

@@ -17,7 +17,8 @@ export const { handlers, auth, signIn, signOut, unstable_update: update } = Next
       const token = authConfig.callbacks.jwt(params);
       if (params.trigger !== "update" || !token.sid || !token.sub) return token;
       const sid = await renewSessionId(token.sid, token.sub);
-      return sid ? { ...token, sid } : null;
+      // A whole session's token from here on: the password step's is never sent again (proxy.ts).
+      return sid ? { ...token, sid, pending: undefined } : null;
     },
   },
   providers: [
@@ -28,7 +29,8 @@ export const { handlers, auth, signIn, signOut, unstable_update: update } = Next
         const user = await authorizeCredentials(credentials, client.ip);
         if (!user) return null;
         // With a second factor, the password alone makes a session that reaches the second step only (docs/features/two-factor.md).
-        return { id: user.id, sessionId: await createSession(user.id, client, { secondFactorPending: await hasSecondFactor(user.id) }) };
+        const secondFactorPending = await hasSecondFactor(user.id);
+        return { id: user.id, sessionId: await createSession(user.id, client, { secondFactorPending }), secondFactorPending };
       },
     }),
   ],
