@@ -3,14 +3,16 @@
 import * as React from "react";
 import { AlertDialog as AlertDialogPrimitive } from "radix-ui";
 import { buttonVariants, type ButtonSize, type ButtonVariant } from "@/components/ui/button";
+import { useDisabledUntilHydrated } from "@/components/use-hydrated";
 import { cn } from "@/lib/utils";
 
 function AlertDialog(props: React.ComponentProps<typeof AlertDialogPrimitive.Root>) {
   return <AlertDialogPrimitive.Root data-slot="alert-dialog" {...props} />;
 }
 
-function AlertDialogTrigger(props: React.ComponentProps<typeof AlertDialogPrimitive.Trigger>) {
-  return <AlertDialogPrimitive.Trigger data-slot="alert-dialog-trigger" {...props} />;
+function AlertDialogTrigger({ disabled, ...props }: React.ComponentProps<typeof AlertDialogPrimitive.Trigger>) {
+  const untilHydrated = useDisabledUntilHydrated(disabled);
+  return <AlertDialogPrimitive.Trigger data-slot="alert-dialog-trigger" {...untilHydrated} {...props} />;
 }
 
 function AlertDialogPortal(props: React.ComponentProps<typeof AlertDialogPrimitive.Portal>) {

@@ -3,11 +3,14 @@
 import * as React from "react";
 import { CheckIcon, MinusIcon } from "lucide-react";
 import { Checkbox as CheckboxPrimitive } from "radix-ui";
+import { useDisabledUntilHydrated } from "@/components/use-hydrated";
 import { cn } from "@/lib/utils";
 
-function Checkbox({ className, ...props }: React.ComponentProps<typeof CheckboxPrimitive.Root>) {
+function Checkbox({ className, disabled, ...props }: React.ComponentProps<typeof CheckboxPrimitive.Root>) {
+  const untilHydrated = useDisabledUntilHydrated(disabled);
   return (
     <CheckboxPrimitive.Root
+      {...untilHydrated}
       data-slot="checkbox"
       className={cn(
         "peer size-4 shrink-0 rounded-[4px] border border-input shadow-xs transition-shadow outline-none disabled:cursor-not-allowed disabled:opacity-50 dark:bg-input/30",

@@ -3,14 +3,16 @@
 import * as React from "react";
 import { XIcon } from "lucide-react";
 import { Dialog as DialogPrimitive } from "radix-ui";
+import { useDisabledUntilHydrated } from "@/components/use-hydrated";
 import { cn } from "@/lib/utils";
 
 function Dialog(props: React.ComponentProps<typeof DialogPrimitive.Root>) {
   return <DialogPrimitive.Root data-slot="dialog" {...props} />;
 }
 
-function DialogTrigger(props: React.ComponentProps<typeof DialogPrimitive.Trigger>) {
-  return <DialogPrimitive.Trigger data-slot="dialog-trigger" {...props} />;
+function DialogTrigger({ disabled, ...props }: React.ComponentProps<typeof DialogPrimitive.Trigger>) {
+  const untilHydrated = useDisabledUntilHydrated(disabled);
+  return <DialogPrimitive.Trigger data-slot="dialog-trigger" {...untilHydrated} {...props} />;
 }
 
 function DialogPortal(props: React.ComponentProps<typeof DialogPrimitive.Portal>) {

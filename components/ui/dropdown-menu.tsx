@@ -3,6 +3,7 @@
 import * as React from "react";
 import { CheckIcon, ChevronRightIcon, CircleIcon } from "lucide-react";
 import { DropdownMenu as DropdownMenuPrimitive } from "radix-ui";
+import { useDisabledUntilHydrated } from "@/components/use-hydrated";
 import { cn } from "@/lib/utils";
 
 const CONTENT_ANIMATION =
@@ -19,8 +20,9 @@ function DropdownMenuPortal(props: React.ComponentProps<typeof DropdownMenuPrimi
   return <DropdownMenuPrimitive.Portal data-slot="dropdown-menu-portal" {...props} />;
 }
 
-function DropdownMenuTrigger(props: React.ComponentProps<typeof DropdownMenuPrimitive.Trigger>) {
-  return <DropdownMenuPrimitive.Trigger data-slot="dropdown-menu-trigger" {...props} />;
+function DropdownMenuTrigger({ disabled, ...props }: React.ComponentProps<typeof DropdownMenuPrimitive.Trigger>) {
+  const untilHydrated = useDisabledUntilHydrated(disabled);
+  return <DropdownMenuPrimitive.Trigger data-slot="dropdown-menu-trigger" {...untilHydrated} {...props} />;
 }
 
 function DropdownMenuContent({ className, sideOffset = 4, ...props }: React.ComponentProps<typeof DropdownMenuPrimitive.Content>) {

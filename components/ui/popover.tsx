@@ -2,14 +2,16 @@
 
 import * as React from "react";
 import { Popover as PopoverPrimitive } from "radix-ui";
+import { useDisabledUntilHydrated } from "@/components/use-hydrated";
 import { cn } from "@/lib/utils";
 
 function Popover(props: React.ComponentProps<typeof PopoverPrimitive.Root>) {
   return <PopoverPrimitive.Root data-slot="popover" {...props} />;
 }
 
-function PopoverTrigger(props: React.ComponentProps<typeof PopoverPrimitive.Trigger>) {
-  return <PopoverPrimitive.Trigger data-slot="popover-trigger" {...props} />;
+function PopoverTrigger({ disabled, ...props }: React.ComponentProps<typeof PopoverPrimitive.Trigger>) {
+  const untilHydrated = useDisabledUntilHydrated(disabled);
+  return <PopoverPrimitive.Trigger data-slot="popover-trigger" {...untilHydrated} {...props} />;
 }
 
 function PopoverAnchor(props: React.ComponentProps<typeof PopoverPrimitive.Anchor>) {

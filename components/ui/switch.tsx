@@ -2,12 +2,15 @@
 
 import * as React from "react";
 import { Switch as SwitchPrimitive } from "radix-ui";
+import { useDisabledUntilHydrated } from "@/components/use-hydrated";
 import { cn } from "@/lib/utils";
 
-function Switch({ className, ...props }: React.ComponentProps<typeof SwitchPrimitive.Root>) {
+function Switch({ className, disabled, ...props }: React.ComponentProps<typeof SwitchPrimitive.Root>) {
+  const untilHydrated = useDisabledUntilHydrated(disabled);
   return (
     <SwitchPrimitive.Root
       data-slot="switch"
+      {...untilHydrated}
       className={cn(
         "peer inline-flex h-5 w-9 shrink-0 items-center rounded-full border border-transparent shadow-xs transition-all outline-none disabled:cursor-not-allowed disabled:opacity-50",
         "data-[state=checked]:bg-primary data-[state=unchecked]:bg-input dark:data-[state=unchecked]:bg-input/80",
