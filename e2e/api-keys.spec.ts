@@ -191,7 +191,8 @@ test.describe("sorting and filtering", () => {
   test("sorts by name and shows revoked keys on request", async ({ page }) => {
     const keys = new ApiKeysPage(page);
     await keys.goto();
-    await page.getByRole("button", { name: "Name" }).click();
+    await page.getByRole("link", { name: "Name", exact: true }).click();
+    await expect(page).toHaveURL(/\?sort=name$/);
     const names = await keys.table.locator("tbody tr td:first-child").allInnerTexts();
     expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b)));
     await keys.showStatus("All keys");

@@ -2,7 +2,7 @@
 
 import * as React from "react";
 import { AlertDialog as AlertDialogPrimitive } from "radix-ui";
-import { buttonVariants, type ButtonSize, type ButtonVariant } from "@/components/ui/button";
+import { buttonVariants, type ButtonSize, type ButtonVariant } from "@/components/ui/button-variants";
 import { useDisabledUntilHydrated } from "@/components/use-hydrated";
 import { cn } from "@/lib/utils";
 

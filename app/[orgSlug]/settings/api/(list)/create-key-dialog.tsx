@@ -1,23 +1,17 @@
 "use client";
 
 import { Plus } from "lucide-react";
-import { useState } from "react";
-import { toast } from "sonner";
-import { FormAlert } from "@/components/form-alert";
-import { accessFieldsShowError, KeyAccessFields } from "@/components/key-access-fields";
-import { budgetFieldsShowError, KeyBudgetFields } from "@/components/key-budget-fields";
-import { KeyNameField } from "@/components/key-name-field";
-import { OneTimeKeyDialog, type RevealedKey } from "@/components/one-time-key-dialog";
-import { useActionForm } from "@/components/use-action-form";
+import dynamic from "next/dynamic";
+import { OneTimeKeyDialog } from "@/components/one-time-key-dialog";
 import { Button } from "@/components/ui/button";
-import { FormDialogFooter } from "@/components/form-dialog";
-import { DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";
-import { FormField } from "@/components/ui/form-field";
-import { Input } from "@/components/ui/input";
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
-import { customExpiryBounds, KEY_EXPIRY_CHOICES, type KeyExpiryChoice } from "@/lib/keys/expiry";
-import { allowedExpiryChoices, defaultExpiryChoice, describeKeyPolicy, lastCustomExpiryDay, type KeyPolicy } from "@/lib/keys/policy";
-import { createApiKeyAction } from "../actions";
+import { Skeleton } from "@/components/ui/skeleton";
+import type { KeyPolicy } from "@/lib/keys/policy";
+
+const loadCreateKeyForm = () => import("./create-key-form");
+/** The form loads when first wanted (the pointer on the button, focus, or the click), not with the list. */
+const CreateKeyForm = dynamic(() => loadCreateKeyForm().then((module) => module.CreateKeyForm), {
+  loading: () => <Skeleton className="h-96 w-full" aria-label="Loading the form" />,
+});
 
 /**
  * "Create API key"; at the plan's limit of active keys the same button disabled with the limit
@@ -30,7 +24,12 @@ export function CreateKeyDialog({ orgId, keyPolicy, limitReached }: { orgId: str
     <div className="flex max-w-xs flex-col items-start gap-2 sm:items-end">
       <OneTimeKeyDialog
         trigger={
-          <Button disabled={limitReached !== null} aria-describedby={limitReached ? "key-limit" : undefined}>
+          <Button
+            disabled={limitReached !== null}
+            aria-describedby={limitReached ? "key-limit" : undefined}
+            onPointerEnter={() => void loadCreateKeyForm()}
+            onFocus={() => void loadCreateKeyForm()}
+          >
             <Plus className="size-4" aria-hidden /> Create API key
           </Button>
         }
@@ -43,61 +42,5 @@ export function CreateKeyDialog({ orgId, keyPolicy, limitReached }: { orgId: str
         </p>
       ) : null}
     </div>
-  );
-}
-
-function CreateKeyForm({ orgId, keyPolicy, onCreated }: { orgId: string; keyPolicy: KeyPolicy; onCreated: (key: RevealedKey) => void }) {
-  // The form mounts when the dialog opens, so this clock is the moment the person starts.
-  const [openedAt] = useState(() => new Date());
-  const allowed = allowedExpiryChoices(keyPolicy, openedAt);
-  const policyLine = describeKeyPolicy(keyPolicy);
-  const [name, setName] = useState("");
-  const [expiresIn, setExpiresIn] = useState<KeyExpiryChoice>(() => defaultExpiryChoice(keyPolicy, openedAt));
-  const { pending, onSubmit, error, fieldErrors } = useActionForm(createApiKeyAction, (data) => {
-    onCreated({ name: data.key.name, value: data.value, expiresAt: data.key.expiresAt });
-    toast.success(`Created “${data.key.name}”`);
-  });
-  const bounds = customExpiryBounds(openedAt);
-  const lastDay = [bounds.last, lastCustomExpiryDay(keyPolicy, openedAt)].filter((day) => day !== null).sort()[0];
-
-  return (
-    <form onSubmit={onSubmit} noValidate className="space-y-4">
-      <DialogHeader>
-        <DialogTitle>Create API key</DialogTitle>
-        <DialogDescription>Name the key after where it will be used, so you know what breaks if you revoke it.</DialogDescription>
-      </DialogHeader>
-      {error && !fieldErrors.name && !fieldErrors.expiresIn && !fieldErrors.expiresOn && !accessFieldsShowError(fieldErrors) && !budgetFieldsShowError(fieldErrors) ? <FormAlert>{error}</FormAlert> : null}
-      <input type="hidden" name="orgId" value={orgId} />
-      <KeyNameField value={name} onChange={setName} error={fieldErrors.name?.[0]} />
-      <div className="grid gap-4 sm:grid-cols-2">
-        <Select name="expiresIn" value={expiresIn} onValueChange={(value) => setExpiresIn(value as KeyExpiryChoice)}>
-          <FormField
-            label="Expiration"
-            error={fieldErrors.expiresIn?.[0]}
-            description={policyLine ? `${policyLine} (your organization's key policy).` : "From then on, calls with the key are refused."}
-          >
-            <SelectTrigger className="w-full">
-              <SelectValue />
-            </SelectTrigger>
-          </FormField>
-          <SelectContent>
-            {KEY_EXPIRY_CHOICES.map((choice) => (
-              <SelectItem key={choice.value} value={choice.value} disabled={!allowed.includes(choice.value)}>
-                {choice.label}
-                {allowed.includes(choice.value) ? null : <span className="text-muted-foreground"> · not allowed by the key policy</span>}
-              </SelectItem>
-            ))}
-          </SelectContent>
-        </Select>
-        {expiresIn === "date" ? (
-          <FormField label="Expires at the end of (UTC)" error={fieldErrors.expiresOn?.[0]}>
-            <Input name="expiresOn" type="date" min={bounds.first} max={lastDay} required />
-          </FormField>
-        ) : null}
-      </div>
-      <KeyAccessFields fieldErrors={fieldErrors} />
-      <KeyBudgetFields fieldErrors={fieldErrors} />
-      <FormDialogFooter label="Create key" pendingLabel="Creating…" pending={pending} disabled={name.trim() === ""} />
-    </form>
   );
 }

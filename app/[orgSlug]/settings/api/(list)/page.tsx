@@ -4,25 +4,25 @@ import { getKeyPolicy } from "@/db/queries/organizations";
 import { ApiQuickstart } from "@/components/api-quickstart";
 import { PageHeader } from "@/components/page-header";
 import { PlanUsageBanner } from "@/components/plan-usage-banner";
-import { can } from "@/lib/authz";
+import { can, deniedMessage } from "@/lib/authz";
 import { publicBaseUrl } from "@/lib/base-url";
 import { requireOrgAccess } from "@/lib/org-access";
 import { keyLimitReached, PLANS } from "@/lib/plans/catalog";
-import { ApiKeysClient } from "./api-keys-client";
+import { keyListView } from "@/lib/keys/list-view";
 import { CreateKeyDialog } from "./create-key-dialog";
+import { KeyTable, NoKeys } from "./key-table";
 
 export const metadata: Metadata = { title: "API keys" };
 
-export default async function ApiKeysPage({ params }: { params: Promise<{ orgSlug: string }> }) {
-  const { orgSlug } = await params;
+export default async function ApiKeysPage({ params, searchParams }: { params: Promise<{ orgSlug: string }>; searchParams: Promise<{ status?: string | string[]; sort?: string | string[] }> }) {
+  const [{ orgSlug }, query] = await Promise.all([params, searchParams]);
   const { membership } = await requireOrgAccess(orgSlug, "keys.view");
   const [keys, usage, baseUrl, keyPolicy] = await Promise.all([listApiKeys(membership.orgId), getOrgUsage(membership.orgId), publicBaseUrl(), getKeyPolicy(membership.orgId)]);
   const canCreate = can(membership.role, "keys.create");
   const { apiAccess } = PLANS[usage.plan];
-  // A server component renders once per request: this is the request's moment, which the client's
-  // time-based filters (from the URL) compare with on the server and in hydration alike.
+  // A server component renders once per request: the request's moment, which the time-based filters compare with.
   // eslint-disable-next-line react-hooks/purity
-  const renderedAt = Date.now();
+  const now = Date.now();
   return (
     <div className="space-y-6">
       <PageHeader
@@ -31,18 +31,27 @@ export default async function ApiKeysPage({ params }: { params: Promise<{ orgSlu
         actions={canCreate && apiAccess ? <CreateKeyDialog orgId={membership.orgId} keyPolicy={keyPolicy} limitReached={keyLimitReached(usage.plan, usage.activeKeys)} /> : null}
       />
       <PlanUsageBanner usage={usage} orgSlug={orgSlug} />
-      <ApiKeysClient
-        orgId={membership.orgId}
-        orgSlug={orgSlug}
-        keys={keys}
-        keyPolicy={keyPolicy}
-        canRoll={can(membership.role, "keys.roll")}
-        canCreate={canCreate}
-        canRevoke={can(membership.role, "keys.revoke")}
-        noApiAccess={!apiAccess}
-        renderedAt={renderedAt}
-      />
+      {keys.length === 0 ? (
+        <NoKeys message={noKeysMessage(apiAccess, canCreate)} />
+      ) : (
+        <KeyTable
+          orgId={membership.orgId}
+          orgSlug={orgSlug}
+          keys={keys}
+          view={keyListView(query)}
+          now={now}
+          keyPolicy={keyPolicy}
+          canRevoke={can(membership.role, "keys.revoke")}
+          canRoll={can(membership.role, "keys.roll")}
+        />
+      )}
       <ApiQuickstart baseUrl={baseUrl} />
     </div>
   );
+}
+
+function noKeysMessage(apiAccess: boolean, canCreate: boolean): string {
+  if (!apiAccess) return "Your plan has no API access. An owner can switch to Trial, Pro or Enterprise on the Plan page.";
+  if (canCreate) return "Create your first key with “Create API key”, name it after where it will be used, and copy it into that server's environment.";
+  return `${deniedMessage("keys.create")} Ask one of them to create a key for your integration.`;
 }
