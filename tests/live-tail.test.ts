@@ -156,14 +156,15 @@ describe("the live tail", () => {
   });
 
   it(`allows ${LIVE_STREAMS_PER_USER} open streams per person, and another once one closes`, async () => {
-    const { open } = await watcher();
+    const { user, open } = await watcher();
     const streams = await Promise.all(Array.from({ length: LIVE_STREAMS_PER_USER + 2 }, () => open()));
     const firsts = await Promise.all(streams.map(({ events }) => events.next(1000)));
     const refused = firsts.filter((event) => event?.event === "end");
     expect(refused).toHaveLength(2);
     expect(JSON.parse(refused[0]!.data!)).toMatchObject({ reason: "too_many", message: expect.stringContaining(`${LIVE_STREAMS_PER_USER} live views`) });
     await streams[firsts.findIndex((event) => event?.event !== "end")]!.close();
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // A closed stream gives its place back once its row is gone (released after the close, lib/live-tail/stream.ts).
+    expect(await until(async () => (await streamRowsOf(user.id)).length === LIVE_STREAMS_PER_USER - 1, 5000)).toBe(true);
     const again = await open();
     expect((await again.events.next(1000))?.event).not.toBe("end");
     for (const stream of [...streams, again]) await stream.close().catch(() => {});
@@ -176,8 +177,8 @@ describe("the live tail", () => {
     // Time moves on in the rows: as if their process had not touched them for an hour.
     await getDb().update(liveTailStreams).set({ seenAt: sql`now() - interval '1 hour'` }).where(eq(liveTailStreams.userId, user.id));
     const fresh = async () => (await streamRowsOf(user.id)).every(({ seenAt }) => Date.now() - seenAt.getTime() < 10_000);
-    // Waits for their timers to mark them alive again; the cap is the assertion.
-    await until(fresh, 5000);
+    // Their timers mark them alive again: the cap must hold although no process had touched them.
+    expect(await until(fresh, 5000)).toBe(true);
     const sixth = await open();
     expect(await sixth.events.next(1000)).toMatchObject({ event: "end", data: expect.stringContaining('"reason":"too_many"') });
     expect(await streamRowsOf(user.id)).toHaveLength(LIVE_STREAMS_PER_USER);
@@ -261,7 +262,10 @@ describe.skipIf(!process.env.DATABASE_URL)("the log writer's commit order", () =
     await held`select pg_advisory_xact_lock(${REQUEST_LOG_ORDER_LOCK})`;
     let written = false;
     const writing = logRequest({ orgId: team.org.id, apiKeyId: key.id, at: new Date() }).then(() => (written = true));
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The writer's statement is queued behind the held lock (an advisory lock's key sits in objid).
+    const waiting = async () =>
+      (await held<{ count: number }[]>`select count(*)::int as count from pg_locks where locktype = 'advisory' and objid = ${REQUEST_LOG_ORDER_LOCK} and not granted and database = (select oid from pg_database where datname = current_database())`)[0]!.count > 0;
+    expect(await until(waiting, 5000)).toBe(true);
     expect(written).toBe(false);
     await held`commit`;
     held.release();

@@ -59,8 +59,11 @@ describe("the maintenance timers", () => {
 
   it.skipIf(!process.env.DATABASE_URL)("and once at a time across processes: another connection holding the task's lock skips it", async () => {
     let release = () => {};
-    const holder = trySessionLock(727_309_002, () => new Promise<void>((resolve) => (release = resolve)));
-    await new Promise((resolve) => setTimeout(resolve, 200)); // the holder has its lock
+    let holding = () => {};
+    const held = new Promise<void>((resolve) => (holding = resolve));
+    // Its work starts only once its connection holds the lock.
+    const holder = trySessionLock(727_309_002, () => (holding(), new Promise<void>((resolve) => (release = resolve))));
+    await held;
     let ran = false;
     expect(await trySessionLock(727_309_002, async () => void (ran = true))).toBe("skipped");
     release();
