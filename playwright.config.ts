@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { defineConfig, devices } from "@playwright/test";
-import { E2E_WORKERS, serverOrigin, serverPort } from "./e2e/servers";
+import { E2E_WORKERS, serverOrigin, serverPort, sessionClockPort } from "./e2e/servers";
 
 // Debian's headless shell (the old headless mode) when installed: the same Blink as `chromium`
 // without the full browser's UI process, it took half the browser process's CPU in the e2e run.
@@ -43,6 +43,6 @@ export default defineConfig({
     reuseExistingServer: !process.env.CI,
     stdout: "pipe" as const,
     stderr: "pipe" as const,
-    env: { PORT: String(serverPort(server)), E2E_SERVER: String(server), ...(server > 0 ? { E2E_REUSE_BUILD: "1" } : {}) },
+    env: { PORT: String(serverPort(server)), E2E_CLOCK_PORT: String(sessionClockPort(server)), E2E_SERVER: String(server), ...(server > 0 ? { E2E_REUSE_BUILD: "1" } : {}) },
   })),
 });

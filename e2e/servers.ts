@@ -9,6 +9,8 @@ const FIRST_PORT = Number(process.env.E2E_PORT ?? 3100);
 
 export const serverPort = (server: number) => FIRST_PORT + server;
 export const serverOrigin = (server: number) => `http://localhost:${serverPort(server)}`;
+/** Where server N's session clock listens (e2e/session-clock.mjs): a thousand ports above its own. */
+export const sessionClockPort = (server: number) => serverPort(server) + 1000;
 
 /** The server of the worker this code runs in (Playwright sets TEST_PARALLEL_INDEX per worker). */
 export function workerServer(): number {

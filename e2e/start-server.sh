@@ -8,8 +8,8 @@ export NEXT_TELEMETRY_DISABLED=1
 export AUTH_SECRET="${AUTH_SECRET:-e2e-secret-not-for-production-0123456789}"
 # The webhook specs' receivers listen on 127.0.0.1, which the SSRF guard refuses unless told otherwise.
 export WEBHOOK_ALLOW_PRIVATE=true
-# Sudo mode (docs/security.md#sudo-mode) asks for the password again after 30 seconds instead of 10 minutes, so the
-# sudo spec sees the question without waiting; every other page answers it (e2e/fixtures.ts).
+# Sudo mode (docs/security.md#sudo-mode) asks for the password again after 30 seconds instead of 10 minutes, so specs
+# meet the question as a person who stays signed in does; every page but the sudo spec's answers it (e2e/fixtures.ts).
 export SUDO_MODE_SECONDS="${SUDO_MODE_SECONDS:-30}"
 # Every spec signs up from 127.0.0.1, more than the 10 an hour one address gets in production.
 export SIGN_UPS_PER_HOUR="${SIGN_UPS_PER_HOUR:-1000}"
@@ -30,5 +30,6 @@ fi
 # (the build reads no database): `npm run build`'s, rebuilt only if the sources changed since.
 if [ -z "${E2E_REUSE_BUILD:-}" ]; then node scripts/build.mjs; else node scripts/build.mjs --if-stale; fi
 npx tsx scripts/db-seed.ts
-# As `npm start` runs it: the compiled server under plain node, so the browser tests test what runs.
-exec node --enable-source-maps dist/server.js
+# As `npm start` runs it: the compiled server under plain node, so the browser tests test what runs;
+# with e2e/session-clock.mjs beside it, which only the e2e servers load (the sudo spec's clock).
+exec node --enable-source-maps --import ./e2e/session-clock.mjs dist/server.js
