@@ -6,7 +6,7 @@ import { PageHeader } from "@/components/page-header";
 import { can, grantableRoles } from "@/lib/authz";
 import { requireOrgAccess } from "@/lib/org-access";
 import { InviteMemberDialog } from "./invite-member-dialog";
-import { MembersClient } from "./members-client";
+import { MembersTable } from "./members-table";
 import { PendingInvitations } from "./pending-invitations";
 import { TwoFactorRequirement } from "./two-factor-requirement";
 
@@ -35,7 +35,7 @@ export default async function MembersPage({ params }: { params: Promise<{ orgSlu
         canManage={can(membership.role, "security.manage")}
         viewerHasTwoFactor={members.some((member) => member.userId === userId && member.hasTwoFactor)}
       />
-      <MembersClient orgId={membership.orgId} orgName={membership.orgName} members={members} viewerId={userId} viewerRole={membership.role} grantable={grantable} />
+      <MembersTable orgId={membership.orgId} orgName={membership.orgName} members={members} viewerId={userId} viewerRole={membership.role} grantable={grantable} />
       <PendingInvitations orgId={membership.orgId} invitations={invitations} grantable={grantable} canInvite={canInvite} />
     </div>
   );

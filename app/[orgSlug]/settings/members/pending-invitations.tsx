@@ -1,25 +1,19 @@
-"use client";
-
 import { MailPlus } from "lucide-react";
-import { toast } from "sonner";
 import type { Role } from "@/core/enums";
 import type { InvitationDto } from "@/db/queries/invitations";
 import { EmptyState } from "@/components/empty-state";
 import { ExpiryTime } from "@/components/expiry-time";
 import { RelativeTime } from "@/components/relative-time";
-import { useConfirmAction } from "@/components/use-confirm-action";
 import { Badge } from "@/components/ui/badge";
-import { Button } from "@/components/ui/button";
 import { Card, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { INVITATION_LIFETIME_DAYS } from "@/lib/invitations/link";
 import { ROLE_INFO } from "@/lib/roles";
 import { holdersCan } from "@/lib/authz";
-import { revokeInvitationAction } from "./actions";
+import { RevokeInvitationButton } from "./revoke-invitation-button";
 
-/** Invitations not yet accepted, with who sent them and when they expire. */
+/** Invitations not yet accepted, with who sent them and when they expire; rendered on the server, only "Revoke" hydrates. */
 export function PendingInvitations({ orgId, invitations, grantable, canInvite }: { orgId: string; invitations: InvitationDto[]; grantable: Role[]; canInvite: boolean }) {
-  const revoke = useConfirmAction(revokeInvitationAction, { onSuccess: ({ email }) => toast.success(`The invitation to ${email} no longer works`), onError: toast.error });
   return (
     <Card className="gap-0 overflow-hidden py-0">
       <CardHeader className="border-b py-4">
@@ -61,9 +55,7 @@ export function PendingInvitations({ orgId, invitations, grantable, canInvite }:
                 <TableCell>{invitation.expired ? <Badge variant="warning">Expired</Badge> : <ExpiryTime expiresAt={invitation.expiresAt} bare />}</TableCell>
                 <TableCell className="text-right">
                   {grantable.includes(invitation.role) ? (
-                    <Button variant="outline" size="sm" disabled={revoke.pending} onClick={() => revoke.run({ orgId, invitationId: invitation.id })} aria-label={`Revoke the invitation to ${invitation.email}`}>
-                      Revoke
-                    </Button>
+                    <RevokeInvitationButton orgId={orgId} invitationId={invitation.id} email={invitation.email} />
                   ) : null}
                 </TableCell>
               </TableRow>

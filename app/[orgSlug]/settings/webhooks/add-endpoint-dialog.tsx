@@ -1,100 +1,24 @@
 "use client";
 
 import { Plus } from "lucide-react";
-import { useState } from "react";
-import { toast } from "sonner";
-import { FormAlert } from "@/components/form-alert";
-import { FormDialog, FormDialogFooter } from "@/components/form-dialog";
-import { useActionForm } from "@/components/use-action-form";
+import { DialogLoading } from "@/components/dialog-loading";
+import { FormDialog } from "@/components/form-dialog";
+import { onDemand } from "@/components/on-demand";
 import { Button } from "@/components/ui/button";
-import { Checkbox } from "@/components/ui/checkbox";
-import { DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
-import { FormField } from "@/components/ui/form-field";
-import { Input } from "@/components/ui/input";
-import { Label } from "@/components/ui/label";
-import { WEBHOOK_EVENT_TYPE_VALUES, WEBHOOK_EVENT_TYPES, type WebhookEventType } from "@/core/enums";
-import { WEBHOOK_DESCRIPTION_MAX } from "@/lib/webhooks/input";
-import { createWebhookEndpointAction } from "./actions";
-import { SecretReveal } from "./secret-reveal";
+import type { AddEndpointProps } from "./add-endpoint-form";
+
+const AddEndpoint = onDemand<AddEndpointProps>(() => import("./add-endpoint-form").then((module) => module.AddEndpoint), <DialogLoading />);
 
 /** Add an endpoint (owners, admins): URL, description, events; then its signing secret, once. */
 export function AddEndpointDialog({ orgId, disabledReason }: { orgId: string; disabledReason: string | null }) {
   return (
     <FormDialog
       trigger={
-        <Button disabled={disabledReason !== null} title={disabledReason ?? undefined}>
+        <Button disabled={disabledReason !== null} title={disabledReason ?? undefined} {...AddEndpoint.prefetchHandlers}>
           <Plus className="size-4" aria-hidden /> Add endpoint
         </Button>
       }
       form={(close) => <AddEndpoint orgId={orgId} onDone={close} />}
     />
-  );
-}
-
-/** The form until the endpoint exists, then its secret: mounted afresh at each opening, so no secret outlives its dialog. */
-function AddEndpoint({ orgId, onDone }: { orgId: string; onDone: () => void }) {
-  const [secret, setSecret] = useState<string | null>(null);
-  if (!secret) return <AddEndpointForm orgId={orgId} onAdded={setSecret} />;
-  return (
-    <>
-      <DialogHeader>
-        <DialogTitle>Save the signing secret</DialogTitle>
-        <DialogDescription>The endpoint is added and receives its events from now on.</DialogDescription>
-      </DialogHeader>
-      <SecretReveal secret={secret} />
-      <DialogFooter>
-        <Button onClick={onDone}>Done</Button>
-      </DialogFooter>
-    </>
-  );
-}
-
-function AddEndpointForm({ orgId, onAdded }: { orgId: string; onAdded: (secret: string) => void }) {
-  const [events, setEvents] = useState<Set<WebhookEventType>>(new Set(WEBHOOK_EVENT_TYPE_VALUES));
-  const { pending, onSubmit, error, fieldErrors } = useActionForm(createWebhookEndpointAction, (added) => {
-    onAdded(added.secret);
-    toast.success("Endpoint added", { description: added.url });
-  });
-  const toggle = (type: WebhookEventType, on: boolean) =>
-    setEvents((current) => {
-      const next = new Set(current);
-      if (on) next.add(type);
-      else next.delete(type);
-      return next;
-    });
-  return (
-    <form onSubmit={onSubmit} className="grid gap-4" noValidate>
-      <DialogHeader>
-        <DialogTitle>Add a webhook endpoint</DialogTitle>
-        <DialogDescription>Events are sent as signed JSON POST requests (Standard Webhooks), retried for 24 hours until your server answers 2xx.</DialogDescription>
-      </DialogHeader>
-      {error && !fieldErrors.url && !fieldErrors.eventTypes ? <FormAlert>{error}</FormAlert> : null}
-      <input type="hidden" name="orgId" value={orgId} />
-      <input type="hidden" name="eventTypes" value={[...events].join(",")} />
-      <FormField label="Endpoint URL" error={fieldErrors.url?.[0]} description="HTTPS, reachable from the internet.">
-        <Input name="url" type="url" placeholder="https://example.com/webhooks/invoicing" autoComplete="off" required />
-      </FormField>
-      <FormField label="Description (optional)" error={fieldErrors.description?.[0]}>
-        <Input name="description" placeholder="Slack alerts relay" maxLength={WEBHOOK_DESCRIPTION_MAX} />
-      </FormField>
-      <fieldset className="grid gap-2">
-        <legend className="mb-1 text-sm font-medium">Events</legend>
-        {WEBHOOK_EVENT_TYPE_VALUES.map((type) => (
-          <div key={type} className="flex items-start gap-3">
-            <Checkbox id={`event-${type}`} checked={events.has(type)} onCheckedChange={(checked) => toggle(type, checked === true)} className="mt-0.5" />
-            <Label htmlFor={`event-${type}`} className="grid gap-0.5 font-normal">
-              <code className="text-sm font-medium">{type}</code>
-              <span className="text-sm text-muted-foreground">{WEBHOOK_EVENT_TYPES[type]}</span>
-            </Label>
-          </div>
-        ))}
-        {fieldErrors.eventTypes?.[0] ? (
-          <p role="alert" className="text-sm text-destructive">
-            {fieldErrors.eventTypes[0]}
-          </p>
-        ) : null}
-      </fieldset>
-      <FormDialogFooter label="Add endpoint" pendingLabel="Adding…" pending={pending} />
-    </form>
   );
 }
