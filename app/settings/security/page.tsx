@@ -9,7 +9,9 @@ import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { RECOVERY_CODE_COUNT } from "@/lib/auth/recovery-codes";
 import { currentUserId } from "@/lib/session";
 import { isSlug } from "@/lib/slug";
-import { AuthenticatorAppCard, PasskeysCard, RecoveryCodesCard } from "./security-client";
+import { AuthenticatorAppCard } from "./authenticator-app-card";
+import { PasskeysCard } from "./passkeys-card";
+import { RecoveryCodesCard } from "./recovery-codes-card";
 import { redirectToSignIn } from "@/lib/sign-in-redirect";
 
 export const metadata: Metadata = { title: "Security" };
