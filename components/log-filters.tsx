@@ -7,7 +7,7 @@ import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Select, SelectContent, SelectItem, SelectSeparator, SelectTrigger, SelectValue } from "@/components/ui/select";
-import { RANGE_PRESETS } from "@/lib/audit-filters";
+import { RANGE_PRESETS } from "@/lib/log-filter-labels";
 import { cn } from "@/lib/utils";
 
 export type FilterChanges = Record<string, string | undefined>;
@@ -81,8 +81,12 @@ export function LogFilters({
   /** The current filters as URL parameters, without a cursor. */
   current: string;
   range: { range?: string; from?: string; to?: string };
-  /** The server's own schema: the parameters it would read, or the message a shared link would get. */
-  normalize: (params: URLSearchParams) => URLSearchParams | string;
+  /**
+   * The server's own schema: the parameters it would read, or the message a shared link would get.
+   * Asked only when custom dates are applied, so it may load the schema then (zod stays out of the
+   * page's first JavaScript: docs/decisions/0065-on-demand-dialogs.md).
+   */
+  normalize: (params: URLSearchParams) => URLSearchParams | string | Promise<URLSearchParams | string>;
   /** What the log shows without filters ("Showing every request."). */
   everything: string;
   /** The preset shown without a range in the URL; without one, no range means all time. */
@@ -121,13 +125,13 @@ export function LogFilters({
     change({ range: value === defaultRange ? undefined : value, from: undefined, to: undefined });
   };
 
-  const applyCustom = (event: FormEvent<HTMLFormElement>) => {
+  const applyCustom = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
     const params = new URLSearchParams(current);
     params.set("range", "custom");
     for (const name of ["from", "to"]) params.set(name, String(form.get(name) ?? ""));
-    const normalized = normalize(params);
+    const normalized = await normalize(params);
     if (typeof normalized === "string") {
       setCustomError(normalized);
       return;

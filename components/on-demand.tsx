@@ -8,7 +8,7 @@ export interface PrefetchHandlers {
   onFocus: () => void;
 }
 
-export type OnDemand<P extends object> = ComponentType<P> & {
+export type OnDemand<P extends object> = ComponentType<P & { loading?: ReactNode }> & {
   /** Starts the download now (once); the part shows as soon as it is there. */
   prefetch: () => void;
   prefetchHandlers: PrefetchHandlers;
@@ -19,7 +19,7 @@ export type OnDemand<P extends object> = ComponentType<P> & {
  * the live view's rows) instead of with the page, so the page hydrates sooner
  * (docs/decisions/0065-on-demand-dialogs.md). The control that opens it stays a normal hydrated
  * button and spreads `prefetchHandlers`, so the code is usually there by the click; until it is,
- * `fallback` shows.
+ * `fallback` shows, or a use's own `loading` (what was there before, say).
  */
 export function onDemand<P extends object>(load: () => Promise<ComponentType<P>>, fallback: ReactNode = null): OnDemand<P> {
   let loading: Promise<{ default: ComponentType<P> }> | null = null;
@@ -35,10 +35,10 @@ export function onDemand<P extends object>(load: () => Promise<ComponentType<P>>
     return loading;
   };
   const Loaded = lazy(start);
-  function Part(props: P) {
+  function Part({ loading: shown = fallback, ...props }: P & { loading?: ReactNode }) {
     return (
-      <Suspense fallback={fallback}>
-        <Loaded {...props} />
+      <Suspense fallback={shown}>
+        <Loaded {...(props as P)} />
       </Suspense>
     );
   }

@@ -2,17 +2,11 @@ import { z } from "zod";
 import { RANGE_PRESET_MS, statusBounds, type AuditCursor, type AuditLogFilters, type RangePreset } from "@/core/request-log";
 import { API_ERRORS } from "./api/errors";
 import { boundedDate, boundedString, dateRangeProblem } from "./input-rules";
+import { REFUSALS } from "./log-filter-labels";
 
-/** The gateway's refusals the audit log can be filtered to (docs/features/api.md, docs/features/restricted-keys.md), named as a person reads them. */
-export const REFUSALS = {
-  api_key_revoked: "Revoked key",
-  api_key_expired: "Expired key",
-  ip_not_allowed: "IP not allowed",
-  plan_no_api_access: "No API access (plan)",
-  api_key_scope_insufficient: "Beyond key's access",
-  rate_limited: "Rate limited",
-  monthly_quota_exceeded: "Quota used up",
-} as const;
+// The range presets' names, for the server pages that say which range they show.
+export { RANGE_PRESETS } from "./log-filter-labels";
+
 const REFUSAL_CODES = Object.keys(REFUSALS) as [keyof typeof REFUSALS, ...(keyof typeof REFUSALS)[]];
 
 /** Whether a status filter ("403" or "4xx") takes this status. */
@@ -26,7 +20,6 @@ function statusMatches(filter: string, status: number): boolean {
  * link, its export and its pages always select the same rows.
  */
 
-export const RANGE_PRESETS = { "1h": "Last hour", "24h": "Last 24 hours", "7d": "Last 7 days", "30d": "Last 30 days", "90d": "Last 90 days" } as const satisfies Record<RangePreset, string>;
 const RANGES = [...(Object.keys(RANGE_PRESET_MS) as RangePreset[]), "custom"] as const;
 
 const CURSOR = /^((\d{4}-\d\d-\d\d)T([01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{6}Z)_(\d{1,15})$/;

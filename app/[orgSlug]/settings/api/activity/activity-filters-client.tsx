@@ -6,10 +6,11 @@ import { KeyFilterSelect, type KeyOptionDto } from "@/components/key-filter-opti
 import { FilterSelect, LogFilters } from "@/components/log-filters";
 import { SelectItem } from "@/components/ui/select";
 import { ACTIVITY_ACTIONS } from "@/core/activity";
-import { activitySearchParams, parseActivityFilters, type ActivityFilterValues } from "@/lib/activity-filters";
-import { filtersError } from "@/lib/audit-filters";
+import type { ActivityFilterValues } from "@/lib/activity-filters";
 
-function normalize(params: URLSearchParams): URLSearchParams | string {
+/** The activity history's schema, loaded when custom dates are applied rather than with the page. */
+async function normalize(params: URLSearchParams): Promise<URLSearchParams | string> {
+  const [{ activitySearchParams, parseActivityFilters }, { filtersError }] = await Promise.all([import("@/lib/activity-filters"), import("@/lib/audit-filters")]);
   const parsed = parseActivityFilters(params);
   return parsed.success ? activitySearchParams(parsed.data) : filtersError(parsed.error);
 }
@@ -19,10 +20,11 @@ function actorDisplay(actors: ActivityActorOptionDto[], current: string | undefi
   return actors.find((actor) => actor.id === current)?.name;
 }
 
-export function ActivityFiltersClient({ filters, actors, keys }: { filters: ActivityFilterValues; actors: ActivityActorOptionDto[]; keys: KeyOptionDto[] }) {
+/** The activity history's filter bar; `current` is the filters as URL parameters (the server's activitySearchParams). */
+export function ActivityFiltersClient({ filters, current, actors, keys }: { filters: ActivityFilterValues; current: string; actors: ActivityActorOptionDto[]; keys: KeyOptionDto[] }) {
   return (
     <LogFilters
-      current={activitySearchParams(filters).toString()}
+      current={current}
       range={filters}
       normalize={normalize}
       everything="Showing every change."

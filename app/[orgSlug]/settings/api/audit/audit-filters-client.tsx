@@ -4,19 +4,23 @@ import type { AuditFilterOptionsDto } from "@/db/queries/audit-log";
 import { FilterSelect, LogFilters, withCurrent } from "@/components/log-filters";
 import { SelectGroup, SelectItem, SelectLabel } from "@/components/ui/select";
 import { STATUS_CLASSES } from "@/core/request-log";
-import { auditSearchParams, filtersError, parseAuditFilters, REFUSALS, type AuditFilters } from "@/lib/audit-filters";
+import type { AuditFilters } from "@/lib/audit-filters";
+import { REFUSALS } from "@/lib/log-filter-labels";
 import { EndpointFilterSelect, MethodFilterSelect } from "@/components/request-filter-selects";
 import { KeyFilterSelect, type KeyOptionDto } from "@/components/key-filter-options";
 
-function normalize(params: URLSearchParams): URLSearchParams | string {
+/** The audit log's schema, loaded when custom dates are applied rather than with the page. */
+async function normalize(params: URLSearchParams): Promise<URLSearchParams | string> {
+  const { auditSearchParams, filtersError, parseAuditFilters } = await import("@/lib/audit-filters");
   const parsed = parseAuditFilters(params);
   return parsed.success ? auditSearchParams(parsed.data) : filtersError(parsed.error);
 }
 
-export function AuditFiltersClient({ filters, options, keys }: { filters: AuditFilters; options: AuditFilterOptionsDto; keys: KeyOptionDto[] }) {
+/** The audit log's filter bar; `current` is the filters as URL parameters (the server's auditSearchParams). */
+export function AuditFiltersClient({ filters, current, options, keys }: { filters: AuditFilters; current: string; options: AuditFilterOptionsDto; keys: KeyOptionDto[] }) {
   return (
     <LogFilters
-      current={auditSearchParams(filters).toString()}
+      current={current}
       range={filters}
       normalize={normalize}
       everything="Showing every request."

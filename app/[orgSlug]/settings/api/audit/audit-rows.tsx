@@ -6,7 +6,8 @@ import { Badge } from "@/components/ui/badge";
 import { activitySearchParams } from "@/lib/activity-filters";
 import { requestHref } from "@/lib/audit-filters";
 
-// The audit log's rows, for its page and its live tail alike (no server-only part).
+// The audit log's rows, for its page (rendered on the server) and its live tail (loaded when Live
+// is turned on) alike: no server-only part.
 
 /** The history entry that ended each key of the shown refused (401) rows, by key id. */
 export type KeyEndings = Record<string, KeyEndingDto>;
@@ -58,7 +59,13 @@ export function RequestKey({ orgSlug, row, ending }: { orgSlug: string; row: Aud
  * A table from 640px up; below, one compact entry per request instead of a sideways scroll. The
  * client IP, user agent and the rest are on each request's details page.
  */
-export function AuditRows({ orgSlug, rows, endings }: { orgSlug: string; rows: AuditLogRowDto[]; endings: KeyEndings }) {
+export interface AuditRowsProps {
+  orgSlug: string;
+  rows: AuditLogRowDto[];
+  endings: KeyEndings;
+}
+
+export function AuditRows({ orgSlug, rows, endings }: AuditRowsProps) {
   return (
     <RequestRows
       label="API requests"

@@ -8,8 +8,13 @@ import { Button } from "@/components/ui/button";
 import { Label } from "@/components/ui/label";
 import { Switch } from "@/components/ui/switch";
 import { LIVE_ROWS_KEPT, type LiveTailEnd, type LiveTailSkipped } from "@/lib/live-tail/protocol";
+import { onDemand } from "@/components/on-demand";
 import { cn } from "@/lib/utils";
-import { AuditRows, type KeyEndings } from "./audit-rows";
+import type { AuditRowsProps, KeyEndings } from "./audit-rows";
+
+// The rows as they first show are rendered on the server (the page's `initialRows`); the client
+// renders them itself only once live requests arrive, with this code, loaded when Live is turned on.
+const AuditRows = onDemand<AuditRowsProps>(() => import("./audit-rows").then((module) => module.AuditRows));
 
 type Connection = "connecting" | "open" | "reconnecting";
 
@@ -22,13 +27,15 @@ function merged(newer: AuditLogRowDto[], older: AuditLogRowDto[]): AuditLogRowDt
 /**
  * The audit log's rows, and its "Live" switch (docs/features/live-tail.md): new requests matching the page's
  * filters stream in at the top (server-sent events from ./live), held while paused, at most
- * LIVE_ROWS_KEPT on screen. The browser's EventSource reconnects by itself and sends the last row
+ * LIVE_ROWS_KEPT on screen. Until a live request arrives it shows `initialRows`, the same rows
+ * rendered on the server. The browser's EventSource reconnects by itself and sends the last row
  * it got, so a dropped connection resumes without gaps or repeats.
  */
 export function LiveAuditLog({
   orgSlug,
   query,
   rows,
+  initialRows,
   since,
   endings,
   blocked,
@@ -38,6 +45,8 @@ export function LiveAuditLog({
   /** The page's filters as URL parameters: the stream applies the same. */
   query: string;
   rows: AuditLogRowDto[];
+  /** `rows` as the server rendered them (./audit-rows.tsx). */
+  initialRows: React.ReactNode;
   /** The log's newest row id when the page was read: the first connection starts after it. */
   since: number;
   endings: KeyEndings;
@@ -86,6 +95,7 @@ export function LiveAuditLog({
   }, [live, orgSlug, query]);
 
   function toggleLive(on: boolean) {
+    if (on) AuditRows.prefetch();
     setLive(on);
     setConnection("connecting");
     setPaused(false);
@@ -123,7 +133,7 @@ export function LiveAuditLog({
     <>
       <div className="flex flex-wrap items-center justify-between gap-3 border-b px-4 py-3 sm:px-6">
         <div className="flex items-center gap-2.5">
-          <Switch id="audit-live" checked={live} onCheckedChange={toggleLive} disabled={blocked !== null} aria-describedby="audit-live-status" />
+          <Switch id="audit-live" {...AuditRows.prefetchHandlers} checked={live} onCheckedChange={toggleLive} disabled={blocked !== null} aria-describedby="audit-live-status" />
           <Label htmlFor="audit-live" className="flex items-center gap-1.5">
             <Radio className="size-4 text-muted-foreground" aria-hidden /> Live
           </Label>
@@ -153,7 +163,7 @@ export function LiveAuditLog({
       ) : null}
       {shown.length > 0 ? (
         <div className={cn(live && "[&_tbody_tr:first-child]:bg-muted/40")}>
-          <AuditRows orgSlug={orgSlug} rows={shown} endings={endings} />
+          {liveRows.length === 0 ? initialRows : <AuditRows orgSlug={orgSlug} rows={shown} endings={endings} loading={initialRows} />}
         </div>
       ) : live ? (
         <p className="px-6 py-10 text-center text-sm text-muted-foreground">New requests matching these filters appear here as they are answered.</p>

@@ -8,7 +8,7 @@ import { utcDay } from "@/core/time";
 import { auditSearchParams, hasFilters, type AuditFilters } from "@/lib/audit-filters";
 import { publicBaseUrl } from "@/lib/base-url";
 import { AuditFiltersClient } from "../audit-filters-client";
-import type { KeyEndings } from "../audit-rows";
+import { AuditRows, type KeyEndings } from "../audit-rows";
 import { LiveAuditLog } from "../live-audit-log";
 import { loadAuditLog } from "../load-audit-log";
 
@@ -38,7 +38,7 @@ export default async function AuditLogPage({
       state={view}
       exportHref={view.kind === "ok" && view.page.rows.length > 0 ? `${base}/export?${auditSearchParams(filters)}` : null}
       search={<RequestSearch base={base} className="w-full sm:w-80" />}
-      filters={view.kind === "refused" ? null : <AuditFiltersClient filters={filters} options={view.options} keys={view.keys} />}
+      filters={view.kind === "refused" ? null : <AuditFiltersClient filters={filters} current={auditSearchParams(filters).toString()} options={view.options} keys={view.keys} />}
     >
       {view.kind === "ok" ? <Results orgSlug={orgSlug} base={base} filters={view.filters} page={view.page} endings={view.endings} liveSince={view.liveSince} /> : null}
     </LogPage>
@@ -82,6 +82,7 @@ async function Results({
       orgSlug={orgSlug}
       query={auditSearchParams(filters).toString()}
       rows={page.rows}
+      initialRows={<AuditRows orgSlug={orgSlug} rows={page.rows} endings={endings} />}
       since={liveSince}
       endings={endings}
       blocked={liveBlocked(filters)}
