@@ -1,19 +1,22 @@
 "use client";
 
-import dynamic from "next/dynamic";
+import { Loader2 } from "lucide-react";
 import { useState } from "react";
 import type { ApiKeyDto } from "@/db/queries/api-keys";
-import { AlertDialog, AlertDialogContent, AlertDialogTrigger } from "@/components/ui/alert-dialog";
+import { onDemand } from "@/components/on-demand";
+import { AlertDialog, AlertDialogContent, AlertDialogTitle, AlertDialogTrigger } from "@/components/ui/alert-dialog";
 import { Button } from "@/components/ui/button";
-import { Skeleton } from "@/components/ui/skeleton";
 
 export type RevokableKey = Pick<ApiKeyDto, "id" | "name" | "hint" | "lastUsedAt" | "lastUsedIp" | "lastUsedEndpoint">;
 
-const loadRevokeForm = () => import("./revoke-key-form");
 /** The form loads when first wanted (the pointer on the button, focus, or the click), not with the list. */
-const RevokeForm = dynamic(() => loadRevokeForm().then((module) => module.RevokeForm), {
-  loading: () => <Skeleton className="h-72 w-full" aria-label="Loading the form" />,
-});
+const RevokeForm = onDemand(
+  () => import("./revoke-key-form").then((module) => module.RevokeForm),
+  <div role="status" className="flex items-center gap-2 py-6 text-sm text-muted-foreground">
+    <Loader2 className="size-4 animate-spin" aria-hidden />
+    <AlertDialogTitle className="text-sm font-normal">Revoke API key: loading…</AlertDialogTitle>
+  </div>,
+);
 
 /** The revoke confirmation (owners): the key, its last use, an optional reason and note for the history. */
 export function RevokeKeyDialog({ orgId, apiKey, size = "sm" }: { orgId: string; apiKey: RevokableKey; size?: "sm" | "default" }) {
@@ -35,8 +38,7 @@ export function RevokeKeyDialog({ orgId, apiKey, size = "sm" }: { orgId: string;
           size={size}
           className="text-destructive hover:text-destructive"
           aria-label={`Revoke ${apiKey.name}`}
-          onPointerEnter={() => void loadRevokeForm()}
-          onFocus={() => void loadRevokeForm()}
+          {...RevokeForm.prefetchHandlers}
         >
           Revoke
         </Button>

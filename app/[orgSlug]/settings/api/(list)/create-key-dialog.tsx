@@ -1,17 +1,14 @@
 "use client";
 
 import { Plus } from "lucide-react";
-import dynamic from "next/dynamic";
+import { DialogLoading } from "@/components/dialog-loading";
+import { onDemand } from "@/components/on-demand";
 import { OneTimeKeyDialog } from "@/components/one-time-key-dialog";
 import { Button } from "@/components/ui/button";
-import { Skeleton } from "@/components/ui/skeleton";
 import type { KeyPolicy } from "@/lib/keys/policy";
 
-const loadCreateKeyForm = () => import("./create-key-form");
 /** The form loads when first wanted (the pointer on the button, focus, or the click), not with the list. */
-const CreateKeyForm = dynamic(() => loadCreateKeyForm().then((module) => module.CreateKeyForm), {
-  loading: () => <Skeleton className="h-96 w-full" aria-label="Loading the form" />,
-});
+const CreateKeyForm = onDemand(() => import("./create-key-form").then((module) => module.CreateKeyForm), <DialogLoading />);
 
 /**
  * "Create API key"; at the plan's limit of active keys the same button disabled with the limit
@@ -27,8 +24,7 @@ export function CreateKeyDialog({ orgId, keyPolicy, limitReached }: { orgId: str
           <Button
             disabled={limitReached !== null}
             aria-describedby={limitReached ? "key-limit" : undefined}
-            onPointerEnter={() => void loadCreateKeyForm()}
-            onFocus={() => void loadCreateKeyForm()}
+            {...CreateKeyForm.prefetchHandlers}
           >
             <Plus className="size-4" aria-hidden /> Create API key
           </Button>
