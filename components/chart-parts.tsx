@@ -1,4 +1,4 @@
-import type { ReactNode } from "react";
+import type { CSSProperties, ReactNode } from "react";
 import type { StatusClass } from "@/core/request-log";
 
 /**
@@ -33,6 +33,25 @@ export function TooltipLine({ colour, label, value }: { colour?: string; label: 
       </span>
       <span className="font-mono tabular-nums">{typeof value === "number" ? chartNumber.format(value) : value}</span>
     </p>
+  );
+}
+
+/**
+ * A chart's place on the page, drawn on the server: its size, its description for a screen reader
+ * (the chart is one image to it) and its legend; `children` draws the chart in it.
+ */
+export function ChartFrame({ label, legend, className = "h-56", style, children }: { label: string; legend?: { label: string; colour: string }[]; className?: string; style?: CSSProperties; children: ReactNode }) {
+  const place = (
+    <div className={`${className} w-full min-w-0`} style={style} role="img" aria-label={label}>
+      {children}
+    </div>
+  );
+  if (!legend) return place;
+  return (
+    <div className="space-y-3">
+      {place}
+      <ChartLegend items={legend} />
+    </div>
   );
 }
 

@@ -2,7 +2,8 @@ import { ChevronLeft, ChevronRight } from "lucide-react";
 import Link from "next/link";
 import { Button } from "@/components/ui/button";
 
-function PageLink({ href, label, icon }: { href: string | null; label: string; icon: "previous" | "next" }) {
+/** A link to the previous or next page, drawn as a disabled button at either end; `scroll` false keeps the reader's place (a table low on the page). */
+export function PageLink({ href, label, icon, scroll = true }: { href: string | null; label: string; icon: "previous" | "next"; scroll?: boolean }) {
   const content = (
     <>
       {icon === "previous" ? <ChevronLeft className="size-4" aria-hidden /> : null}
@@ -19,7 +20,9 @@ function PageLink({ href, label, icon }: { href: string | null; label: string; i
   }
   return (
     <Button variant="outline" size="sm" asChild>
-      <Link href={href}>{content}</Link>
+      <Link href={href} scroll={scroll}>
+        {content}
+      </Link>
     </Button>
   );
 }

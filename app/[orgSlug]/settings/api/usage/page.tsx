@@ -15,9 +15,10 @@ import { RANGE_PRESETS } from "@/lib/audit-filters";
 import { publicBaseUrl } from "@/lib/base-url";
 import { DEFAULT_USAGE_RANGE, hasUsageFilters, type UsageFilters } from "@/lib/usage/filters";
 import type { UsageReportDto } from "@/lib/usage/report";
+import { parseTableView, type TableView } from "@/lib/usage/table-view";
 import { loadUsage, type NoApiAccessDto } from "./load-usage";
 import { UsageFiltersClient } from "./usage-filters-client";
-import { UsageTablesClient } from "./usage-tables-client";
+import { UsageTables } from "./usage-tables";
 
 export const metadata: Metadata = { title: "Usage" };
 
@@ -25,7 +26,8 @@ const DESCRIPTION = "How your organization's API keys are used: requests, errors
 
 export default async function UsagePage({ params, searchParams }: { params: Promise<{ orgSlug: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { orgSlug } = await params;
-  const view = await loadUsage(orgSlug, await searchParams);
+  const query = await searchParams;
+  const view = await loadUsage(orgSlug, query);
   const base = `/${orgSlug}/settings/api/usage`;
   return (
     <LogPage
@@ -38,7 +40,7 @@ export default async function UsagePage({ params, searchParams }: { params: Prom
     >
       {view.kind === "ok" ? (
         <Suspense fallback={<UsageReportSkeleton />}>
-          <Report orgSlug={orgSlug} filters={view.filters} report={view.report} noApiAccess={view.noApiAccess} />
+          <Report orgSlug={orgSlug} filters={view.filters} tableView={parseTableView(query)} report={view.report} noApiAccess={view.noApiAccess} />
         </Suspense>
       ) : null}
     </LogPage>
@@ -72,7 +74,7 @@ function NoApiAccess({ notice }: { notice: NoApiAccessDto }) {
   );
 }
 
-async function Report({ orgSlug, filters, report: loading, noApiAccess }: { orgSlug: string; filters: UsageFilters; report: Promise<UsageReportDto>; noApiAccess: NoApiAccessDto | null }) {
+async function Report({ orgSlug, filters, tableView, report: loading, noApiAccess }: { orgSlug: string; filters: UsageFilters; tableView: TableView; report: Promise<UsageReportDto>; noApiAccess: NoApiAccessDto | null }) {
   const report = await loading;
   const narrowed = hasUsageFilters({ ...filters, range: undefined, from: undefined, to: undefined });
   // Traffic from before a downgrade is still shown; an empty report says why there is none.
@@ -152,7 +154,7 @@ async function Report({ orgSlug, filters, report: loading, noApiAccess }: { orgS
           </CardContent>
         </Card>
       </div>
-      <UsageTablesClient breakdowns={report.breakdowns} orgSlug={orgSlug} filters={filters} window={report.window} />
+      <UsageTables breakdowns={report.breakdowns} view={tableView} orgSlug={orgSlug} filters={filters} window={report.window} />
     </div>
   );
 }

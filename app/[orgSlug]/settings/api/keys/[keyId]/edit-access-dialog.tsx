@@ -1,53 +1,28 @@
 "use client";
 
 import { SlidersHorizontal } from "lucide-react";
-import { toast } from "sonner";
-import { FormAlert } from "@/components/form-alert";
-import { FormDialog, FormDialogFooter } from "@/components/form-dialog";
-import { accessFieldsShowError, KeyAccessFields } from "@/components/key-access-fields";
-import { budgetFieldsShowError, KeyBudgetFields } from "@/components/key-budget-fields";
-import { useActionForm } from "@/components/use-action-form";
+import { FormDialog } from "@/components/form-dialog";
+import { LazyDialogForm } from "@/components/lazy-dialog-form";
+import { lazyModule, prefetchOn } from "@/components/lazy-module";
 import { Button } from "@/components/ui/button";
-import { DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";
-import type { KeyRestrictions } from "@/core/enums";
-import type { KeyBudget } from "@/core/key-budget";
-import { updateKeyRestrictionsAction } from "../../actions";
+import type { EditableKey } from "./edit-access-form";
 
-type EditableKey = KeyRestrictions & { id: string; name: string; budget: KeyBudget | null };
+const forms = lazyModule(() => import("./edit-access-form"));
 
 /** Owners and admins: what the key may do, from where and how much; the next request is decided by the new rule. */
 export function EditAccessDialog({ orgId, apiKey, label = "Edit access" }: { orgId: string; apiKey: EditableKey; label?: string }) {
   return (
     <FormDialog
       trigger={
-        <Button variant="outline" size="sm">
+        <Button variant="outline" size="sm" {...prefetchOn(forms)}>
           <SlidersHorizontal className="size-4" aria-hidden /> {label}
         </Button>
       }
-      form={(close) => <EditAccessForm orgId={orgId} apiKey={apiKey} onSaved={close} />}
+      form={(close) => (
+        <LazyDialogForm forms={forms} title="Edit access">
+          {({ EditAccessForm }) => <EditAccessForm orgId={orgId} apiKey={apiKey} onSaved={close} />}
+        </LazyDialogForm>
+      )}
     />
-  );
-}
-
-function EditAccessForm({ orgId, apiKey, onSaved }: { orgId: string; apiKey: EditableKey; onSaved: () => void }) {
-  const { pending, onSubmit, error, fieldErrors } = useActionForm(updateKeyRestrictionsAction, () => {
-    onSaved();
-    toast.success(`Access of “${apiKey.name}” saved`);
-  });
-  return (
-    <form onSubmit={onSubmit} className="grid gap-4" noValidate>
-      <DialogHeader>
-        <DialogTitle>Edit access</DialogTitle>
-        <DialogDescription>
-          What “{apiKey.name}” may do, from where and how much. The key&apos;s next request is decided by the new rule; the activity history records the change.
-        </DialogDescription>
-      </DialogHeader>
-      {error && !accessFieldsShowError(fieldErrors) && !budgetFieldsShowError(fieldErrors) ? <FormAlert>{error}</FormAlert> : null}
-      <input type="hidden" name="orgId" value={orgId} />
-      <input type="hidden" name="keyId" value={apiKey.id} />
-      <KeyAccessFields initial={apiKey} fieldErrors={fieldErrors} />
-      <KeyBudgetFields initial={apiKey.budget} fieldErrors={fieldErrors} />
-      <FormDialogFooter label="Save access" pendingLabel="Saving…" pending={pending} />
-    </form>
   );
 }

@@ -1,48 +1,27 @@
 "use client";
 
 import { PencilLine } from "lucide-react";
-import { useState } from "react";
-import { toast } from "sonner";
-import { FormAlert } from "@/components/form-alert";
-import { FormDialog, FormDialogFooter } from "@/components/form-dialog";
-import { KeyNameField } from "@/components/key-name-field";
-import { useActionForm } from "@/components/use-action-form";
+import { FormDialog } from "@/components/form-dialog";
+import { LazyDialogForm } from "@/components/lazy-dialog-form";
+import { lazyModule, prefetchOn } from "@/components/lazy-module";
 import { Button } from "@/components/ui/button";
-import { DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";
-import { renameApiKeyAction } from "../../actions";
+
+const forms = lazyModule(() => import("./rename-key-form"));
 
 /** Rename (owners, admins): the value, the history and the requests stay; only the label changes. */
 export function RenameKeyDialog({ orgId, apiKey }: { orgId: string; apiKey: { id: string; name: string } }) {
   return (
     <FormDialog
       trigger={
-        <Button variant="outline" aria-label={`Rename ${apiKey.name}`}>
+        <Button variant="outline" aria-label={`Rename ${apiKey.name}`} {...prefetchOn(forms)}>
           <PencilLine className="size-4" aria-hidden /> Rename
         </Button>
       }
-      form={(close) => <RenameForm orgId={orgId} apiKey={apiKey} onRenamed={close} />}
+      form={(close) => (
+        <LazyDialogForm forms={forms} title="Rename API key">
+          {({ RenameForm }) => <RenameForm orgId={orgId} apiKey={apiKey} onRenamed={close} />}
+        </LazyDialogForm>
+      )}
     />
-  );
-}
-
-function RenameForm({ orgId, apiKey, onRenamed }: { orgId: string; apiKey: { id: string; name: string }; onRenamed: () => void }) {
-  const [name, setName] = useState(apiKey.name);
-  const { pending, onSubmit, error, fieldErrors } = useActionForm(renameApiKeyAction, (renamed) => {
-    onRenamed();
-    toast.success(`Renamed to “${renamed.name}”`);
-  });
-  const unchanged = name.trim() === apiKey.name;
-  return (
-    <form onSubmit={onSubmit} className="grid gap-4" noValidate>
-      <DialogHeader>
-        <DialogTitle>Rename API key</DialogTitle>
-        <DialogDescription>The key&apos;s value, requests and history stay as they are. The activity history records the old and new name.</DialogDescription>
-      </DialogHeader>
-      {error && !fieldErrors.name ? <FormAlert>{error}</FormAlert> : null}
-      <input type="hidden" name="orgId" value={orgId} />
-      <input type="hidden" name="keyId" value={apiKey.id} />
-      <KeyNameField value={name} onChange={setName} error={fieldErrors.name?.[0]} />
-      <FormDialogFooter label="Save name" pendingLabel="Saving…" pending={pending} disabled={unchanged || name.trim() === ""} />
-    </form>
   );
 }
