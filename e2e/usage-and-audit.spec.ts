@@ -18,6 +18,8 @@ test.describe("as a member", () => {
     // 2. The daily chart
     const daily = page.getByRole("img", { name: /^Requests per day from/ });
     await expect(daily).toBeVisible();
+    // The chart is drawn once it comes into view (docs/decisions/0064-charts-load-when-seen.md).
+    await daily.scrollIntoViewIfNeeded();
     await expect(daily.locator(".recharts-bar-rectangle").first()).toBeVisible();
     // 3. Status code distribution, chart and numbers
     await expect(page.getByRole("img", { name: /Requests per status code/ })).toBeVisible();
