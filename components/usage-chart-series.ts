@@ -1,3 +1,4 @@
+import { utcDayStart } from "@/core/time";
 import { ROLLUP_GRAIN_MS, type RollupGrain } from "@/core/usage-grains";
 import { CLASS_COLOURS } from "@/components/chart-parts";
 
@@ -18,6 +19,11 @@ export interface PeriodSeries<Row> {
 export type ClassCounts = [success: number, errors4xx: number, errors5xx: number];
 /** A period's latency p50, p95 and p99 in milliseconds; null without requests. */
 export type Percentiles = [p50Ms: number | null, p95Ms: number | null, p99Ms: number | null];
+
+/** A day's requests per status class (2xx, 3xx, 4xx, 5xx), on a key's page. */
+export type DailyCounts = [number, number, number, number];
+/** A status code and how many requests were answered with it. */
+export type StatusCount = [status: number, count: number];
 
 export const STACK = [
   { label: "2xx and 3xx", colour: CLASS_COLOURS["2xx"] },
@@ -64,3 +70,7 @@ export function periodTicks(grain: RollupGrain, starts: string[]): string[] | un
   if (grain === "hour") return starts.length <= 48 ? on((at) => at.getUTCHours() % 3 === 0) : on((at) => at.getUTCHours() === 0);
   return undefined;
 }
+
+/** A UTC day on a key's page, from its date or its start: "Nov 26" on the axis, "Thu, Nov 26" in full. */
+export const shortDay = (day: string) => utcDayStart(day.slice(0, 10)).toLocaleDateString("en-US", { month: "short", day: "numeric", timeZone: "UTC" });
+export const longDay = (day: string) => utcDayStart(day.slice(0, 10)).toLocaleDateString("en-US", { weekday: "short", month: "short", day: "numeric", timeZone: "UTC" });

@@ -59,6 +59,24 @@ test.describe("as a member", () => {
     for (const row of await page.getByRole("table", { name: "API requests" }).locator("tbody tr td:nth-child(2)").allInnerTexts()) expect(row).toContain("Production billing server");
   });
 
+  test("a chart is drawn once it comes into view, and a sorted breakdown is a link", async ({ page }) => {
+    // docs/decisions/0064-charts-load-when-seen.md: on a phone the charts sit below the first screen.
+    await page.setViewportSize(PHONE);
+    const usage = new UsagePage(page);
+    await usage.goto("?table=endpoint&sort=p95Ms&order=desc");
+    const requests = page.getByRole("img", { name: /^Requests per hour, stacked by status class/ });
+    await expect(requests).toBeVisible();
+    await expect(page.locator(".recharts-surface")).toHaveCount(0);
+    await requests.scrollIntoViewIfNeeded();
+    await expect(requests.locator(".recharts-bar-rectangle").first()).toBeVisible();
+
+    await expect(usage.tab("By endpoint")).toHaveAttribute("aria-selected", "true");
+    const byEndpoint = usage.table("by endpoint");
+    await expect(byEndpoint.getByRole("columnheader", { name: "p95", exact: true })).toHaveAttribute("aria-sort", "descending");
+    const p95 = await usage.latencies(byEndpoint, 7);
+    expect(p95).toEqual([...p95].sort((a, b) => b - a));
+  });
+
   test("a window without traffic says so and how to change it", async ({ page }) => {
     const usage = new UsagePage(page);
     await usage.goto("?range=custom&from=2026-01-01&to=2026-01-02");

@@ -2,8 +2,8 @@ import type { DailyUsageDto, StatusCountDto } from "@/db/queries/key-usage";
 import { STATUS_CLASSES } from "@/core/request-log";
 import { utcDayStart } from "@/core/time";
 import { ChartFrame, CLASS_COLOURS, chartNumber } from "@/components/chart-parts";
-import { longDay, type DailyCounts } from "./key-usage-chart-data";
-import { LazyDailyRequestsBars, LazyStatusCodesBars } from "./key-usage-charts-lazy";
+import { longDay, type DailyCounts } from "@/components/usage-chart-series";
+import { LazyDailyRequestsBars, LazyStatusCodesBars } from "@/components/usage-charts-lazy";
 
 /**
  * The key page's charts: their frames and descriptions drawn here on the server, each chart drawn
