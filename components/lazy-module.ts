@@ -4,7 +4,8 @@ import { useSyncExternalStore } from "react";
 
 /**
  * A module fetched once, when first needed rather than with the page
- * (docs/decisions/0064-charts-load-when-seen.md): charts once seen, a dialog's form once opened.
+ * (docs/decisions/0064-charts-load-when-seen.md): the charts, fetched once the first of them is seen,
+ * every chart of the page drawing then. A dialog's form is a part of its own (components/on-demand.tsx).
  */
 export interface LazyModule<M> {
   /** Begins the fetch; again after a failed one. */
@@ -44,6 +45,3 @@ export function lazyModule<M>(fetchModule: () => Promise<M>): LazyModule<M> {
   };
 }
 
-
-/** Handlers that fetch the module when a pointer comes over a control or it gets focus, so it is usually here by the click. */
-export const prefetchOn = (module: LazyModule<unknown>) => ({ onPointerEnter: module.load, onFocus: module.load });

@@ -2,13 +2,13 @@
 
 import { RefreshCw } from "lucide-react";
 import { useState } from "react";
-import { LazyDialogForm } from "@/components/lazy-dialog-form";
-import { lazyModule, prefetchOn } from "@/components/lazy-module";
+import { DialogLoading } from "@/components/dialog-loading";
+import { onDemand } from "@/components/on-demand";
 import { OneTimeKeyDialog } from "@/components/one-time-key-dialog";
 import { Button } from "@/components/ui/button";
 import type { RollableKey } from "./roll-key-form";
 
-const forms = lazyModule(() => import("./roll-key-form"));
+const RollForm = onDemand(() => import("./roll-key-form").then((module) => module.RollForm), <DialogLoading />);
 
 const exactUtc = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
 
@@ -34,7 +34,7 @@ export function RollKeyDialog({
     <OneTimeKeyDialog
       trigger={
         rollable ? (
-          <Button variant="outline" aria-label={`Roll ${apiKey.name}`} {...prefetchOn(forms)}>
+          <Button variant="outline" aria-label={`Roll ${apiKey.name}`} {...RollForm.prefetchHandlers}>
             <RefreshCw className="size-4" aria-hidden /> Roll
           </Button>
         ) : null
@@ -45,19 +45,15 @@ export function RollKeyDialog({
         </>
       )}
       form={(reveal) => (
-        <LazyDialogForm forms={forms} title="Roll API key">
-          {({ RollForm }) => (
-            <RollForm
-              orgId={orgId}
-              apiKey={apiKey}
-              policyLifetime={policyLifetime}
-              onRolled={(key, endsAt) => {
-                setOldKeyEnd(endsAt);
-                reveal(key);
-              }}
-            />
-          )}
-        </LazyDialogForm>
+        <RollForm
+          orgId={orgId}
+          apiKey={apiKey}
+          policyLifetime={policyLifetime}
+          onRolled={(key, endsAt) => {
+            setOldKeyEnd(endsAt);
+            reveal(key);
+          }}
+        />
       )}
     />
   );
