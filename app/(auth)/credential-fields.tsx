@@ -6,7 +6,7 @@ import { Button } from "@/components/ui/button";
 import { CardFooter } from "@/components/ui/card";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
-import { PASSWORD_MIN_LENGTH } from "@/lib/auth/input";
+import { PASSWORD_MIN_LENGTH } from "@/lib/auth/password-length";
 
 // The parts the sign-in, sign-up and invitation sign-up forms share.
 

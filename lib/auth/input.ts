@@ -1,8 +1,6 @@
 import { z } from "zod";
+import { PASSWORD_MIN_LENGTH } from "@/lib/auth/password-length";
 import { boundedString, emailSchema, nameSchema } from "@/lib/input-rules";
-
-/** A new account's shortest password (the sign-up forms say so). */
-export const PASSWORD_MIN_LENGTH = 10;
 
 const passwordSchema = boundedString(200, "Use at most 200 characters.");
 export const signInInput = z.object({
