@@ -1,7 +1,5 @@
 import type { Metadata, Viewport } from "next";
 import { connection } from "next/server";
-import { Toaster } from "@/components/ui/sonner";
-import { TooltipProvider } from "@/components/ui/tooltip";
 import "./globals.css";
 
 export const metadata: Metadata = {
@@ -17,10 +15,9 @@ export default async function RootLayout({ children }: { children: React.ReactNo
   await connection();
   return (
     <html lang="en">
-      <body className="min-h-dvh bg-background text-foreground antialiased">
-        <TooltipProvider delayDuration={200}>{children}</TooltipProvider>
-        <Toaster />
-      </body>
+      {/* No providers here: what this layout renders comes to the sign-in page too. The dashboard's
+          toasts are in its shell (components/dashboard-shell.tsx); a tooltip brings its own provider. */}
+      <body className="min-h-dvh bg-background text-foreground antialiased">{children}</body>
     </html>
   );
 }

@@ -5,6 +5,7 @@ import { AppHeader } from "@/components/app-header";
 import type { MarkAlertsReadAction } from "@/components/alert-bell";
 import { SkipLink } from "@/components/skip-link";
 import { SudoModeBoundary, type SudoModeActions } from "@/components/sudo-mode-boundary";
+import { Toaster } from "@/components/ui/sonner";
 import type { SignOutAction } from "@/components/user-menu";
 import { can } from "@/lib/authz";
 
@@ -14,7 +15,7 @@ const BELL_ALERTS = 20;
 /**
  * The dashboard around a page: the header with the organization switcher, the bell (for roles
  * that see alerts) and the account menu, and sudo mode's question for every sensitive change
- * under it (docs/security.md#sudo-mode). The organization's pages and the person's own account pages share it; the
+ * under it (docs/security.md#sudo-mode), and the toasts that say how a change went. The organization's pages and the person's own account pages share it; the
  * actions come from the route (components do not import app/).
  */
 export async function DashboardShell({
@@ -50,6 +51,7 @@ export async function DashboardShell({
           {children}
         </SudoModeBoundary>
       </div>
+      <Toaster />
     </div>
   );
 }

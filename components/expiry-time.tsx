@@ -1,5 +1,3 @@
-"use client";
-
 import { RelativeTime } from "@/components/relative-time";
 
 const describeExpiry = (relative: string, past: boolean) => (past ? `Expired ${relative}` : `Expires ${relative}`);

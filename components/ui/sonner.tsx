@@ -3,7 +3,7 @@
 import * as React from "react";
 import { Toaster as Sonner, type ToasterProps } from "sonner";
 
-/** The app's toasts (call `toast()` / `toast.success()` / `toast.error()` from "sonner"). Render once, in the root layout. */
+/** The app's toasts (call `toast()` / `toast.success()` / `toast.error()` from "sonner"). Rendered once per page, by the dashboard's shell (components/dashboard-shell.tsx) and the account page without an organization. */
 function Toaster({ theme = "light", richColors = true, closeButton = true, position = "bottom-right", style, ...props }: ToasterProps) {
   return (
     <Sonner

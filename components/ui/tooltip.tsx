@@ -4,10 +4,13 @@ import * as React from "react";
 import { Tooltip as TooltipPrimitive } from "radix-ui";
 import { cn } from "@/lib/utils";
 
-/** Whether a TooltipProvider is above, so a lone Tooltip can bring its own. */
+/** Whether a TooltipProvider is above, so a lone Tooltip brings its own. */
 const InsideProvider = React.createContext(false);
 
-/** Shares the open delay between tooltips; the root layout renders one around the app. */
+/**
+ * Shares the open delay between tooltips: a page with many (a table's) can put one around them.
+ * None sits around the whole app, so pages without tooltips load none of this.
+ */
 function TooltipProvider({ delayDuration = 200, ...props }: React.ComponentProps<typeof TooltipPrimitive.Provider>) {
   return (
     <InsideProvider value={true}>

@@ -3,6 +3,7 @@ import { DashboardShell } from "@/components/dashboard-shell";
 import { Logo } from "@/components/logo";
 import { SettingsFrame } from "@/components/settings-frame";
 import { SudoModeBoundary } from "@/components/sudo-mode-boundary";
+import { Toaster } from "@/components/ui/sonner";
 import { landingMembership, currentUserId } from "@/lib/session";
 import { redirectToSignIn } from "@/lib/sign-in-redirect";
 
@@ -26,6 +27,7 @@ export default async function AccountSettingsLayout({ children }: { children: Re
             {children}
           </SudoModeBoundary>
         </main>
+        <Toaster />
       </div>
     );
   }
