@@ -1,30 +1,17 @@
 "use client";
 
-import { ShieldCheck } from "lucide-react";
+import dynamic from "next/dynamic";
 import { useCallback, useRef, useState, type ReactNode } from "react";
 import { IdentityConfirmationContext, type AskForIdentity } from "@/components/identity-confirmation-context";
-import { FormAlert } from "@/components/form-alert";
-import { FormDialogFooter } from "@/components/form-dialog";
-import { SecondFactorFields, type SecondFactorMethods } from "@/components/second-factor-fields";
-import type { BeginPasskeyProofAction } from "@/components/passkey-ceremony";
-import { useActionForm, type FormActionFn } from "@/components/use-action-form";
-import { Button } from "@/components/ui/button";
-import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";
-import { FormField } from "@/components/ui/form-field";
-import { Input } from "@/components/ui/input";
+import type { SudoModeActions } from "@/components/identity-confirmation-dialog";
+import type { SecondFactorMethods } from "@/components/second-factor-fields";
 
-export type ConfirmIdentityAction = FormActionFn<{ confirmed: boolean }>;
-
-/** "10 minutes", or seconds when the window is shorter than a minute. */
-function inWords(seconds: number): string {
-  if (seconds < 60) return `${seconds} seconds`;
-  const minutes = Math.round(seconds / 60);
-  return minutes === 1 ? "1 minute" : `${minutes} minutes`;
-}
+// The dialog, its form and the second factor's fields come with the first question, not with every
+// page: most pages never ask it (docs/decisions/0063-shared-page-weight.md).
+const IdentityConfirmationDialog = dynamic(() => import("@/components/identity-confirmation-dialog").then((module) => module.IdentityConfirmationDialog), { ssr: false });
 
 /**
- * Sudo mode's question (docs/security.md#sudo-mode), asked over whatever the person was doing: their password, or
- * their second factor when they have one. The dashboard's forms and buttons ask it through
+ * Where sudo mode's question can be asked: the dashboard's forms and buttons ask it through
  * useIdentityConfirmation, so any sensitive change the server refuses goes through once answered.
  */
 export function IdentityConfirmationProvider({
@@ -33,12 +20,14 @@ export function IdentityConfirmationProvider({
   sudoModeSeconds,
   children,
 }: {
-  actions: { confirmIdentity: ConfirmIdentityAction; beginPasskeyProof: BeginPasskeyProofAction };
+  actions: SudoModeActions;
   secondFactors: SecondFactorMethods;
   sudoModeSeconds: number;
   children: ReactNode;
 }) {
   const [asking, setAsking] = useState(0);
+  // Kept mounted once asked, so the dialog closes with its animation rather than vanishing.
+  const [asked, setAsked] = useState(false);
   const answer = useRef<((confirmed: boolean) => void) | null>(null);
   const settle = useCallback((confirmed: boolean) => {
     answer.current?.(confirmed);
@@ -50,6 +39,7 @@ export function IdentityConfirmationProvider({
       new Promise<boolean>((resolve) => {
         answer.current?.(false);
         answer.current = resolve;
+        setAsked(true);
         setAsking((n) => n + 1);
       }),
     [],
@@ -57,62 +47,9 @@ export function IdentityConfirmationProvider({
   return (
     <IdentityConfirmationContext.Provider value={ask}>
       {children}
-      <Dialog open={asking > 0} onOpenChange={(open) => !open && settle(false)}>
-        <DialogContent key={asking}>
-          <IdentityForm actions={actions} secondFactors={secondFactors} sudoModeSeconds={sudoModeSeconds} onConfirmed={() => settle(true)} />
-        </DialogContent>
-      </Dialog>
+      {asked ? (
+        <IdentityConfirmationDialog open={asking > 0} asking={asking} onAnswer={settle} actions={actions} secondFactors={secondFactors} sudoModeSeconds={sudoModeSeconds} />
+      ) : null}
     </IdentityConfirmationContext.Provider>
-  );
-}
-
-function IdentityForm({
-  actions,
-  secondFactors,
-  sudoModeSeconds,
-  onConfirmed,
-}: {
-  actions: { confirmIdentity: ConfirmIdentityAction; beginPasskeyProof: BeginPasskeyProofAction };
-  secondFactors: SecondFactorMethods;
-  sudoModeSeconds: number;
-  onConfirmed: () => void;
-}) {
-  const [method, setMethod] = useState<"password" | "second-factor">("password");
-  const { pending, onSubmit, error, fieldErrors } = useActionForm(actions.confirmIdentity, onConfirmed);
-  const hasSecondFactor = secondFactors.totp || secondFactors.passkey;
-  const fieldError = fieldErrors.password?.[0] ?? fieldErrors.code?.[0];
-  return (
-    <form onSubmit={onSubmit} noValidate className="space-y-4">
-      <DialogHeader>
-        <DialogTitle className="flex items-center gap-2">
-          <ShieldCheck className="size-5 text-primary" aria-hidden /> Confirm it&apos;s you
-        </DialogTitle>
-        <DialogDescription>
-          This is a sensitive change. {method === "password" ? "Enter your password" : "Give your second factor"} to continue; you will not be asked again for {inWords(sudoModeSeconds)}.
-        </DialogDescription>
-      </DialogHeader>
-      {error && !fieldError && <FormAlert>{error}</FormAlert>}
-      {method === "password" ? (
-        <div className="space-y-2">
-          <input type="hidden" name="method" value="password" />
-          <FormField label="Password" error={fieldErrors.password?.[0]}>
-            <Input name="password" type="password" autoComplete="current-password" required autoFocus />
-          </FormField>
-          {hasSecondFactor && (
-            <Button type="button" variant="link" className="h-auto px-0 text-sm" onClick={() => setMethod("second-factor")}>
-              {secondFactors.passkey ? "Use a passkey or a code instead" : "Use your authenticator app instead"}
-            </Button>
-          )}
-        </div>
-      ) : (
-        <div className="space-y-2">
-          <SecondFactorFields methods={secondFactors} beginPasskey={actions.beginPasskeyProof} error={fieldErrors.code?.[0]} autoFocus />
-          <Button type="button" variant="link" className="h-auto px-0 text-sm" onClick={() => setMethod("password")}>
-            Use your password instead
-          </Button>
-        </div>
-      )}
-      <FormDialogFooter label="Confirm" pendingLabel="Confirming…" pending={pending} />
-    </form>
   );
 }

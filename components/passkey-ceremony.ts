@@ -1,6 +1,6 @@
 "use client";
 
-import { startAuthentication, startRegistration, type PublicKeyCredentialCreationOptionsJSON, type PublicKeyCredentialRequestOptionsJSON } from "@simplewebauthn/browser";
+import type { PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON } from "@simplewebauthn/browser";
 import type { ConfirmAction } from "@/components/use-confirm-action";
 import { PASSKEY_WRONG_HOST, passkeyHostProblem } from "@/lib/passkey-host";
 
@@ -20,7 +20,8 @@ function ceremonyFailure(error: unknown): string {
 
 /**
  * Gets a challenge from the server and has the browser (the person's device) sign it or make a
- * new passkey for it. Answers the credential as JSON for a form, or why there is none.
+ * new passkey for it. Answers the credential as JSON for a form, or why there is none. The browser
+ * library comes with the first ceremony, not with every page that offers one.
  */
 export async function runPasskeyCeremony(
   kind: "sign" | "create",
@@ -29,7 +30,7 @@ export async function runPasskeyCeremony(
   // Said before the server makes a challenge the browser would refuse.
   const wrongHost = passkeyHostProblem(new URL(window.location.href));
   if (wrongHost) return { error: wrongHost };
-  const options = await begin(null, {});
+  const [options, { startAuthentication, startRegistration }] = await Promise.all([begin(null, {}), import("@simplewebauthn/browser")]);
   if (!options.ok) return { error: options.error };
   if (!options.data) return { error: "You have no passkey yet. Use another way." };
   try {
