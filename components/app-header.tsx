@@ -37,7 +37,8 @@ export function AppHeader({
           organizations={organizations.map((m) => ({ slug: m.orgSlug, name: m.orgName, plan: m.plan, role: m.role }))}
         />
         <div className="ml-auto flex shrink-0 items-center gap-1 sm:gap-2">
-          <Link href="/docs" className="hidden items-center gap-1.5 rounded-md px-2 py-1.5 text-sm text-muted-foreground hover:bg-accent hover:text-foreground sm:flex">
+          {/* Not prefetched: the reference is another part of the site, seldom the next page. */}
+          <Link href="/docs" prefetch={false} className="hidden items-center gap-1.5 rounded-md px-2 py-1.5 text-sm text-muted-foreground hover:bg-accent hover:text-foreground sm:flex">
             <BookOpen className="size-4" aria-hidden />
             API docs
           </Link>

@@ -2,7 +2,7 @@
 
 import { Bell, ChartColumn, CreditCard, Fingerprint, History, Mail, Webhook, KeyRound, ScrollText, ShieldCheck, Users } from "lucide-react";
 import Link from "next/link";
-import { usePathname } from "next/navigation";
+import { usePathname, useRouter } from "next/navigation";
 import { useEffect, useRef } from "react";
 import type { Role } from "@/core/enums";
 import { can } from "@/lib/authz";
@@ -44,9 +44,14 @@ const GROUPS = [
 /**
  * `permission`: what a page's route requires (its layout answers 404 without it), so the
  * list leaves the page out for a role without it. The pages check it themselves as well.
+ *
+ * A link prefetches its page when the pointer or the keyboard comes to it, not when it is drawn:
+ * drawn, the eleven of them sent some twenty requests on every page, alongside the page's own
+ * loading (docs/decisions/0063-shared-page-weight.md).
  */
 export function SettingsNav({ orgSlug, role }: { orgSlug: string; role: Role }) {
   const pathname = usePathname();
+  const router = useRouter();
   const nav = useRef<HTMLElement>(null);
   // Below lg the nav is one row that scrolls sideways: bring the current page's tab into view, in
   // the middle where it fits, by scrolling the row alone (scrollIntoView would scroll the page too).
@@ -73,6 +78,10 @@ export function SettingsNav({ orgSlug, role }: { orgSlug: string; role: Role }) 
                 <li key={item.href}>
                   <Link
                     href={href}
+                    prefetch={false}
+                    onMouseEnter={() => router.prefetch(href)}
+                    onFocus={() => router.prefetch(href)}
+                    onTouchStart={() => router.prefetch(href)}
                     aria-current={active ? "page" : undefined}
                     className={cn(
                       "flex items-center gap-2 whitespace-nowrap rounded-md px-3 py-2 text-sm font-medium text-muted-foreground transition-colors hover:bg-accent hover:text-accent-foreground",
