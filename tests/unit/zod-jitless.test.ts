@@ -8,7 +8,7 @@ function jitlessAfter(first: string, second: string): string {
 }
 
 // instrumentation-client.ts turns zod's compiled parsers off in the browser (the CSP refuses eval)
-// importing only zod's core config, so it must hold whichever of the two the browser evaluates first.
+// without importing zod, so it must hold whichever of the two the browser evaluates first.
 describe("instrumentation-client: zod without eval", () => {
   it("holds when it runs before zod (the browser's order)", () => {
     expect(jitlessAfter("./instrumentation-client.ts", "zod")).toBe("true");
