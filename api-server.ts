@@ -1,4 +1,4 @@
-import { serveOnWorkers } from "@/lib/worker-cluster";
+import { serveOnWorkers } from "@/servers/worker-cluster";
 
 // The API alone, for deployments that scale it apart from the dashboard. An embedded database
 // has a single owning process, so this needs a shared PostgreSQL.
@@ -11,5 +11,5 @@ const port = Number(process.env.API_PORT ?? process.env.PORT ?? 3001);
 await serveOnWorkers({
   ready: `Invoicing API ready on http://localhost:${port}/v1`,
   // Loaded where it runs: a cluster's primary only forks (server.ts says why).
-  start: async () => (await import("@/lib/api-worker")).startApiWorker({ port, hostname: process.env.HOSTNAME_BIND ?? "0.0.0.0" }),
+  start: async () => (await import("@/servers/api-worker")).startApiWorker({ port, hostname: process.env.HOSTNAME_BIND ?? "0.0.0.0" }),
 });

@@ -3,7 +3,7 @@ import type { NextConfig } from "next";
 /**
  * Sent with everything Next.js serves, static files included. The Content-Security-Policy needs a
  * nonce per request and comes from proxy.ts; Strict-Transport-Security depends on how the request
- * arrived and comes from lib/one-port-listener.ts; /v1 sets its own in lib/api/app.ts.
+ * arrived and comes from servers/one-port-listener.ts; /v1 sets its own in lib/api/app.ts.
  */
 const SECURITY_HEADERS = [
   { key: "X-Content-Type-Options", value: "nosniff" },

@@ -20,7 +20,7 @@ export function trustedProxyHops(env: Record<string, string | undefined> = proce
  * The client's address: the socket's without proxies of ours, otherwise the X-Forwarded-For entry
  * `hops` from the right (the left-most when there are fewer, the socket's when there are none).
  * Applied to its own answer it gives the same address, so a server that passes the answer on in
- * X-Forwarded-For (lib/one-port-listener.ts) and a reader that applies it again agree.
+ * X-Forwarded-For (servers/one-port-listener.ts) and a reader that applies it again agree.
  */
 export function clientAddress(socketAddress: string | undefined, forwardedFor: string | undefined, hops = trustedProxyHops()): string | null {
   const entries = hops === 0 ? [] : (forwardedFor ?? "").split(",").map((entry) => entry.trim()).filter(Boolean);

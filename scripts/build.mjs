@@ -18,7 +18,7 @@ const STAMP = "source-hash";
 
 /**
  * Every file a server process runs, by its name in dist/: the two servers (the cluster's workers
- * run the same file, lib/worker-cluster.ts) and the PDF renderer's worker thread, which
+ * run the same file, servers/worker-cluster.ts) and the PDF renderer's worker thread, which
  * lib/api/services/pdf.ts loads by path. What server.ts and api-server.ts import lazily becomes
  * chunks of its own, so a cluster's primary still loads none of the workers' modules.
  */

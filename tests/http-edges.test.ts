@@ -5,7 +5,7 @@ import { createApiApp } from "@/lib/api/app";
 import { MAX_BODY_BYTES } from "@/lib/api/body-limit";
 import { clientOf } from "@/lib/auth/client";
 import { trustedProxyHops } from "@/lib/client-address";
-import { createOnePortListener } from "@/lib/one-port-listener";
+import { createOnePortListener } from "@/servers/one-port-listener";
 import { startApiServer } from "./helpers/api-server";
 import { createOrg, insertKey } from "./helpers/factories";
 import { pooledClient, type PooledRequest } from "./helpers/pooled-client";

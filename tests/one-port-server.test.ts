@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiApp } from "@/lib/api/app";
 import { MAX_BODY_BYTES } from "@/lib/api/body-limit";
-import { createOnePortListener, isApiPath, STRICT_TRANSPORT_SECURITY } from "@/lib/one-port-listener";
+import { createOnePortListener, isApiPath, STRICT_TRANSPORT_SECURITY } from "@/servers/one-port-listener";
 import { OpenApiContract, type Exchange } from "./helpers/api-contract";
 import { createOrg, insertKey } from "./helpers/factories";
 

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { getDb } from "@/db";
 import { exclusiveTask } from "@/db/maintenance";
 import { trySessionLock } from "@/db/session-lock";
-import { workerCount } from "@/lib/worker-cluster";
+import { workerCount } from "@/servers/worker-cluster";
 import { createOrg, insertKey } from "./helpers/factories";
 import { productionBuildExists, startServerProcess, workerPids } from "./helpers/server-process";
 import { databaseUrl } from "./setup/database-server";
@@ -101,7 +101,7 @@ describe.skipIf(!process.env.DATABASE_URL)("npm run start:api with two workers",
   });
 });
 
-/** The worker processes of the server with pid `primary`, by kind (lib/worker-cluster.ts tells each its role in its environment). */
+/** The worker processes of the server with pid `primary`, by kind (servers/worker-cluster.ts tells each its role in its environment). */
 function workersByRole(primary: number): { front: number[]; back: number[]; socket: string } {
   const environs = workerPids(primary).map((pid) => ({ pid, env: readFileSync(`/proc/${pid}/environ`, "utf8").split("\0") }));
   const ofRole = (role: string) => environs.filter(({ env }) => env.includes(`INVOICING_WORKER_ROLE=${role}`)).map(({ pid }) => pid);

@@ -12,7 +12,7 @@ export const MAX_BODY_BYTES = 1024 * 1024;
  * request's details do not read a refused body either (lib/api/request-details.ts).
  *
  * Hono's own bodyLimit rebuilds the request as `new Request(c.req.raw, …)`. Under @hono/node-server
- * with the global Request left alone (lib/one-port-listener.ts must: Next.js shares the process), c.req.raw is
+ * with the global Request left alone (servers/one-port-listener.ts must: Next.js shares the process), c.req.raw is
  * node-server's lightweight request, which the global Request cannot copy, so every DELETE or POST
  * without a Content-Length (and every chunked body) became a 500. This rebuilds the request from its
  * URL, method, headers and signal, which any Request has.

@@ -71,7 +71,7 @@ export async function startServerProcess(
   const port = await freePort();
   const child = spawn(process.execPath, [...nodeFlags, ...serverArguments(script, checkout, runtime)], {
     cwd: checkout,
-    // One worker unless the caller asks for more (lib/worker-cluster.ts): a test or bench says what it runs.
+    // One worker unless the caller asks for more (servers/worker-cluster.ts): a test or bench says what it runs.
     env: { ...process.env, WEB_CONCURRENCY: "1", ...TEST_SERVER_POOL, ...env, API_PORT: String(port), PORT: String(port), HOSTNAME_BIND: "127.0.0.1", NODE_ENV: "production" },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -101,7 +101,7 @@ export function productionBuildExists(): boolean {
 }
 
 /**
- * The pids of the worker processes of the server with pid `primary` (lib/worker-cluster.ts forks
+ * The pids of the worker processes of the server with pid `primary` (servers/worker-cluster.ts forks
  * them): its node children, not tsx's esbuild service, which a cold transform cache starts there too.
  */
 export function workerPids(primary: number): number[] {

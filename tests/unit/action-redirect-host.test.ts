@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { describe, expect, it, vi } from "vitest";
-import { keepHostThroughActionRedirects } from "@/lib/action-redirect-host";
+import { keepHostThroughActionRedirects } from "@/servers/action-redirect-host";
 
 // What Next.js does after a server action redirects: it fetches the target page from this same
 // server, at its internal address, with the action request's headers (fetch drops their Host).

@@ -4,10 +4,10 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { proxyToDashboard } from "@/lib/dashboard-proxy";
-import { createOnePortListener } from "@/lib/one-port-listener";
+import { proxyToDashboard } from "@/servers/dashboard-proxy";
+import { createOnePortListener } from "@/servers/one-port-listener";
 
-// A front worker of npm start on PostgreSQL (lib/front-worker.ts), with the dashboard behind its
+// A front worker of npm start on PostgreSQL (servers/front-worker.ts), with the dashboard behind its
 // Unix socket played by a server that says what reached it, and the API by a fetch handler.
 
 const socketDir = fs.mkdtempSync(path.join(os.tmpdir(), "dashboard-proxy-"));

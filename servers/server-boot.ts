@@ -26,7 +26,7 @@ const DRAIN_MS = 10_000;
 /**
  * Stops `server` taking connections, lets the requests it has accepted finish (closing idle
  * keep-alive connections at once, the rest after DRAIN_MS at the latest), then closes the
- * framework (`closeApp`) and the database. What a worker does on SIGTERM (lib/worker-cluster.ts).
+ * framework (`closeApp`) and the database. What a worker does on SIGTERM (servers/worker-cluster.ts).
  */
 export async function drain(server: Server, closeApp: () => Promise<void> | void = () => {}): Promise<void> {
   const closed = new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));

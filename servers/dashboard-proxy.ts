@@ -7,7 +7,7 @@ const UNAVAILABLE_PAGE = `<!doctype html><html lang="en"><head><meta charset="ut
 <body><main><h1>The dashboard is restarting</h1><p>Try again in a few seconds. The API at <code>/v1</code> is not affected.</p></main></body></html>`;
 
 /**
- * Hands a request, as the front worker's listener left it (lib/one-port-listener.ts: X-Forwarded-For
+ * Hands a request, as the front worker's listener left it (servers/one-port-listener.ts: X-Forwarded-For
  * naming the client alone, proxy headers only from proxies of ours), to the dashboard workers
  * behind `socketPath`, streaming both ways over kept-alive connections (httpxy, a maintained fork
  * of node-http-proxy: hop-by-hop headers, aborts and chunked bodies are its job). The Host header

@@ -41,7 +41,7 @@ function toOriginForm(req: IncomingMessage): void {
 /**
  * One port: /v1 goes straight to the API (a fetch handler), everything else to Next: in this
  * process (`handleNext` is its request handler) or, on PostgreSQL, in the dashboard workers behind
- * this one (lib/dashboard-proxy.ts).
+ * this one (servers/dashboard-proxy.ts).
  *
  * With Next.js in the process, the API runs through @hono/node-server without replacing the global
  * Request and Response (`nextInProcess`): Next.js relies on its own. Without it, the lighter ones

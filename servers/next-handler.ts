@@ -1,10 +1,10 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import next from "next";
-import { keepHostThroughActionRedirects } from "@/lib/action-redirect-host";
+import { keepHostThroughActionRedirects } from "@/servers/action-redirect-host";
 
 /**
  * Next.js, prepared to take requests: its handler (Hosts kept through a server action's redirect,
- * lib/action-redirect-host.ts) and how to close it. `port` is the public one, where Next.js fetches
+ * servers/action-redirect-host.ts) and how to close it. `port` is the public one, where Next.js fetches
  * the page an action redirects to.
  */
 export async function prepareNext(options: { dev: boolean; port: number }): Promise<{ handleNext: (req: IncomingMessage, res: ServerResponse) => unknown; close: () => Promise<void> }> {

@@ -1,8 +1,8 @@
 import type { Server } from "node:http";
 import { serve } from "@hono/node-server";
 import { createApiApp } from "@/lib/api/app";
-import { drain, startServices } from "@/lib/server-boot";
-import type { StopServing } from "@/lib/worker-cluster";
+import { drain, startServices } from "@/servers/server-boot";
+import type { StopServing } from "@/servers/worker-cluster";
 
 /** One worker of `npm run start:api` (api-server.ts): the services, then the API alone. */
 export async function startApiWorker(options: { port: number; hostname: string }): Promise<StopServing> {

@@ -3,16 +3,16 @@ import { once } from "node:events";
 import { getDb } from "@/db";
 import { isEmpty, seedDatabase } from "@/seed";
 import { createApiApp } from "@/lib/api/app";
-import { createOnePortListener } from "@/lib/one-port-listener";
+import { createOnePortListener } from "@/servers/one-port-listener";
 import { trustedProxyHops } from "@/lib/client-address";
-import { prepareNext } from "@/lib/next-handler";
-import { drain, startServices } from "@/lib/server-boot";
-import type { StopServing } from "@/lib/worker-cluster";
+import { prepareNext } from "@/servers/next-handler";
+import { drain, startServices } from "@/servers/server-boot";
+import type { StopServing } from "@/servers/worker-cluster";
 
 /**
  * `npm start` (server.ts) in one process, on the embedded database or in development: the
  * services, the demo data on a first start of the embedded database, then Next.js and the API on
- * one port (lib/one-port-listener.ts).
+ * one port (servers/one-port-listener.ts).
  */
 export async function startOnePortWorker(options: { dev: boolean; port: number; hostname: string }): Promise<StopServing> {
   const { dev, port, hostname } = options;
