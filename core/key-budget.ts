@@ -1,6 +1,6 @@
 /**
  * A key's budget, a number of requests per UTC day, week (from Monday) or month. The
- * admission statement (db/queries/gateway.ts) decides with PostgreSQL's `date_trunc(period, at,
+ * admission statement (db/queries/admission-statement.ts) decides with PostgreSQL's `date_trunc(period, at,
  * 'UTC')`; these are its TypeScript mirrors for the pages and the headers, held to it by
  * tests/admission-mirrors.test.ts.
  */

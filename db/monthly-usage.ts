@@ -29,7 +29,7 @@ export function shardCapSql(quota: string, shard: string): string {
  * SQL that counts one call on the shard each row of `rows` names (columns: org_id, month, shard,
  * cap), only while that shard is under its cap; returns the shard's new count, or no row when it
  * was full. The row lock of the upsert keeps the cap exact under concurrency. (The gateway's batch
- * counts several calls at once with a row locked first: admissionStatement in db/queries/gateway.ts.)
+ * counts several calls at once with a row locked first: admissionStatement in db/queries/admission-statement.ts.)
  */
 function countUnderCapSql(rows: string): string {
   return `insert into monthly_usage (org_id, month, shard, count, cap)

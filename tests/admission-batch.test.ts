@@ -1,7 +1,9 @@
 import { eq, sum } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb, queryPrepared } from "@/db";
-import { admissionFor, admissionStatement, rateWindowStart } from "@/db/queries/gateway";
+import { admissionFor } from "@/db/queries/gateway";
+import { admissionStatement } from "@/db/queries/admission-statement";
+import { rateWindowStart } from "@/core/rate-window";
 import { monthlyUsage } from "@/db/schema";
 import { utcMonthStart } from "@/core/time";
 import { hashApiKey } from "@/lib/keys/format";

@@ -2,7 +2,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { API_RESOURCE_NAMES, API_RESOURCES, type KeyAccess, type KeyScopes, type Permission } from "@/core/enums";
 import { keyStatus } from "@/core/key-status";
 import { BUDGET_PERIOD_VALUES, budgetPeriodEnd, budgetPeriodStart } from "@/core/key-budget";
-import { admissionFor, withinRateLimit, type Admission } from "@/db/queries/gateway";
+import { admissionFor, type Admission } from "@/db/queries/gateway";
+import { withinRateLimit } from "@/core/rate-window";
 import { createApiApp } from "@/lib/api/app";
 import { PLAN_RULES } from "@/lib/api/gateway";
 import { DEFAULT_RATE_LIMIT_PER_MINUTE } from "@/lib/plans/catalog";
@@ -11,7 +12,7 @@ import { hashApiKey } from "@/lib/keys/format";
 import { createOrg, insertKey } from "./helpers/factories";
 
 /**
- * The gateway's admission statement (db/queries/gateway.ts) decides every request; a few rules are
+ * The gateway's admission statement (db/queries/admission-statement.ts) decides every request; a few rules are
  * also read in TypeScript, for pages, the roll and the seed. Each such mirror is held here to the
  * statement itself, so a change to one without the other fails.
  */

@@ -187,7 +187,7 @@ export const rateLimitWindows = pgTable(
  * first instant, UTC), counted by the admission statement's upsert, whose row lock makes the count
  * exact across processes. `used` never passes the limit it was counted against: a request the
  * budget refuses is not counted. `prior` is `used` before the statement that last wrote the row,
- * so that statement can tell which of its requests got the places (db/queries/gateway.ts);
+ * so that statement can tell which of its requests got the places (db/queries/admission-statement.ts);
  * `budget_limit` is the limit that statement applied.
  */
 export const keyBudgetUsage = pgTable(

@@ -39,7 +39,7 @@ export function requiredAccess(method: string, path: string): RequiredAccess | n
 /**
  * Whether a key of these restrictions may send this request, by access alone (the allowlist aside),
  * for the seed's demo traffic: the TypeScript mirror of the admission statement's `scope_allowed`
- * (db/queries/gateway.ts), which is what admits requests. tests/admission-mirrors.test.ts holds the
+ * (db/queries/admission-statement.ts), which is what admits requests. tests/admission-mirrors.test.ts holds the
  * two together on every operation of the document, for every access and permission.
  */
 export function accessCovers(access: KeyAccess, scopes: KeyScopes, method: string, path: string): boolean {
