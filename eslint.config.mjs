@@ -35,6 +35,20 @@ export default defineConfig([
   // The shared vocabulary (roles, plans, ids, time, the request log's terms) imports no layer.
   layer(["core/**"], ["app", "components", "lib", "db", "servers", "seed"]),
   {
+    // Small modules: no production file over 300 lines, blank lines and comments included (the
+    // tests, e2e and benches are long lists of cases, and are left out).
+    files: ["**/*.{ts,tsx,mjs}"],
+    ignores: ["tests/**", "e2e/**", "bench/**", "**/*.test.{ts,tsx}"],
+    rules: { "max-lines": ["error", { max: 300, skipBlankLines: false, skipComments: false }] },
+  },
+  {
+    // A function reads on one screen: 80 lines of code, its comments and blank lines aside. Every
+    // function of these folders fits; app/ and components/ join once their long components are split.
+    files: ["lib/**/*.{ts,tsx}", "db/**/*.ts", "core/**/*.ts", "servers/**/*.ts", "seed/**/*.ts", "scripts/**/*.{ts,mjs}", "*.{ts,mjs}"],
+    ignores: ["**/*.test.{ts,tsx}"],
+    rules: { "max-lines-per-function": ["error", { max: 80, skipBlankLines: true, skipComments: true }] },
+  },
+  {
     // Cycles are looked for in the project's own modules; dependencies are not parsed.
     settings: { "import/ignore": ["node_modules"] },
     rules: {

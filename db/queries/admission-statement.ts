@@ -31,56 +31,10 @@ function scopeRanksSql(): string {
 }
 
 /**
- * The gateway's one statement before the handler, for a batch of requests, in the documented order: each
- * key by its hash, whether the client's address is on its allowlist, its organization's plan,
- * whether its access covers the request, then (unless the key is revoked or expired by the
- * request's time, the address or the access is refused, or the plan has no API access) the request
- * counted in its key's minute, then (unless that minute is full) counted in its key's budget
- * period when the key has a budget (docs/features/key-budgets.md) and the month still has room, then (unless the
- * budget is used up) counted in the month, when the plan has a quota and the month still has room.
- *
- * Requests of one key and minute take consecutive places after those counted before, in the
- * batch's order. So do the requests of one key and budget period, up to the budget: the upsert adds
- * only the places left, and keeps the count it found in `prior`, so each request knows its place. The month's calls of one organization are counted together on one shard drawn at
- * random, up to its cap; the requests beyond it (the shard filled up) are left to countOnFreeShard.
- *
- * A read-only key may send GET and HEAD; a restricted key needs, on the request's resource, a
- * permission ranked at least as high as the one asked for (write includes read).
- *
- * $1 key hashes, $2 minute starts, $3 months, $4 random numbers in [0, 1) that draw the shards,
- * $5 the requests' times, $6 the resources asked for (null for a path of none), $7 the rank of the
- * permission asked for, $8 whether the method is safe (GET, HEAD), $9 the client addresses (null
- * when unknown): one element per request.
+ * The statement's counting, after `found` (the requests with their keys, plans and checks): each
+ * request's place in its key's minute, then in its key's budget period, then in the month's shard.
  */
-export function admissionStatement(rules: PlanRule[]): string {
-  const values = rules
-    .map((rule) => `(${[rule.plan, rule.apiAccess, rule.customRateLimit, rule.rateLimit, rule.quota].map(sqlLiteral).join(", ")})`)
-    .join(", ");
-  return `
-    with rules (plan, api_access, custom_rate_limit, rate_limit, quota) as (values ${values}),
-    scope_ranks (resource, permission, rank) as (values ${scopeRanksSql()}),
-    request as (
-      select * from unnest($1::text[], $2::timestamptz[], $3::date[], $4::float8[], $5::timestamptz[], $6::text[], $7::int[], $8::bool[], $9::text[])
-        with ordinality as r(key_hash, window_start, month, draw, at, resource, rank, safe, ip, ord)
-    ), keyed as (
-      select r.ord::int as ord, r.window_start, r.month, k.id as key_id, k.org_id, k.revoked_at is not null as revoked, o.plan, ru.quota,
-             k.expires_at, coalesce(k.expires_at <= r.at, false) as expired, k.access, ru.api_access, o.quota_alert_thresholds,
-             case when cardinality(k.ip_allowlist) = 0 then true
-                  else coalesce(r.ip::inet <<= any(k.ip_allowlist::cidr[]), false) end as ip_allowed,
-             case k.access when 'full' then true
-                  when 'read_only' then r.safe
-                  else r.resource is null or coalesce((select s.rank from scope_ranks s where s.resource = r.resource and s.permission = k.scopes->>r.resource), 0) >= r.rank
-             end as scope_allowed,
-             case when ru.custom_rate_limit then coalesce(o.rate_limit_per_minute, ru.rate_limit) else ru.rate_limit end as rate_limit,
-             k.budget_limit, k.budget_period, date_trunc(k.budget_period, r.at, 'UTC') as budget_start,
-             floor(r.draw * ${shardCountSql("ru.quota")})::int as shard
-      from request r
-      join api_keys k on k.key_hash = r.key_hash
-      join organizations o on o.id = k.org_id
-      join rules ru on ru.plan = o.plan::text
-    ), found as (
-      select *, not revoked and not expired and ip_allowed and api_access and scope_allowed as counts from keyed
-    ), per_minute as (
+const COUNTING = `per_minute as (
       select org_id, key_id, window_start, count(*)::int as n from found where counts group by 1, 2, 3
     ), rate as (
       -- In key order, so that concurrent batches lock shared rows in one order.
@@ -150,8 +104,10 @@ export function admissionStatement(rules: PlanRule[]): string {
       returning org_id, month, 0 as before, count as after
     ), taken as (
       select org_id, month, before, after from bumped union all select org_id, month, before, after from opened
-    )
-    select f.ord, f.key_id, f.org_id, f.revoked, f.expires_at, f.expired, f.access, f.ip_allowed, f.scope_allowed, f.plan, f.rate_limit, p.rate_count, f.quota,
+    )`;
+
+/** What the statement returns for each request, by its place in the batch (`ord`). */
+const ANSWER = `select f.ord, f.key_id, f.org_id, f.revoked, f.expires_at, f.expired, f.access, f.ip_allowed, f.scope_allowed, f.plan, f.rate_limit, p.rate_count, f.quota,
            (case when e.place <= t.after - t.before then m.used + e.place
                  else coalesce(m.used + t.after - t.before, m.used, 0) end)::int as quota_used,
            coalesce(e.place <= t.after - t.before, false) as quota_counted, f.quota_alert_thresholds,
@@ -176,4 +132,58 @@ export function admissionStatement(rules: PlanRule[]): string {
     left join month m on m.org_id = f.org_id and m.month = f.month
     left join eligible e on e.ord = f.ord
     left join taken t on t.org_id = f.org_id and t.month = f.month`;
+
+/**
+ * The gateway's one statement before the handler, for a batch of requests, in the documented order: each
+ * key by its hash, whether the client's address is on its allowlist, its organization's plan,
+ * whether its access covers the request, then (unless the key is revoked or expired by the
+ * request's time, the address or the access is refused, or the plan has no API access) the request
+ * counted in its key's minute, then (unless that minute is full) counted in its key's budget
+ * period when the key has a budget (docs/features/key-budgets.md) and the month still has room, then (unless the
+ * budget is used up) counted in the month, when the plan has a quota and the month still has room.
+ *
+ * Requests of one key and minute take consecutive places after those counted before, in the
+ * batch's order. So do the requests of one key and budget period, up to the budget: the upsert adds
+ * only the places left, and keeps the count it found in `prior`, so each request knows its place. The month's calls of one organization are counted together on one shard drawn at
+ * random, up to its cap; the requests beyond it (the shard filled up) are left to countOnFreeShard.
+ *
+ * A read-only key may send GET and HEAD; a restricted key needs, on the request's resource, a
+ * permission ranked at least as high as the one asked for (write includes read).
+ *
+ * $1 key hashes, $2 minute starts, $3 months, $4 random numbers in [0, 1) that draw the shards,
+ * $5 the requests' times, $6 the resources asked for (null for a path of none), $7 the rank of the
+ * permission asked for, $8 whether the method is safe (GET, HEAD), $9 the client addresses (null
+ * when unknown): one element per request.
+ */
+export function admissionStatement(rules: PlanRule[]): string {
+  const values = rules
+    .map((rule) => `(${[rule.plan, rule.apiAccess, rule.customRateLimit, rule.rateLimit, rule.quota].map(sqlLiteral).join(", ")})`)
+    .join(", ");
+  return `
+    with rules (plan, api_access, custom_rate_limit, rate_limit, quota) as (values ${values}),
+    scope_ranks (resource, permission, rank) as (values ${scopeRanksSql()}),
+    request as (
+      select * from unnest($1::text[], $2::timestamptz[], $3::date[], $4::float8[], $5::timestamptz[], $6::text[], $7::int[], $8::bool[], $9::text[])
+        with ordinality as r(key_hash, window_start, month, draw, at, resource, rank, safe, ip, ord)
+    ), keyed as (
+      select r.ord::int as ord, r.window_start, r.month, k.id as key_id, k.org_id, k.revoked_at is not null as revoked, o.plan, ru.quota,
+             k.expires_at, coalesce(k.expires_at <= r.at, false) as expired, k.access, ru.api_access, o.quota_alert_thresholds,
+             case when cardinality(k.ip_allowlist) = 0 then true
+                  else coalesce(r.ip::inet <<= any(k.ip_allowlist::cidr[]), false) end as ip_allowed,
+             case k.access when 'full' then true
+                  when 'read_only' then r.safe
+                  else r.resource is null or coalesce((select s.rank from scope_ranks s where s.resource = r.resource and s.permission = k.scopes->>r.resource), 0) >= r.rank
+             end as scope_allowed,
+             case when ru.custom_rate_limit then coalesce(o.rate_limit_per_minute, ru.rate_limit) else ru.rate_limit end as rate_limit,
+             k.budget_limit, k.budget_period, date_trunc(k.budget_period, r.at, 'UTC') as budget_start,
+             floor(r.draw * ${shardCountSql("ru.quota")})::int as shard
+      from request r
+      join api_keys k on k.key_hash = r.key_hash
+      join organizations o on o.id = k.org_id
+      join rules ru on ru.plan = o.plan::text
+    ), found as (
+      select *, not revoked and not expired and ip_allowed and api_access and scope_allowed as counts from keyed
+    ),
+    ${COUNTING}
+    ${ANSWER}`;
 }
