@@ -39,6 +39,15 @@ function TableHead({ className, ...props }: React.ComponentProps<"th">) {
   );
 }
 
+/** The header of a row's controls column: named for assistive technology, blank on screen. */
+function TableActionsHead({ className }: { className?: string }) {
+  return (
+    <TableHead className={className}>
+      <span className="sr-only">Actions</span>
+    </TableHead>
+  );
+}
+
 function TableCell({ className, ...props }: React.ComponentProps<"td">) {
   return (
     <td
@@ -53,4 +62,4 @@ function TableCaption({ className, ...props }: React.ComponentProps<"caption">) 
   return <caption data-slot="table-caption" className={cn("mt-4 text-sm text-muted-foreground", className)} {...props} />;
 }
 
-export { Table, TableBody, TableCaption, TableCell, TableFooter, TableHead, TableHeader, TableRow };
+export { Table, TableActionsHead, TableBody, TableCaption, TableCell, TableFooter, TableHead, TableHeader, TableRow };

@@ -5,7 +5,7 @@ import { RelativeTime } from "@/components/relative-time";
 import { Avatar, AvatarFallback } from "@/components/ui/avatar";
 import { Badge } from "@/components/ui/badge";
 import { Card } from "@/components/ui/card";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { Table, TableActionsHead, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { mayManageRole } from "@/lib/authz";
 import { initials } from "@/lib/initials";
 import { ROLE_INFO } from "@/lib/roles";
@@ -59,9 +59,7 @@ export function MembersTable({ orgId, orgName, members, viewerId, viewerRole, gr
             <TableHead>Two-factor</TableHead>
             <TableHead className={WIDE_ONLY}>Joined</TableHead>
             <TableHead className={WIDE_ONLY}>Last sign-in</TableHead>
-            <TableHead>
-              <span className="sr-only">Actions</span>
-            </TableHead>
+            <TableActionsHead />
           </TableRow>
         </TableHeader>
         <TableBody>

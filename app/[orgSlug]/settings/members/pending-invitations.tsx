@@ -6,7 +6,7 @@ import { ExpiryTime } from "@/components/expiry-time";
 import { RelativeTime } from "@/components/relative-time";
 import { Badge } from "@/components/ui/badge";
 import { Card, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { Table, TableActionsHead, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { INVITATION_LIFETIME_DAYS } from "@/lib/invitations/link";
 import { ROLE_INFO } from "@/lib/roles";
 import { holdersCan } from "@/lib/authz";
@@ -34,9 +34,7 @@ export function PendingInvitations({ orgId, invitations, grantable, canInvite }:
               <TableHead>Role</TableHead>
               <TableHead className="hidden md:table-cell">Invited by</TableHead>
               <TableHead>Expires</TableHead>
-              <TableHead>
-                <span className="sr-only">Actions</span>
-              </TableHead>
+              <TableActionsHead />
             </TableRow>
           </TableHeader>
           <TableBody>

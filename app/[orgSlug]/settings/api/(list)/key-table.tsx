@@ -8,7 +8,7 @@ import { KeyStatusBadge } from "@/components/key-status-badge";
 import { RelativeTime } from "@/components/relative-time";
 import { Badge } from "@/components/ui/badge";
 import { Card } from "@/components/ui/card";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { Table, TableActionsHead, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { KEY_SORTS, KEY_STATUS_FILTERS, keyListQuery, keysInView, nextKeyOrder, type KeyListView, type KeySortColumn } from "@/lib/keys/list-view";
 import { keyOutsidePolicy, type KeyPolicy } from "@/lib/keys/policy";
 import { RevokeKeyDialog } from "../revoke-key-dialog";
@@ -72,9 +72,7 @@ export function KeyTable({
             {head("expires")}
             {head("requests")}
             {head("status")}
-            <TableHead className={STICKY_END}>
-              <span className="sr-only">Actions</span>
-            </TableHead>
+            <TableActionsHead className={STICKY_END} />
           </TableRow>
         </TableHeader>
         <TableBody>

@@ -1,7 +1,7 @@
 import type { WebhookAttemptDto, WebhookDeliveryDto } from "@/db/queries/webhooks";
 import { RelativeTime } from "@/components/relative-time";
 import { Badge } from "@/components/ui/badge";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { Table, TableActionsHead, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { RefreshWhileDelivering, ResendDeliveryButton } from "./delivery-controls";
 
 const STATUS = {
@@ -56,9 +56,7 @@ export function DeliveryLog({ orgId, deliveries, canResend }: { orgId: string; d
             <TableHead>Response</TableHead>
             <TableHead className="text-right">Duration</TableHead>
             <TableHead>Created</TableHead>
-            <TableHead>
-              <span className="sr-only">Actions</span>
-            </TableHead>
+            <TableActionsHead />
           </TableRow>
         </TableHeader>
         <TableBody>
