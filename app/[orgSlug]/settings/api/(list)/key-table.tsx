@@ -11,7 +11,7 @@ import { Card } from "@/components/ui/card";
 import { Table, TableActionsHead, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { KEY_SORTS, KEY_STATUS_FILTERS, keyListQuery, keysInView, nextKeyOrder, type KeyListView, type KeySortColumn } from "@/lib/keys/list-view";
 import { keyOutsidePolicy, type KeyPolicy } from "@/lib/keys/policy";
-import { RevokeKeyDialog } from "../revoke-key-dialog";
+import { RevokeKeyDialog, type RevokableKey } from "../revoke-key-dialog";
 import { KeyStatusFilter } from "./key-status-filter";
 import { OutsidePolicyBadge } from "./outside-policy-badge";
 import { SortableHead } from "./sortable-head";
@@ -83,51 +83,73 @@ export function KeyTable({
               </TableCell>
             </TableRow>
           ) : (
-            visible.map((key) => (
-              <TableRow key={key.id} data-state={key.status}>
-                <TableCell>
-                  <span className="inline-flex max-w-56 flex-col items-start gap-1">
-                    {/* No prefetch: every visible row would render its key's page (and read its usage) on each visit. */}
-                    <Link prefetch={false} href={`/${orgSlug}/settings/api/keys/${key.id}`} className="font-medium whitespace-normal break-words hover:underline">
-                      {key.name}
-                    </Link>
-                    {key.replacedBy && key.status === "active" ? (
-                      <Badge variant="outline" className="font-normal">
-                        Rolled: old value
-                      </Badge>
-                    ) : null}
-                    <OutsidePolicyBadge breach={keyOutsidePolicy(keyPolicy, key)} canRoll={canRoll} />
-                    <KeyAccessBadges apiKey={key} />
-                  </span>
-                </TableCell>
-                <TableCell>
-                  <code className="rounded bg-muted px-1.5 py-0.5 font-mono text-xs">{key.hint}</code>
-                </TableCell>
-                <TableCell>
-                  <span className="flex flex-col">
-                    <RelativeTime value={key.createdAt} />
-                    <span className="text-xs text-muted-foreground">by {key.createdByName ?? "a deleted user"}</span>
-                  </span>
-                </TableCell>
-                <TableCell>
-                  <RelativeTime value={key.lastUsedAt} fallback="Never used" />
-                </TableCell>
-                <TableCell>
-                  <ExpiryTime expiresAt={key.expiresAt} />
-                </TableCell>
-                <TableCell className="tabular-nums">{number.format(key.requestsLast30Days)}</TableCell>
-                <TableCell>
-                  <KeyStatusBadge status={key.status} />
-                </TableCell>
-                <TableCell className={STICKY_END}>
-                  {canRevoke && key.status !== "revoked" ? <RevokeKeyDialog orgId={orgId} apiKey={key} /> : null}
-                </TableCell>
-              </TableRow>
-            ))
+            visible.map((key) => <KeyRow key={key.id} orgId={orgId} orgSlug={orgSlug} apiKey={key} keyPolicy={keyPolicy} canRevoke={canRevoke} canRoll={canRoll} />)
           )}
         </TableBody>
       </Table>
     </Card>
+  );
+}
+
+/** What the Revoke dialog shows of a key: only this travels to the browser with each row. */
+const revokable = ({ id, name, hint, lastUsedAt, lastUsedIp, lastUsedEndpoint }: ApiKeyDto): RevokableKey => ({ id, name, hint, lastUsedAt, lastUsedIp, lastUsedEndpoint });
+
+/** One key's row: its name and badges, value hint, times, use, status and Revoke. */
+function KeyRow({
+  orgId,
+  orgSlug,
+  apiKey,
+  keyPolicy,
+  canRevoke,
+  canRoll,
+}: {
+  orgId: string;
+  orgSlug: string;
+  apiKey: ApiKeyDto;
+  keyPolicy: KeyPolicy;
+  canRevoke: boolean;
+  canRoll: boolean;
+}) {
+  return (
+    <TableRow data-state={apiKey.status}>
+      <TableCell>
+        <span className="inline-flex max-w-56 flex-col items-start gap-1">
+          {/* No prefetch: every visible row would render its key's page (and read its usage) on each visit. */}
+          <Link prefetch={false} href={`/${orgSlug}/settings/api/keys/${apiKey.id}`} className="font-medium whitespace-normal break-words hover:underline">
+            {apiKey.name}
+          </Link>
+          {apiKey.replacedBy && apiKey.status === "active" ? (
+            <Badge variant="outline" className="font-normal">
+              Rolled: old value
+            </Badge>
+          ) : null}
+          <OutsidePolicyBadge breach={keyOutsidePolicy(keyPolicy, apiKey)} canRoll={canRoll} />
+          <KeyAccessBadges apiKey={apiKey} />
+        </span>
+      </TableCell>
+      <TableCell>
+        <code className="rounded bg-muted px-1.5 py-0.5 font-mono text-xs">{apiKey.hint}</code>
+      </TableCell>
+      <TableCell>
+        <span className="flex flex-col">
+          <RelativeTime value={apiKey.createdAt} />
+          <span className="text-xs text-muted-foreground">by {apiKey.createdByName ?? "a deleted user"}</span>
+        </span>
+      </TableCell>
+      <TableCell>
+        <RelativeTime value={apiKey.lastUsedAt} fallback="Never used" />
+      </TableCell>
+      <TableCell>
+        <ExpiryTime expiresAt={apiKey.expiresAt} />
+      </TableCell>
+      <TableCell className="tabular-nums">{number.format(apiKey.requestsLast30Days)}</TableCell>
+      <TableCell>
+        <KeyStatusBadge status={apiKey.status} />
+      </TableCell>
+      <TableCell className={STICKY_END}>
+        {canRevoke && apiKey.status !== "revoked" ? <RevokeKeyDialog orgId={orgId} apiKey={revokable(apiKey)} /> : null}
+      </TableCell>
+    </TableRow>
   );
 }
 
