@@ -102,8 +102,11 @@ test.describe("as Alex, an admin of Globex and the owner of Solo Studio", () => 
     // Globex's one key makes about two calls a day: most hours of the week are quiet.
     await new UsagePage(page, "globex").goto("?range=7d");
     const segments = async (chart: RegExp) => {
-      const line = page.getByRole("img", { name: chart }).locator("path.recharts-line-curve").first();
-      await expect(line).toBeVisible();
+      const figure = page.getByRole("img", { name: chart });
+      // Charts are drawn once in view; a line of isolated hours has no area to be "visible", so wait for it to be drawn.
+      await figure.scrollIntoViewIfNeeded();
+      const line = figure.locator("path.recharts-line-curve").first();
+      await expect(line).toHaveAttribute("d", /M/);
       return ((await line.getAttribute("d")) ?? "").match(/M/g)?.length ?? 0;
     };
     const rateSegments = await segments(/^Share of requests answered 4xx and 5xx per hour/);
