@@ -7,7 +7,7 @@ const never = () => () => {};
 /**
  * False in the server's HTML and while React hydrates it, true from the render after.
  */
-export function useHydrated(): boolean {
+function useHydrated(): boolean {
   return useSyncExternalStore(
     never,
     () => true,

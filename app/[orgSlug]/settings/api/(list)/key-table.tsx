@@ -12,7 +12,7 @@ import { Table, TableActionsHead, TableBody, TableCell, TableHead, TableHeader, 
 import { KEY_SORTS, KEY_STATUS_FILTERS, keyListQuery, keysInView, nextKeyOrder, type KeyListView, type KeySortColumn } from "@/lib/keys/list-view";
 import { keyOutsidePolicy, type KeyPolicy } from "@/lib/keys/policy";
 import { RevokeKeyDialog, type RevokableKey } from "../revoke-key-dialog";
-import { KeyStatusFilter } from "./key-status-filter";
+import { KeyStatusSelect } from "./key-status-select";
 import { OutsidePolicyBadge } from "./outside-policy-badge";
 import { SortableHead } from "./sortable-head";
 
@@ -60,7 +60,7 @@ export function KeyTable({
         <p className="text-sm text-muted-foreground">
           {visible.length} {visible.length === 1 ? "key" : "keys"}
         </p>
-        <KeyStatusFilter status={view.status} />
+        <KeyStatusSelect status={view.status} />
       </div>
       <Table>
         <TableHeader>

@@ -5,7 +5,7 @@ import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@
 import { KEY_STATUS_FILTERS, keyListQuery, keyListView, type KeyStatusFilter } from "@/lib/keys/list-view";
 
 /** The key list's status filter: the choice goes into the URL (shareable, kept on reload) and the server draws the list. */
-export function KeyStatusFilter({ status }: { status: KeyStatusFilter }) {
+export function KeyStatusSelect({ status }: { status: KeyStatusFilter }) {
   const router = useRouter();
   const pathname = usePathname();
   const searchParams = useSearchParams();
