@@ -82,7 +82,7 @@ function Actor({ entry }: { entry: ActivityEntryDto }) {
 function Target({ orgSlug, entry, linkKeys }: { orgSlug: string; entry: ActivityEntryDto; linkKeys: boolean }) {
   if (entry.targetType !== "api_key" || !linkKeys) return <span className="font-medium break-words">{entry.targetName}</span>;
   return (
-    <Link href={`/${orgSlug}/settings/api/keys/${entry.targetId}`} className="font-medium break-words hover:underline">
+    <Link prefetch={false} href={`/${orgSlug}/settings/api/keys/${entry.targetId}`} className="font-medium break-words hover:underline">
       {entry.targetName}
     </Link>
   );
@@ -117,7 +117,7 @@ export function ActivityEntries({ orgSlug, entries, label, linkKeys = true }: { 
                   <Target orgSlug={orgSlug} entry={entry} linkKeys={linkKeys} />
                 </p>
                 {entry.targetType === "api_key" ? (
-                  <Link
+                  <Link prefetch={false}
                     href={`/${orgSlug}/settings/api/audit?key=${encodeURIComponent(entry.targetId)}`}
                     className="inline-flex items-center gap-1 text-xs font-medium text-muted-foreground hover:text-foreground hover:underline"
                   >

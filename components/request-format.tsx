@@ -73,7 +73,7 @@ function StatusWithCode({ request }: { request: RequestSummary }) {
 /** The path as sent, query included; a link to the request's details when it has them. */
 function RequestPath({ path, href }: { path: string; href?: string }) {
   return href ? (
-    <Link href={href} className="truncate font-mono text-xs text-primary hover:underline" title={`${path}: open the request's details`}>
+    <Link prefetch={false} href={href} className="truncate font-mono text-xs text-primary hover:underline" title={`${path}: open the request's details`}>
       {path}
     </Link>
   ) : (

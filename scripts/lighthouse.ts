@@ -5,10 +5,12 @@
  * Prints each page's scores, blocking time and the JavaScript it transfers. A benchmark, not a
  * test: run it on a quiet machine (docs/performance.md#page-weight-and-lighthouse).
  *
- *   npm run lighthouse [-- --runs=3] [-- --only=keys,usage]
+ *   npm run lighthouse [-- --runs=3] [-- --only=keys,usage] [-- --save=DIR]
+ *
+ * --save writes each run's full Lighthouse report (JSON) to DIR, to see which scripts block.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import * as chromeLauncher from "chrome-launcher";
@@ -21,6 +23,7 @@ const BASE = `http://localhost:${PORT}`;
 const argument = (name: string) => process.argv.find((arg) => arg.startsWith(`--${name}=`))?.split("=")[1];
 const RUNS = Math.max(1, Number(argument("runs") ?? 1));
 const ONLY = argument("only")?.split(",");
+const SAVE_DIR = argument("save");
 const owner = DEMO_ACCOUNTS.owner;
 
 /** The pages measured: the sign-in page signed out, every other one as the owner of the demo organization. */
@@ -104,16 +107,16 @@ async function firstKeyId(cookie: string): Promise<string> {
 type Measure = { score: number; accessibility: number; bestPractices: number; tbt: number; tti: number; lcp: number; scriptKiB: number; unusedKiB: number };
 
 /** One run in a browser of its own: a signed-out page's cookies never mix with the session's header. */
-async function measure(url: string, cookie: string | null): Promise<Measure> {
+async function measure(url: string, cookie: string | null, reportName: string): Promise<Measure> {
   const chrome = await chromeLauncher.launch({ chromePath, chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu"] });
   try {
-    return await measureIn(chrome.port, url, cookie);
+    return await measureIn(chrome.port, url, cookie, reportName);
   } finally {
     chrome.kill();
   }
 }
 
-async function measureIn(port: number, url: string, cookie: string | null): Promise<Measure> {
+async function measureIn(port: number, url: string, cookie: string | null, reportName: string): Promise<Measure> {
   const result = await lighthouse(url, {
     port,
     output: "json",
@@ -125,6 +128,7 @@ async function measureIn(port: number, url: string, cookie: string | null): Prom
   const { categories, audits } = result.lhr;
   if (result.lhr.runtimeError) throw new Error(`${url}: ${result.lhr.runtimeError.message}`);
   if (result.lhr.finalDisplayedUrl !== url) throw new Error(`${url} ended at ${result.lhr.finalDisplayedUrl}`);
+  if (SAVE_DIR) writeFileSync(path.join(SAVE_DIR, `${reportName}.json`), JSON.stringify(result.lhr));
   const summary = (audits["resource-summary"]?.details as { items?: { resourceType: string; transferSize: number }[] } | undefined)?.items ?? [];
   const unused = (audits["unused-javascript"]?.details as { overallSavingsBytes?: number } | undefined)?.overallSavingsBytes ?? 0;
   return {
@@ -171,6 +175,7 @@ const chromePath = process.env.CHROMIUM_PATH ?? ["/usr/bin/chromium", "/usr/bin/
 const database = await freshDatabase();
 const env: NodeJS.ProcessEnv = { ...process.env, ...database.env, NODE_ENV: "production", PORT: String(PORT), NEXT_TELEMETRY_DISABLED: "1", AUTH_SECRET: process.env.AUTH_SECRET ?? "lighthouse-secret-not-for-production-0123456789" };
 let server: ChildProcess | undefined;
+if (SAVE_DIR) mkdirSync(SAVE_DIR, { recursive: true });
 try {
   run(process.execPath, ["scripts/build.mjs", "--if-stale"], env);
   run(process.execPath, ["--import", "tsx", "scripts/db-seed.ts"], env);
@@ -181,7 +186,7 @@ try {
   for (const page of PAGES.filter((page) => !ONLY || ONLY.includes(page.name))) {
     const url = BASE + (typeof page.path === "function" ? page.path(keyId) : page.path);
     const runs: Measure[] = [];
-    for (let round = 0; round < RUNS; round++) runs.push(await measure(url, page.signedIn ? cookie : null));
+    for (let round = 0; round < RUNS; round++) runs.push(await measure(url, page.signedIn ? cookie : null, `${page.name.replace(/ /g, "-")}-${round + 1}`));
     rows.push({ name: page.name, runs });
     process.stderr.write(`measured ${page.name}\n`);
   }

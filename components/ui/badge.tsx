@@ -2,8 +2,8 @@ import * as React from "react";
 import { Slot } from "radix-ui";
 import { cn } from "@/lib/utils";
 
-const BASE =
-  "inline-flex w-fit shrink-0 items-center justify-center gap-1 overflow-hidden whitespace-nowrap rounded-md border px-2 py-0.5 text-xs font-medium transition-[color,box-shadow] focus-visible:border-ring focus-visible:ring-[3px] focus-visible:ring-ring/50 aria-invalid:border-destructive aria-invalid:ring-destructive/20 [&>svg]:pointer-events-none [&>svg]:size-3";
+// The shared look is the .ui-badge class (app/globals.css): one short class in every badge's markup.
+const BASE = "ui-badge";
 
 const VARIANTS = {
   default: "border-transparent bg-primary text-primary-foreground [a&]:hover:bg-primary/90",
