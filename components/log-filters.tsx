@@ -6,27 +6,27 @@ import { useState, useTransition, type FormEvent, type ReactNode } from "react";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
-import { Select, SelectContent, SelectItem, SelectSeparator, SelectTrigger, SelectValue } from "@/components/ui/select";
+import { NativeSelect } from "@/components/ui/native-select";
 import { RANGE_PRESETS } from "@/lib/log-filter-labels";
 import { cn } from "@/lib/utils";
 
 export type FilterChanges = Record<string, string | undefined>;
-
-// Radix Select has no empty value: this stands for "no filter".
-const ANY = "any";
 
 /** Keeps the value a shared link carries selectable even when it is not among the options. */
 export function withCurrent(values: string[], current: string | undefined): string[] {
   return current && !values.includes(current) ? [current, ...values] : values;
 }
 
+/**
+ * One filter of a log's filter bar: the browser's own select (no script to draw or open it), its
+ * `children` the `<option>`s (or `<optgroup>`s) of the values; the empty value is "no filter".
+ */
 export function FilterSelect({
   id,
   label,
   value,
   onChange,
   anyLabel,
-  display,
   className,
   children,
 }: {
@@ -36,8 +36,6 @@ export function FilterSelect({
   onChange: (value: string | undefined) => void;
   /** The option that removes the filter; null when one of the values is always chosen. */
   anyLabel: string | null;
-  /** What the closed select shows for the chosen value, when the option itself says more. */
-  display?: string;
   className?: string;
   children: ReactNode;
 }) {
@@ -46,20 +44,10 @@ export function FilterSelect({
       <Label htmlFor={id} className="text-xs text-muted-foreground">
         {label}
       </Label>
-      <Select value={value ?? ANY} onValueChange={(next) => onChange(next === ANY ? undefined : next)}>
-        <SelectTrigger id={id} className="w-full" aria-label={label}>
-          <SelectValue>{display}</SelectValue>
-        </SelectTrigger>
-        <SelectContent>
-          {anyLabel === null ? null : (
-            <>
-              <SelectItem value={ANY}>{anyLabel}</SelectItem>
-              <SelectSeparator />
-            </>
-          )}
-          {children}
-        </SelectContent>
-      </Select>
+      <NativeSelect id={id} value={value ?? ""} onChange={(event) => onChange(event.target.value || undefined)}>
+        {anyLabel === null ? null : <option value="">{anyLabel}</option>}
+        {children}
+      </NativeSelect>
     </div>
   );
 }
@@ -145,11 +133,11 @@ export function LogFilters({
       <div className={cn("grid grid-cols-2 gap-3", gridClassName)}>
         <FilterSelect id="filter-range" label="Date range" value={showCustom ? "custom" : (range.range ?? defaultRange)} onChange={onRange} anyLabel={defaultRange ? null : "All time"}>
           {Object.entries(RANGE_PRESETS).map(([value, label]) => (
-            <SelectItem key={value} value={value}>
+            <option key={value} value={value}>
               {label}
-            </SelectItem>
+            </option>
           ))}
-          <SelectItem value="custom">Custom dates</SelectItem>
+          <option value="custom">Custom dates</option>
         </FilterSelect>
         {children(change)}
       </div>

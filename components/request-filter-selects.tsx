@@ -1,7 +1,6 @@
 "use client";
 
 import { FilterSelect, withCurrent } from "@/components/log-filters";
-import { SelectItem } from "@/components/ui/select";
 
 /**
  * The endpoint and method filters of the views over the request log (the audit log, Usage): the
@@ -12,9 +11,9 @@ export function EndpointFilterSelect({ endpoints, value, onChange }: { endpoints
   return (
     <FilterSelect id="filter-endpoint" label="Endpoint" value={value} onChange={onChange} anyLabel="All endpoints" className="col-span-2 lg:col-span-1">
       {withCurrent(endpoints, value).map((endpoint) => (
-        <SelectItem key={endpoint} value={endpoint} className="font-mono text-xs">
+        <option key={endpoint} value={endpoint}>
           {endpoint}
-        </SelectItem>
+        </option>
       ))}
     </FilterSelect>
   );
@@ -24,9 +23,9 @@ export function MethodFilterSelect({ methods, value, onChange }: { methods: stri
   return (
     <FilterSelect id="filter-method" label="Method" value={value} onChange={onChange} anyLabel="All methods">
       {withCurrent(methods, value).map((method) => (
-        <SelectItem key={method} value={method} className="font-mono text-xs">
+        <option key={method} value={method}>
           {method}
-        </SelectItem>
+        </option>
       ))}
     </FilterSelect>
   );

@@ -2,6 +2,7 @@ import fs from "node:fs/promises";
 import { parse as parseCsv } from "csv-parse/sync";
 import { expect, PHONE, POSTGRES, screenshot, storageStateOf, test } from "./fixtures";
 import { ApiKeysPage } from "./pages/api-keys-page";
+import { chooseOption } from "./native-select";
 
 test.describe("as a member", () => {
   test.use({ storageState: storageStateOf("member") });
@@ -15,8 +16,7 @@ test.describe("as a member", () => {
     await expect(changes.getByRole("listitem", { name: "Key created: Production billing server" })).toBeVisible();
     await screenshot(page, "activity");
 
-    await page.getByRole("combobox", { name: "Action" }).click();
-    await page.getByRole("option", { name: "Key revoked" }).click();
+    await chooseOption(page.getByRole("combobox", { name: "Action" }), "Key revoked");
     await expect(page).toHaveURL(/[?&]action=api_key\.revoked/);
     const revoked = changes.getByRole("listitem", { name: "Key revoked: Legacy CSV importer" });
     await expect(revoked).toBeVisible();

@@ -2,6 +2,7 @@ import fs from "node:fs/promises";
 import { parse as parseCsv } from "csv-parse/sync";
 import { expect, PHONE, screenshot, storageStateOf, test } from "./fixtures";
 import { UsagePage } from "./pages/usage-page";
+import { chosenOption } from "./native-select";
 
 test.describe("as a member", () => {
   test.use({ storageState: storageStateOf("member") });
@@ -51,8 +52,8 @@ test.describe("as a member", () => {
     await expect(page).toHaveURL(/\/settings\/api\/audit\?/);
     await expect(page).toHaveURL(new RegExp(`[?&]range=custom&from=${day(6)}&to=${day(0)}&`));
     await expect(page).toHaveURL(/[?&]key=key_demo_acme_prod/);
-    await expect(page.getByRole("combobox", { name: "Endpoint" })).toHaveText(`${method} ${route}`);
-    await expect(page.getByRole("combobox", { name: "Date range" })).toHaveText("Custom dates");
+    await expect(chosenOption(page.getByRole("combobox", { name: "Endpoint" }))).toHaveText(`${method} ${route}`);
+    await expect(chosenOption(page.getByRole("combobox", { name: "Date range" }))).toHaveText("Custom dates");
     await expect(page.getByLabel("From (UTC day)")).toHaveValue(day(6));
     const paths = await page.getByRole("table", { name: "API requests" }).locator("tbody tr td:nth-child(4)").allInnerTexts();
     expect(paths.length).toBeGreaterThan(0);

@@ -1,4 +1,5 @@
 import { expect, type Locator, type Page } from "@playwright/test";
+import { chooseOption } from "../native-select";
 
 /** Settings › API keys of one organization. */
 export class ApiKeysPage {
@@ -35,8 +36,7 @@ export class ApiKeysPage {
   }
 
   async showStatus(label: "Active" | "Expiring within 7 days" | "Expired" | "Revoked" | "Unused for 30 days" | "All keys") {
-    await this.page.getByRole("combobox", { name: "Filter by status" }).click();
-    await this.page.getByRole("option", { name: label, exact: true }).click();
+    await chooseOption(this.page.getByRole("combobox", { name: "Filter by status" }), label);
   }
 
   /** Creates a key named `name` with the defaults, confirming its value was copied. */

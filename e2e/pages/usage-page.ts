@@ -1,4 +1,5 @@
 import { expect, type Locator, type Page } from "@playwright/test";
+import { chooseOption } from "../native-select";
 
 /** Settings › Usage of one organization. */
 export class UsagePage {
@@ -19,8 +20,7 @@ export class UsagePage {
 
   /** Chooses an option of one of the filter bar's selects and waits for the URL to hold it. */
   async choose(filter: "Date range" | "API key" | "Endpoint" | "Method" | "Status", option: string | RegExp, url: RegExp) {
-    await this.filters.getByRole("combobox", { name: filter }).click();
-    await this.page.getByRole("option", { name: option }).click();
+    await chooseOption(this.filters.getByRole("combobox", { name: filter }), option);
     await expect(this.page).toHaveURL(url);
     await expect(this.filters).toHaveAttribute("aria-busy", "false");
   }

@@ -1,10 +1,8 @@
 "use client";
 
-import { Bot } from "lucide-react";
 import type { ActivityActorOptionDto } from "@/db/queries/activity";
 import { KeyFilterSelect, type KeyOptionDto } from "@/components/key-filter-options";
 import { FilterSelect, LogFilters } from "@/components/log-filters";
-import { SelectItem } from "@/components/ui/select";
 import { ACTIVITY_ACTIONS } from "@/core/activity";
 import type { ActivityFilterValues } from "@/lib/activity-filters";
 
@@ -13,11 +11,6 @@ async function normalize(params: URLSearchParams): Promise<URLSearchParams | str
   const [{ activitySearchParams, parseActivityFilters }, { filtersError }] = await Promise.all([import("@/lib/activity-filters"), import("@/lib/audit-filters")]);
   const parsed = parseActivityFilters(params);
   return parsed.success ? activitySearchParams(parsed.data) : filtersError(parsed.error);
-}
-
-function actorDisplay(actors: ActivityActorOptionDto[], current: string | undefined): string | undefined {
-  if (current === "system") return "System";
-  return actors.find((actor) => actor.id === current)?.name;
 }
 
 /** The activity history's filter bar; `current` is the filters as URL parameters (the server's activitySearchParams). */
@@ -34,21 +27,19 @@ export function ActivityFiltersClient({ filters, current, actors, keys }: { filt
         <>
           <FilterSelect id="filter-action" label="Action" value={filters.action} onChange={(action) => change({ action })} anyLabel="All actions">
             {Object.entries(ACTIVITY_ACTIONS).map(([value, label]) => (
-              <SelectItem key={value} value={value}>
+              <option key={value} value={value}>
                 {label}
-              </SelectItem>
+              </option>
             ))}
           </FilterSelect>
-          <FilterSelect id="filter-actor" label="Actor" value={filters.actor} onChange={(actor) => change({ actor })} anyLabel="Everyone" display={actorDisplay(actors, filters.actor)}>
-            <SelectItem value="system">
-              <Bot className="size-4" aria-hidden /> System
-            </SelectItem>
+          <FilterSelect id="filter-actor" label="Actor" value={filters.actor} onChange={(actor) => change({ actor })} anyLabel="Everyone">
+            <option value="system">System</option>
             {actors.map((actor) => (
-              <SelectItem key={actor.id} value={actor.id}>
+              <option key={actor.id} value={actor.id}>
                 {actor.name}
-              </SelectItem>
+              </option>
             ))}
-            {filters.actor && filters.actor !== "system" && !actors.some((actor) => actor.id === filters.actor) ? <SelectItem value={filters.actor}>Unknown person</SelectItem> : null}
+            {filters.actor && filters.actor !== "system" && !actors.some((actor) => actor.id === filters.actor) ? <option value={filters.actor}>Unknown person</option> : null}
           </FilterSelect>
           <KeyFilterSelect keys={keys} value={filters.key} onChange={(key) => change({ key })} />
         </>

@@ -2,7 +2,6 @@
 
 import type { AuditFilterOptionsDto } from "@/db/queries/audit-log";
 import { FilterSelect, LogFilters, withCurrent } from "@/components/log-filters";
-import { SelectGroup, SelectItem, SelectLabel } from "@/components/ui/select";
 import { STATUS_CLASSES } from "@/core/request-log";
 import type { AuditFilters } from "@/lib/audit-filters";
 import { REFUSALS } from "@/lib/log-filter-labels";
@@ -27,35 +26,33 @@ export function AuditFiltersClient({ filters, current, options, keys }: { filter
       // Six in a row from 1280px: the selects with a fixed set of choices keep room for the longest
       // ("Last 24 hours", "Any status", "No API access (plan)", "All methods"; at 0.8fr the Status
       // select showed "Any stat"); the endpoint and the key, unbounded names, share what is left.
-      gridClassName="lg:grid-cols-3 xl:grid-cols-[minmax(9.5rem,1fr)_minmax(8.5rem,0.8fr)_minmax(0,1.5fr)_minmax(0,1.2fr)_minmax(12.5rem,1.1fr)_minmax(9rem,0.9fr)]"
+      gridClassName="lg:grid-cols-3 xl:grid-cols-[minmax(9.5rem,1fr)_minmax(8.5rem,0.8fr)_minmax(0,1.5fr)_minmax(0,1.2fr)_minmax(12.5rem,1.1fr)_minmax(9.5rem,0.9fr)]"
     >
       {(change) => (
         <>
           <FilterSelect id="filter-status" label="Status" value={filters.status} onChange={(status) => change({ status })} anyLabel="Any status">
-            <SelectGroup>
-              <SelectLabel>Classes</SelectLabel>
+            <optgroup label="Classes">
               {STATUS_CLASSES.map((c) => (
-                <SelectItem key={c} value={c}>
+                <option key={c} value={c}>
                   {c}
-                </SelectItem>
+                </option>
               ))}
-            </SelectGroup>
-            <SelectGroup>
-              <SelectLabel>Codes</SelectLabel>
+            </optgroup>
+            <optgroup label="Codes">
               {withCurrent(options.statuses.map(String), filters.status?.endsWith("xx") ? undefined : filters.status).map((code) => (
-                <SelectItem key={code} value={code}>
+                <option key={code} value={code}>
                   {code}
-                </SelectItem>
+                </option>
               ))}
-            </SelectGroup>
+            </optgroup>
           </FilterSelect>
           <EndpointFilterSelect endpoints={options.endpoints} value={filters.endpoint} onChange={(endpoint) => change({ endpoint })} />
           <KeyFilterSelect keys={keys} value={filters.key} onChange={(key) => change({ key })} />
-          <FilterSelect id="filter-refusal" label="Refusal" value={filters.error} onChange={(error) => change({ error })} anyLabel="Any" display={filters.error ? REFUSALS[filters.error] : undefined}>
+          <FilterSelect id="filter-refusal" label="Refusal" value={filters.error} onChange={(error) => change({ error })} anyLabel="Any">
             {(Object.keys(REFUSALS) as (keyof typeof REFUSALS)[]).map((code) => (
-              <SelectItem key={code} value={code}>
-                {REFUSALS[code]} <span className="font-mono text-xs text-muted-foreground">{code}</span>
-              </SelectItem>
+              <option key={code} value={code}>
+                {REFUSALS[code]}
+              </option>
             ))}
           </FilterSelect>
           <MethodFilterSelect methods={options.methods} value={filters.method} onChange={(method) => change({ method })} />

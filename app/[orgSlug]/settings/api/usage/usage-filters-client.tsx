@@ -4,7 +4,6 @@ import type { AuditFilterOptionsDto } from "@/db/queries/audit-log";
 import { FilterSelect, LogFilters, withCurrent } from "@/components/log-filters";
 import { EndpointFilterSelect, MethodFilterSelect } from "@/components/request-filter-selects";
 import { KeyFilterSelect, type KeyOptionDto } from "@/components/key-filter-options";
-import { SelectItem } from "@/components/ui/select";
 import { STATUS_CLASSES } from "@/core/request-log";
 import { filtersError } from "@/lib/audit-filters";
 import { DEFAULT_USAGE_RANGE, parseUsageFilters, usageSearchParams, type UsageFilters } from "@/lib/usage/filters";
@@ -32,9 +31,9 @@ export function UsageFiltersClient({ filters, options, keys }: { filters: UsageF
           <MethodFilterSelect methods={options.methods} value={filters.method} onChange={(method) => change({ method })} />
           <FilterSelect id="filter-status" label="Status" value={filters.status} onChange={(status) => change({ status })} anyLabel="Any status">
             {withCurrent([...STATUS_CLASSES], filters.status).map((statusClass) => (
-              <SelectItem key={statusClass} value={statusClass}>
+              <option key={statusClass} value={statusClass}>
                 {statusClass}
-              </SelectItem>
+              </option>
             ))}
           </FilterSelect>
         </>
