@@ -103,3 +103,15 @@ test("“Continue to” an organization that required two-factor goes there on t
   await expect(page).toHaveURL(new RegExp(`/${slug}/settings/api$`));
   await expect(page.getByRole("heading", { name: "API keys", exact: true })).toBeVisible();
 });
+
+test("before the page's JavaScript runs, a control drawn disabled keeps its look, with a waiting cursor", async ({ browser }) => {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  await page.goto("/signin");
+  const submit = page.getByRole("button", { name: "Sign in", exact: true });
+  await expect(submit).toBeDisabled();
+  await expect(submit).toHaveAttribute("data-hydrating", "");
+  await expect(submit).toHaveCSS("opacity", "1");
+  await expect(submit).toHaveCSS("cursor", "progress");
+  await context.close();
+});

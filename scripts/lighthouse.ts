@@ -104,7 +104,7 @@ async function firstKeyId(cookie: string): Promise<string> {
   return match[1]!;
 }
 
-type Measure = { score: number; accessibility: number; bestPractices: number; tbt: number; tti: number; lcp: number; scriptKiB: number; unusedKiB: number };
+type Measure = { cpuIndex: number; score: number; accessibility: number; bestPractices: number; tbt: number; tti: number; lcp: number; scriptKiB: number; unusedKiB: number };
 
 /** One run in a browser of its own: a signed-out page's cookies never mix with the session's header. */
 async function measure(url: string, cookie: string | null, reportName: string): Promise<Measure> {
@@ -132,6 +132,7 @@ async function measureIn(port: number, url: string, cookie: string | null, repor
   const summary = (audits["resource-summary"]?.details as { items?: { resourceType: string; transferSize: number }[] } | undefined)?.items ?? [];
   const unused = (audits["unused-javascript"]?.details as { overallSavingsBytes?: number } | undefined)?.overallSavingsBytes ?? 0;
   return {
+    cpuIndex: result.lhr.environment.benchmarkIndex,
     score: Math.round((categories.performance?.score ?? 0) * 100),
     accessibility: Math.round((categories.accessibility?.score ?? 0) * 100),
     bestPractices: Math.round((categories["best-practices"]?.score ?? 0) * 100),
@@ -146,7 +147,7 @@ async function measureIn(port: number, url: string, cookie: string | null, repor
 const medianOf = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)]!;
 
 function printTable(rows: { name: string; runs: Measure[] }[]): void {
-  const header = ["page", "score", "TBT", "TTI", "LCP", "JS transferred", "unused JS", "a11y", "best pr."];
+  const header = ["page", "score", "TBT", "TTI", "LCP", "JS transferred", "unused JS", "a11y", "best pr.", "CPU index"];
   const lines = rows.map(({ name, runs }) => {
     const m = (pick: (run: Measure) => number) => medianOf(runs.map(pick));
     return [
@@ -159,12 +160,15 @@ function printTable(rows: { name: string; runs: Measure[] }[]): void {
       `${m((r) => r.unusedKiB).toFixed(0)} KiB`,
       String(m((r) => r.accessibility)),
       String(m((r) => r.bestPractices)),
+      String(Math.round(m((r) => r.cpuIndex))),
     ];
   });
   const widths = header.map((_, column) => Math.max(...[header, ...lines].map((line) => line[column]!.length)));
   const format = (line: string[]) => `| ${line.map((cell, column) => cell.padEnd(widths[column]!)).join(" | ")} |`;
   console.log([format(header), `|${widths.map((width) => "-".repeat(width + 2)).join("|")}|`, ...lines.map(format)].join("\n"));
   console.log(`\nMedians of ${RUNS} run${RUNS === 1 ? "" : "s"} per page (Lighthouse ${lighthouseVersion()}, mobile preset).`);
+  // The 4× slowdown is applied to whatever this machine's CPU does at the moment: blocking time scales inversely with it.
+  console.log("CPU index: Lighthouse's benchmarkIndex of the machine during the runs (higher is faster).");
 }
 
 function lighthouseVersion(): string {

@@ -119,3 +119,14 @@ it("the dialogs' forms are loaded on demand", () => {
     ]),
   );
 });
+
+// The logs' filters and the key list's status filter are the browser's own select (components/ui/native-select.tsx):
+// the Radix select renders every option of a closed menu and hydrates it with the page.
+it.each(["app/[orgSlug]/settings/api/audit/(log)/page.tsx", "app/[orgSlug]/settings/api/activity/page.tsx", "app/[orgSlug]/settings/api/usage/page.tsx", "app/[orgSlug]/settings/api/(list)/page.tsx"])(
+  "%s draws its filters without the Radix select",
+  (page) => {
+    const client = relative(clientGraph(page).staticClient);
+    expect(client).toContain("components/ui/native-select.tsx");
+    expect(client).not.toContain("components/ui/select.tsx");
+  },
+);
