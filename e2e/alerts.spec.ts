@@ -68,7 +68,7 @@ test("an admin changes when to alert; bad thresholds are refused on the field", 
 
   // The change is in the activity history; then the defaults again for the other specs.
   await page.goto("/acme/settings/api/activity");
-  await expect(page.getByText("Alert settings changed").first()).toBeVisible();
+  await expect(page.getByRole("list", { name: "Changes" }).getByText("Alert settings changed").first()).toBeVisible();
   await page.goto("/acme/settings/alerts");
   await thresholds.fill("80, 90, 100");
   await save.click();

@@ -59,7 +59,7 @@ test("a person adds a passkey and signs in with it as their second factor", asyn
 
   // The history of the person's organization says a passkey was added.
   await new DashboardShell(page).openSettingsTab("Activity");
-  await expect(page.getByText("Passkey added")).toBeVisible();
+  await expect(page.getByRole("list", { name: "Changes" }).getByText("Passkey added")).toBeVisible();
 });
 
 test("on an IP address, adding a passkey says to open the dashboard by its host name instead of the browser's raw refusal", async ({ browser, baseURL }) => {

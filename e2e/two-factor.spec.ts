@@ -74,7 +74,7 @@ test.describe("two-factor sign-in", () => {
 
     // The organization's history says what changed.
     await shell.openSettingsTab("Activity");
-    await expect(page.getByText("Authenticator app added")).toBeVisible();
+    await expect(page.getByRole("list", { name: "Changes" }).getByText("Authenticator app added")).toBeVisible();
   });
 
   test("the second step at phone width does not scroll sideways", async ({ page }) => {
