@@ -8,12 +8,14 @@ import nextTs from "eslint-config-next/typescript";
  * may import lib, db and core, and no layer imports them. Each entry names the layers a folder may
  * not reach, by alias or by path.
  */
-const layer = (files, forbidden) => ({
+const layer = (files, forbidden, { paths = [], ignores = [] } = {}) => ({
   files,
+  ignores,
   rules: {
     "no-restricted-imports": [
       "error",
       {
+        paths,
         patterns: forbidden.map((name) => ({
           group: [`@/${name}`, `@/${name}/**`, `**/../${name}`, `**/../${name}/**`],
           message: `Imports point app → components → lib → db → core, with servers/ and seed/ above lib; this layer may not import from ${name}/.`,
@@ -23,13 +25,18 @@ const layer = (files, forbidden) => ({
   },
 });
 
+// Sonner loads on a page's first use, through components/toast.ts (docs/decisions/0067-toasts-load-on-first-use.md).
+const SONNER = [{ name: "sonner", message: "Import toast from @/components/toast: sonner is loaded on the page's first use, not with it." }];
+const SONNER_LOADERS = ["components/toast.ts", "components/ui/sonner.tsx"];
+
 export default defineConfig([
   ...nextVitals,
   ...nextTs,
   globalIgnores([".next/**", "dist/**", "data/**", "test-results/**", "playwright-report/**", "next-env.d.ts", "db/migrations/**"]),
   layer(["servers/**", "seed/**"], ["app", "components"]),
-  layer(["app/**"], ["servers", "seed"]),
-  layer(["components/**"], ["app", "servers", "seed"]),
+  layer(["app/**"], ["servers", "seed"], { paths: SONNER }),
+  layer(["components/**"], ["app", "servers", "seed"], { paths: SONNER, ignores: SONNER_LOADERS }),
+  layer(SONNER_LOADERS, ["app", "servers", "seed"]),
   layer(["lib/**"], ["app", "components", "servers", "seed"]),
   layer(["db/**"], ["app", "components", "lib", "servers", "seed"]),
   // The shared vocabulary (roles, plans, ids, time, the request log's terms) imports no layer.

@@ -2,7 +2,7 @@
 
 import { Bell } from "lucide-react";
 import { useOptimistic, useState, useTransition } from "react";
-import { toast } from "sonner";
+import { toast } from "@/components/toast";
 import type { AlertDto } from "@/db/queries/alerts";
 import { useLoadOnIntent } from "@/components/use-load-on-intent";
 import type { ConfirmAction } from "@/components/use-confirm-action";

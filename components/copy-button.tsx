@@ -2,7 +2,7 @@
 
 import * as React from "react";
 import { Check, Copy } from "lucide-react";
-import { toast } from "sonner";
+import { toast } from "@/components/toast";
 import { Button, type ButtonSize, type ButtonVariant } from "@/components/ui/button";
 import { cn } from "@/lib/utils";
 

@@ -1,12 +1,48 @@
 "use client";
 
 import * as React from "react";
-import { Toaster as Sonner, type ToasterProps } from "sonner";
+import type { ToasterProps } from "sonner";
+import { loadSonner, markToasterListening, onToasterWanted } from "@/components/toast";
 
-/** The app's toasts (call `toast()` / `toast.success()` / `toast.error()` from "sonner"). Rendered once per page, by the dashboard's shell (components/dashboard-shell.tsx) and the account page without an organization. */
-function Toaster({ theme = "light", richColors = true, closeButton = true, position = "bottom-right", style, ...props }: ToasterProps) {
+const SonnerToaster = React.lazy(() => loadSonner().then((module) => ({ default: module.Toaster })));
+
+// What a person does first on a page: the Toaster mounts then, before any result to announce.
+const FIRST_USE = ["pointerdown", "keydown"] as const;
+
+/** Rendered after the Toaster in the same Suspense boundary: its effect runs once the Toaster's subscription is in place. */
+function Listening() {
+  React.useEffect(markToasterListening, []);
+  return null;
+}
+
+/**
+ * The app's toasts (call `toast()` / `toast.success()` / `toast.error()` from components/toast.ts). Rendered once per page,
+ * by the dashboard's shell (components/dashboard-shell.tsx) and the account page without an organization; sonner is
+ * loaded on the page's first pointer or key press, or by the first toast.
+ */
+function Toaster(props: ToasterProps) {
+  const [wanted, setWanted] = React.useState(false);
+  React.useEffect(() => {
+    // A transition, not part of the press's own update: mounted in the same commit as a menu the press opens, it closed it.
+    const want = () => React.startTransition(() => setWanted(true));
+    onToasterWanted(want);
+    for (const type of FIRST_USE) document.addEventListener(type, want, { capture: true, passive: true, once: true });
+    return () => {
+      for (const type of FIRST_USE) document.removeEventListener(type, want, { capture: true });
+    };
+  }, []);
+  if (!wanted) return null;
   return (
-    <Sonner
+    <React.Suspense fallback={null}>
+      <StyledToaster {...props} />
+      <Listening />
+    </React.Suspense>
+  );
+}
+
+function StyledToaster({ theme = "light", richColors = true, closeButton = true, position = "bottom-right", style, ...props }: ToasterProps) {
+  return (
+    <SonnerToaster
       theme={theme}
       richColors={richColors}
       closeButton={closeButton}

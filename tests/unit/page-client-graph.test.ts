@@ -85,8 +85,8 @@ const PAGES: { page: string; serverOnly: string[] }[] = [
   { page: "app/[orgSlug]/settings/api/activity/page.tsx", serverOnly: ["components/activity-entries.tsx"] },
 ];
 
-/** Packages a page's first load must not carry: the schemas' library, and the passkey ceremony's. */
-const HEAVY = ["zod", "@simplewebauthn/browser", "@tanstack/react-table"];
+/** Packages a page's first load must not carry: the schemas' library, the passkey ceremony's, the table's, the toasts'. */
+const HEAVY = ["zod", "@simplewebauthn/browser", "@tanstack/react-table", "sonner"];
 
 describe.each(PAGES)("$page", ({ page, serverOnly }) => {
   const graph = clientGraph(page);
@@ -96,7 +96,7 @@ describe.each(PAGES)("$page", ({ page, serverOnly }) => {
     expect(relative(graph.onDemand).filter((file) => client.includes(file))).toEqual([]);
   });
 
-  it("sends no schema library, passkey library or table library with its first load", () => {
+  it("sends no schema, passkey, table or toast library with its first load", () => {
     expect(client.filter((file) => HEAVY.includes(file))).toEqual([]);
   });
 
@@ -130,3 +130,10 @@ it.each(["app/[orgSlug]/settings/api/audit/(log)/page.tsx", "app/[orgSlug]/setti
     expect(client).not.toContain("components/ui/select.tsx");
   },
 );
+
+// Toasts load on the page's first use (docs/decisions/0067-toasts-load-on-first-use.md).
+it.each(["app/[orgSlug]/layout.tsx", "app/settings/security/layout.tsx"])("%s loads sonner on first use, not with the page", (layout) => {
+  const graph = clientGraph(layout);
+  expect(relative(graph.staticClient)).not.toContain("sonner");
+  expect(relative(graph.onDemand)).toContain("sonner");
+});

@@ -1,7 +1,7 @@
 "use client";
 
 import { useState } from "react";
-import { toast } from "sonner";
+import { toast } from "@/components/toast";
 import { DialogLoading } from "@/components/dialog-loading";
 import { FormAlert } from "@/components/form-alert";
 import { FormDialog } from "@/components/form-dialog";

@@ -1,7 +1,7 @@
 "use client";
 
 import { Download, TriangleAlert } from "lucide-react";
-import { toast } from "sonner";
+import { toast } from "@/components/toast";
 import { CopyButton } from "@/components/copy-button";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";

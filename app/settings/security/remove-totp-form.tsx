@@ -1,6 +1,6 @@
 "use client";
 
-import { toast } from "sonner";
+import { toast } from "@/components/toast";
 import { FormAlert } from "@/components/form-alert";
 import { FormDialogFooter } from "@/components/form-dialog";
 import { SecondFactorFields, type SecondFactorMethods } from "@/components/second-factor-fields";

@@ -2,7 +2,7 @@
 
 import { BellRing } from "lucide-react";
 import { useState } from "react";
-import { toast } from "sonner";
+import { toast } from "@/components/toast";
 import { KEY_EXPIRING_ALERT_DAYS, RATE_LIMIT_ALERT_MINUTES } from "@/core/enums";
 import type { AlertSettings } from "@/db/queries/alerts";
 import { FormAlert } from "@/components/form-alert";

@@ -1,7 +1,7 @@
 "use client";
 
 import { useState } from "react";
-import { toast } from "sonner";
+import { toast } from "@/components/toast";
 import { PERSON_REVOKE_REASON_VALUES, type RevokeReason } from "@/core/enums";
 import { FormAlert } from "@/components/form-alert";
 import { LastUse } from "@/components/last-use";

@@ -1,7 +1,7 @@
 "use client";
 
 import { useState } from "react";
-import { toast } from "sonner";
+import { toast } from "@/components/toast";
 import type { Role } from "@/core/enums";
 import { FormAlert } from "@/components/form-alert";
 import { FormDialogFooter } from "@/components/form-dialog";

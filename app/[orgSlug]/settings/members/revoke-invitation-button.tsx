@@ -1,6 +1,6 @@
 "use client";
 
-import { toast } from "sonner";
+import { toast } from "@/components/toast";
 import { useConfirmAction } from "@/components/use-confirm-action";
 import { Button } from "@/components/ui/button";
 import { revokeInvitationAction } from "./actions";

@@ -2,7 +2,7 @@
 
 import { Mail } from "lucide-react";
 import { useState } from "react";
-import { toast } from "sonner";
+import { toast } from "@/components/toast";
 import { FormAlert } from "@/components/form-alert";
 import { useActionForm } from "@/components/use-action-form";
 import { Button } from "@/components/ui/button";

@@ -1,7 +1,7 @@
 "use client";
 
 import { createContext, use, useState, type ReactNode } from "react";
-import { toast } from "sonner";
+import { toast } from "@/components/toast";
 import { FormAlert } from "@/components/form-alert";
 import { onDemand } from "@/components/on-demand";
 import { useConfirmAction } from "@/components/use-confirm-action";

@@ -1,6 +1,6 @@
 "use client";
 
-import { toast } from "sonner";
+import { toast } from "@/components/toast";
 import { FormAlert } from "@/components/form-alert";
 import { useActionForm } from "@/components/use-action-form";
 import { Button } from "@/components/ui/button";

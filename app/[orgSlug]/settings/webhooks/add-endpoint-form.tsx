@@ -1,7 +1,7 @@
 "use client";
 
 import { useState } from "react";
-import { toast } from "sonner";
+import { toast } from "@/components/toast";
 import { FormAlert } from "@/components/form-alert";
 import { FormDialogFooter } from "@/components/form-dialog";
 import { useActionForm } from "@/components/use-action-form";

@@ -1,7 +1,7 @@
 "use client";
 
 import { useState } from "react";
-import { toast } from "sonner";
+import { toast } from "@/components/toast";
 import { FormAlert } from "@/components/form-alert";
 import { accessFieldsShowError, KeyAccessFields } from "@/components/key-access-fields";
 import { budgetFieldsShowError, KeyBudgetFields } from "@/components/key-budget-fields";

@@ -3,7 +3,7 @@
 import { RotateCcw } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useEffect } from "react";
-import { toast } from "sonner";
+import { toast } from "@/components/toast";
 import { useConfirmAction } from "@/components/use-confirm-action";
 import { Button } from "@/components/ui/button";
 import { resendWebhookDeliveryAction } from "../actions";

@@ -3,7 +3,7 @@
 import { Power, RefreshCw, Send, Trash2 } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { toast } from "sonner";
+import { toast } from "@/components/toast";
 import { ConfirmFooter } from "@/components/confirm-footer";
 import { useConfirmAction } from "@/components/use-confirm-action";
 import {
