@@ -117,7 +117,8 @@ export function ActivityEntries({ orgSlug, entries, label, linkKeys = true }: { 
                   <Target orgSlug={orgSlug} entry={entry} linkKeys={linkKeys} />
                 </p>
                 {entry.targetType === "api_key" ? (
-                  <Link prefetch={false}
+                  <Link
+                    prefetch={false}
                     href={`/${orgSlug}/settings/api/audit?key=${encodeURIComponent(entry.targetId)}`}
                     className="inline-flex items-center gap-1 text-xs font-medium text-muted-foreground hover:text-foreground hover:underline"
                   >
