@@ -83,95 +83,59 @@ function RequestPath({ path, href }: { path: string; href?: string }) {
   );
 }
 
-/** A request as a compact entry for phone-width lists, where a wide table would scroll sideways. */
-function RequestListItem({ request, href, children }: { request: RequestSummary; href?: string; children?: React.ReactNode }) {
-  return (
-    <li className="space-y-1.5 px-4 py-3">
-      <div className="flex min-w-0 items-center gap-2">
-        <StatusWithCode request={request} />
-        <MethodLabel method={request.method} />
-        <RequestPath path={request.path} href={href} />
-      </div>
-      {children}
-      <p className="flex flex-wrap gap-x-3 text-xs text-muted-foreground">
-        <RequestTime iso={request.createdAt} />
-        <span>{formatDuration(request.durationMs)}</span>
-        {request.ip ? <span className="font-mono">{request.ip}</span> : null}
-      </p>
-    </li>
-  );
-}
-
-/** The method, path, status and duration cells of a request's table row, in that order; the path links to `href`. */
-function RequestCells({ request, href, lastClassName }: { request: RequestSummary; href?: string; lastClassName?: string }) {
-  return (
-    <>
-      <TableCell>
-        <MethodLabel method={request.method} />
-      </TableCell>
-      <TableCell>
-        <div className="flex max-w-60 min-w-0">
-          <RequestPath path={request.path} href={href} />
-        </div>
-      </TableCell>
-      <TableCell>
-        <StatusWithCode request={request} />
-      </TableCell>
-      <TableCell className={cn("text-right tabular-nums", lastClassName)}>{formatDuration(request.durationMs)}</TableCell>
-    </>
-  );
-}
-
 /**
- * Requests as a table from 640px up and, below, one compact entry each instead of a sideways
- * scroll (the audit log, a key's last calls). With `key`, a Key column, and what each entry shows
- * of the key. Each path links to `href` of its row, when that gives one.
+ * Requests as one table (the audit log, a key's last calls): columns from 640px up and, below, each
+ * row drawn as a compact entry by the `request-table` rules in app/globals.css, instead of a
+ * sideways scroll. One markup for both widths keeps the page's document and hydration at half
+ * (docs/decisions/0068-one-markup-for-request-rows.md). With `keyColumn`, a Key column. Each path
+ * links to `href` of its row, when that gives one.
  */
 export function RequestRows<R extends RequestSummary & { id: string | number }>({
   label,
   rows,
   href,
-  listClassName,
   keyColumn,
 }: {
   label: string;
   rows: R[];
   href: (row: R) => string | undefined;
-  listClassName?: string;
-  keyColumn?: { cell: (row: R) => React.ReactNode; entry: (row: R) => React.ReactNode };
+  keyColumn?: (row: R) => React.ReactNode;
 }) {
   return (
-    <>
-      <ul aria-label={label} className={cn("divide-y sm:hidden", listClassName)}>
+    <Table aria-label={label} className="request-table">
+      <TableHeader>
+        <TableRow>
+          <TableHead className="rq-time">Time (UTC)</TableHead>
+          {keyColumn ? <TableHead>Key</TableHead> : null}
+          <TableHead>Method</TableHead>
+          <TableHead>Path</TableHead>
+          <TableHead>Status</TableHead>
+          <TableHead className="rq-duration">Duration</TableHead>
+        </TableRow>
+      </TableHeader>
+      <TableBody>
         {rows.map((row) => (
-          <RequestListItem key={row.id} request={row} href={href(row)}>
-            {keyColumn?.entry(row)}
-          </RequestListItem>
-        ))}
-      </ul>
-      <Table aria-label={label} containerClassName="hidden sm:block">
-        <TableHeader>
-          <TableRow>
-            <TableHead className="pl-6">Time (UTC)</TableHead>
-            {keyColumn ? <TableHead>Key</TableHead> : null}
-            <TableHead>Method</TableHead>
-            <TableHead>Path</TableHead>
-            <TableHead>Status</TableHead>
-            <TableHead className="pr-6 text-right">Duration</TableHead>
+          <TableRow key={row.id}>
+            <TableCell className="rq-time">
+              <RequestTime iso={row.createdAt} />
+            </TableCell>
+            {keyColumn ? <TableCell className="rq-key">{keyColumn(row)}</TableCell> : null}
+            <TableCell className="rq-method">
+              <MethodLabel method={row.method} />
+            </TableCell>
+            <TableCell className="rq-path">
+              <div className="flex min-w-0 sm:max-w-60">
+                <RequestPath path={row.path} href={href(row)} />
+              </div>
+            </TableCell>
+            <TableCell className="rq-status">
+              <StatusWithCode request={row} />
+            </TableCell>
+            <TableCell className="rq-duration">{formatDuration(row.durationMs)}</TableCell>
+            {row.ip ? <TableCell className="rq-ip">{row.ip}</TableCell> : null}
           </TableRow>
-        </TableHeader>
-        <TableBody>
-          {rows.map((row) => (
-            <TableRow key={row.id}>
-              <TableCell className="pl-6">
-                <RequestTime iso={row.createdAt} />
-              </TableCell>
-              {keyColumn ? <TableCell className="max-w-52">{keyColumn.cell(row)}</TableCell> : null}
-              <RequestCells request={row} href={href(row)} lastClassName="pr-6" />
-            </TableRow>
-          ))}
-        </TableBody>
-      </Table>
-    </>
+        ))}
+      </TableBody>
+    </Table>
   );
 }

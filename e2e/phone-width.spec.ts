@@ -38,7 +38,7 @@ test.describe("at phone width (390 px)", () => {
   test("a request's details page does not scroll sideways", async ({ page }) => {
     const shell = new DashboardShell(page);
     await page.goto("/acme/settings/api/audit?status=4xx", { waitUntil: "networkidle" });
-    await page.getByRole("list", { name: "API requests" }).getByRole("link", { name: /^\/v1\// }).first().click();
+    await page.getByRole("table", { name: "API requests" }).getByRole("link", { name: /^\/v1\// }).first().click();
     await expect(page).toHaveURL(/\/acme\/settings\/api\/audit\/req_/);
     await expect(page.getByLabel("Response body", { exact: true })).toBeVisible();
     await expect(shell.currentTab).toHaveText("Audit log");

@@ -55,31 +55,20 @@ export function RequestKey({ orgSlug, row, ending }: { orgSlug: string; row: Aud
   );
 }
 
-/**
- * A table from 640px up; below, one compact entry per request instead of a sideways scroll. The
- * client IP, user agent and the rest are on each request's details page.
- */
 export interface AuditRowsProps {
   orgSlug: string;
   rows: AuditLogRowDto[];
   endings: KeyEndings;
 }
 
+/** The requests, with the key of each; the user agent and the rest are on each request's details page. */
 export function AuditRows({ orgSlug, rows, endings }: AuditRowsProps) {
   return (
     <RequestRows
       label="API requests"
       rows={rows}
       href={(row) => requestHref(orgSlug, row.requestId)}
-      keyColumn={{
-        cell: (row) => <RequestKey orgSlug={orgSlug} row={row} ending={endings[row.keyId]} />,
-        entry: (row) => (
-          <div className="flex min-w-0 items-center gap-2 text-sm">
-            <KeyName orgSlug={orgSlug} row={row} />
-            <KeyEndBadge orgSlug={orgSlug} row={row} ending={endings[row.keyId]} />
-          </div>
-        ),
-      }}
+      keyColumn={(row) => <RequestKey orgSlug={orgSlug} row={row} ending={endings[row.keyId]} />}
     />
   );
 }

@@ -136,7 +136,7 @@ export function RecentCalls({ calls, auditHref, orgSlug }: { calls: RecentCallDt
           </Link>
         ) : null}
       </CardHeader>
-      <RequestRows label="Last calls" rows={calls} href={href} listClassName="border-t" />
+      <RequestRows label="Last calls" rows={calls} href={href} />
     </Card>
   );
 }
