@@ -22,7 +22,7 @@ export function PlanUsageBanner({ usage, orgSlug }: { usage: OrgUsageDto; orgSlu
               The {plan.label} plan is for the dashboard only; existing keys are refused by the API. API access comes with {plansWith("apiAccess")}.
             </p>
           </div>
-          <Link href={`/${orgSlug}/settings/plan`} className="inline-flex items-center gap-1 text-sm font-medium text-primary hover:underline">
+          <Link prefetch={false} href={`/${orgSlug}/settings/plan`} className="inline-flex items-center gap-1 text-sm font-medium text-primary hover:underline">
             Compare plans <ArrowUpRight className="size-4" aria-hidden />
           </Link>
         </CardContent>
@@ -39,7 +39,7 @@ export function PlanUsageBanner({ usage, orgSlug }: { usage: OrgUsageDto; orgSlu
           <p className="text-xs font-medium uppercase tracking-wide text-muted-foreground">Plan</p>
           <div className="flex items-center gap-2">
             <span className="text-lg font-semibold">{plan.label}</span>
-            <Link href={`/${orgSlug}/settings/plan`} className="text-sm text-primary hover:underline">
+            <Link prefetch={false} href={`/${orgSlug}/settings/plan`} className="text-sm text-primary hover:underline">
               Change
             </Link>
           </div>

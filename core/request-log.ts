@@ -39,6 +39,9 @@ const DAY_MS = 24 * HOUR_MS;
 export const RANGE_PRESET_MS = { "1h": HOUR_MS, "24h": DAY_MS, "7d": 7 * DAY_MS, "30d": 30 * DAY_MS, "90d": 90 * DAY_MS } as const;
 export type RangePreset = keyof typeof RANGE_PRESET_MS;
 
+/** The Usage page's window when its URL names none (the audit log's is all time). */
+export const DEFAULT_USAGE_RANGE: RangePreset = "24h";
+
 /** Position of a row in newest-first order: its time to the microsecond (as stored) and its id. */
 export interface AuditCursor {
   at: string;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { RANGE_PRESET_MS, type RangePreset } from "@/core/request-log";
+import { DEFAULT_USAGE_RANGE, RANGE_PRESET_MS, type RangePreset } from "@/core/request-log";
 import { utcDay, utcDayStart } from "@/core/time";
 import { ceilToGrain, floorToGrain, ROLLUP_GRAIN_MS, rollupKeptSince, type RollupGrain } from "@/core/usage-grains";
 import { auditSearchParams, checkRangeAndPage, filterSearchParams, rangeAndPageFields, requestFilterFields, searchParamsRecord, type AuditFilters, type SearchParamsInput } from "@/lib/audit-filters";
@@ -9,8 +9,6 @@ import { auditSearchParams, checkRangeAndPage, filterSearchParams, rangeAndPageF
  * and the filters the audit log has too, so every breakdown row links to the audit log's rows of
  * the same window and filters.
  */
-
-export const DEFAULT_USAGE_RANGE: RangePreset = "24h";
 
 const usageFiltersSchema = z
   .object({

@@ -83,6 +83,9 @@ const PAGES: { page: string; serverOnly: string[] }[] = [
   { page: "app/settings/security/page.tsx", serverOnly: ["app/settings/security/passkeys-card.tsx", "app/settings/security/authenticator-app-card.tsx", "app/settings/security/recovery-codes-card.tsx"] },
   { page: "app/[orgSlug]/settings/api/audit/(log)/page.tsx", serverOnly: ["app/[orgSlug]/settings/api/audit/audit-rows.tsx", "components/request-format.tsx"] },
   { page: "app/[orgSlug]/settings/api/activity/page.tsx", serverOnly: ["components/activity-entries.tsx"] },
+  { page: "app/[orgSlug]/settings/api/(list)/page.tsx", serverOnly: [] },
+  { page: "app/[orgSlug]/settings/api/keys/[keyId]/page.tsx", serverOnly: ["components/request-format.tsx"] },
+  { page: "app/[orgSlug]/settings/api/usage/page.tsx", serverOnly: [] },
 ];
 
 /** Packages a page's first load must not carry: the schemas' library, the passkey ceremony's, the table's, the toasts'. */

@@ -13,7 +13,8 @@ import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { RANGE_PRESETS } from "@/lib/audit-filters";
 import { publicBaseUrl } from "@/lib/base-url";
-import { DEFAULT_USAGE_RANGE, hasUsageFilters, type UsageFilters } from "@/lib/usage/filters";
+import { DEFAULT_USAGE_RANGE } from "@/core/request-log";
+import { hasUsageFilters, usageSearchParams, type UsageFilters } from "@/lib/usage/filters";
 import type { UsageReportDto } from "@/lib/usage/report";
 import { parseTableView, type TableView } from "@/lib/usage/table-view";
 import { loadUsage, type NoApiAccessDto } from "./load-usage";
@@ -36,7 +37,7 @@ export default async function UsagePage({ params, searchParams }: { params: Prom
       base={base}
       state={view}
       exportHref={null}
-      filters={view.kind === "refused" ? null : <UsageFiltersClient filters={view.filters} options={view.options} keys={view.keys} />}
+      filters={view.kind === "refused" ? null : <UsageFiltersClient filters={view.filters} current={usageSearchParams(view.filters).toString()} options={view.options} keys={view.keys} />}
     >
       {view.kind === "ok" ? (
         <Suspense fallback={<UsageReportSkeleton />}>

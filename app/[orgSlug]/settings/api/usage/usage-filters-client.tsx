@@ -5,19 +5,24 @@ import { FilterSelect, LogFilters, withCurrent } from "@/components/log-filters"
 import { EndpointFilterSelect, MethodFilterSelect } from "@/components/request-filter-selects";
 import { KeyFilterSelect, type KeyOptionDto } from "@/components/key-filter-options";
 import { STATUS_CLASSES } from "@/core/request-log";
-import { filtersError } from "@/lib/audit-filters";
-import { DEFAULT_USAGE_RANGE, parseUsageFilters, usageSearchParams, type UsageFilters } from "@/lib/usage/filters";
+import { DEFAULT_USAGE_RANGE } from "@/core/request-log";
+import type { UsageFilters } from "@/lib/usage/filters";
 
-function normalize(params: URLSearchParams): URLSearchParams | string {
+/** The Usage page's schema, loaded when custom dates are applied rather than with the page. */
+async function normalize(params: URLSearchParams): Promise<URLSearchParams | string> {
+  const [{ filtersError }, { parseUsageFilters, usageSearchParams }] = await Promise.all([import("@/lib/audit-filters"), import("@/lib/usage/filters")]);
   const parsed = parseUsageFilters(params);
   return parsed.success ? usageSearchParams(parsed.data) : filtersError(parsed.error);
 }
 
-/** The window and the filters of the Usage page, each change a navigation to the URL that holds it. */
-export function UsageFiltersClient({ filters, options, keys }: { filters: UsageFilters; options: AuditFilterOptionsDto; keys: KeyOptionDto[] }) {
+/**
+ * The window and the filters of the Usage page, each change a navigation to the URL that holds it;
+ * `current` is the filters as URL parameters (the server's usageSearchParams).
+ */
+export function UsageFiltersClient({ filters, current, options, keys }: { filters: UsageFilters; current: string; options: AuditFilterOptionsDto; keys: KeyOptionDto[] }) {
   return (
     <LogFilters
-      current={usageSearchParams(filters).toString()}
+      current={current}
       range={filters}
       normalize={normalize}
       defaultRange={DEFAULT_USAGE_RANGE}
