@@ -1,7 +1,7 @@
 import { Gauge, Globe, Lock, LockOpen } from "lucide-react";
 import { usageLevel } from "@/components/usage-meter";
 import { Badge } from "@/components/ui/badge";
-import { Tooltip, TooltipContent, TooltipTrigger } from "@/components/ui/tooltip";
+import { Tooltip } from "@/components/ui/tooltip";
 import type { KeyRestrictions } from "@/core/enums";
 import { describeScopes } from "@/lib/keys/access";
 import { BUDGET_PERIOD_LABELS, describeBudget, type KeyBudgetDto } from "@/core/key-budget";
@@ -40,13 +40,10 @@ export function KeyAccessBadges({ apiKey }: { apiKey: KeyRestrictions & { budget
   return (
     <span className="flex flex-wrap gap-1">
       {shown.map(({ label, icon: Icon, detail, variant = "outline" }) => (
-        <Tooltip key={label}>
-          <TooltipTrigger asChild>
-            <Badge variant={variant} tabIndex={0} className="cursor-default font-normal">
-              <Icon aria-hidden /> {label}
-            </Badge>
-          </TooltipTrigger>
-          <TooltipContent className="max-w-64">{detail}</TooltipContent>
+        <Tooltip key={label} content={detail} className="max-w-64">
+          <Badge variant={variant} tabIndex={0} className="cursor-default font-normal">
+            <Icon aria-hidden /> {label}
+          </Badge>
         </Tooltip>
       ))}
     </span>

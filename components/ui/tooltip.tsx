@@ -1,52 +1,61 @@
 "use client";
 
-import * as React from "react";
-import { Tooltip as TooltipPrimitive } from "radix-ui";
-import { cn } from "@/lib/utils";
+import { Slot } from "radix-ui";
+import { useEffect, useId, useRef, useState, type ReactElement, type ReactNode } from "react";
+import { onDemand } from "@/components/on-demand";
 
-/** Whether a TooltipProvider is above, so a lone Tooltip brings its own. */
-const InsideProvider = React.createContext(false);
+const Bubble = onDemand(() => import("./tooltip-bubble").then((module) => module.TooltipBubble));
+
+/** As long as a pointer rests before the bubble opens: passing over a table's badges opens none. */
+const OPEN_DELAY_MS = 200;
 
 /**
- * Shares the open delay between tooltips: a page with many (a table's) can put one around them.
- * None sits around the whole app, so pages without tooltips load none of this.
+ * A short explanation of its one focusable child, shown on mouse hover and keyboard focus and
+ * closed by Escape. The text is in the page from the start as the child's description; the
+ * positioned bubble and its placement library load the first time one opens
+ * (docs/decisions/0069-tooltips-load-when-opened.md).
  */
-function TooltipProvider({ delayDuration = 200, ...props }: React.ComponentProps<typeof TooltipPrimitive.Provider>) {
+export function Tooltip({ content, className, children }: { content: ReactNode; className?: string; children: ReactElement }) {
+  const id = useId();
+  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const timer = useRef<number | undefined>(undefined);
+  const show = (element: HTMLElement) => {
+    Bubble.prefetch();
+    window.clearTimeout(timer.current);
+    timer.current = window.setTimeout(() => setAnchor(element), OPEN_DELAY_MS);
+  };
+  const hide = () => {
+    window.clearTimeout(timer.current);
+    setAnchor(null);
+  };
+  useEffect(() => () => window.clearTimeout(timer.current), []);
+  useEffect(() => {
+    if (!anchor) return;
+    const closeOnEscape = (event: KeyboardEvent) => {
+      if (event.key === "Escape") setAnchor(null);
+    };
+    document.addEventListener("keydown", closeOnEscape);
+    return () => document.removeEventListener("keydown", closeOnEscape);
+  }, [anchor]);
   return (
-    <InsideProvider value={true}>
-      <TooltipPrimitive.Provider data-slot="tooltip-provider" delayDuration={delayDuration} {...props} />
-    </InsideProvider>
-  );
-}
-
-function Tooltip(props: React.ComponentProps<typeof TooltipPrimitive.Root>) {
-  const root = <TooltipPrimitive.Root data-slot="tooltip" {...props} />;
-  return React.useContext(InsideProvider) ? root : <TooltipProvider>{root}</TooltipProvider>;
-}
-
-function TooltipTrigger(props: React.ComponentProps<typeof TooltipPrimitive.Trigger>) {
-  return <TooltipPrimitive.Trigger data-slot="tooltip-trigger" {...props} />;
-}
-
-function TooltipContent({ className, sideOffset = 4, collisionPadding = 8, children, ...props }: React.ComponentProps<typeof TooltipPrimitive.Content>) {
-  return (
-    <TooltipPrimitive.Portal>
-      <TooltipPrimitive.Content
-        data-slot="tooltip-content"
-        sideOffset={sideOffset}
-        collisionPadding={collisionPadding}
-        className={cn(
-          "z-50 w-fit max-w-xs origin-(--radix-tooltip-content-transform-origin) rounded-md bg-foreground px-3 py-1.5 text-xs text-balance text-background shadow-md",
-          "animate-in fade-in-0 zoom-in-95 data-[state=closed]:animate-out data-[state=closed]:fade-out-0 data-[state=closed]:zoom-out-95 data-[side=bottom]:slide-in-from-top-2 data-[side=left]:slide-in-from-right-2 data-[side=right]:slide-in-from-left-2 data-[side=top]:slide-in-from-bottom-2",
-          className,
-        )}
-        {...props}
+    <>
+      <Slot.Root
+        aria-describedby={id}
+        onPointerEnter={(event) => event.pointerType === "mouse" && show(event.currentTarget)}
+        onPointerLeave={hide}
+        onFocus={(event) => show(event.currentTarget)}
+        onBlur={hide}
       >
         {children}
-        <TooltipPrimitive.Arrow className="z-50 size-2.5 translate-y-[calc(-50%_-_2px)] rotate-45 rounded-[2px] bg-foreground fill-foreground" />
-      </TooltipPrimitive.Content>
-    </TooltipPrimitive.Portal>
+      </Slot.Root>
+      <span id={id} hidden>
+        {content}
+      </span>
+      {anchor ? (
+        <Bubble anchor={anchor} className={className}>
+          {content}
+        </Bubble>
+      ) : null}
+    </>
   );
 }
-
-export { Tooltip, TooltipContent, TooltipProvider, TooltipTrigger };

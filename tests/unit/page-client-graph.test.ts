@@ -88,8 +88,8 @@ const PAGES: { page: string; serverOnly: string[] }[] = [
   { page: "app/[orgSlug]/settings/api/usage/page.tsx", serverOnly: [] },
 ];
 
-/** Packages a page's first load must not carry: the schemas' library, the passkey ceremony's, the table's, the toasts'. */
-const HEAVY = ["zod", "@simplewebauthn/browser", "@tanstack/react-table", "sonner"];
+/** Packages a page's first load must not carry: the schemas' library, the passkey ceremony's, the table's, the toasts', the tooltips' placement. */
+const HEAVY = ["zod", "@simplewebauthn/browser", "@tanstack/react-table", "sonner", "@floating-ui/react-dom"];
 
 describe.each(PAGES)("$page", ({ page, serverOnly }) => {
   const graph = clientGraph(page);
@@ -99,7 +99,7 @@ describe.each(PAGES)("$page", ({ page, serverOnly }) => {
     expect(relative(graph.onDemand).filter((file) => client.includes(file))).toEqual([]);
   });
 
-  it("sends no schema, passkey, table or toast library with its first load", () => {
+  it("sends no schema, passkey, table, toast or placement library with its first load", () => {
     expect(client.filter((file) => HEAVY.includes(file))).toEqual([]);
   });
 
