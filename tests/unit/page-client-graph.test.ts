@@ -140,3 +140,12 @@ it.each(["app/[orgSlug]/layout.tsx", "app/settings/security/layout.tsx"])("%s lo
   expect(relative(graph.staticClient)).not.toContain("sonner");
   expect(relative(graph.onDemand)).toContain("sonner");
 });
+
+// A member row's role select and actions menu load when the pointer or the keyboard comes to them
+// (docs/decisions/0070-member-menus-load-on-intent.md): a Radix select and menu per row hydrated with the page.
+it("the members page loads its rows' select and menu on intent", () => {
+  const graph = clientGraph("app/[orgSlug]/settings/members/page.tsx");
+  expect(relative(graph.staticClient)).not.toContain("components/ui/select.tsx");
+  expect(relative(graph.staticClient)).not.toContain("components/ui/dropdown-menu.tsx");
+  expect(relative(graph.onDemand)).toContain("app/[orgSlug]/settings/members/member-control-menus.tsx");
+});

@@ -1,14 +1,16 @@
 "use client";
 
-import { MoreHorizontal } from "lucide-react";
-import { useState } from "react";
+import { ChevronDown, MoreHorizontal } from "lucide-react";
+import { useId, useState } from "react";
 import type { Role } from "@/core/enums";
 import type { MemberDto } from "@/db/queries/members";
 import { onDemand } from "@/components/on-demand";
+import { useDisabledUntilHydrated } from "@/components/use-hydrated";
+import { useLoadOnIntent } from "@/components/use-load-on-intent";
 import { Button } from "@/components/ui/button";
-import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuTrigger } from "@/components/ui/dropdown-menu";
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
+import { SELECT_TRIGGER_LOOK } from "@/components/ui/select-trigger-look";
 import { ROLE_INFO } from "@/lib/roles";
+import { cn } from "@/lib/utils";
 import { LAST_OWNER_HINT, type MemberChange } from "./member-change";
 import type { MemberChangeConfirmationProps } from "./member-change-confirmation";
 
@@ -30,25 +32,46 @@ function useMemberChange(context: ConfirmationContext) {
   return { choose: setChange, confirmation };
 }
 
-/** A member's role, changed after a confirmation (it takes effect at their next request). */
+const loadRoleSelect = () => import("./member-control-menus").then((module) => module.RoleSelectMenu);
+const loadActionsMenu = () => import("./member-control-menus").then((module) => module.ActionsMenu);
+
+/**
+ * A member's role, changed after a confirmation (it takes effect at their next request). Drawn as
+ * the select's closed trigger; the select itself loads when the pointer or the keyboard comes to it
+ * (docs/decisions/0070-member-menus-load-on-intent.md).
+ */
 export function MemberRoleSelect({ context, member, grantable, locked }: { context: ConfirmationContext; member: MemberDto; grantable: Role[]; locked: boolean }) {
   const { choose, confirmation } = useMemberChange(context);
+  const select = useLoadOnIntent(loadRoleSelect);
   const hintId = `last-owner-${member.userId}`;
+  const listboxId = useId();
+  const label = ROLE_INFO[member.role].label;
+  const untilHydrated = useDisabledUntilHydrated(locked);
+  const { "aria-expanded": expanded, ...intent } = select.triggerProps;
   return (
     <>
-      <Select value={member.role} onValueChange={(role) => choose({ kind: "change-role", member, role: role as Role })} onOpenChange={(open) => open && Confirmation.prefetch()} disabled={locked}>
-        <SelectTrigger size="sm" className="w-28" aria-label={`Role of ${member.name}`} aria-describedby={locked ? hintId : undefined} title={locked ? LAST_OWNER_HINT : undefined} {...Confirmation.prefetchHandlers}>
-          {/* The label itself, so the server's HTML shows it before the select hydrates. */}
-          <SelectValue>{ROLE_INFO[member.role].label}</SelectValue>
-        </SelectTrigger>
-        <SelectContent>
-          {grantable.map((role) => (
-            <SelectItem key={role} value={role} description={ROLE_INFO[role].description}>
-              {ROLE_INFO[role].label}
-            </SelectItem>
-          ))}
-        </SelectContent>
-      </Select>
+      {select.Part && !locked ? (
+        <select.Part member={member} grantable={grantable} choose={choose} onOpen={Confirmation.prefetch} defaultOpen={select.openOnArrival} autoFocus={select.focusOnArrival} />
+      ) : (
+        <button
+          type="button"
+          role="combobox"
+          aria-haspopup="listbox"
+          aria-expanded={expanded}
+          aria-controls={listboxId}
+          aria-label={`Role of ${member.name}`}
+          aria-describedby={locked ? hintId : undefined}
+          title={locked ? LAST_OWNER_HINT : undefined}
+          data-slot="select-trigger"
+          data-size="sm"
+          className={cn(SELECT_TRIGGER_LOOK, "w-28")}
+          {...untilHydrated}
+          {...intent}
+        >
+          <span data-slot="select-value">{label}</span>
+          <ChevronDown className="size-4 opacity-50" aria-hidden />
+        </button>
+      )}
       {confirmation}
     </>
   );
@@ -62,35 +85,32 @@ export interface MemberActions {
   leave: "allowed" | "last-owner" | null;
 }
 
+/** The row's menu of changes to the membership, loaded as the role select is. */
 export function MemberActionsMenu({ context, member, actions }: { context: ConfirmationContext; member: MemberDto; actions: MemberActions }) {
   const { choose, confirmation } = useMemberChange(context);
+  const menu = useLoadOnIntent(loadActionsMenu);
+  const look = { variant: "ghost", size: "icon", "aria-label": `Actions for ${member.name}` } as const;
+  const icon = <MoreHorizontal className="size-4" aria-hidden />;
   return (
     <>
-      <DropdownMenu onOpenChange={(open) => open && Confirmation.prefetch()}>
-        <DropdownMenuTrigger asChild>
-          <Button variant="ghost" size="icon" aria-label={`Actions for ${member.name}`} {...Confirmation.prefetchHandlers}>
-            <MoreHorizontal className="size-4" aria-hidden />
-          </Button>
-        </DropdownMenuTrigger>
-        <DropdownMenuContent align="end">
-          {actions.transfer ? <DropdownMenuItem onSelect={() => choose({ kind: "transfer", member })}>Transfer ownership</DropdownMenuItem> : null}
-          {actions.remove ? (
-            <DropdownMenuItem variant="destructive" onSelect={() => choose({ kind: "remove", member })}>
-              Remove from organization
-            </DropdownMenuItem>
-          ) : null}
-          {actions.leave === "last-owner" ? (
-            <DropdownMenuItem disabled className="flex-col items-start gap-0.5">
-              Leave organization
-              <span className="text-xs text-muted-foreground">{LAST_OWNER_HINT}</span>
-            </DropdownMenuItem>
-          ) : actions.leave === "allowed" ? (
-            <DropdownMenuItem variant="destructive" onSelect={() => choose({ kind: "leave", member })}>
-              Leave organization
-            </DropdownMenuItem>
-          ) : null}
-        </DropdownMenuContent>
-      </DropdownMenu>
+      {menu.Part ? (
+        <menu.Part
+          member={member}
+          actions={actions}
+          choose={choose}
+          onOpen={Confirmation.prefetch}
+          defaultOpen={menu.openOnArrival}
+          trigger={
+            <Button {...look} autoFocus={menu.focusOnArrival}>
+              {icon}
+            </Button>
+          }
+        />
+      ) : (
+        <Button {...look} type="button" aria-haspopup="menu" {...menu.triggerProps}>
+          {icon}
+        </Button>
+      )}
       {confirmation}
     </>
   );
