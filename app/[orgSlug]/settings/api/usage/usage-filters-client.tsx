@@ -4,8 +4,7 @@ import type { AuditFilterOptionsDto } from "@/db/queries/audit-log";
 import { FilterSelect, LogFilters, withCurrent } from "@/components/log-filters";
 import { EndpointFilterSelect, MethodFilterSelect } from "@/components/request-filter-selects";
 import { KeyFilterSelect, type KeyOptionDto } from "@/components/key-filter-options";
-import { STATUS_CLASSES } from "@/core/request-log";
-import { DEFAULT_USAGE_RANGE } from "@/core/request-log";
+import { DEFAULT_USAGE_RANGE, STATUS_CLASSES } from "@/core/request-log";
 import type { UsageFilters } from "@/lib/usage/filters";
 
 /** The Usage page's schema, loaded when custom dates are applied rather than with the page. */
