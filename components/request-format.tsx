@@ -58,14 +58,14 @@ interface RequestSummary {
 
 /** The status, and for a refusal its error code ("403 ip_not_allowed"). */
 function StatusWithCode({ request }: { request: RequestSummary }) {
+  // Most rows have no code: their badge alone, one element fewer per row of a long page.
+  if (!request.errorCode) return <StatusCodeBadge status={request.status} />;
   return (
     <span className="inline-flex min-w-0 items-center gap-1.5">
       <StatusCodeBadge status={request.status} />
-      {request.errorCode ? (
-        <span className="max-w-36 truncate font-mono text-[11px] text-muted-foreground" title={request.errorCode}>
-          {request.errorCode}
-        </span>
-      ) : null}
+      <span className="max-w-36 truncate font-mono text-[11px] text-muted-foreground" title={request.errorCode}>
+        {request.errorCode}
+      </span>
     </span>
   );
 }
@@ -73,11 +73,11 @@ function StatusWithCode({ request }: { request: RequestSummary }) {
 /** The path as sent, query included; a link to the request's details when it has them. */
 function RequestPath({ path, href }: { path: string; href?: string }) {
   return href ? (
-    <Link prefetch={false} href={href} className="truncate font-mono text-xs text-primary hover:underline" title={`${path}: open the request's details`}>
+    <Link prefetch={false} href={href} className="block truncate font-mono text-xs text-primary hover:underline sm:max-w-60" title={`${path}: open the request's details`}>
       {path}
     </Link>
   ) : (
-    <span className="truncate font-mono text-xs" title={path}>
+    <span className="block truncate font-mono text-xs sm:max-w-60" title={path}>
       {path}
     </span>
   );
@@ -124,9 +124,7 @@ export function RequestRows<R extends RequestSummary & { id: string | number }>(
               <MethodLabel method={row.method} />
             </TableCell>
             <TableCell className="rq-path">
-              <div className="flex min-w-0 sm:max-w-60">
-                <RequestPath path={row.path} href={href(row)} />
-              </div>
+              <RequestPath path={row.path} href={href(row)} />
             </TableCell>
             <TableCell className="rq-status">
               <StatusWithCode request={row} />

@@ -14,7 +14,7 @@ export type KeyEndings = Record<string, KeyEndingDto>;
 
 function KeyName({ orgSlug, row }: { orgSlug: string; row: AuditLogRowDto }) {
   return (
-    <Link prefetch={false} href={`/${orgSlug}/settings/api/keys/${row.keyId}`} className="truncate font-medium hover:underline" title={row.keyName ?? row.keyId}>
+    <Link prefetch={false} href={`/${orgSlug}/settings/api/keys/${row.keyId}`} className="block min-w-0 truncate font-medium hover:underline" title={row.keyName ?? row.keyId}>
       {row.keyName ?? "Deleted key"}
     </Link>
   );
@@ -44,9 +44,7 @@ function KeyEndBadge({ orgSlug, row, ending }: { orgSlug: string; row: AuditLogR
 export function RequestKey({ orgSlug, row, ending }: { orgSlug: string; row: AuditLogRowDto; ending: KeyEndingDto | null | undefined }) {
   return (
     <>
-      <div className="flex min-w-0">
-        <KeyName orgSlug={orgSlug} row={row} />
-      </div>
+      <KeyName orgSlug={orgSlug} row={row} />
       <div className="flex flex-wrap items-center gap-1.5">
         <code className="font-mono text-xs text-muted-foreground">{row.keyHint}</code>
         <KeyEndBadge orgSlug={orgSlug} row={row} ending={ending} />
