@@ -2,7 +2,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { once } from "node:events";
 import { eq } from "drizzle-orm";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { getDb } from "@/db";
 import { jobQueue } from "@/db/job-queue";
 import { newId } from "@/core/ids";
@@ -27,6 +27,7 @@ const receiver = http.createServer((request, response) => {
 const servers: ServerProcess[] = [];
 
 afterAll(async () => {
+  vi.unstubAllEnvs();
   await Promise.all(servers.map((server) => server.stop()));
   receiver.closeAllConnections();
   receiver.close();
@@ -38,6 +39,8 @@ describe.skipIf(!process.env.DATABASE_URL)("a webhook event across a SIGKILL of 
     await once(receiver, "listening");
     const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
     const env = { WEBHOOK_ALLOW_PRIVATE: "true", WEBHOOK_RETRY_DELAY_SECONDS: "1" };
+    // The job is queued by this process, which sets its retry delay: a second, as the servers'.
+    vi.stubEnv("WEBHOOK_RETRY_DELAY_SECONDS", env.WEBHOOK_RETRY_DELAY_SECONDS);
     const first = await startServerProcess("api-server.ts", env);
     servers.push(first);
 
