@@ -1,6 +1,6 @@
 import { ACTIVITY_ACTIONS, type ActivityValues } from "@/core/activity";
 import type { KeyAccess, LeakedKeyResponse, RevokeReason, Role } from "@/core/enums";
-import { LEAKED_KEY_RESPONSES } from "@/lib/keys/leaked-key-response";
+import { LEAKED_KEY_RESPONSES } from "@/lib/keys/leaked-key-response-labels";
 import { KEY_ACCESS_LABELS } from "@/lib/keys/access";
 import { REVOKE_REASONS } from "@/lib/keys/revoke-reasons";
 import { ROLE_INFO } from "./roles";

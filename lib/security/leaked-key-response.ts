@@ -3,7 +3,7 @@ import type { z } from "zod";
 import { lockSecuritySettings, setSecuritySettings } from "@/db/queries/organizations";
 import type { ActionContext, Change } from "@/lib/action";
 import { UserFacingError } from "@/lib/errors";
-import { LEAKED_KEY_RESPONSES } from "@/lib/keys/leaked-key-response";
+import { LEAKED_KEY_RESPONSES } from "@/lib/keys/leaked-key-response-labels";
 import type { leakedKeyResponseInput } from "./input";
 
 /** Owners choose whether a key a secret scanner reports is revoked at once (the default) or only reported. */

@@ -11,7 +11,7 @@ import { RadioCard } from "@/components/radio-card";
 import { RadioGroup } from "@/components/ui/radio-group";
 import type { LeakedKeyResponse } from "@/core/enums";
 import { onlyHoldersCan } from "@/lib/authz";
-import { LEAKED_KEY_RESPONSES } from "@/lib/keys/leaked-key-response";
+import { LEAKED_KEY_RESPONSES } from "@/lib/keys/leaked-key-response-labels";
 import { setLeakedKeyResponseAction } from "./actions";
 
 const HELP: Record<LeakedKeyResponse, string> = {
