@@ -37,9 +37,15 @@ test("the key policy refuses a key without expiry, even from a dialog opened bef
   // From the next load on, "Never" is not offered, and older keys are marked with what to do.
   await keys.goto();
   await expect(keys.row("Production billing server").getByText("Outside key policy")).toBeVisible();
-  await keys.row("Production billing server").getByText("Outside key policy").hover();
+  const outsidePolicy = keys.row("Production billing server").getByText("Outside key policy");
+  await outsidePolicy.hover();
   await expect(adminPage.getByRole("tooltip")).toContainText("An owner can roll it");
   await screenshot(adminPage, "api-keys-outside-policy");
+  // Keyboard focus opens it too, and Escape closes it.
+  await outsidePolicy.focus();
+  await expect(adminPage.getByRole("tooltip")).toContainText("An owner can roll it");
+  await adminPage.keyboard.press("Escape");
+  await expect(adminPage.getByRole("tooltip")).toHaveCount(0);
   const reopened = await keys.openCreateDialog();
   await expect(reopened.getByRole("combobox", { name: "Expiration" })).toHaveText("90 days");
   await reopened.getByRole("combobox", { name: "Expiration" }).click();

@@ -1,7 +1,7 @@
 "use client";
 
 import { Slot } from "radix-ui";
-import { useEffect, useId, useRef, useState, type ReactElement, type ReactNode } from "react";
+import { useCallback, useEffect, useId, useRef, useState, type ReactElement, type ReactNode } from "react";
 import { onDemand } from "@/components/on-demand";
 
 const Bubble = onDemand(() => import("./tooltip-bubble").then((module) => module.TooltipBubble));
@@ -24,19 +24,20 @@ export function Tooltip({ content, className, children }: { content: ReactNode; 
     window.clearTimeout(timer.current);
     timer.current = window.setTimeout(() => setAnchor(element), OPEN_DELAY_MS);
   };
-  const hide = () => {
+  const hide = useCallback(() => {
     window.clearTimeout(timer.current);
     setAnchor(null);
-  };
+  }, []);
   useEffect(() => () => window.clearTimeout(timer.current), []);
   useEffect(() => {
     if (!anchor) return;
     const closeOnEscape = (event: KeyboardEvent) => {
-      if (event.key === "Escape") setAnchor(null);
+      // hide, not just the bubble: a focus while hovered may have an open pending that would bring it back.
+      if (event.key === "Escape") hide();
     };
     document.addEventListener("keydown", closeOnEscape);
     return () => document.removeEventListener("keydown", closeOnEscape);
-  }, [anchor]);
+  }, [anchor, hide]);
   return (
     <>
       <Slot.Root
