@@ -70,7 +70,7 @@ export interface KeyRestrictions {
 }
 
 /**
- * What an alert is about. Each is raised once per period (db/alerts.ts): a quota
+ * What an alert is about. Each is raised once per period (lib/alerts/raise.ts): a quota
  * threshold once a month, a key's budget threshold once per key and budget period, a burst of 429
  * once an hour per key, an expiry once per key, a leak (docs/security.md#leaked-keys-and-secret-scanning) once per key.
  */

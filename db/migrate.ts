@@ -6,7 +6,6 @@ import type { PostgresJsDatabase } from "drizzle-orm/postgres-js";
 import { getDb, postgresClient } from "./index";
 import { withMigrationLock } from "./migration-lock";
 import { maintainRequestLog } from "./partitions";
-import { watchKeyExpiries } from "./key-expiries";
 
 // Beside this module: db/migrations from the sources, dist/migrations in the compiled servers
 // (scripts/build.mjs copies them there), whatever directory the process was started in.
@@ -14,8 +13,7 @@ const migrationsFolder = fileURLToPath(new URL("./migrations", import.meta.url))
 
 /**
  * Applies the committed drizzle-kit migrations (idempotent), then the request log's partitions and
- * retention, and the history entries and alerts of keys that expired (or are about to) while no
- * process was running.
+ * retention.
  */
 export async function migrateDatabase(): Promise<void> {
   await withMigrationLock(async () => {
@@ -23,6 +21,5 @@ export async function migrateDatabase(): Promise<void> {
     if (postgresClient()) await migratePostgres(db as unknown as PostgresJsDatabase, { migrationsFolder });
     else await migratePglite(db as unknown as PgliteDatabase, { migrationsFolder });
     await maintainRequestLog(db);
-    await watchKeyExpiries(db);
   });
 }

@@ -1,6 +1,6 @@
 import { and, eq, isNull, ne } from "drizzle-orm";
 import type { Db } from "@/db";
-import { watchKeyExpiries } from "@/db/key-expiries";
+import { watchKeyExpiries } from "@/lib/keys/expiry-watch";
 import { activityLog, invitations, memberships, organizations, users } from "@/db/schema";
 import { hashPassword } from "@/lib/auth/password";
 import { INVITATION_LIFETIME_DAYS } from "@/lib/invitations/link";

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "@/db";
-import { quotaThresholdsReached, raiseQuotaAlerts } from "@/db/alerts";
+import { quotaThresholdsReached, raiseQuotaAlerts } from "@/lib/alerts/raise";
 import { DEFAULT_QUOTA_ALERT_THRESHOLDS } from "@/core/enums";
 import { callsThisMonth, spreadMonthlyUsage } from "@/db/monthly-usage";
 import { ensureRequestDetailPartitions, ensureRequestLogPartitions } from "@/db/partitions";

@@ -1,7 +1,7 @@
 import { newSigningSecret } from "@/lib/webhooks/signing-secret";
 import type { Db } from "@/db";
 import { activityLog, webhookDeliveries, webhookDeliveryAttempts, webhookEndpoints } from "@/db/schema";
-import { webhookPayload, type WebhookEvent } from "@/db/webhooks";
+import { webhookPayload, type WebhookEvent } from "@/lib/webhooks/queue";
 
 /**
  * Acme's demo webhook endpoint (docs/features/webhooks.md): an accounting sync that received key events for weeks,

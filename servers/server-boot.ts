@@ -1,19 +1,22 @@
 import type { Server } from "node:http";
 import { closeDb, getDb } from "@/db";
-import { scheduleMaintenance } from "@/db/maintenance";
 import { migrateDatabase } from "@/db/migrate";
 import { trustedProxyHops } from "@/lib/client-address";
+import { watchKeyExpiries } from "@/lib/keys/expiry-watch";
 import { startWebhookWorker } from "@/lib/webhooks/worker";
 import { startMailWorker } from "@/lib/notifications/mail-worker";
+import { scheduleMaintenance } from "./maintenance";
 
 /**
  * What both servers (server.ts, api-server.ts) do before they listen: check the proxy setting,
- * migrate, schedule the request log's maintenance and start this process's webhook and email workers.
+ * migrate, record the key expiries (and their alerts and reminders) that came while no process
+ * ran, schedule the maintenance and start this process's webhook and email workers.
  */
 export async function startServices(): Promise<void> {
   // A TRUST_PROXY_HOPS that is no number of proxies stops the start instead of failing every request.
   trustedProxyHops();
   await migrateDatabase();
+  await watchKeyExpiries(getDb());
   scheduleMaintenance(getDb);
   // The webhook deliveries' and the emails' consumers in this process; pg-boss shares the queues between processes.
   await startWebhookWorker();

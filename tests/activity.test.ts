@@ -9,7 +9,7 @@ import { setKeyPolicyAction } from "@/app/[orgSlug]/settings/api/policy/actions"
 import { createWebhookEndpointAction } from "@/app/[orgSlug]/settings/webhooks/actions";
 import { changePlanAction, setRateLimitAction } from "@/app/[orgSlug]/settings/plan/actions";
 import { getDb } from "@/db";
-import { recordKeyExpiries } from "@/db/key-expiries";
+import { recordKeyExpiries } from "@/db/queries/key-expiries";
 import { listActivity, type ActivityFilters } from "@/db/queries/activity";
 import { createUserWithOrganization } from "@/lib/auth/sign-up";
 import { activityLog, apiKeys, organizations, users, webhookEndpoints } from "@/db/schema";

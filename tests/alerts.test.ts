@@ -2,7 +2,7 @@ import { and, asc, eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { markAlertsReadAction, setAlertSettingsAction } from "@/app/[orgSlug]/settings/alerts/actions";
 import { getDb } from "@/db";
-import { raiseKeyExpiryAlerts, raiseQuotaAlerts } from "@/db/alerts";
+import { raiseKeyExpiryAlerts, raiseQuotaAlerts } from "@/lib/alerts/raise";
 import { spreadMonthlyUsage } from "@/db/monthly-usage";
 import { countUnreadAlerts, listAlerts } from "@/db/queries/alerts";
 import { activityLog, alerts, apiKeys, monthlyUsage, organizations } from "@/db/schema";

@@ -6,7 +6,7 @@ import { unsubscribeAction } from "@/app/(auth)/unsubscribe/actions";
 import { POST as oneClickUnsubscribe } from "@/app/api/unsubscribe/route";
 import { getDb } from "@/db";
 import { jobQueue } from "@/db/job-queue";
-import { queueExpiryReminders } from "@/db/notification-emails";
+import { queueExpiryReminders } from "@/lib/notifications/queue";
 import { getEmailPreferences } from "@/db/queries/notifications";
 import { alerts, apiKeys, notificationEmails, notificationPreferences } from "@/db/schema";
 import { NOTICE_KIND_VALUES } from "@/core/notifications";

@@ -18,7 +18,7 @@ import { changeMemberRoleAction, inviteMemberAction, removeMemberAction, revokeI
 import { listMembers } from "@/db/queries/members";
 import { changePlanAction, setRateLimitAction } from "@/app/[orgSlug]/settings/plan/actions";
 import { getDb } from "@/db";
-import { raiseQuotaAlerts } from "@/db/alerts";
+import { raiseQuotaAlerts } from "@/lib/alerts/raise";
 import { countUnreadAlerts } from "@/db/queries/alerts";
 import { getKeyUsage } from "@/db/queries/key-usage";
 import { listWebhookEndpoints } from "@/db/queries/webhooks";

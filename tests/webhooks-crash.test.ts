@@ -7,7 +7,7 @@ import { getDb } from "@/db";
 import { jobQueue } from "@/db/job-queue";
 import { newId } from "@/core/ids";
 import { webhookDeliveries, webhookEndpoints } from "@/db/schema";
-import { enqueueWebhookEvent } from "@/db/webhooks";
+import { enqueueWebhookEvent } from "@/lib/webhooks/queue";
 import { newSigningSecret } from "@/lib/webhooks/signing-secret";
 import { createOrg } from "./helpers/factories";
 import { startServerProcess, type ServerProcess } from "./helpers/server-process";

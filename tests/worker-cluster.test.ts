@@ -5,7 +5,7 @@ import path from "node:path";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db";
-import { exclusiveTask } from "@/db/maintenance";
+import { exclusiveTask } from "@/servers/maintenance";
 import { trySessionLock } from "@/db/session-lock";
 import { workerCount } from "@/servers/worker-cluster";
 import { createOrg, insertKey } from "./helpers/factories";

@@ -6,7 +6,7 @@ import { tenant, users } from "./accounts";
 import { apiKeys } from "./api-keys";
 
 /**
- * What the organization should know about (db/alerts.ts raises them). `period` makes an
+ * What the organization should know about (lib/alerts/raise.ts raises them). `period` makes an
  * alert once per period whichever process sees it first: "2026-11:80" for a quota threshold in a
  * month, the key and the hour for a burst of 429, the key and its expiry for an expiry.
  */

@@ -10,7 +10,7 @@ import { nextUtcMonth } from "@/core/time";
 import { BUDGET_PERIOD_LABELS } from "@/core/key-budget";
 import type { ApiEnv } from "./env";
 import { ApiError } from "./errors";
-import { UsageAlerts } from "./usage-alerts";
+import { UsageAlerts } from "@/lib/alerts/usage-alerts";
 import { admissionFor, findKeyOwner, type Admission, type KeyOwner } from "@/db/queries/gateway";
 import type { PlanRule } from "@/db/queries/admission-statement";
 import { pruneRateWindows } from "@/db/queries/rate-windows";

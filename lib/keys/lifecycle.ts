@@ -12,7 +12,7 @@ import { mintApiKey } from "@/lib/keys/format";
 import { UserFacingError } from "@/lib/errors";
 import { newId } from "@/core/ids";
 import { keyStatus } from "@/core/key-status";
-import { enqueueWebhookEvent } from "@/db/webhooks";
+import { enqueueWebhookEvent } from "@/lib/webhooks/queue";
 import { keyExpiresAt } from "@/lib/keys/expiry";
 import { fitToPolicy, policyBreach } from "@/lib/keys/policy";
 import { rolledKeyEndsAt, replacementExpiresAt } from "@/lib/keys/roll";

@@ -1,7 +1,7 @@
 import { getAlert } from "@/db/queries/alerts";
 import { findQueuedEmail, recordEmailAttempt } from "@/db/queries/notifications";
 import { MAIL_QUEUE } from "@/db/job-queue";
-import type { MailJob } from "@/db/notification-emails";
+import type { MailJob } from "@/lib/notifications/queue";
 import { can } from "@/core/permissions";
 import { sendMail } from "@/lib/mail";
 import { startJobWorker, type Outcome } from "@/lib/job-worker";

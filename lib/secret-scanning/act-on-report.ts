@@ -1,5 +1,5 @@
 import { getDb } from "@/db";
-import { raiseKeyLeakedAlert } from "@/db/alerts";
+import { raiseKeyLeakedAlert } from "@/lib/alerts/raise";
 import { insertActivity } from "@/db/queries/activity";
 import { reportedKeys, type ReportedKeyDto } from "@/db/queries/leaked-keys";
 import type { ActivityChange } from "@/core/activity";

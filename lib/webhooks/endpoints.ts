@@ -14,7 +14,7 @@ import {
   signingSecretHint,
 } from "@/db/queries/webhooks";
 import { lockOrganization } from "@/db/queries/organizations";
-import { createDelivery, queueDelivery } from "@/db/webhooks";
+import { createDelivery, queueDelivery } from "./queue";
 import type { ActionContext, Change } from "@/lib/action";
 import { UserFacingError } from "@/lib/errors";
 import type { createSlackChannelInput, createWebhookEndpointInput, resendWebhookDeliveryInput, setWebhookEndpointEnabledInput, webhookEndpointInput } from "@/lib/webhooks/input";

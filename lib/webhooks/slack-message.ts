@@ -1,7 +1,7 @@
 import { WEBHOOK_TEST_EVENT } from "@/core/enums";
 import { getAlert } from "@/db/queries/alerts";
 import { getOrganizationNames } from "@/db/queries/organizations";
-import type { WebhookPayload } from "@/db/webhooks";
+import type { WebhookPayload } from "./queue";
 import { describeAlert } from "@/lib/alerts/text";
 import { linkBaseUrl } from "@/lib/link-base";
 

@@ -1,9 +1,10 @@
 import { getDb } from "@/db";
-import { raiseWebhookDisabledAlert } from "@/db/alerts";
+import { raiseWebhookDisabledAlert } from "@/lib/alerts/raise";
 import { WEBHOOK_DISABLE_AFTER_FAILING_DAYS } from "@/core/enums";
 import { WEBHOOK_QUEUE } from "@/db/job-queue";
 import { startJobWorker, type Outcome } from "@/lib/job-worker";
-import { findQueuedDelivery, recordAttempt, RETRY_WINDOW_MS, skipDelivery, type DeliveryJob } from "@/db/webhooks";
+import { findQueuedDelivery, recordAttempt, skipDelivery } from "@/db/queries/webhook-deliveries";
+import { DISABLE_AFTER_FAILING_MS, RETRY_WINDOW_MS, type DeliveryJob } from "./queue";
 import { sendWebhook } from "./deliver";
 import { slackMessage } from "./slack-message";
 
@@ -41,7 +42,7 @@ export async function attemptDelivery(job: DeliveryJob, options: { lastRetry: bo
   const outcome: Outcome = attempt.ok ? "delivered" : outOfTime ? "failed" : "retry";
   const status = outcome === "delivered" ? "succeeded" : outcome === "failed" ? "failed" : "pending";
   await getDb().transaction(async (tx) => {
-    const turnedOff = await recordAttempt(tx, row.delivery, attempt, status, at, finishedAt);
+    const turnedOff = await recordAttempt(tx, row.delivery, attempt, status, { at, finishedAt, disableAfterMs: DISABLE_AFTER_FAILING_MS });
     if (turnedOff) await raiseWebhookDisabledAlert(tx, { ...turnedOff, days: WEBHOOK_DISABLE_AFTER_FAILING_DAYS, at: finishedAt });
   });
   return outcome;

@@ -2,7 +2,7 @@ import { MailWarning } from "lucide-react";
 import type { Metadata } from "next";
 import { getEmailPreferences } from "@/db/queries/notifications";
 import { getUser } from "@/db/queries/users";
-import { mailEnabled } from "@/db/notification-emails";
+import { mailEnabled } from "@/lib/notifications/queue";
 import { PageHeader } from "@/components/page-header";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { requireOrgAccess } from "@/lib/org-access";

@@ -1,9 +1,9 @@
-import type { DbOrTx } from "./index";
-import { maintainRequestLog } from "./partitions";
-import { watchKeyExpiries } from "./key-expiries";
-import { foldPendingRollups } from "./rollup-fold";
-import { buildUsageSnapshots } from "./usage-snapshots";
-import { trySessionLock } from "./session-lock";
+import type { DbOrTx } from "@/db";
+import { maintainRequestLog } from "@/db/partitions";
+import { foldPendingRollups } from "@/db/rollup-fold";
+import { trySessionLock } from "@/db/session-lock";
+import { buildUsageSnapshots } from "@/db/usage-snapshots";
+import { watchKeyExpiries } from "@/lib/keys/expiry-watch";
 
 const REQUEST_LOG_INTERVAL_MS = 6 * 3600_000;
 // The gateway refuses an expired key on its own at once; this only bounds how late its
@@ -43,7 +43,7 @@ function every(intervalMs: number, what: string, lock: number, run: () => Promis
 // Shared by every process of this service, one per task (db/session-lock.ts).
 const LOCKS = { requestLog: 727_301_010, keyExpiries: 727_301_011, rollupFold: 727_301_012, snapshots: 727_301_013 } as const;
 
-/** The background work of a server process (both also run at start-up, in migrateDatabase); the timers never keep it alive. */
+/** The background work of a server process (the request log's and the expiries' also run at start-up, servers/server-boot.ts); the timers never keep it alive. */
 export function scheduleMaintenance(db: () => DbOrTx): void {
   every(REQUEST_LOG_INTERVAL_MS, "Request-log maintenance", LOCKS.requestLog, () => maintainRequestLog(db()));
   every(KEY_EXPIRY_INTERVAL_MS, "Recording key expiries and their alerts", LOCKS.keyExpiries, () => watchKeyExpiries(db()));

@@ -1,16 +1,14 @@
 import { sql } from "drizzle-orm";
-import { KEY_EXPIRING_ALERT_DAYS, RATE_LIMIT_ALERT_MINUTES, type AlertKind, type WebhookEventType } from "@/core/enums";
-import type { DbOrTx } from "./index";
-import { rowsOf } from "./rows";
+import { KEY_EXPIRING_ALERT_DAYS, RATE_LIMIT_ALERT_MINUTES, type AlertKind } from "@/core/enums";
+import type { DbOrTx } from "@/db";
+import { rowsOf } from "@/db/rows";
 import { budgetPeriodEnd, type BudgetPeriod } from "@/core/key-budget";
-import { enqueueSlackAlerts, enqueueWebhookEvent } from "./webhooks";
-import { queueAlertEmails } from "./notification-emails";
 
 /**
- * Raising the alerts (docs/features/alerts.md). Each statement inserts only what its period has not seen: the unique
+ * The statements that raise alerts (docs/features/alerts.md). Each inserts only what its period has not seen: the unique
  * index on (organization, kind, period) keeps an alert once whichever process or request sees the
- * crossing first, so callers may ask as often as they like. Each raised alert's webhook event is
- * queued in the same transaction.
+ * crossing first, so callers may ask as often as they like. lib/alerts/raise.ts runs them and sends
+ * what they return.
  */
 
 /** An alert that was just raised (the webhook deliveries are queued from these). */
@@ -24,71 +22,33 @@ export interface RaisedAlert {
 
 const RETURNING = sql`returning id::int as id, org_id as "orgId", kind, api_key_id as "apiKeyId", details`;
 
-/** The webhook event each alert is sent as (a turned-off endpoint is an alert only). */
-const EVENT_OF: Partial<Record<AlertKind, WebhookEventType>> = {
-  quota_threshold: "usage.quota_threshold",
-  budget_threshold: "key.budget_threshold",
-  rate_limited: "usage.rate_limited",
-  key_expiring: "key.expiring",
-  key_expired: "key.expired",
-  key_leaked: "key.leaked",
-};
-
-/**
- * Inserts alerts and, in the same transaction, queues their webhook events, Slack messages and emails: an alert
- * is sent exactly when it is raised.
- */
-async function raise(db: DbOrTx, insert: (tx: DbOrTx) => Promise<unknown>, at: Date): Promise<RaisedAlert[]> {
-  return db.transaction(async (tx) => {
-    const raised = rowsOf<RaisedAlert>(await insert(tx));
-    for (const alert of raised) {
-      const type = EVENT_OF[alert.kind];
-      if (type) await enqueueWebhookEvent(tx, alert.orgId, { type, data: { alertId: alert.id, ...(alert.apiKeyId ? { keyId: alert.apiKeyId } : {}), ...alert.details } }, at);
-    }
-    await enqueueSlackAlerts(tx, raised, at);
-    await queueAlertEmails(tx, raised, at);
-    return raised;
-  });
-}
-
-/** "2026-11" of a "YYYY-MM-01" month. */
-function monthLabel(month: string): string {
-  return month.slice(0, 7);
-}
-
-/** The thresholds (percent) of `thresholds` that `calls` has reached under `quota`. */
-export function quotaThresholdsReached(quota: number, calls: number, thresholds: readonly number[]): number[] {
-  return thresholds.filter((threshold) => calls >= Math.ceil((quota * threshold) / 100));
-}
-
 /**
  * The month's quota thresholds (percent) that `thresholds` names and the month has not raised yet,
  * once the calls have reached them. `month` is "YYYY-MM-01"; the details keep the call count the
  * threshold stands for, not the racing count of the request that saw it.
  */
-export async function raiseQuotaAlerts(db: DbOrTx, alert: { orgId: string; month: string; quota: number; thresholds: number[]; at: Date }): Promise<RaisedAlert[]> {
-  if (alert.thresholds.length === 0) return [];
-  const month = monthLabel(alert.month);
-  return raise(db, (tx) => tx.execute(sql`
+export async function insertQuotaAlerts(db: DbOrTx, alert: { orgId: string; month: string; quota: number; thresholds: number[]; at: Date }): Promise<RaisedAlert[]> {
+  // "2026-11" of the "YYYY-MM-01" month.
+  const month = alert.month.slice(0, 7);
+  return rowsOf<RaisedAlert>(await db.execute(sql`
     insert into alerts (org_id, kind, period, details, created_at)
     select ${alert.orgId}, 'quota_threshold', ${month} || ':' || t, jsonb_build_object('threshold', t, 'quota', ${alert.quota}::int, 'calls', ceil(${alert.quota}::int * t / 100.0)::int, 'month', ${month}::text), ${alert.at.toISOString()}::timestamptz
     from unnest(${`{${alert.thresholds.join(",")}}`}::int[]) as t
     order by t
     on conflict (org_id, kind, period) do nothing
-    ${RETURNING}`), alert.at);
+    ${RETURNING}`));
 }
 
 /**
  * The budget thresholds (percent) of a key's period that `thresholds` names and the
  * period has not raised yet. The details keep the request count the threshold stands for.
  */
-export async function raiseBudgetAlerts(
+export async function insertBudgetAlerts(
   db: DbOrTx,
   alert: { orgId: string; apiKeyId: string; limit: number; period: BudgetPeriod; periodStart: Date; thresholds: number[]; at: Date },
 ): Promise<RaisedAlert[]> {
-  if (alert.thresholds.length === 0) return [];
   const start = alert.periodStart.toISOString();
-  return raise(db, (tx) => tx.execute(sql`
+  return rowsOf<RaisedAlert>(await db.execute(sql`
     insert into alerts (org_id, kind, period, api_key_id, details, created_at)
     select ${alert.orgId}, 'budget_threshold', ${alert.apiKeyId} || ':' || ${start}::text || ':' || t, ${alert.apiKeyId},
            jsonb_build_object('threshold', t, 'limit', ${alert.limit}::int, 'used', ceil(${alert.limit}::int * t / 100.0)::int, 'period', ${alert.period}::text, 'periodStart', ${start}::text,
@@ -97,7 +57,7 @@ export async function raiseBudgetAlerts(
     from unnest(${`{${alert.thresholds.join(",")}}`}::int[]) as t
     order by t
     on conflict (org_id, kind, period) do nothing
-    ${RETURNING}`), alert.at);
+    ${RETURNING}`));
 }
 
 /**
@@ -105,9 +65,9 @@ export async function raiseBudgetAlerts(
  * RATE_LIMIT_ALERT_MINUTES one-minute windows (a window's count beyond the limit is its refusals),
  * once per key and UTC hour.
  */
-export async function raiseRateLimitAlert(db: DbOrTx, alert: { orgId: string; apiKeyId: string; rateLimit: number; at: Date }): Promise<RaisedAlert[]> {
+export async function insertRateLimitAlert(db: DbOrTx, alert: { orgId: string; apiKeyId: string; rateLimit: number; at: Date }): Promise<RaisedAlert[]> {
   const at = alert.at.toISOString();
-  return raise(db, (tx) => tx.execute(sql`
+  return rowsOf<RaisedAlert>(await db.execute(sql`
     with refused as (
       select coalesce(sum(greatest(w.count - ${alert.rateLimit}::int, 0)), 0)::int as n from rate_limit_windows w
       where w.org_id = ${alert.orgId} and w.api_key_id = ${alert.apiKeyId}
@@ -119,7 +79,7 @@ export async function raiseRateLimitAlert(db: DbOrTx, alert: { orgId: string; ap
     from organizations o, refused r
     where o.id = ${alert.orgId} and r.n > o.rate_limit_alert_threshold
     on conflict (org_id, kind, period) do nothing
-    ${RETURNING}`), alert.at);
+    ${RETURNING}`));
 }
 
 /**
@@ -130,10 +90,10 @@ export async function raiseRateLimitAlert(db: DbOrTx, alert: { orgId: string; ap
  * window from its first second, on purpose, so the warning would tell its maker nothing (its
  * expiry is still raised). Run by the maintenance timer and at start-up.
  */
-export async function raiseKeyExpiryAlerts(db: DbOrTx, now = new Date()): Promise<RaisedAlert[]> {
+export async function insertKeyExpiryAlerts(db: DbOrTx, now: Date): Promise<RaisedAlert[]> {
   const at = now.toISOString();
   const window = sql`make_interval(days => ${KEY_EXPIRING_ALERT_DAYS}::int)`;
-  return raise(db, (tx) => tx.execute(sql`
+  return rowsOf<RaisedAlert>(await db.execute(sql`
     insert into alerts (org_id, kind, period, api_key_id, details, created_at)
     select k.org_id, case when k.expires_at <= ${at}::timestamptz then 'key_expired' else 'key_expiring' end,
            k.id || ':' || to_char(k.expires_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'), k.id,
@@ -147,7 +107,7 @@ export async function raiseKeyExpiryAlerts(db: DbOrTx, now = new Date()): Promis
       and not exists (select from api_keys successor where successor.replaces_key_id = k.id)
     order by k.org_id, k.expires_at
     on conflict (org_id, kind, period) do nothing
-    ${RETURNING}`), now);
+    ${RETURNING}`));
 }
 
 /**
@@ -155,16 +115,16 @@ export async function raiseKeyExpiryAlerts(db: DbOrTx, now = new Date()): Promis
  * Run it in the transaction that turns the endpoint off (lib/webhooks/worker.ts). No webhook event: the
  * endpoint is the one that no longer receives them.
  */
-export async function raiseWebhookDisabledAlert(
+export async function insertWebhookDisabledAlert(
   db: DbOrTx,
   alert: { orgId: string; endpointId: string; url: string; failingSince: Date; days: number; at: Date },
 ): Promise<RaisedAlert[]> {
-  return raise(db, (tx) => tx.execute(sql`
+  return rowsOf<RaisedAlert>(await db.execute(sql`
     insert into alerts (org_id, kind, period, details, created_at)
     values (${alert.orgId}, 'webhook_disabled', ${`${alert.endpointId}:${alert.failingSince.toISOString()}`},
             jsonb_build_object('endpointId', ${alert.endpointId}::text, 'url', ${alert.url}::text, 'days', ${alert.days}::int), ${alert.at.toISOString()}::timestamptz)
     on conflict (org_id, kind, period) do nothing
-    ${RETURNING}`), alert.at);
+    ${RETURNING}`));
 }
 
 /**
@@ -172,14 +132,14 @@ export async function raiseWebhookDisabledAlert(
  * raises nothing (and its caller then changes nothing). Run it in the transaction that acts on the
  * report; its webhook event is `key.leaked`.
  */
-export async function raiseKeyLeakedAlert(
+export async function insertKeyLeakedAlert(
   db: DbOrTx,
   alert: { orgId: string; apiKeyId: string; url: string; source: string; response: "revoke" | "alert"; at: Date },
 ): Promise<RaisedAlert[]> {
-  return raise(db, (tx) => tx.execute(sql`
+  return rowsOf<RaisedAlert>(await db.execute(sql`
     insert into alerts (org_id, kind, period, api_key_id, details, created_at)
     values (${alert.orgId}, 'key_leaked', ${alert.apiKeyId}, ${alert.apiKeyId},
             jsonb_build_object('url', ${alert.url}::text, 'source', ${alert.source}::text, 'response', ${alert.response}::text), ${alert.at.toISOString()}::timestamptz)
     on conflict (org_id, kind, period) do nothing
-    ${RETURNING}`), alert.at);
+    ${RETURNING}`));
 }

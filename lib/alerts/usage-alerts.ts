@@ -1,5 +1,5 @@
 import { getDb } from "@/db";
-import { quotaThresholdsReached, raiseBudgetAlerts, raiseQuotaAlerts, raiseRateLimitAlert } from "@/db/alerts";
+import { quotaThresholdsReached, raiseBudgetAlerts, raiseQuotaAlerts, raiseRateLimitAlert } from "./raise";
 import { BUDGET_ALERT_THRESHOLDS, budgetThresholdsReached } from "@/core/key-budget";
 import type { Admission } from "@/db/queries/gateway";
 import { utcMonthStart } from "@/core/time";

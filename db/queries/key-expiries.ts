@@ -1,8 +1,6 @@
 import { sql } from "drizzle-orm";
-import type { DbOrTx } from "./index";
-import { raiseKeyExpiryAlerts } from "./alerts";
-import { queueExpiryReminders } from "./notification-emails";
-import { rowsOf } from "./rows";
+import type { DbOrTx } from "@/db";
+import { rowsOf } from "@/db/rows";
 
 /**
  * The system's "expired" entry for every key whose expiry has passed and that no person ended
@@ -22,11 +20,4 @@ export async function recordKeyExpiries(db: DbOrTx, now = new Date()): Promise<n
     on conflict (org_id, target_id) where action = 'api_key.expired' do nothing
     returning 1 as written`);
   return rowsOf(result).length;
-}
-
-/** The timer's and start-up's work on expiries: the history entries, the alerts, the reminders. */
-export async function watchKeyExpiries(db: DbOrTx, now = new Date()): Promise<void> {
-  await recordKeyExpiries(db, now);
-  await raiseKeyExpiryAlerts(db, now);
-  await queueExpiryReminders(db, now);
 }
