@@ -17,7 +17,6 @@ import { inSudoMode, SUDO_REQUIRED_MESSAGE } from "@/lib/auth/sudo";
 
 export type { ActionResult };
 
-
 export interface ActionContext {
   userId: string;
   orgId: string;
@@ -61,6 +60,36 @@ const SUDO_REFUSAL = { ok: false, error: SUDO_REQUIRED_MESSAGE, reauthenticate: 
 
 const SESSION_ENDED = { ok: false, error: "Your session has ended. Sign in again." } as const;
 
+/** Thrown by a wrapper's checks when the change needs sudo mode; answered as SUDO_REFUSAL. */
+class SudoModeRequired extends UserFacingError {
+  constructor() {
+    super(SUDO_REQUIRED_MESSAGE);
+  }
+}
+
+/** zod parse → run → typed result: the steps every wrapper ends with. A UserFacingError becomes the refusal it says; anything else is thrown on with its cause. */
+async function parseAndRun<S extends z.ZodType, T>(input: S, form: FormData | Record<string, unknown>, run: (data: z.output<S>) => Promise<T>): Promise<ActionResult<T>> {
+  const parsed = input.safeParse(formToObject(form));
+  if (!parsed.success) return { ok: false, error: "Check the highlighted fields.", fieldErrors: fieldErrorsOf(parsed.error) };
+  try {
+    return { ok: true, data: await run(parsed.data) };
+  } catch (error) {
+    if (!(error instanceof UserFacingError)) throw error;
+    return error instanceof SudoModeRequired ? SUDO_REFUSAL : { ok: false, error: error.message, ...(error.fieldErrors ? { fieldErrors: error.fieldErrors } : {}) };
+  }
+}
+
+/** The person's membership of the organization, if it may `permission` (and, for `sudo`, is in sudo mode); otherwise the refusal, thrown. */
+async function permittedMembership(session: SignedInSession, orgId: string, permission: Permission, sudo = false) {
+  const membership = await findMembership(session.userId, orgId);
+  // Another organization's id is indistinguishable from one that does not exist.
+  if (!membership) throw new UserFacingError("Organization not found.");
+  const refusal = membershipRefusal(membership, permission);
+  if (refusal) throw new UserFacingError(refusal.message);
+  if (sudo && !inSudoMode(session)) throw new SudoModeRequired();
+  return membership;
+}
+
 /**
  * Every dashboard mutation is built by this: session → zod parse → membership role from the
  * database → permission check → sudo mode for the sensitive changes (`sudo: true`) →
@@ -75,45 +104,22 @@ export function orgAction<S extends z.ZodType<{ orgId: string }>, T, R = T>(
   return async (_prev: ActionResult<R> | null, form: FormData | Record<string, unknown>): Promise<ActionResult<R>> => {
     const session = await currentSession();
     if (!session) return SESSION_ENDED;
-    const { userId } = session;
-    const parsed = input.safeParse(formToObject(form));
-    if (!parsed.success) return { ok: false, error: "Check the highlighted fields.", fieldErrors: fieldErrorsOf(parsed.error) };
-    const membership = await findMembership(userId, parsed.data.orgId);
-    // Another organization's id is indistinguishable from one that does not exist.
-    if (!membership) return { ok: false, error: "Organization not found." };
-    const refusal = membershipRefusal(membership, permission);
-    if (refusal) return { ok: false, error: refusal.message };
-    if (options.sudo && !inSudoMode(session)) return SUDO_REFUSAL;
-    const client = await currentClient();
-    try {
+    return parseAndRun(input, form, async (data) => {
+      const { orgId, orgSlug, role } = await permittedMembership(session, data.orgId, permission, options.sudo);
+      const client = await currentClient();
       const change = await getDb().transaction(async (tx) => {
-        const change = await run(parsed.data, { userId, orgId: membership.orgId, role: membership.role, tx });
+        const change = await run(data, { userId: session.userId, orgId, role, tx });
         if ("personal" in change) return change;
         const entries = Array.isArray(change.activity) ? change.activity : [change.activity as ActivityChange];
-        await insertActivity(tx, membership.orgId, { kind: "user", userId, ip: client.ip, userAgent: client.userAgent }, entries);
+        await insertActivity(tx, orgId, { kind: "user", userId: session.userId, ip: client.ip, userAgent: client.userAgent }, entries);
         return change;
       });
       // Without afterCommit, R is T (its default).
-      const data = change.afterCommit ? await change.afterCommit() : (change.data as unknown as R);
-      revalidatePath(options.revalidate ?? `/${membership.orgSlug}`, "layout");
-      return { ok: true, data };
-    } catch (error) {
-      if (error instanceof UserFacingError) return { ok: false, error: error.message, fieldErrors: error.fieldErrors };
-      throw error;
-    }
+      const result = change.afterCommit ? await change.afterCommit() : (change.data as unknown as R);
+      revalidatePath(options.revalidate ?? `/${orgSlug}`, "layout");
+      return result;
+    });
   };
-}
-
-/** zod parse → run → typed result: the steps every wrapper ends with. */
-async function parseAndRun<S extends z.ZodType, T>(input: S, form: FormData | Record<string, unknown>, run: (data: z.output<S>) => Promise<T>): Promise<ActionResult<T>> {
-  const parsed = input.safeParse(formToObject(form));
-  if (!parsed.success) return { ok: false, error: "Check the highlighted fields.", fieldErrors: fieldErrorsOf(parsed.error) };
-  try {
-    return { ok: true, data: await run(parsed.data) };
-  } catch (error) {
-    if (error instanceof UserFacingError) return { ok: false, error: error.message, fieldErrors: error.fieldErrors };
-    throw error;
-  }
 }
 
 /** Actions without a session (sign-in, sign-up): zod parse and the same typed result. */
