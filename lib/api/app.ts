@@ -7,6 +7,7 @@ import { ApiError, validationError, type ApiErrorCode, type ApiErrorCodeWithStat
 import { newRequestId } from "@/core/ids";
 import { gateway } from "./gateway";
 import { idempotency } from "./idempotency";
+import { renderError } from "./render-error";
 import { registerRoutes } from "./routes";
 
 // What Hono and @hono/zod-openapi throw for a body they cannot read, as the API's error codes of
@@ -17,20 +18,10 @@ const HTTP_EXCEPTION_CODES: Partial<Record<number, ApiErrorCode>> = {
   415: "unsupported_media_type",
 } satisfies { [S in ApiErrorStatus]?: ApiErrorCodeWithStatus<S> };
 
-function renderError(c: Context<ApiEnv>, error: ApiError): Response {
-  c.set("errorCode", error.code);
-  c.set("errorMessage", error.message);
-  for (const [name, value] of Object.entries(error.headers ?? {})) c.header(name, value);
-  const body = error.body(c.get("requestId") ?? "req_unknown");
-  // The details keep what was sent (c.json sends JSON.stringify of it) without reading the response back.
-  c.set("errorBody", body);
-  return c.json(body, error.status);
-}
-
 /** The /v1 API: one Hono app, its routes and OpenAPI document from the same zod schemas. */
 export function createApiApp(options: { clock?: () => number } = {}): OpenAPIHono<ApiEnv> {
   const clock = options.clock ?? Date.now;
-  const gatewayMiddleware = gateway(renderError);
+  const gatewayMiddleware = gateway();
   const app = new OpenAPIHono<ApiEnv>({
     defaultHook: (result, c) => {
       if (!result.success) return renderError(c as Context<ApiEnv>, validationError(result.error, result.target));

@@ -10,6 +10,7 @@ import { nextUtcMonth } from "@/core/time";
 import { BUDGET_PERIOD_LABELS } from "@/core/key-budget";
 import type { ApiEnv } from "./env";
 import { ApiError } from "./errors";
+import { renderError } from "./render-error";
 import { UsageAlerts } from "@/lib/alerts/usage-alerts";
 import { admissionFor, findKeyOwner, type Admission, type KeyOwner } from "@/db/queries/gateway";
 import type { PlanRule } from "@/db/queries/admission-statement";
@@ -136,9 +137,11 @@ function decide(c: Context<ApiEnv>, admission: Admission, ask: { need: RequiredA
 /**
  * The /v1 gateway (docs/features/api.md): request id, key authentication, plan, per-key rate limit, monthly
  * quota, then the handler; every request whose key maps to an organization gets its audit row,
- * written before the response is handed back.
+ * written before the response is handed back. Every refusal is an ApiError thrown: before the key
+ * is known the app's error handler renders it (no audit row: no organization to give it to);
+ * from the admission on, it is caught and rendered here, so the row is written after it.
  */
-export function gateway(renderError: (c: Context<ApiEnv>, error: ApiError) => Response): MiddlewareHandler<ApiEnv> {
+export function gateway(): MiddlewareHandler<ApiEnv> {
   const usageAlerts = new UsageAlerts();
   const captureBodies = bodyCaptureEnabled();
   return async (c, next) => {
@@ -147,9 +150,9 @@ export function gateway(renderError: (c: Context<ApiEnv>, error: ApiError) => Re
     const requestId = c.get("requestId");
 
     const presented = c.req.header("x-api-key")?.trim();
-    if (!presented) return renderError(c, ApiError.of("api_key_missing", "Send your API key in the X-API-Key header."));
+    if (!presented) throw ApiError.of("api_key_missing", "Send your API key in the X-API-Key header.");
     const format = parseApiKey(presented);
-    if (!format.ok) return renderError(c, ApiError.of("api_key_invalid", `This is not a valid API key. Keys start with ${API_KEY_PREFIX} and have ${API_KEY_LENGTH} characters.`));
+    if (!format.ok) throw ApiError.of("api_key_invalid", `This is not a valid API key. Keys start with ${API_KEY_PREFIX} and have ${API_KEY_LENGTH} characters.`);
     const keyHash = hashApiKey(presented);
     const failed = (error: unknown) => {
       // A failure of the gateway's own checks (the database, say) answers with the request id; the
@@ -171,7 +174,7 @@ export function gateway(renderError: (c: Context<ApiEnv>, error: ApiError) => Re
       key = await findKeyOwner(keyHash).catch(() => null);
       if (!key) return c.res;
     }
-    if (!key) return renderError(c, ApiError.of("api_key_invalid", `No API key matches ${apiKeyHint(presented)}.`));
+    if (!key) throw ApiError.of("api_key_invalid", `No API key matches ${apiKeyHint(presented)}.`);
     // Nothing stored about a request keeps a credential it carried (docs/security.md#request-details-keep-no-credential): read once, for the
     // log row below and the idempotency step's stored answer.
     const secrets = credentialsOf((name) => c.req.header(name));
