@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { getDb } from "@/db";
 import { ensureRequestLogPartitions } from "@/db/partitions";
-import { rebuildRollups } from "@/db/rollups";
+import { rebuildRollups } from "@/db/rollups/statements";
 import { insertKey } from "@/tests/helpers/factories";
 
 const DAY_MS = 24 * 3600_000;

@@ -12,7 +12,7 @@ import { rowsOf } from "@/db/rows";
 import { windowStartDay } from "@/db/queries/api-keys";
 import { listAuditLog } from "@/db/queries/audit-log";
 import { getKeyUsage } from "@/db/queries/key-usage";
-import { rebuildRollups } from "@/db/rollups";
+import { rebuildRollups } from "@/db/rollups/statements";
 import { customers, invoiceLineItems, invoices } from "@/db/schema";
 import { newId } from "@/core/ids";
 import { utcDay } from "@/core/time";

@@ -7,8 +7,8 @@
 import { sql } from "drizzle-orm";
 import { getDb } from "@/db";
 import { rowsOf } from "@/db/rows";
-import { usageRows } from "@/db/queries/usage";
-import { buildUsageSnapshots } from "@/db/usage-snapshots";
+import { usageRows } from "@/lib/usage/rows";
+import { buildUsageSnapshots } from "@/lib/usage/snapshots";
 import type { UsageQuery } from "@/core/usage-query";
 import { parseUsageFilters, usageWindow, type UsageFilters, type UsageWindow } from "@/lib/usage/filters";
 import { reportQueries, usageReport } from "@/lib/usage/report";

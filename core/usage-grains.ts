@@ -1,5 +1,5 @@
 /**
- * The periods request traffic is rolled up by (db/rollups.ts) and how long each grain's rows are
+ * The periods request traffic is rolled up by (db/rollups/statements.ts) and how long each grain's rows are
  * kept. Daily rows are kept as long as the raw log; hourly and minute rows serve the shorter
  * windows only, so they are dropped sooner.
  */

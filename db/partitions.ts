@@ -2,9 +2,9 @@ import { sql } from "drizzle-orm";
 import type { DbOrTx } from "./index";
 import { rollupKeptSince } from "@/core/usage-grains";
 import { DETAIL_RETENTION_DAYS } from "@/core/request-log";
-import { ROLLUP_TABLES } from "./rollup-parts";
+import { ROLLUP_TABLES } from "./rollups/tables";
 import { rowsOf } from "./rows";
-import { dropExpiredSnapshots } from "./usage-snapshots";
+import { dropExpiredSnapshots } from "./rollups/snapshots";
 import { IDEMPOTENCY_WINDOW_HOURS } from "./schema";
 
 // The request log keeps the current UTC month and the 12 before it (REQUEST_LOG_RETENTION_MONTHS):

@@ -1,9 +1,9 @@
 import type { DbOrTx } from "@/db";
 import { maintainRequestLog } from "@/db/partitions";
-import { foldPendingRollups } from "@/db/rollup-fold";
+import { foldPendingRollups } from "@/db/rollups/fold";
 import { trySessionLock } from "@/db/session-lock";
-import { buildUsageSnapshots } from "@/db/usage-snapshots";
 import { watchKeyExpiries } from "@/lib/keys/expiry-watch";
+import { buildUsageSnapshots } from "@/lib/usage/snapshots";
 
 const REQUEST_LOG_INTERVAL_MS = 6 * 3600_000;
 // The gateway refuses an expired key on its own at once; this only bounds how late its

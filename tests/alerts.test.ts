@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { markAlertsReadAction, setAlertSettingsAction } from "@/app/[orgSlug]/settings/alerts/actions";
 import { getDb } from "@/db";
 import { raiseKeyExpiryAlerts, raiseQuotaAlerts } from "@/lib/alerts/raise";
-import { spreadMonthlyUsage } from "@/db/monthly-usage";
+import { spreadMonthlyUsage } from "@/db/queries/monthly-usage";
 import { countUnreadAlerts, listAlerts } from "@/db/queries/alerts";
 import { activityLog, alerts, apiKeys, monthlyUsage, organizations } from "@/db/schema";
 import { utcMonthStart } from "@/core/time";

@@ -7,7 +7,8 @@ import { GET as exportRoute } from "@/app/[orgSlug]/settings/api/audit/export/ro
 import { loadAuditLog } from "@/app/[orgSlug]/settings/api/audit/load-audit-log";
 import { getDb } from "@/db";
 import { rowsOf } from "@/db/rows";
-import { getAuditFilterOptions, listAuditLog, type AuditLogRowDto } from "@/db/queries/audit-log";
+import { listAuditLog, type AuditLogRowDto } from "@/db/queries/audit-log";
+import { getAuditFilterOptions } from "@/lib/usage/filter-options";
 import { chooseRoute, rowsPassedInTimeOrder, type Route } from "@/db/queries/audit-log-route";
 import type { RequestLogEntry } from "@/db/queries/request-log-writer";
 import { auditSearchParams, encodeCursor, parseAuditFilters, type AuditFilters } from "@/lib/audit-filters";

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } fr
 import { getDb } from "@/db";
 import { apiKeys, rateLimitWindows, requestLog } from "@/db/schema";
 import { generateApiKey, hashApiKey } from "@/lib/keys/format";
-import { callsThisMonth } from "@/db/monthly-usage";
+import { callsThisMonth } from "@/db/queries/monthly-usage";
 import { changePlanAction } from "@/app/[orgSlug]/settings/plan/actions";
 import { rollApiKeyAction } from "@/app/[orgSlug]/settings/api/actions";
 import { addMember, createOrg, createTeam, form, insertKey } from "./helpers/factories";

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/db";
 import { rowsOf } from "@/db/rows";
-import { usageRows, windowPieces } from "@/db/queries/usage";
+import { usageRows, windowPieces } from "@/lib/usage/rows";
 import { LATENCY_PERCENTILES, LATENCY_RELATIVE_ERROR } from "@/core/latency-histogram";
 import { statusBounds } from "@/core/request-log";
 import type { UsageGroup, UsageQuery, UsageRow } from "@/core/usage-query";

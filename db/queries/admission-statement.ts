@@ -1,6 +1,6 @@
 import "server-only";
 import { API_RESOURCE_NAMES, API_RESOURCES, permissionRank, type Permission, type Plan } from "@/core/enums";
-import { shardCapSql, shardCountSql } from "@/db/monthly-usage";
+import { shardCapSql, shardCountSql } from "@/db/queries/monthly-usage";
 
 /** What the gateway's admission statement needs to know of a plan (lib/plans/catalog.ts is the source). */
 export interface PlanRule {

@@ -6,7 +6,7 @@ import { apiKeys, budgetColumns, budgetOfColumns, organizations, requestDailyRol
 import type { KeyRestrictions, Plan, RevokeReason } from "@/core/enums";
 import { keyStatus, type ApiKeyStatus } from "@/core/key-status";
 import { utcDay } from "@/core/time";
-import { callsThisMonth } from "@/db/monthly-usage";
+import { callsThisMonth } from "@/db/queries/monthly-usage";
 import { budgetPeriodEnd, budgetPeriodStart, type KeyBudget, type KeyBudgetDto } from "@/core/key-budget";
 
 /** What the dashboard may know of a key: never its hash, never its value. */

@@ -2,11 +2,9 @@ import "server-only";
 import { and, between, eq, sql, type SQL } from "drizzle-orm";
 import { copyOut, getDb } from "@/db";
 import { inert, withLiterals } from "@/db/csv-export";
-import { usageRows } from "@/db/queries/usage";
 import { beyondCursor, cursorTime, keysetPage, walkingOrder, withinWindow, type KeysetColumns, type KeysetPage } from "@/db/keyset";
 import { apiKeys, requestDailyRollup, requestLog } from "@/db/schema";
-import { floorToGrain, ROLLUP_GRAIN_MS, rollupKeptSince } from "@/core/usage-grains";
-import { splitEndpoint, statusBounds, timeWindow, type AuditLogFilters } from "@/core/request-log";
+import { statusBounds, timeWindow, type AuditLogFilters } from "@/core/request-log";
 import { chooseRoute, rollupDays, rollupMatches, type Route, type Slice } from "@/db/queries/audit-log-route";
 
 export interface AuditLogRowDto {
@@ -183,31 +181,4 @@ export async function auditLogCsv(orgId: string, filters: AuditLogFilters, optio
     .where(and(...filterConditions(orgId, filters, now)))
     .orderBy(...walkingOrder(timeline, "older"));
   return copyOut(await withLiterals(query.toSQL()), "format csv, header true");
-}
-
-export interface AuditFilterOptionsDto {
-  endpoints: string[];
-  statuses: number[];
-  methods: string[];
-}
-
-/** The endpoints and status codes the organization's keys have seen, from the small rollup table. */
-export async function getAuditFilterOptions(orgId: string, now = new Date()): Promise<AuditFilterOptionsDto> {
-  // Every endpoint and status of the log's retained days, read as usage: the closed days from two
-  // snapshot documents rather than a scan of every daily rollup row (220,000 at 10M log rows).
-  const rows = await usageRows({
-    orgId,
-    from: rollupKeptSince("day", now),
-    to: new Date(floorToGrain(now.getTime(), "day") + ROLLUP_GRAIN_MS.day),
-    bucket: null,
-    groupBy: ["endpoint", "status"],
-  });
-  // Grouped by endpoint and status, every row has both.
-  const endpoints = [...new Set(rows.map((row) => row.endpoint!))].map((endpoint) => ({ endpoint, ...splitEndpoint(endpoint) }));
-  endpoints.sort((a, b) => a.route.localeCompare(b.route) || a.method.localeCompare(b.method));
-  return {
-    endpoints: endpoints.map(({ endpoint }) => endpoint),
-    statuses: [...new Set(rows.map((row) => row.status!))].sort((a, b) => a - b),
-    methods: [...new Set(endpoints.map(({ method }) => method).filter(Boolean))].sort(),
-  };
 }

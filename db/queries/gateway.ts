@@ -1,7 +1,7 @@
 import "server-only";
 import { queryPrepared } from "@/db";
 import { GroupCommit } from "@/core/group-commit";
-import { countOnFreeShard } from "@/db/monthly-usage";
+import { countOnFreeShard } from "@/db/queries/monthly-usage";
 import { permissionRank, type ApiResource, type KeyAccess, type Permission, type Plan } from "@/core/enums";
 import { utcMonthStart } from "@/core/time";
 import type { BudgetPeriod } from "@/core/key-budget";

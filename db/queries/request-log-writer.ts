@@ -1,7 +1,7 @@
 import "server-only";
 import { queryPrepared } from "@/db";
 import { GroupCommit } from "@/core/group-commit";
-import { pendingRollupInsert, rollupStatement, WRITTEN_GRAINS } from "@/db/rollups";
+import { pendingRollupInsert, rollupStatement, WRITTEN_GRAINS } from "@/db/rollups/statements";
 
 export interface RequestLogEntry {
   orgId: string;

@@ -128,7 +128,7 @@ export const requestMinuteRollup = periodRollup("request_minute_rollup");
 /**
  * Requests logged but not yet folded into the hourly and minute rollups: the log writer appends a
  * narrow row per request (no upsert, no histogram merge on the request path) and a background
- * fold moves them into the rollups (db/rollups.ts, foldPendingRollups). Reads add what is still
+ * fold moves them into the rollups (db/rollups/fold.ts, foldPendingRollups). Reads add what is still
  * here, so usage stays exact and current. Seconds of traffic: no index beyond the heap.
  */
 export const requestRollupPending = pgTable("request_rollup_pending", {
@@ -141,10 +141,10 @@ export const requestRollupPending = pgTable("request_rollup_pending", {
 });
 
 /**
- * Closed hours and days of an organization's usage as documents (core/usage-snapshot.ts), one per
+ * Closed hours and days of an organization's usage as documents (lib/usage/snapshot-document.ts), one per
  * level of detail: a period's own traffic ("period"), and for days every request up to the day's
  * end ("cumulative"), so a run of whole days is the difference of two documents. Built by
- * db/usage-snapshots.ts once a period is over; never changed after.
+ * lib/usage/snapshots.ts once a period is over; never changed after.
  */
 export const usageSnapshots = pgTable(
   "usage_snapshot",
@@ -235,7 +235,7 @@ export const idempotencyKeys = pgTable(
  * Calls counted against the monthly quota, per organization and UTC month (first day), spread
  * over up to QUOTA_SHARDS rows so concurrent requests of one organization do not queue on one row
  * lock. Each shard accepts calls while `count < cap`, and the caps of a month sum to the quota, so
- * the total stays exact (db/monthly-usage.ts). Shard -1 holds calls beyond the quota
+ * the total stays exact (db/queries/monthly-usage.ts). Shard -1 holds calls beyond the quota
  * carried over from a plan change; its cap is 0. Plans without a quota write no rows.
  */
 export const monthlyUsage = pgTable(

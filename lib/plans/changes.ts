@@ -1,7 +1,7 @@
 import "server-only";
 import type { z } from "zod";
 import type { Plan } from "@/core/enums";
-import { spreadMonthlyUsage } from "@/db/monthly-usage";
+import { spreadMonthlyUsage } from "@/db/queries/monthly-usage";
 import { lockOrganization, setPlan, setRateLimit } from "@/db/queries/organizations";
 import type { ActionContext, Change } from "@/lib/action";
 import { UserFacingError } from "@/lib/errors";

@@ -1,6 +1,6 @@
 import "server-only";
 import { listKeyNames, type KeyNameDto } from "@/db/queries/api-keys";
-import { usageRows } from "@/db/queries/usage";
+import { usageRows } from "./rows";
 import { utcDayStart } from "@/core/time";
 import { ceilToGrain, ROLLUP_GRAIN_MS } from "@/core/usage-grains";
 import type { UsageQuery, UsageRow } from "@/core/usage-query";
@@ -9,7 +9,7 @@ import { chartWindow, type UsageFilters, type UsageWindow } from "./filters";
 
 /**
  * What the Usage page shows for one window and set of filters (docs/features/usage-analytics.md), read through the one
- * analytics module (db/queries/usage.ts): the totals, the series of the chart and the three
+ * analytics module (lib/usage/rows.ts): the totals, the series of the chart and the three
  * breakdowns, as plain rows a client component can take.
  */
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { latencyBucketMs } from "@/core/latency-histogram";
-import { aggregateUsage, errorsOf, type UsagePart } from "@/core/usage-aggregate";
+import { errorsOf, type UsagePart } from "@/core/usage-part";
+import { aggregateUsage } from "@/lib/usage/aggregate";
 
 const from = new Date("2026-11-20T00:00:00Z");
 const HOUR = 3_600_000;

@@ -18,7 +18,7 @@ function instant(name: "from" | "to") {
     .refine(withinDateBounds, { error: `${name} must be on a day from ${DATE_MIN} to ${DATE_MAX}.` });
 }
 
-/** Said in the OpenAPI document and docs/features/usage-analytics.md: lib/api/services/usage.ts applies it. */
+/** Said in the OpenAPI document and docs/features/usage-analytics.md: lib/usage/api-window.ts applies it. */
 const BUCKET_DEFAULT_RULE =
   "Without it, `hour` when `from` or `to` is an instant inside a UTC day (not 00:00:00Z), so that a window such as the last hour is not widened to its whole day; `day` otherwise (days, and `to` omitted).";
 

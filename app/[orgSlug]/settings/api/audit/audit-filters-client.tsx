@@ -1,6 +1,6 @@
 "use client";
 
-import type { AuditFilterOptionsDto } from "@/db/queries/audit-log";
+import type { AuditFilterOptionsDto } from "@/lib/usage/filter-options";
 import { FilterSelect, LogFilters, withCurrent } from "@/components/log-filters";
 import { STATUS_CLASSES } from "@/core/request-log";
 import type { AuditFilters } from "@/lib/audit-filters";

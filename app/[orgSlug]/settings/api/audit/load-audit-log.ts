@@ -1,6 +1,7 @@
 import "server-only";
 import { listKeyNames } from "@/db/queries/api-keys";
-import { getAuditFilterOptions, listAuditLog, type AuditFilterOptionsDto, type AuditLogPageDto } from "@/db/queries/audit-log";
+import { listAuditLog, type AuditLogPageDto } from "@/db/queries/audit-log";
+import { getAuditFilterOptions, type AuditFilterOptionsDto } from "@/lib/usage/filter-options";
 import { filtersError, parseAuditFilters, type AuditFilters } from "@/lib/audit-filters";
 import { can } from "@/lib/authz";
 import { orgAccess, type OrgAccess } from "@/lib/org-access";

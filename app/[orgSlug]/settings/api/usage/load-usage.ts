@@ -1,6 +1,6 @@
 import "server-only";
 import { listKeyNames } from "@/db/queries/api-keys";
-import { getAuditFilterOptions, type AuditFilterOptionsDto } from "@/db/queries/audit-log";
+import { getAuditFilterOptions, type AuditFilterOptionsDto } from "@/lib/usage/filter-options";
 import type { MembershipDto } from "@/db/queries/organizations";
 import type { KeyOptionDto } from "@/components/key-filter-options";
 import { filtersError } from "@/lib/audit-filters";

@@ -1,6 +1,6 @@
 "use client";
 
-import type { AuditFilterOptionsDto } from "@/db/queries/audit-log";
+import type { AuditFilterOptionsDto } from "@/lib/usage/filter-options";
 import { FilterSelect, LogFilters, withCurrent } from "@/components/log-filters";
 import { EndpointFilterSelect, MethodFilterSelect } from "@/components/request-filter-selects";
 import { KeyFilterSelect, type KeyOptionDto } from "@/components/key-filter-options";

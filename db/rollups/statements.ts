@@ -1,8 +1,8 @@
 import { sql } from "drizzle-orm";
 import { ROLLUP_GRAINS, rollupKeptSince, type RollupGrain } from "@/core/usage-grains";
-import type { DbOrTx } from "./index";
-import { ROLLUP_TABLES } from "./rollup-parts";
-import { resetUsageSnapshots } from "./usage-snapshots";
+import type { DbOrTx } from "../index";
+import { resetUsageSnapshots } from "./snapshots";
+import { ROLLUP_TABLES } from "./tables";
 
 /**
  * One statement that rolls up the rows of `source` into a grain's table: a count and a latency
@@ -33,7 +33,7 @@ export function rollupStatement(grain: RollupGrain, source: string, conflict: "a
  * The grains the log writer keeps in its own group-committed statement: the daily rows, which the
  * audit log's counts and every long window read. The finer grains cost the request path too much
  * there (about 8 % of the gateway's throughput, docs/decisions/0042-pending-rollups-folded-each-second.md): the writer appends each
- * request to request_rollup_pending instead, and foldPendingRollups (db/rollup-fold.ts) moves them into these.
+ * request to request_rollup_pending instead, and foldPendingRollups (db/rollups/fold.ts) moves them into these.
  */
 export const WRITTEN_GRAINS = ["day"] as const satisfies readonly RollupGrain[];
 export const FOLDED_GRAINS = ["minute", "hour"] as const satisfies readonly RollupGrain[];

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
-import { queryPrepared, type DbOrTx } from "./index";
-import { rowsOf } from "./rows";
+import { queryPrepared, type DbOrTx } from "@/db";
+import { rowsOf } from "@/db/rows";
 import { utcMonthStart } from "@/core/time";
 
 /**

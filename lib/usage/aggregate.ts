@@ -1,5 +1,6 @@
-import { LATENCY_BUCKET_COUNT, LATENCY_PERCENTILES, latencyBucketMs } from "./latency-histogram";
-import type { UsageCursor, UsageGroup, UsageQuery, UsageRow } from "./usage-query";
+import { LATENCY_BUCKET_COUNT, LATENCY_PERCENTILES, latencyBucketMs } from "@/core/latency-histogram";
+import type { UsagePart } from "@/core/usage-part";
+import type { UsageCursor, UsageGroup, UsageQuery, UsageRow } from "@/core/usage-query";
 
 /**
  * The merge behind every usage read: rollup rows in, the query's rows out. The database only
@@ -8,28 +9,6 @@ import type { UsageCursor, UsageGroup, UsageQuery, UsageRow } from "./usage-quer
  * by text keys took about 1 µs per bucket, and the percentile of each group a function call of
  * its own (docs/decisions/0041-usage-merged-in-the-application.md).
  */
-
-/** The requests of `count` answered 4xx and 5xx, for a part of one status. */
-export function errorsOf(status: number, count: number): Pick<UsagePart, "errors4xx" | "errors5xx"> {
-  return { errors4xx: status >= 400 && status <= 499 ? count : 0, errors5xx: status >= 500 && status <= 599 ? count : 0 };
-}
-
-/** One rollup row as read: the requests of one key, endpoint and status in one period, with their latency histogram. */
-export interface UsagePart {
-  /** The period's first instant in epoch milliseconds; ignored by a whole-window query. */
-  periodStart: number;
-  keyId: string;
-  endpoint: string;
-  /** The status, or 0 for a part that sums every status (a snapshot level without them). */
-  status: number;
-  count: number;
-  /** Of `count`, the requests answered 4xx and 5xx. */
-  errors4xx: number;
-  errors5xx: number;
-  /** Histogram buckets ascending (core/latency-histogram.ts) and the requests in each. */
-  buckets: readonly number[];
-  counts: readonly number[];
-}
 
 type Ordered = Pick<UsageRow, "bucketStart" | "keyId" | "endpoint" | "status">;
 

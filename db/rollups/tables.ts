@@ -1,7 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
-import { errorsOf, type UsagePart } from "@/core/usage-aggregate";
+import { errorsOf, type UsagePart } from "@/core/usage-part";
 import type { RollupGrain } from "@/core/usage-grains";
-import { rowsOf } from "./rows";
+import { rowsOf } from "../rows";
 
 /** Where each grain's rollups live and how a request_log row's time maps to its period. */
 export const ROLLUP_TABLES: Record<RollupGrain, { table: string; period: string; periodOf: string }> = {
@@ -32,7 +32,7 @@ export const ROLLUP_PART_COLUMNS = sql.raw("api_key_id, endpoint, status, count,
 /** Array columns as the drivers give them: numbers (PGlite) or the digits of a bigint (postgres.js). */
 const numbers = (values: readonly (number | string)[]): number[] => (typeof values[0] === "number" ? (values as number[]) : values.map(Number));
 
-/** Rows of `period_ms` and ROLLUP_PART_COLUMNS as usage parts (core/usage-aggregate.ts). */
+/** Rows of `period_ms` and ROLLUP_PART_COLUMNS as usage parts (core/usage-part.ts). */
 export function partsOf(result: unknown): UsagePart[] {
   return rowsOf<Record<string, unknown>>(result).map((row) => {
     const status = Number(row.status);

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
-import type { DbOrTx } from "./index";
-import { rowsOf } from "./rows";
-import { FOLDED_GRAINS, rollupStatement } from "./rollups";
+import type { DbOrTx } from "../index";
+import { rowsOf } from "../rows";
+import { FOLDED_GRAINS, rollupStatement } from "./statements";
 
 // Any constant shared by every process of this service: one fold at a time.
 const FOLD_LOCK = 727_301_003;
@@ -11,7 +11,7 @@ const FOLD_LOCK = 727_301_003;
  * fold deletes are the rows it adds, and a row committed during the fold waits for the next one,
  * so each request is counted once whatever the order of commits across processes. A fold that
  * finds another running does nothing. An organization folded for the first time gets its
- * usage_snapshot_mark, so its closed periods are snapshotted (db/usage-snapshots.ts). Returns the
+ * usage_snapshot_mark, so its closed periods are snapshotted (lib/usage/snapshots.ts). Returns the
  * number of requests folded.
  */
 export async function foldPendingRollups(db: DbOrTx): Promise<number> {

@@ -1,44 +1,16 @@
-import { statusBounds } from "./request-log";
-import { mergeUsageParts, type UsagePart } from "./usage-aggregate";
-import type { UsageGroup, UsageQuery } from "./usage-query";
+import { statusBounds } from "@/core/request-log";
+import type { UsagePart } from "@/core/usage-part";
+import { SNAPSHOT_LEVELS, type SnapshotFilters, type SnapshotLevel } from "@/core/usage-snapshot-levels";
+import { mergeUsageParts } from "./aggregate";
 
 /**
- * A closed period's usage as one document (db/usage-snapshots.ts keeps them): once an hour or a
+ * A closed period's usage as one document (lib/usage/snapshots.ts builds them): once an hour or a
  * day is over, its rollup rows no longer change, so they are summed once, at each level of detail
  * a read may ask for, and stored as JSON. A read then parses a few documents instead of fetching
  * thousands of rows: at 10M log rows a day holds about 2,400 rollup rows, and fetching a row costs
  * about 4 µs, parsing its entry in a document a tenth of that. A day also keeps the cumulative
  * document of every request up to its end, so any run of whole days is the difference of two.
  */
-
-/**
- * What a document keeps apart: every read picks the coarsest level that holds what it groups and
- * filters by. The page's breakdowns never ask for statuses, and a level without them is a third of
- * the size (most key × endpoint pairs have several).
- */
-export const SNAPSHOT_LEVELS = {
-  total: [],
-  status: ["status"],
-  key: ["key"],
-  "key-status": ["key", "status"],
-  endpoint: ["endpoint"],
-  "endpoint-status": ["endpoint", "status"],
-  "key-endpoint": ["key", "endpoint"],
-  "key-endpoint-status": ["key", "endpoint", "status"],
-} as const satisfies Record<string, readonly UsageGroup[]>;
-export type SnapshotLevel = keyof typeof SNAPSHOT_LEVELS;
-export const SNAPSHOT_LEVEL_NAMES = Object.keys(SNAPSHOT_LEVELS) as SnapshotLevel[];
-
-type Filters = Pick<UsageQuery, "groupBy" | "keyId" | "endpoint" | "method" | "status">;
-
-export function snapshotLevelFor(query: Filters): SnapshotLevel {
-  const key = query.groupBy.includes("key") || query.keyId !== undefined;
-  const endpoint = query.groupBy.includes("endpoint") || query.endpoint !== undefined || query.method !== undefined;
-  const status = query.groupBy.includes("status") || query.status !== undefined;
-  const groups = key ? (endpoint ? "key-endpoint" : "key") : endpoint ? "endpoint" : null;
-  if (groups === null) return status ? "status" : "total";
-  return status ? `${groups}-status` : groups;
-}
 
 /**
  * Keys and endpoints once each; a row is [key index, endpoint index, status, count, 4xx, 5xx,
@@ -78,7 +50,7 @@ export function encodeSnapshot(merged: readonly UsagePart[]): string {
 }
 
 /** Whether a part is one of the requests the query's filters keep. */
-export function matchesUsageFilters(part: UsagePart, query: Filters): boolean {
+export function matchesUsageFilters(part: UsagePart, query: SnapshotFilters): boolean {
   if (query.keyId !== undefined && part.keyId !== query.keyId) return false;
   if (query.endpoint !== undefined && part.endpoint !== query.endpoint) return false;
   if (query.method !== undefined && !part.endpoint.startsWith(`${query.method} `)) return false;
@@ -93,7 +65,7 @@ export function matchesUsageFilters(part: UsagePart, query: Filters): boolean {
  * The document's parts that match the query's filters, dated `periodStart`, counted `sign` times:
  * -1 takes a cumulative document off a later one.
  */
-export function decodeSnapshot(text: string, periodStart: number, sign: 1 | -1, query: Filters): UsagePart[] {
+export function decodeSnapshot(text: string, periodStart: number, sign: 1 | -1, query: SnapshotFilters): UsagePart[] {
   const document = JSON.parse(text) as SnapshotDocument;
   const parts: UsagePart[] = [];
   for (const row of document.rows) {
