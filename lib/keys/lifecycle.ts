@@ -1,6 +1,7 @@
 import "server-only";
 import type { z } from "zod";
-import { carryBudgetUsage, countActiveKeys, endApiKeyAt, getApiKey, insertApiKey, lockKeyForRoll, markApiKeyRevoked, renameApiKey, setKeyAccess, type ApiKeyDto, type KeyRevocation } from "@/db/queries/api-keys";
+import { countActiveKeys, getApiKey, type ApiKeyDto } from "@/db/queries/api-keys";
+import { carryBudgetUsage, endApiKeyAt, insertApiKey, lockKeyForRoll, markApiKeyRevoked, renameApiKey, setKeyAccess, type KeyRevocation } from "@/db/queries/api-key-writes";
 import type { KeyRestrictions, Plan } from "@/core/enums";
 import type { Tx } from "@/db";
 import { restrictionChanges } from "@/lib/keys/access";

@@ -85,17 +85,11 @@ function addressLines(address: InvoiceDto["customer_details"]["address"]): strin
 
 const STATUS_LABELS = { draft: "Draft", open: "Open", paid: "Paid", void: "Void" } as const;
 
-/** The invoice as an A4 PDF: organization, customer, number, dates, lines, totals and status. */
-export async function renderInvoicePdf(organization: string, invoice: InvoiceDto): Promise<Uint8Array> {
-  const doc = await PDFDocument.create();
-  const title = invoice.number ? `Invoice ${invoice.number}` : `Draft invoice ${invoice.id}`;
-  doc.setTitle(title);
-  doc.setAuthor(organization);
-  doc.setCreationDate(new Date(invoice.created_at));
-  const layout = new Layout(doc, await doc.embedFont(StandardFonts.Helvetica), await doc.embedFont(StandardFonts.HelveticaBold), `${organization} · ${title}`);
-  const money = (amount: number) => formatMoney(amount, invoice.currency);
-  const right = COLUMNS.amount;
+type Money = (amount: number) => string;
 
+/** The organization, the number, the status and the dates, at the top. */
+function drawHeader(layout: Layout, organization: string, invoice: InvoiceDto): void {
+  const right = COLUMNS.amount;
   layout.advance(20);
   layout.text(organization, MARGIN, { size: 18, bold: true });
   layout.text("INVOICE", right, { size: 18, bold: true, align: "right" });
@@ -110,8 +104,10 @@ export async function renderInvoicePdf(organization: string, invoice: InvoiceDto
     layout.advance(14);
     layout.text(`${label}: ${value}`, right, { align: "right", grey: label !== "Status", bold: label === "Status" });
   }
+}
 
-  const customer = invoice.customer_details;
+/** The customer as the invoice was made out to them. */
+function drawBillTo(layout: Layout, customer: InvoiceDto["customer_details"]): void {
   layout.advance(24);
   layout.text("Bill to", MARGIN, { grey: true, size: 9 });
   layout.advance(14);
@@ -121,7 +117,10 @@ export async function renderInvoicePdf(organization: string, invoice: InvoiceDto
     layout.advance(13);
     layout.text(line, MARGIN);
   }
+}
 
+/** The lines' table, a long description wrapped under its row. */
+function drawLines(layout: Layout, lines: InvoiceDto["lines"], money: Money): void {
   layout.advance(30);
   layout.text("Description", COLUMNS.description, { bold: true, size: 9 });
   layout.text("Qty", COLUMNS.quantity, { bold: true, size: 9, align: "right" });
@@ -129,7 +128,7 @@ export async function renderInvoicePdf(organization: string, invoice: InvoiceDto
   layout.text("Tax", COLUMNS.tax, { bold: true, size: 9, align: "right" });
   layout.text("Amount", COLUMNS.amount, { bold: true, size: 9, align: "right" });
   layout.rule();
-  for (const line of invoice.lines) {
+  for (const line of lines) {
     const description = layout.wrap(line.description, COLUMNS.quantity - COLUMNS.description - 40);
     layout.advance(16);
     layout.text(description[0]!, COLUMNS.description);
@@ -143,7 +142,11 @@ export async function renderInvoicePdf(organization: string, invoice: InvoiceDto
     }
   }
   layout.rule();
+}
 
+/** Subtotal, tax and total, and how the tax was rounded. */
+function drawTotals(layout: Layout, invoice: InvoiceDto, money: Money): void {
+  const right = COLUMNS.amount;
   layout.gap(6);
   for (const [label, amount, bold] of [
     ["Subtotal", invoice.subtotal, false],
@@ -159,15 +162,31 @@ export async function renderInvoicePdf(organization: string, invoice: InvoiceDto
     layout.advance(14);
     layout.text(`Tax per line at ${taxRates.map((rate) => `${rate}%`).join(", ")}, rounded half up to the minor unit.`, right, { size: 8, grey: true, align: "right" });
   }
+}
 
-  if (invoice.notes) {
-    layout.advance(30);
-    layout.text("Notes", MARGIN, { grey: true, size: 9 });
-    for (const line of layout.wrap(invoice.notes, PAGE.width - 2 * MARGIN)) {
-      layout.advance(13);
-      layout.text(line, MARGIN);
-    }
+function drawNotes(layout: Layout, notes: string): void {
+  layout.advance(30);
+  layout.text("Notes", MARGIN, { grey: true, size: 9 });
+  for (const line of layout.wrap(notes, PAGE.width - 2 * MARGIN)) {
+    layout.advance(13);
+    layout.text(line, MARGIN);
   }
+}
+
+/** The invoice as an A4 PDF: organization, customer, number, dates, lines, totals and status. */
+export async function renderInvoicePdf(organization: string, invoice: InvoiceDto): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  const title = invoice.number ? `Invoice ${invoice.number}` : `Draft invoice ${invoice.id}`;
+  doc.setTitle(title);
+  doc.setAuthor(organization);
+  doc.setCreationDate(new Date(invoice.created_at));
+  const layout = new Layout(doc, await doc.embedFont(StandardFonts.Helvetica), await doc.embedFont(StandardFonts.HelveticaBold), `${organization} · ${title}`);
+  const money: Money = (amount) => formatMoney(amount, invoice.currency);
+  drawHeader(layout, organization, invoice);
+  drawBillTo(layout, invoice.customer_details);
+  drawLines(layout, invoice.lines, money);
+  drawTotals(layout, invoice, money);
+  if (invoice.notes) drawNotes(layout, invoice.notes);
   return doc.save();
 }
 
