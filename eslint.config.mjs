@@ -49,9 +49,9 @@ export default defineConfig([
     rules: { "max-lines": ["error", { max: 300, skipBlankLines: false, skipComments: false }] },
   },
   {
-    // A function reads on one screen: 80 lines of code, its comments and blank lines aside. Every
-    // function of these folders fits; app/ and components/ join once their long components are split.
-    files: ["lib/**/*.{ts,tsx}", "db/**/*.ts", "core/**/*.ts", "servers/**/*.ts", "seed/**/*.ts", "scripts/**/*.{ts,mjs}", "*.{ts,mjs}"],
+    // 80 lines of code, its comments and blank lines aside, because a function reads on one screen:
+    // a longer component splits into the parts of the UI it draws, or a hook for its state.
+    files: ["app/**/*.{ts,tsx}", "components/**/*.{ts,tsx}", "lib/**/*.{ts,tsx}", "db/**/*.ts", "core/**/*.ts", "servers/**/*.ts", "seed/**/*.ts", "scripts/**/*.{ts,mjs}", "*.{ts,mjs}"],
     ignores: ["**/*.test.{ts,tsx}"],
     rules: { "max-lines-per-function": ["error", { max: 80, skipBlankLines: true, skipComments: true }] },
   },

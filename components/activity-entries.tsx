@@ -27,7 +27,7 @@ import Link from "next/link";
 import type { ActivityEntryDto } from "@/db/queries/activity";
 import { RelativeTime } from "@/components/relative-time";
 import { KEY_ENDING_ACTIONS, type ActivityAction } from "@/core/activity";
-import { activityLabel, fieldChanges } from "@/lib/activity";
+import { activityLabel, fieldChanges, type FieldChange } from "@/lib/activity";
 import { cn } from "@/lib/utils";
 
 const ICONS: Record<ActivityAction, typeof KeyRound> = {
@@ -88,6 +88,61 @@ function Target({ orgSlug, entry, linkKeys }: { orgSlug: string; entry: Activity
   );
 }
 
+/** Each changed field's value before and after. */
+function FieldChanges({ changes }: { changes: FieldChange[] }) {
+  return (
+    <dl className="flex flex-wrap gap-x-4 gap-y-0.5 text-xs">
+      {changes.map((change) => (
+        <div key={change.field} className="flex min-w-0 gap-1">
+          <dt className="text-muted-foreground">{change.label}:</dt>
+          {/* pre-line: a revoke note keeps the lines it was written in, as on the key's page. */}
+          <dd className="min-w-0 break-words whitespace-pre-line">
+            {change.before !== null && change.after !== null ? (
+              <>
+                <span className="text-muted-foreground line-through decoration-muted-foreground/50">{change.before}</span> → {change.after}
+              </>
+            ) : change.field === "leakedAt" && change.after?.startsWith("https://") ? (
+              // Where a scanner found a key (docs/security.md#leaked-keys-and-secret-scanning): a public page, opened without our referrer.
+              <a href={change.after} target="_blank" rel="noopener noreferrer nofollow" className="break-all text-primary underline-offset-4 hover:underline">
+                {change.after}
+              </a>
+            ) : (
+              (change.after ?? change.before)
+            )}
+          </dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+/** Who made the change, when, and from which address and browser. */
+function Byline({ entry }: { entry: ActivityEntryDto }) {
+  return (
+    <p className="flex flex-wrap items-center gap-x-2 gap-y-0.5 text-xs text-muted-foreground">
+      <span>
+        by <Actor entry={entry} />
+      </span>
+      <span aria-hidden>·</span>
+      <RelativeTime value={entry.createdAt} />
+      {entry.ip ? (
+        <>
+          <span aria-hidden>·</span>
+          <span className="font-mono">{entry.ip}</span>
+        </>
+      ) : null}
+      {entry.userAgent ? (
+        <>
+          <span aria-hidden>·</span>
+          <span className="max-w-64 truncate" title={entry.userAgent}>
+            {entry.userAgent}
+          </span>
+        </>
+      ) : null}
+    </p>
+  );
+}
+
 /**
  * A list of history entries, newest first: what happened to what, who did it from where and
  * when, and each field's value before and after. A key's entries link to its requests.
@@ -126,51 +181,8 @@ export function ActivityEntries({ orgSlug, entries, label, linkKeys = true }: { 
                   </Link>
                 ) : null}
               </div>
-              {changes.length > 0 ? (
-                <dl className="flex flex-wrap gap-x-4 gap-y-0.5 text-xs">
-                  {changes.map((change) => (
-                    <div key={change.field} className="flex min-w-0 gap-1">
-                      <dt className="text-muted-foreground">{change.label}:</dt>
-                      {/* pre-line: a revoke note keeps the lines it was written in, as on the key's page. */}
-                      <dd className="min-w-0 break-words whitespace-pre-line">
-                        {change.before !== null && change.after !== null ? (
-                          <>
-                            <span className="text-muted-foreground line-through decoration-muted-foreground/50">{change.before}</span> → {change.after}
-                          </>
-                        ) : change.field === "leakedAt" && change.after?.startsWith("https://") ? (
-                          // Where a scanner found a key (docs/security.md#leaked-keys-and-secret-scanning): a public page, opened without our referrer.
-                          <a href={change.after} target="_blank" rel="noopener noreferrer nofollow" className="break-all text-primary underline-offset-4 hover:underline">
-                            {change.after}
-                          </a>
-                        ) : (
-                          (change.after ?? change.before)
-                        )}
-                      </dd>
-                    </div>
-                  ))}
-                </dl>
-              ) : null}
-              <p className="flex flex-wrap items-center gap-x-2 gap-y-0.5 text-xs text-muted-foreground">
-                <span>
-                  by <Actor entry={entry} />
-                </span>
-                <span aria-hidden>·</span>
-                <RelativeTime value={entry.createdAt} />
-                {entry.ip ? (
-                  <>
-                    <span aria-hidden>·</span>
-                    <span className="font-mono">{entry.ip}</span>
-                  </>
-                ) : null}
-                {entry.userAgent ? (
-                  <>
-                    <span aria-hidden>·</span>
-                    <span className="max-w-64 truncate" title={entry.userAgent}>
-                      {entry.userAgent}
-                    </span>
-                  </>
-                ) : null}
-              </p>
+              {changes.length > 0 ? <FieldChanges changes={changes} /> : null}
+              <Byline entry={entry} />
             </div>
           </li>
         );

@@ -141,48 +141,60 @@ export function LogFilters({
         </FilterSelect>
         {children(change)}
       </div>
-      {showCustom ? (
-        <form key={`${range.from}-${range.to}`} onSubmit={applyCustom} className="flex flex-wrap items-end gap-3" noValidate>
-          <div className="space-y-1.5">
-            <Label htmlFor="filter-from" className="text-xs text-muted-foreground">
-              From (UTC day)
-            </Label>
-            <Input id="filter-from" name="from" type="date" defaultValue={range.from} className="w-44" />
-          </div>
-          <div className="space-y-1.5">
-            <Label htmlFor="filter-to" className="text-xs text-muted-foreground">
-              To (UTC day, included)
-            </Label>
-            <Input id="filter-to" name="to" type="date" defaultValue={range.to} className="w-44" />
-          </div>
-          <Button type="submit" variant="secondary">
-            Apply dates
-          </Button>
-          {customError ? (
-            <p role="alert" className="w-full text-sm text-destructive">
-              {customError}
-            </p>
-          ) : null}
-        </form>
-      ) : null}
-      <div className="flex min-h-8 flex-wrap items-center justify-between gap-2">
-        <p className="flex items-center gap-2 text-sm text-muted-foreground" aria-live="polite">
-          {pending ? (
-            <>
-              <Loader2 className="size-4 animate-spin" aria-hidden /> Updating…
-            </>
-          ) : active ? (
-            "Filtered view: copy the address to share it."
-          ) : (
-            everything
-          )}
-        </p>
-        {active ? (
-          <Button variant="ghost" size="sm" onClick={() => push(new URLSearchParams())}>
-            <X className="size-4" aria-hidden /> Clear filters
-          </Button>
-        ) : null}
-      </div>
+      {showCustom ? <CustomDatesForm key={`${range.from}-${range.to}`} from={range.from} to={range.to} error={customError} onSubmit={applyCustom} /> : null}
+      <FilterBarStatus pending={pending} active={active} everything={everything} onClear={() => push(new URLSearchParams())} />
     </section>
+  );
+}
+
+/** The custom range's two UTC days; `defaultValue`s, so the form is keyed by the range it shows. */
+function CustomDatesForm({ from, to, error, onSubmit }: { from?: string; to?: string; error: string | null; onSubmit: (event: FormEvent<HTMLFormElement>) => void }) {
+  return (
+    <form onSubmit={onSubmit} className="flex flex-wrap items-end gap-3" noValidate>
+      <div className="space-y-1.5">
+        <Label htmlFor="filter-from" className="text-xs text-muted-foreground">
+          From (UTC day)
+        </Label>
+        <Input id="filter-from" name="from" type="date" defaultValue={from} className="w-44" />
+      </div>
+      <div className="space-y-1.5">
+        <Label htmlFor="filter-to" className="text-xs text-muted-foreground">
+          To (UTC day, included)
+        </Label>
+        <Input id="filter-to" name="to" type="date" defaultValue={to} className="w-44" />
+      </div>
+      <Button type="submit" variant="secondary">
+        Apply dates
+      </Button>
+      {error ? (
+        <p role="alert" className="w-full text-sm text-destructive">
+          {error}
+        </p>
+      ) : null}
+    </form>
+  );
+}
+
+/** What the log shows (every entry, a filtered view, or an update under way), and the way back to every entry. */
+function FilterBarStatus({ pending, active, everything, onClear }: { pending: boolean; active: boolean; everything: string; onClear: () => void }) {
+  return (
+    <div className="flex min-h-8 flex-wrap items-center justify-between gap-2">
+      <p className="flex items-center gap-2 text-sm text-muted-foreground" aria-live="polite">
+        {pending ? (
+          <>
+            <Loader2 className="size-4 animate-spin" aria-hidden /> Updating…
+          </>
+        ) : active ? (
+          "Filtered view: copy the address to share it."
+        ) : (
+          everything
+        )}
+      </p>
+      {active ? (
+        <Button variant="ghost" size="sm" onClick={onClear}>
+          <X className="size-4" aria-hidden /> Clear filters
+        </Button>
+      ) : null}
+    </div>
   );
 }

@@ -17,11 +17,8 @@ export interface MemberChangeConfirmationProps {
   onClose: () => void;
 }
 
-/**
- * The confirmation of a change that takes access away, saying what will happen. Loaded when a
- * change is chosen (./member-controls.tsx), not with the page.
- */
-export function MemberChangeConfirmation({ orgId, orgName, viewerId, change, onClose }: MemberChangeConfirmationProps) {
+/** The four changes this dialog may confirm, each closing it and saying what happened when it succeeds. */
+function useMemberChangeActions(orgName: string, viewerId: string, onClose: () => void) {
   const router = useRouter();
   const done = (message: string) => {
     onClose();
@@ -39,6 +36,15 @@ export function MemberChangeConfirmation({ orgId, orgName, viewerId, change, onC
       router.replace("/");
     },
   });
+  return { remove, transfer, changeRole, leave };
+}
+
+/**
+ * The confirmation of a change that takes access away, saying what will happen. Loaded when a
+ * change is chosen (./member-controls.tsx), not with the page.
+ */
+export function MemberChangeConfirmation({ orgId, orgName, viewerId, change, onClose }: MemberChangeConfirmationProps) {
+  const { remove, transfer, changeRole, leave } = useMemberChangeActions(orgName, viewerId, onClose);
   const { member } = change;
   const self = member.userId === viewerId;
   const newRole = change.kind === "change-role" ? change.role : member.role;

@@ -63,63 +63,82 @@ export function MembersTable({ orgId, orgName, members, viewerId, viewerRole, gr
           </TableRow>
         </TableHeader>
         <TableBody>
-          {members.map((member) => {
-            const editable = mayManageRole(viewerRole, member.role) && grantable.length > 1;
-            const locked = member.userId === lastOwnerId;
-            const actions = actionsOn(member, viewerId, viewerRole, lastOwnerId);
-            return (
-              <TableRow key={member.userId}>
-                <TableCell>
-                  <div className="flex items-center gap-3 whitespace-normal">
-                    <Avatar className="hidden sm:flex">
-                      <AvatarFallback>{initials(member.name)}</AvatarFallback>
-                    </Avatar>
-                    <div className="min-w-0">
-                      <p className="flex items-center gap-2 font-medium break-words">
-                        {member.name}
-                        {member.userId === viewerId ? <Badge variant="secondary">You</Badge> : null}
-                      </p>
-                      <p className="text-sm break-all text-muted-foreground">{member.email}</p>
-                    </div>
-                  </div>
-                </TableCell>
-                <TableCell>
-                  {editable ? (
-                    <div className="grid gap-1">
-                      <MemberRoleSelect context={context} member={member} grantable={grantable} locked={locked} />
-                      {locked ? (
-                        <p id={`last-owner-${member.userId}`} className="text-xs whitespace-normal text-muted-foreground">
-                          {LAST_OWNER_HINT}
-                        </p>
-                      ) : null}
-                    </div>
-                  ) : (
-                    <Badge variant="outline">{ROLE_INFO[member.role].label}</Badge>
-                  )}
-                </TableCell>
-                <TableCell>
-                  {member.hasTwoFactor ? (
-                    <Badge variant="success">
-                      <ShieldCheck aria-hidden /> On
-                    </Badge>
-                  ) : (
-                    <Badge variant="outline" className="text-muted-foreground">
-                      Off
-                    </Badge>
-                  )}
-                </TableCell>
-                <TableCell className={WIDE_ONLY}>
-                  <RelativeTime value={member.joinedAt} />
-                </TableCell>
-                <TableCell className={WIDE_ONLY}>
-                  <RelativeTime value={member.lastSignInAt} fallback="Never" />
-                </TableCell>
-                <TableCell>{actions ? <MemberActionsMenu context={context} member={member} actions={actions} /> : null}</TableCell>
-              </TableRow>
-            );
-          })}
+          {members.map((member) => (
+            <MemberRow key={member.userId} member={member} context={context} viewerId={viewerId} viewerRole={viewerRole} grantable={grantable} lastOwnerId={lastOwnerId} />
+          ))}
         </TableBody>
       </Table>
     </Card>
+  );
+}
+
+/** One member: who they are, their role (a select where the viewer may change it), two-factor, dates, and the row's menu. */
+function MemberRow({
+  member,
+  context,
+  viewerId,
+  viewerRole,
+  grantable,
+  lastOwnerId,
+}: {
+  member: MemberDto;
+  context: ConfirmationContext;
+  viewerId: string;
+  viewerRole: Role;
+  grantable: Role[];
+  lastOwnerId: string | null;
+}) {
+  const editable = mayManageRole(viewerRole, member.role) && grantable.length > 1;
+  const locked = member.userId === lastOwnerId;
+  const actions = actionsOn(member, viewerId, viewerRole, lastOwnerId);
+  return (
+    <TableRow>
+      <TableCell>
+        <div className="flex items-center gap-3 whitespace-normal">
+          <Avatar className="hidden sm:flex">
+            <AvatarFallback>{initials(member.name)}</AvatarFallback>
+          </Avatar>
+          <div className="min-w-0">
+            <p className="flex items-center gap-2 font-medium break-words">
+              {member.name}
+              {member.userId === viewerId ? <Badge variant="secondary">You</Badge> : null}
+            </p>
+            <p className="text-sm break-all text-muted-foreground">{member.email}</p>
+          </div>
+        </div>
+      </TableCell>
+      <TableCell>
+        {editable ? (
+          <div className="grid gap-1">
+            <MemberRoleSelect context={context} member={member} grantable={grantable} locked={locked} />
+            {locked ? (
+              <p id={`last-owner-${member.userId}`} className="text-xs whitespace-normal text-muted-foreground">
+                {LAST_OWNER_HINT}
+              </p>
+            ) : null}
+          </div>
+        ) : (
+          <Badge variant="outline">{ROLE_INFO[member.role].label}</Badge>
+        )}
+      </TableCell>
+      <TableCell>
+        {member.hasTwoFactor ? (
+          <Badge variant="success">
+            <ShieldCheck aria-hidden /> On
+          </Badge>
+        ) : (
+          <Badge variant="outline" className="text-muted-foreground">
+            Off
+          </Badge>
+        )}
+      </TableCell>
+      <TableCell className={WIDE_ONLY}>
+        <RelativeTime value={member.joinedAt} />
+      </TableCell>
+      <TableCell className={WIDE_ONLY}>
+        <RelativeTime value={member.lastSignInAt} fallback="Never" />
+      </TableCell>
+      <TableCell>{actions ? <MemberActionsMenu context={context} member={member} actions={actions} /> : null}</TableCell>
+    </TableRow>
   );
 }

@@ -28,6 +28,69 @@ function outsideCount(policy: KeyPolicy, keys: PolicyKey[]): { outside: number; 
   return { outside: inService.filter((key) => keyOutsidePolicy(policy, key) !== null).length, inService: inService.length };
 }
 
+function MaxLifetimeSelect({ value, onValueChange, disabled, error }: { value: string; onValueChange: (value: string) => void; disabled: boolean; error: string | undefined }) {
+  return (
+    <Select name="maxLifetimeDays" value={value} onValueChange={onValueChange} disabled={disabled}>
+      <FormField label="Maximum lifetime" className="max-w-xs" error={error} description="The longest a key may live from the day it is created (UTC).">
+        <SelectTrigger className="w-full">
+          <SelectValue />
+        </SelectTrigger>
+      </FormField>
+      <SelectContent>
+        {[null, ...KEY_MAX_LIFETIME_DAYS].map((days) => (
+          <SelectItem key={days ?? "none"} value={days === null ? "none" : String(days)}>
+            {lifetimeLabel(days)}
+          </SelectItem>
+        ))}
+      </SelectContent>
+    </Select>
+  );
+}
+
+/** "New keys must expire": ticked and locked while a maximum lifetime implies it. */
+function ExpiryRequiredField({ draft, canManage, onChange }: { draft: KeyPolicy; canManage: boolean; onChange: (required: boolean) => void }) {
+  return (
+    <div className="flex items-start gap-3">
+      <Checkbox
+        id="expiry-required"
+        name="expiryRequired"
+        checked={mustExpire(draft)}
+        disabled={!canManage || draft.maxLifetimeDays !== null}
+        onCheckedChange={(checked) => onChange(checked === true)}
+        aria-describedby="expiry-required-description"
+        className="mt-0.5"
+      />
+      <div className="grid gap-1">
+        <Label htmlFor="expiry-required">New keys must expire</Label>
+        <p id="expiry-required-description" className="text-sm text-muted-foreground">
+          {draft.maxLifetimeDays !== null
+            ? "Implied by the maximum lifetime."
+            : mustExpire(draft)
+              ? "“Never” is not offered when creating a key."
+              : "When ticked, “Never” is no longer offered when creating a key."}
+        </p>
+      </div>
+    </div>
+  );
+}
+
+/** How the keys in service fit `policy`: the saved one, or while `proposed` the owner's unsaved draft. */
+function KeysInServiceStatus({ orgSlug, policy, keys, proposed }: { orgSlug: string; policy: KeyPolicy; keys: PolicyKey[]; proposed: boolean }) {
+  const { outside, inService } = outsideCount(policy, keys);
+  return (
+    <p role="status" className="rounded-md bg-muted px-3 py-2 text-sm">
+      {inService === 0
+        ? "No keys in service yet."
+        : outside === 0
+          ? `All ${inService} keys in service fit ${proposed ? "this" : "the"} policy.`
+          : `${outside} of ${inService} keys in service ${proposed ? "would be" : "are"} outside ${proposed ? "this" : "the"} policy. They keep working, are marked in the list, and follow the policy once rolled.`}{" "}
+      <Link href={`/${orgSlug}/settings/api`} className="font-medium text-primary hover:underline">
+        See the keys
+      </Link>
+    </p>
+  );
+}
+
 export function KeyPolicyForm({
   orgId,
   orgSlug,
@@ -54,7 +117,6 @@ export function KeyPolicyForm({
     toast.success("Key policy saved", { description: `${describeKeyPolicy(saved) ?? "No policy: keys may be created without an expiry"}. It applies to keys created or rolled from now on.` }),
   );
   const shown = canManage ? draft : keyPolicy;
-  const { outside, inService } = outsideCount(shown, keys);
 
   return (
     <Card>
@@ -68,56 +130,9 @@ export function KeyPolicyForm({
         <CardContent className="space-y-5">
           {error && !fieldErrors.maxLifetimeDays ? <FormAlert>{error}</FormAlert> : null}
           <input type="hidden" name="orgId" value={orgId} />
-          <Select name="maxLifetimeDays" value={maxLifetime} onValueChange={setMaxLifetime} disabled={!canManage}>
-            <FormField
-              label="Maximum lifetime"
-              className="max-w-xs"
-              error={fieldErrors.maxLifetimeDays?.[0]}
-              description="The longest a key may live from the day it is created (UTC)."
-            >
-              <SelectTrigger className="w-full">
-                <SelectValue />
-              </SelectTrigger>
-            </FormField>
-            <SelectContent>
-              {[null, ...KEY_MAX_LIFETIME_DAYS].map((days) => (
-                <SelectItem key={days ?? "none"} value={days === null ? "none" : String(days)}>
-                  {lifetimeLabel(days)}
-                </SelectItem>
-              ))}
-            </SelectContent>
-          </Select>
-          <div className="flex items-start gap-3">
-            <Checkbox
-              id="expiry-required"
-              name="expiryRequired"
-              checked={mustExpire(draft)}
-              disabled={!canManage || draft.maxLifetimeDays !== null}
-              onCheckedChange={(checked) => setExpiryRequired(checked === true)}
-              aria-describedby="expiry-required-description"
-              className="mt-0.5"
-            />
-            <div className="grid gap-1">
-              <Label htmlFor="expiry-required">New keys must expire</Label>
-              <p id="expiry-required-description" className="text-sm text-muted-foreground">
-                {draft.maxLifetimeDays !== null
-                  ? "Implied by the maximum lifetime."
-                  : mustExpire(draft)
-                    ? "“Never” is not offered when creating a key."
-                    : "When ticked, “Never” is no longer offered when creating a key."}
-              </p>
-            </div>
-          </div>
-          <p role="status" className="rounded-md bg-muted px-3 py-2 text-sm">
-            {inService === 0
-              ? "No keys in service yet."
-              : outside === 0
-                ? `All ${inService} keys in service fit ${canManage && !unchanged ? "this" : "the"} policy.`
-                : `${outside} of ${inService} keys in service ${canManage && !unchanged ? "would be" : "are"} outside ${canManage && !unchanged ? "this" : "the"} policy. They keep working, are marked in the list, and follow the policy once rolled.`}{" "}
-            <Link href={`/${orgSlug}/settings/api`} className="font-medium text-primary hover:underline">
-              See the keys
-            </Link>
-          </p>
+          <MaxLifetimeSelect value={maxLifetime} onValueChange={setMaxLifetime} disabled={!canManage} error={fieldErrors.maxLifetimeDays?.[0]} />
+          <ExpiryRequiredField draft={draft} canManage={canManage} onChange={setExpiryRequired} />
+          <KeysInServiceStatus orgSlug={orgSlug} policy={shown} keys={keys} proposed={canManage && !unchanged} />
         </CardContent>
         <CardFooter className="mt-5 flex flex-wrap items-center justify-between gap-3">
           {lastChange ? (

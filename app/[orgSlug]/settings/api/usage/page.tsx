@@ -95,8 +95,7 @@ async function Report({ orgSlug, filters, tableView, report: loading, noApiAcces
       </Card>
     );
   }
-  const { totals } = report;
-  if (totals.requests === 0) {
+  if (report.totals.requests === 0) {
     if (narrowed) return <NoLogMatches noun={["request", "requests"]} />;
     return (
       <NoRequests
@@ -106,24 +105,42 @@ async function Report({ orgSlug, filters, tableView, report: loading, noApiAcces
       />
     );
   }
+  return (
+    <div className="space-y-6">
+      <UsageTotals filters={filters} report={report} />
+      <UsageCharts report={report} />
+      <UsageTables breakdowns={report.breakdowns} view={tableView} orgSlug={orgSlug} filters={filters} window={report.window} />
+    </div>
+  );
+}
+
+/** The window's four figures: requests, client and server error rates, latency. */
+function UsageTotals({ filters, report }: { filters: UsageFilters; report: UsageReportDto }) {
+  const { totals } = report;
   const tiles = [
     { label: "Requests", value: number.format(totals.requests), note: windowName(filters, report).replace(/^./, (c) => c.toUpperCase()) },
     { label: "Client errors (4xx)", value: rate(totals.errors4xx, totals.requests), note: requestCount(totals.errors4xx) },
     { label: "Server errors (5xx)", value: rate(totals.errors5xx, totals.requests), note: requestCount(totals.errors5xx) },
     { label: "Latency p95", value: latency(totals.p95Ms), note: `p50 ${latency(totals.p50Ms)} · p99 ${latency(totals.p99Ms)}` },
   ];
+  return (
+    <section aria-label="Totals" className="grid grid-cols-2 gap-4 lg:grid-cols-4">
+      {tiles.map((tile) => (
+        <Card key={tile.label} className="gap-1 px-4 py-4 sm:px-6">
+          <p className="text-xs font-medium tracking-wide text-muted-foreground uppercase">{tile.label}</p>
+          <p className="text-2xl font-semibold tabular-nums">{tile.value}</p>
+          <p className="text-xs text-muted-foreground">{tile.note}</p>
+        </Card>
+      ))}
+    </section>
+  );
+}
+
+/** Requests, error rate and latency over the window, one point per bucket. */
+function UsageCharts({ report }: { report: UsageReportDto }) {
   const per = report.window.bucket;
   return (
-    <div className="space-y-6">
-      <section aria-label="Totals" className="grid grid-cols-2 gap-4 lg:grid-cols-4">
-        {tiles.map((tile) => (
-          <Card key={tile.label} className="gap-1 px-4 py-4 sm:px-6">
-            <p className="text-xs font-medium tracking-wide text-muted-foreground uppercase">{tile.label}</p>
-            <p className="text-2xl font-semibold tabular-nums">{tile.value}</p>
-            <p className="text-xs text-muted-foreground">{tile.note}</p>
-          </Card>
-        ))}
-      </section>
+    <>
       <Card>
         <CardHeader>
           <CardTitle className="text-base">Requests</CardTitle>
@@ -155,7 +172,6 @@ async function Report({ orgSlug, filters, tableView, report: loading, noApiAcces
           </CardContent>
         </Card>
       </div>
-      <UsageTables breakdowns={report.breakdowns} view={tableView} orgSlug={orgSlug} filters={filters} window={report.window} />
-    </div>
+    </>
   );
 }

@@ -1,4 +1,4 @@
-import { RefreshCw } from "lucide-react";
+import { RefreshCw, ShieldAlert } from "lucide-react";
 import Link from "next/link";
 import type { ApiKeyDto } from "@/db/queries/api-keys";
 import { ExpiryTime } from "@/components/expiry-time";
@@ -6,6 +6,7 @@ import { KeyStatusBadge } from "@/components/key-status-badge";
 import { LastUse } from "@/components/last-use";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Card } from "@/components/ui/card";
+import { outsidePolicyAdvice } from "@/lib/keys/policy";
 import { REVOKE_REASONS } from "@/lib/keys/revoke-reasons";
 
 export const calendarDay = (iso: string) => new Date(iso).toLocaleDateString("en-US", { month: "short", day: "numeric", year: "numeric", timeZone: "UTC" });
@@ -33,6 +34,24 @@ export function OverlapNotice({ orgSlug, apiKey, replacedBy }: { orgSlug: string
           )}{" "}
           <Link href={`/${orgSlug}/settings/api/keys/${replacedBy.id}`} className="font-medium underline">
             Open the new key
+          </Link>
+        </p>
+      </AlertDescription>
+    </Alert>
+  );
+}
+
+/** A key in service that breaks the organization's key policy (`reason` says how): it keeps working until rolled. */
+export function OutsidePolicyNotice({ orgSlug, reason, mayRoll }: { orgSlug: string; reason: string; mayRoll: boolean }) {
+  return (
+    <Alert variant="warning" role="status" aria-label="Outside key policy">
+      <ShieldAlert aria-hidden />
+      <AlertTitle>Outside your organization&apos;s key policy</AlertTitle>
+      <AlertDescription>
+        <p>
+          {reason} {outsidePolicyAdvice(mayRoll)}{" "}
+          <Link href={`/${orgSlug}/settings/api/policy`} className="font-medium underline">
+            See the key policy
           </Link>
         </p>
       </AlertDescription>

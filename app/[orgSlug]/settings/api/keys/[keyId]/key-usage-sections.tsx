@@ -6,8 +6,10 @@ import { requestHref } from "@/lib/audit-filters";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { formatMs } from "@/components/chart-parts";
+import { LatencyChart } from "@/components/usage-charts";
+import { LATENCY_RELATIVE_ERROR } from "@/core/latency-histogram";
 import type { KeyLatencyDto } from "@/lib/usage/report";
-import { StatusCodesChart } from "./key-usage-charts";
+import { DailyRequestsChart, StatusCodesChart } from "./key-usage-charts";
 
 const number = new Intl.NumberFormat("en-US");
 const percent = new Intl.NumberFormat("en-US", { style: "percent", maximumFractionDigits: 1 });
@@ -32,6 +34,34 @@ export function UsageSummary({ usage }: { usage: KeyUsageDto }) {
         </Card>
       ))}
     </div>
+  );
+}
+
+export function DailyRequests({ usage }: { usage: KeyUsageDto }) {
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle className="text-base">Daily requests</CardTitle>
+        <CardDescription>All 30 days, stacked by status class. Days without requests stay empty.</CardDescription>
+      </CardHeader>
+      <CardContent>
+        <DailyRequestsChart daily={usage.daily} />
+      </CardContent>
+    </Card>
+  );
+}
+
+export function DailyLatency({ latency }: { latency: KeyLatencyDto }) {
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle className="text-base">Latency</CardTitle>
+        <CardDescription>p50, p95 and p99 per day, within {LATENCY_RELATIVE_ERROR * 100} % of the exact values.</CardDescription>
+      </CardHeader>
+      <CardContent>
+        <LatencyChart points={latency.daily} grain="day" />
+      </CardContent>
+    </Card>
   );
 }
 

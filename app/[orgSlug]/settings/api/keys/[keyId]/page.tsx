@@ -1,21 +1,17 @@
-import { ArrowLeft, ShieldAlert } from "lucide-react";
+import { ArrowLeft } from "lucide-react";
 import type { Metadata } from "next";
 import Link from "next/link";
 import type { ApiKeyDto } from "@/db/queries/api-keys";
 import type { Plan } from "@/core/enums";
 import { getKeyUsage, listRecentCalls } from "@/db/queries/key-usage";
 import { listActivity } from "@/db/queries/activity";
-import { LATENCY_RELATIVE_ERROR } from "@/core/latency-histogram";
-import { LatencyChart } from "@/components/usage-charts";
 import { keyLatency } from "@/lib/usage/report";
 import { getKeyPolicy } from "@/db/queries/organizations";
 import { NoRequests } from "@/components/no-requests";
 import { PageHeader } from "@/components/page-header";
-import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { auditSearchParams } from "@/lib/audit-filters";
 import { can } from "@/lib/authz";
-import { describeKeyPolicy, keyOutsidePolicy, outsidePolicyAdvice } from "@/lib/keys/policy";
+import { describeKeyPolicy, keyOutsidePolicy } from "@/lib/keys/policy";
 import { publicBaseUrl } from "@/lib/base-url";
 import { PLANS } from "@/lib/plans/catalog";
 import { RevokeKeyDialog } from "../../revoke-key-dialog";
@@ -25,10 +21,9 @@ import { EditAccessDialog } from "./edit-access-dialog";
 import { KeyAccess } from "./key-access";
 import { KeyBudget } from "./key-budget";
 import { RenameKeyDialog } from "./rename-key-dialog";
-import { DailyRequestsChart } from "./key-usage-charts";
-import { calendarDay, KeyFacts, OverlapNotice } from "./key-facts";
+import { calendarDay, KeyFacts, OutsidePolicyNotice, OverlapNotice } from "./key-facts";
 import { KeyHistory } from "./key-history";
-import { RecentCalls, StatusCodes, TopEndpoints, UsageSummary } from "./key-usage-sections";
+import { DailyLatency, DailyRequests, RecentCalls, StatusCodes, TopEndpoints, UsageSummary } from "./key-usage-sections";
 
 export const metadata: Metadata = { title: "API key usage" };
 
@@ -78,20 +73,7 @@ export default async function KeyDetailsPage({ params }: { params: Promise<{ org
         </Link>
       </PageHeader>
       {apiKey.replacedBy && apiKey.status === "active" ? <OverlapNotice orgSlug={orgSlug} apiKey={apiKey} replacedBy={apiKey.replacedBy} /> : null}
-      {outsidePolicy ? (
-        <Alert variant="warning" role="status" aria-label="Outside key policy">
-          <ShieldAlert aria-hidden />
-          <AlertTitle>Outside your organization&apos;s key policy</AlertTitle>
-          <AlertDescription>
-            <p>
-              {outsidePolicy} {outsidePolicyAdvice(can(membership.role, "keys.roll"))}{" "}
-              <Link href={`/${orgSlug}/settings/api/policy`} className="font-medium underline">
-                See the key policy
-              </Link>
-            </p>
-          </AlertDescription>
-        </Alert>
-      ) : null}
+      {outsidePolicy ? <OutsidePolicyNotice orgSlug={orgSlug} reason={outsidePolicy} mayRoll={can(membership.role, "keys.roll")} /> : null}
       <KeyFacts orgSlug={orgSlug} apiKey={apiKey} />
       <KeyBudget budget={apiKey.budget} editor={canSetBudget ? <EditAccessDialog orgId={membership.orgId} apiKey={apiKey} label="Edit budget" /> : null} />
       <KeyAccess apiKey={apiKey} editor={canRestrict ? <EditAccessDialog orgId={membership.orgId} apiKey={apiKey} /> : null} />
@@ -105,24 +87,8 @@ export default async function KeyDetailsPage({ params }: { params: Promise<{ org
       ) : (
         <>
           <UsageSummary usage={usage} />
-          <Card>
-            <CardHeader>
-              <CardTitle className="text-base">Daily requests</CardTitle>
-              <CardDescription>All 30 days, stacked by status class. Days without requests stay empty.</CardDescription>
-            </CardHeader>
-            <CardContent>
-              <DailyRequestsChart daily={usage.daily} />
-            </CardContent>
-          </Card>
-          <Card>
-            <CardHeader>
-              <CardTitle className="text-base">Latency</CardTitle>
-              <CardDescription>p50, p95 and p99 per day, within {LATENCY_RELATIVE_ERROR * 100} % of the exact values.</CardDescription>
-            </CardHeader>
-            <CardContent>
-              <LatencyChart points={latency.daily} grain="day" />
-            </CardContent>
-          </Card>
+          <DailyRequests usage={usage} />
+          <DailyLatency latency={latency} />
           <StatusCodes usage={usage} />
           <TopEndpoints usage={usage} latency={latency.endpoints} />
         </>
