@@ -52,6 +52,26 @@ export function FilterSelect({
   );
 }
 
+/** Each filter change as a navigation to the new URL (in a transition, so the bar can say it is loading). */
+function useFilterNavigation(current: string) {
+  const router = useRouter();
+  const pathname = usePathname();
+  const [pending, startTransition] = useTransition();
+  const push = (params: URLSearchParams) => {
+    const query = params.toString();
+    startTransition(() => router.push(query ? `${pathname}?${query}` : pathname));
+  };
+  const change = (changes: FilterChanges) => {
+    const params = new URLSearchParams(current);
+    for (const [name, value] of Object.entries(changes)) {
+      if (value) params.set(name, value);
+      else params.delete(name);
+    }
+    push(params);
+  };
+  return { pending, push, change };
+}
+
 /**
  * The filter bar of a newest-first log (the audit log, the activity history). The filters live in
  * the URL: each change is a navigation, so a filtered view can be shared and the back button
@@ -82,26 +102,11 @@ export function LogFilters({
   gridClassName: string;
   children: (change: (changes: FilterChanges) => void) => ReactNode;
 }) {
-  const router = useRouter();
-  const pathname = usePathname();
-  const [pending, startTransition] = useTransition();
+  const { pending, push, change } = useFilterNavigation(current);
   const [customOpen, setCustomOpen] = useState(false);
   const [customError, setCustomError] = useState<string | null>(null);
   const showCustom = customOpen || range.range === "custom";
   const active = current !== "";
-
-  const push = (params: URLSearchParams) => {
-    const query = params.toString();
-    startTransition(() => router.push(query ? `${pathname}?${query}` : pathname));
-  };
-  const change = (changes: FilterChanges) => {
-    const params = new URLSearchParams(current);
-    for (const [name, value] of Object.entries(changes)) {
-      if (value) params.set(name, value);
-      else params.delete(name);
-    }
-    push(params);
-  };
 
   const onRange = (value: string | undefined) => {
     setCustomError(null);

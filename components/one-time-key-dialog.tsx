@@ -53,14 +53,12 @@ export function OneTimeKeyDialog({
   const [open, setOpen] = useState(false);
   const [opening, setOpening] = useState(0);
   const [revealed, setRevealed] = useState<RevealedKey | null>(null);
-  const [copiedConfirmed, setCopiedConfirmed] = useState(false);
   const [confirmClose, setConfirmClose] = useState(false);
 
   const close = () => {
     setOpen(false);
     setConfirmClose(false);
     setRevealed(null);
-    setCopiedConfirmed(false);
   };
   const onOpenChange = (next: boolean) => {
     if (next) {
@@ -77,28 +75,7 @@ export function OneTimeKeyDialog({
         {trigger ? <DialogTrigger asChild>{trigger}</DialogTrigger> : null}
         <DialogContent className="sm:max-w-lg">
           {revealed ? (
-            <>
-              <DialogHeader>
-                <DialogTitle>Save your API key</DialogTitle>
-                <DialogDescription>
-                  {intro(revealed)} Copy the key now and store it somewhere safe, such as your server&apos;s environment variables. {expiryLine(revealed.expiresAt)}
-                </DialogDescription>
-              </DialogHeader>
-              <OneTimeSecret id="created-api-key" label="API key" value={revealed.value} warning="This key will not be shown again">
-                We store only a hash of it. If you lose it, revoke it and create a new one.
-              </OneTimeSecret>
-              <div className="flex items-center gap-2">
-                <Checkbox id="copied-confirmation" checked={copiedConfirmed} onCheckedChange={(checked) => setCopiedConfirmed(checked === true)} />
-                <Label htmlFor="copied-confirmation" className="font-normal">
-                  I have copied this key
-                </Label>
-              </div>
-              <DialogFooter>
-                <Button onClick={close} disabled={!copiedConfirmed}>
-                  Done
-                </Button>
-              </DialogFooter>
-            </>
+            <RevealedKeyView revealed={revealed} intro={intro} onDone={close} />
           ) : (
             <div key={opening} className="contents">
               {form(setRevealed)}
@@ -118,6 +95,35 @@ export function OneTimeKeyDialog({
           </AlertDialogFooter>
         </AlertDialogContent>
       </AlertDialog>
+    </>
+  );
+}
+
+/** The key's value, shown once; Done only once the person says they copied it (the box starts unticked at each reveal). */
+function RevealedKeyView({ revealed, intro, onDone }: { revealed: RevealedKey; intro: (key: RevealedKey) => ReactNode; onDone: () => void }) {
+  const [copiedConfirmed, setCopiedConfirmed] = useState(false);
+  return (
+    <>
+      <DialogHeader>
+        <DialogTitle>Save your API key</DialogTitle>
+        <DialogDescription>
+          {intro(revealed)} Copy the key now and store it somewhere safe, such as your server&apos;s environment variables. {expiryLine(revealed.expiresAt)}
+        </DialogDescription>
+      </DialogHeader>
+      <OneTimeSecret id="created-api-key" label="API key" value={revealed.value} warning="This key will not be shown again">
+        We store only a hash of it. If you lose it, revoke it and create a new one.
+      </OneTimeSecret>
+      <div className="flex items-center gap-2">
+        <Checkbox id="copied-confirmation" checked={copiedConfirmed} onCheckedChange={(checked) => setCopiedConfirmed(checked === true)} />
+        <Label htmlFor="copied-confirmation" className="font-normal">
+          I have copied this key
+        </Label>
+      </div>
+      <DialogFooter>
+        <Button onClick={onDone} disabled={!copiedConfirmed}>
+          Done
+        </Button>
+      </DialogFooter>
     </>
   );
 }

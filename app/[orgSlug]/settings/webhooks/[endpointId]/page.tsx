@@ -4,7 +4,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { WEBHOOK_DISABLE_AFTER_FAILING_DAYS, WEBHOOK_EVENT_TYPES } from "@/core/enums";
 import { looksLikeId } from "@/core/ids";
-import { listWebhookDeliveries, listWebhookEndpoints } from "@/db/queries/webhooks";
+import { listWebhookDeliveries, listWebhookEndpoints, type WebhookEndpointDto } from "@/db/queries/webhooks";
 import { PageHeader } from "@/components/page-header";
 import { RelativeTime } from "@/components/relative-time";
 import { Badge } from "@/components/ui/badge";
@@ -39,49 +39,7 @@ export default async function WebhookEndpointPage({ params }: { params: Promise<
           <ArrowLeft className="size-4" aria-hidden /> {slack ? "Alerts" : "Webhooks"}
         </Link>
       </PageHeader>
-      <Card>
-        <CardContent className="grid gap-4 text-sm sm:grid-cols-3">
-          <div className="space-y-1">
-            <p className="text-xs font-medium uppercase tracking-wide text-muted-foreground">Status</p>
-            <div className="flex flex-wrap items-center gap-2">
-              <EndpointStatus endpoint={endpoint} />
-              {endpoint.failingSince && endpoint.enabled ? (
-                <span className="text-muted-foreground">
-                  since <RelativeTime value={endpoint.failingSince} />; turned off after {WEBHOOK_DISABLE_AFTER_FAILING_DAYS} days
-                </span>
-              ) : null}
-            </div>
-          </div>
-          {slack ? (
-            <div className="space-y-1 sm:col-span-2">
-              <p className="text-xs font-medium uppercase tracking-wide text-muted-foreground">Slack channel</p>
-              <p>Gets every alert of the organization as a message. The URL is a credential: only its end is shown.</p>
-            </div>
-          ) : (
-            <>
-          <div className="space-y-1">
-            <p className="text-xs font-medium uppercase tracking-wide text-muted-foreground">Signing secret</p>
-            <p className="font-mono">{endpoint.secretHint}</p>
-            {endpoint.previousSecretEndsAt ? (
-              <p className="text-muted-foreground">
-                The previous secret also signs until <RelativeTime value={endpoint.previousSecretEndsAt} />.
-              </p>
-            ) : null}
-          </div>
-          <div className="space-y-1">
-            <p className="text-xs font-medium uppercase tracking-wide text-muted-foreground">Events</p>
-            <div className="flex flex-wrap gap-1">
-              {endpoint.eventTypes.map((type) => (
-                <Badge key={type} variant="secondary" title={WEBHOOK_EVENT_TYPES[type]}>
-                  {type}
-                </Badge>
-              ))}
-            </div>
-          </div>
-            </>
-          )}
-        </CardContent>
-      </Card>
+      <EndpointFacts endpoint={endpoint} />
       <Card>
         <CardHeader>
           <CardTitle className="text-base">Deliveries</CardTitle>
@@ -91,5 +49,55 @@ export default async function WebhookEndpointPage({ params }: { params: Promise<
         </CardContent>
       </Card>
     </div>
+  );
+}
+
+/** The endpoint's status, and its secret and events (or, for a Slack channel, what it gets). */
+function EndpointFacts({ endpoint }: { endpoint: WebhookEndpointDto }) {
+  const slack = endpoint.format === "slack";
+  return (
+    <Card>
+      <CardContent className="grid gap-4 text-sm sm:grid-cols-3">
+        <div className="space-y-1">
+          <p className="text-xs font-medium uppercase tracking-wide text-muted-foreground">Status</p>
+          <div className="flex flex-wrap items-center gap-2">
+            <EndpointStatus endpoint={endpoint} />
+            {endpoint.failingSince && endpoint.enabled ? (
+              <span className="text-muted-foreground">
+                since <RelativeTime value={endpoint.failingSince} />; turned off after {WEBHOOK_DISABLE_AFTER_FAILING_DAYS} days
+              </span>
+            ) : null}
+          </div>
+        </div>
+        {slack ? (
+          <div className="space-y-1 sm:col-span-2">
+            <p className="text-xs font-medium uppercase tracking-wide text-muted-foreground">Slack channel</p>
+            <p>Gets every alert of the organization as a message. The URL is a credential: only its end is shown.</p>
+          </div>
+        ) : (
+          <>
+        <div className="space-y-1">
+          <p className="text-xs font-medium uppercase tracking-wide text-muted-foreground">Signing secret</p>
+          <p className="font-mono">{endpoint.secretHint}</p>
+          {endpoint.previousSecretEndsAt ? (
+            <p className="text-muted-foreground">
+              The previous secret also signs until <RelativeTime value={endpoint.previousSecretEndsAt} />.
+            </p>
+          ) : null}
+        </div>
+        <div className="space-y-1">
+          <p className="text-xs font-medium uppercase tracking-wide text-muted-foreground">Events</p>
+          <div className="flex flex-wrap gap-1">
+            {endpoint.eventTypes.map((type) => (
+              <Badge key={type} variant="secondary" title={WEBHOOK_EVENT_TYPES[type]}>
+                {type}
+              </Badge>
+            ))}
+          </div>
+        </div>
+          </>
+        )}
+      </CardContent>
+    </Card>
   );
 }
