@@ -27,7 +27,15 @@ export default defineConfig({
     screenshot: "only-on-failure",
     launchOptions: {
       executablePath: chromiumPath,
-      args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"],
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        "--disable-quic",
+      ],
     },
   },
   projects: [
@@ -43,6 +51,11 @@ export default defineConfig({
     reuseExistingServer: !process.env.CI,
     stdout: "pipe" as const,
     stderr: "pipe" as const,
-    env: { PORT: String(serverPort(server)), E2E_CLOCK_PORT: String(sessionClockPort(server)), E2E_SERVER: String(server), ...(server > 0 ? { E2E_REUSE_BUILD: "1" } : {}) },
+    env: {
+      PORT: String(serverPort(server)),
+      E2E_CLOCK_PORT: String(sessionClockPort(server)),
+      E2E_SERVER: String(server),
+      ...(server > 0 ? { E2E_REUSE_BUILD: "1" } : {}),
+    },
   })),
 });

@@ -64,10 +64,15 @@ async function benchFilterCombinations(orgId: string, keyIds: string[], now: Dat
   }
   const worst = (result: (typeof results)[number]) => Math.max(result.first, Number.isNaN(result.second) ? 0 : result.second);
   results.sort((a, b) => worst(b) - worst(a));
-  printTable(`6. Audit log filters at ${count(await orgRows(orgId))} rows: ${cases.length} combinations, page 1 and page 2, median of ${REPEATS} (slowest 12)`, [
-    ["filters", "page 1", "page 2", "rows on page 1"],
-    ...results.slice(0, 12).map((result) => [result.label, ms(result.first), Number.isNaN(result.second) ? "(one page)" : ms(result.second), String(result.rows)]),
-  ]);
+  printTable(
+    `6. Audit log filters at ${count(await orgRows(orgId))} rows: ${cases.length} combinations, page 1 and page 2, median of ${REPEATS} (slowest 12)`,
+    [
+      ["filters", "page 1", "page 2", "rows on page 1"],
+      ...results
+        .slice(0, 12)
+        .map((result) => [result.label, ms(result.first), Number.isNaN(result.second) ? "(one page)" : ms(result.second), String(result.rows)]),
+    ],
+  );
   const over = results.filter((result) => worst(result) > BUDGET_MS);
   printLines([
     ["slowest median of all combinations", ms(worst(results[0]!))],
@@ -77,7 +82,9 @@ async function benchFilterCombinations(orgId: string, keyIds: string[], now: Dat
 }
 
 async function orgRows(orgId: string): Promise<number> {
-  const [row] = rowsOf<{ n: number }>(await getDb().execute(sql`select coalesce(sum(count), 0)::float8 as n from request_daily_rollup where org_id = ${orgId}`));
+  const [row] = rowsOf<{ n: number }>(
+    await getDb().execute(sql`select coalesce(sum(count), 0)::float8 as n from request_daily_rollup where org_id = ${orgId}`),
+  );
   return Number(row!.n);
 }
 
@@ -93,7 +100,10 @@ async function explainSparse(orgId: string, busiestKey: string, now: Date): Prom
     const lines = plan.map((row) => row["QUERY PLAN"]);
     console.log(`\n  EXPLAIN ANALYZE, page 1 of the busiest key's 503s, read ${route}:`);
     // The plan's nodes and what they read; sort methods, keys and conditions left out.
-    const shown = lines.filter((line) => /->|^\S|Rows Removed|Heap Fetches|Execution Time/.test(line) && !/Seq Scan on request_log_(default|\d{4}_\d\d) \S+ \(actual time=\S+ rows=0/.test(line));
+    const shown = lines.filter(
+      (line) =>
+        /->|^\S|Rows Removed|Heap Fetches|Execution Time/.test(line) && !/Seq Scan on request_log_(default|\d{4}_\d\d) \S+ \(actual time=\S+ rows=0/.test(line),
+    );
     const nodes = shown.filter((line) => !line.startsWith("Execution Time"));
     for (const line of nodes.slice(0, 24)) console.log(`    ${line}`);
     if (nodes.length > 24) console.log(`    … ${nodes.length - 24} more lines`);
@@ -162,7 +172,11 @@ async function benchExport(orgId: string, now: Date): Promise<void> {
   const copyMs = median(copies.map((run) => run.ms));
   printTable(`7. CSV export of ${count(rows)} rows (${from} to ${to}), three rounds, each followed by a plain COPY of the same rows`, [
     ["", "export (auditLogCsv)", "plain COPY"],
-    ...exports.map((run, i) => [`round ${i + 1}`, `${ms(run.ms)}, ${count(Math.round((rows / run.ms) * 1000))} rows/s, RSS +${mib(run.rssGrowth)}`, `${ms(copies[i]!.ms)}, ${count(Math.round((rows / copies[i]!.ms) * 1000))} rows/s`]),
+    ...exports.map((run, i) => [
+      `round ${i + 1}`,
+      `${ms(run.ms)}, ${count(Math.round((rows / run.ms) * 1000))} rows/s, RSS +${mib(run.rssGrowth)}`,
+      `${ms(copies[i]!.ms)}, ${count(Math.round((rows / copies[i]!.ms) * 1000))} rows/s`,
+    ]),
   ]);
   printLines([
     ["export rows/s (median)", count(Math.round((rows / exportMs) * 1000))],
@@ -174,7 +188,10 @@ async function benchExport(orgId: string, now: Date): Promise<void> {
 
 /** The rollup rows a route choice reads for the organization. */
 async function rollupSize(orgId: string): Promise<number> {
-  const [row] = await getDb().select({ n: sql<number>`count(*)::int` }).from(requestDailyRollup).where(eq(requestDailyRollup.orgId, orgId));
+  const [row] = await getDb()
+    .select({ n: sql<number>`count(*)::int` })
+    .from(requestDailyRollup)
+    .where(eq(requestDailyRollup.orgId, orgId));
   return row!.n;
 }
 

@@ -140,12 +140,29 @@ function pgbenchScript(orgId: string, keyValue: string, keyId: string): string {
   const windowStart = new Date(rateWindowStart(now.getTime())).toISOString();
   const quote = (value: string) => `'${value.replace(/'/g, "''")}'`;
   // One request per admission statement: the server batches concurrent ones, pgbench's clients cannot.
-  const admission = [quote(`{${hashApiKey(keyValue)}}`), quote(`{${windowStart}}`), quote(`{${utcMonthStart(now)}}`), "array[random()]", "array[now()]", quote("{products}"), "array[1]", "array[true]", quote("{127.0.0.1}")];
+  const admission = [
+    quote(`{${hashApiKey(keyValue)}}`),
+    quote(`{${windowStart}}`),
+    quote(`{${utcMonthStart(now)}}`),
+    "array[random()]",
+    "array[now()]",
+    quote("{products}"),
+    "array[1]",
+    "array[true]",
+    quote("{127.0.0.1}"),
+  ];
   const row = [orgId, keyId, "req_bench", "GET", PATH, "GET /v1/products", "200", "3", "127.0.0.1", "pgbench", now.toISOString(), "true", null];
   // Then the details rows (docs/features/audit-log.md#request-details): none, as a success without an Idempotency-Key writes none.
-  const log = [...row.map((value) => quote(`{${Array.from({ length: PGBENCH_LOG_BATCH }, () => (value === null ? "NULL" : `"${value}"`)).join(",")}}`)), ...Array.from({ length: 10 }, () => quote("{}"))];
+  const log = [
+    ...row.map((value) => quote(`{${Array.from({ length: PGBENCH_LOG_BATCH }, () => (value === null ? "NULL" : `"${value}"`)).join(",")}}`)),
+    ...Array.from({ length: 10 }, () => quote("{}")),
+  ];
   const bind = (statement: string, values: string[]) => statement.replace(/\$(\d+)/g, (_, n: string) => values[Number(n) - 1]!);
-  const oneLine = (statement: string) => statement.replace(/--[^\n]*/g, "").trim().replace(/\s+/g, " ");
+  const oneLine = (statement: string) =>
+    statement
+      .replace(/--[^\n]*/g, "")
+      .trim()
+      .replace(/\s+/g, " ");
   const handler = `select * from products where org_id = ${quote(orgId)} order by created_at desc, id desc limit 11`;
   return [
     `${oneLine(bind(admissionStatement(PLAN_RULES), admission))};`,
@@ -168,7 +185,25 @@ async function pgbenchCeiling(url: string, scripts: string[]): Promise<number> {
   const { host, port, username, pathname } = new URL(url);
   const child = spawn(
     "pgbench",
-    ["-n", "-M", "prepared", "-c", String(CONNECTIONS), "-j", "2", "-T", String(ROUND_SECONDS), ...files.flat(), "-h", host.split(":")[0]!, "-p", port || "5432", "-U", username, pathname.slice(1)],
+    [
+      "-n",
+      "-M",
+      "prepared",
+      "-c",
+      String(CONNECTIONS),
+      "-j",
+      "2",
+      "-T",
+      String(ROUND_SECONDS),
+      ...files.flat(),
+      "-h",
+      host.split(":")[0]!,
+      "-p",
+      port || "5432",
+      "-U",
+      username,
+      pathname.slice(1),
+    ],
     { stdio: ["ignore", "pipe", "pipe"] },
   );
   let output = "";
@@ -190,7 +225,9 @@ export async function benchGatewayRatio(): Promise<void> {
   const { org, keys, values } = await benchOrganization("Ratio");
   // The same load with keys restricted to what it asks for, from this machine only (docs/features/restricted-keys.md).
   const restricted = await Promise.all(
-    Array.from({ length: KEYS }, (_, i) => insertKey(org.id, { name: `Ratio restricted ${i}`, access: "restricted", scopes: { products: "read" }, ipAllowlist: ["127.0.0.0/8", "::1"] })),
+    Array.from({ length: KEYS }, (_, i) =>
+      insertKey(org.id, { name: `Ratio restricted ${i}`, access: "restricted", scopes: { products: "read" }, ipAllowlist: ["127.0.0.0/8", "::1"] }),
+    ),
   );
 
   const admin = postgres(url, { max: 1, onnotice: () => {} });
@@ -220,37 +257,92 @@ export async function benchGatewayRatio(): Promise<void> {
       if (round % 2 === 0) await baselineRound();
       gateway.push(await measuredRound(await startServerProcess("api-server.ts", {}), admin, database, values, idleCost));
       if (round % 2 === 1) await baselineRound();
-      if (!ratioOnly) withRestrictions.push(await measuredRound(await startServerProcess("api-server.ts", {}), admin, database, restricted.map((key) => key.value), idleCost));
+      if (!ratioOnly)
+        withRestrictions.push(
+          await measuredRound(
+            await startServerProcess("api-server.ts", {}),
+            admin,
+            database,
+            restricted.map((key) => key.value),
+            idleCost,
+          ),
+        );
       // The bare server opens its connections for the handler only: nothing to discount.
       const bareServer = await startServerProcess("bench/bare-handler-server.ts", { BENCH_ORG_ID: org.id });
       bare.push(await measuredRound(bareServer, admin, database, values, { transactions: 0, walSyncs: 0 }));
-      ceiling.push(await pgbenchCeiling(url, keys.map((key) => pgbenchScript(org.id, key.value, key.id))));
+      ceiling.push(
+        await pgbenchCeiling(
+          url,
+          keys.map((key) => pgbenchScript(org.id, key.value, key.id)),
+        ),
+      );
     }
 
     const fmt = (n: number) => count(Math.round(n));
-    printTable(`## Gateway ratio: GET ${PATH}, ${CONNECTIONS} connections, ${KEYS} keys of an Enterprise organization, ${ROUNDS} rounds of ${ROUND_SECONDS} s`, [
-      ["round", "gateway req/s", "p50", "p99", "bare req/s", "p50", "p99", "pgbench tps", "gateway ÷ bare", "gateway ÷ pgbench", "added p50", "added p99", "µs CPU / request, gateway / bare", "PostgreSQL µs / request, gateway / bare", "server waiting for a CPU, gateway / bare", "gateway tx / request", "WAL syncs / request"],
-      ...gateway.map((g, i) => {
-        const b = bare[i]!;
-        return [
-          String(i + 1), fmt(g.requestsPerSecond), ms(g.p50), ms(g.p99), fmt(b.requestsPerSecond), ms(b.p50), ms(b.p99), fmt(ceiling[i]!),
-          (g.requestsPerSecond / b.requestsPerSecond).toFixed(2), (g.requestsPerSecond / ceiling[i]!).toFixed(2), ms(g.p50 - b.p50), ms(g.p99 - b.p99), `${fmt(g.cpuMicrosPerRequest)} / ${fmt(b.cpuMicrosPerRequest)}`, `${fmt(g.postgresMicrosPerRequest)} / ${fmt(b.postgresMicrosPerRequest)}`,
-          `${(g.waitingForCpu * 100).toFixed(0)} % / ${(b.waitingForCpu * 100).toFixed(0)} %`,
-          // The transactions the gateway adds to the handler's own.
-          (g.perRequest.transactions - b.perRequest.transactions).toFixed(2), g.perRequest.walSyncs.toFixed(2),
-        ];
-      }),
-    ]);
+    printTable(
+      `## Gateway ratio: GET ${PATH}, ${CONNECTIONS} connections, ${KEYS} keys of an Enterprise organization, ${ROUNDS} rounds of ${ROUND_SECONDS} s`,
+      [
+        [
+          "round",
+          "gateway req/s",
+          "p50",
+          "p99",
+          "bare req/s",
+          "p50",
+          "p99",
+          "pgbench tps",
+          "gateway ÷ bare",
+          "gateway ÷ pgbench",
+          "added p50",
+          "added p99",
+          "µs CPU / request, gateway / bare",
+          "PostgreSQL µs / request, gateway / bare",
+          "server waiting for a CPU, gateway / bare",
+          "gateway tx / request",
+          "WAL syncs / request",
+        ],
+        ...gateway.map((g, i) => {
+          const b = bare[i]!;
+          return [
+            String(i + 1),
+            fmt(g.requestsPerSecond),
+            ms(g.p50),
+            ms(g.p99),
+            fmt(b.requestsPerSecond),
+            ms(b.p50),
+            ms(b.p99),
+            fmt(ceiling[i]!),
+            (g.requestsPerSecond / b.requestsPerSecond).toFixed(2),
+            (g.requestsPerSecond / ceiling[i]!).toFixed(2),
+            ms(g.p50 - b.p50),
+            ms(g.p99 - b.p99),
+            `${fmt(g.cpuMicrosPerRequest)} / ${fmt(b.cpuMicrosPerRequest)}`,
+            `${fmt(g.postgresMicrosPerRequest)} / ${fmt(b.postgresMicrosPerRequest)}`,
+            `${(g.waitingForCpu * 100).toFixed(0)} % / ${(b.waitingForCpu * 100).toFixed(0)} %`,
+            // The transactions the gateway adds to the handler's own.
+            (g.perRequest.transactions - b.perRequest.transactions).toFixed(2),
+            g.perRequest.walSyncs.toFixed(2),
+          ];
+        }),
+      ],
+    );
     const ratios = gateway.map((g, i) => g.requestsPerSecond / bare[i]!.requestsPerSecond);
     const statuses = gateway.map((g) => statusesText(g.statuses)).join("; ");
     const addedP99 = gateway.map((g, i) => g.p99 - bare[i]!.p99);
-    console.log(`median gateway ÷ bare ${median(ratios).toFixed(2)} (required ≥ 0.75, goal 0.8); median added p50 ${ms(median(gateway.map((g, i) => g.p50 - bare[i]!.p50)))}, p99 ${ms(median(addedP99))} (required ≤ 5 ms); gateway statuses: ${statuses}`);
+    console.log(
+      `median gateway ÷ bare ${median(ratios).toFixed(2)} (required ≥ 0.75, goal 0.8); median added p50 ${ms(median(gateway.map((g, i) => g.p50 - bare[i]!.p50)))}, p99 ${ms(median(addedP99))} (required ≤ 5 ms); gateway statuses: ${statuses}`,
+    );
     if (!ratioOnly) {
       const restrictedRatios = withRestrictions.map((r, i) => r.requestsPerSecond / gateway[i]!.requestsPerSecond);
       printTable("## The gateway with restricted keys (products: read, an IP allowlist) against full-access keys, same load", [
         ["round", "restricted req/s", "p50", "p99", "full access req/s", "restricted ÷ full", "statuses"],
         ...withRestrictions.map((r, i) => [
-          String(i + 1), fmt(r.requestsPerSecond), ms(r.p50), ms(r.p99), fmt(gateway[i]!.requestsPerSecond), restrictedRatios[i]!.toFixed(2),
+          String(i + 1),
+          fmt(r.requestsPerSecond),
+          ms(r.p50),
+          ms(r.p99),
+          fmt(gateway[i]!.requestsPerSecond),
+          restrictedRatios[i]!.toFixed(2),
           statusesText(r.statuses),
         ]),
       ]);
@@ -260,13 +352,38 @@ export async function benchGatewayRatio(): Promise<void> {
       const changeRatios = gateway.map((g, i) => g.requestsPerSecond / baseline[i]!.requestsPerSecond);
       const cpuRatios = gateway.map((g, i) => g.cpuMicrosPerRequest / baseline[i]!.cpuMicrosPerRequest);
       printTable(`## This gateway against the one in ${baselineDir}, same load, taking turns to go first`, [
-        ["round", "this req/s", "p50", "p99", "µs CPU / request", "baseline req/s", "p50", "p99", "µs CPU / request", "this ÷ baseline", "CPU this ÷ baseline", "this ÷ bare", "baseline ÷ bare"],
+        [
+          "round",
+          "this req/s",
+          "p50",
+          "p99",
+          "µs CPU / request",
+          "baseline req/s",
+          "p50",
+          "p99",
+          "µs CPU / request",
+          "this ÷ baseline",
+          "CPU this ÷ baseline",
+          "this ÷ bare",
+          "baseline ÷ bare",
+        ],
         ...gateway.map((g, i) => {
           const b = baseline[i]!;
           const bareRound = bare[i]!.requestsPerSecond;
           return [
-            String(i + 1), fmt(g.requestsPerSecond), ms(g.p50), ms(g.p99), fmt(g.cpuMicrosPerRequest), fmt(b.requestsPerSecond), ms(b.p50), ms(b.p99), fmt(b.cpuMicrosPerRequest),
-            changeRatios[i]!.toFixed(2), cpuRatios[i]!.toFixed(2), (g.requestsPerSecond / bareRound).toFixed(2), (b.requestsPerSecond / bareRound).toFixed(2),
+            String(i + 1),
+            fmt(g.requestsPerSecond),
+            ms(g.p50),
+            ms(g.p99),
+            fmt(g.cpuMicrosPerRequest),
+            fmt(b.requestsPerSecond),
+            ms(b.p50),
+            ms(b.p99),
+            fmt(b.cpuMicrosPerRequest),
+            changeRatios[i]!.toFixed(2),
+            cpuRatios[i]!.toFixed(2),
+            (g.requestsPerSecond / bareRound).toFixed(2),
+            (b.requestsPerSecond / bareRound).toFixed(2),
           ];
         }),
       ]);

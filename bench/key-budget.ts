@@ -46,7 +46,18 @@ async function compare(server: { base: string; child: { pid?: number } }, title:
     ["pair", "budget req/s", "p50", "p99", "µs CPU / request", "no budget req/s", "p50", "p99", "µs CPU / request", "budget ÷ none"],
     ...budgeted.map((b, i) => {
       const n = plain[i]!;
-      return [String(i + 1), fmt(b.requestsPerSecond), ms(b.p50), ms(b.p99), fmt(b.cpuMicrosPerRequest), fmt(n.requestsPerSecond), ms(n.p50), ms(n.p99), fmt(n.cpuMicrosPerRequest), ratios[i]!.toFixed(2)];
+      return [
+        String(i + 1),
+        fmt(b.requestsPerSecond),
+        ms(b.p50),
+        ms(b.p99),
+        fmt(b.cpuMicrosPerRequest),
+        fmt(n.requestsPerSecond),
+        ms(n.p50),
+        ms(n.p99),
+        fmt(n.cpuMicrosPerRequest),
+        ratios[i]!.toFixed(2),
+      ];
     }),
   ]);
   console.log(`budget ÷ none: median ${median(ratios).toFixed(2)}, ${geometricMeanWithSpread(ratios)} (goal: within 5 %, ≥ 0.95)`);

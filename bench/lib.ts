@@ -23,7 +23,10 @@ export function percentile(sorted: number[], p: number): number {
 }
 
 export function median(values: number[]): number {
-  return percentile([...values].sort((a, b) => a - b), 50);
+  return percentile(
+    [...values].sort((a, b) => a - b),
+    50,
+  );
 }
 
 /**

@@ -26,7 +26,11 @@ const STREAMS = 5;
 const STREAM_LOAD_RATE = 1000;
 const STREAM_LOAD_SECONDS = 20;
 // A customer whose email fails validation: the 400 keeps both bodies.
-const INVALID_BODY = JSON.stringify({ name: "Bench Customer GmbH", email: "billing-at-example", address: { line1: "Hauptstrasse 1", city: "Berlin", country: "DE" } });
+const INVALID_BODY = JSON.stringify({
+  name: "Bench Customer GmbH",
+  email: "billing-at-example",
+  address: { line1: "Hauptstrasse 1", city: "Berlin", country: "DE" },
+});
 
 function rssMiB(pid: number): number {
   const kb = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1];
@@ -69,12 +73,20 @@ async function benchCapture(keys: string[]): Promise<void> {
     const { on, off } = results as Record<"on" | "off", Awaited<ReturnType<typeof round>>>;
     ratios.push(on.rps / off.rps);
     cpuRatios.push(on.cpuMicros / off.cpuMicros);
-    rows.push([String(i + 1), order.join(" then "), Math.round(on.rps).toLocaleString("en-US"), Math.round(off.rps).toLocaleString("en-US"), (on.rps / off.rps).toFixed(3), `${Math.round(on.cpuMicros)} / ${Math.round(off.cpuMicros)} µs`, on.failed.toLocaleString("en-US")]);
+    rows.push([
+      String(i + 1),
+      order.join(" then "),
+      Math.round(on.rps).toLocaleString("en-US"),
+      Math.round(off.rps).toLocaleString("en-US"),
+      (on.rps / off.rps).toFixed(3),
+      `${Math.round(on.cpuMicros)} / ${Math.round(off.cpuMicros)} µs`,
+      on.failed.toLocaleString("en-US"),
+    ]);
   }
-  printTable(`## Body capture: the gateway with it on ÷ off (api-server.ts, ${CONNECTIONS} connections, ${ROUND_SECONDS} s rounds, 1 in 5 requests a 400 with a body)`, [
-    ["round", "order", "on req/s", "off req/s", "on ÷ off", "CPU per request on / off", "400s captured (on)"],
-    ...rows,
-  ]);
+  printTable(
+    `## Body capture: the gateway with it on ÷ off (api-server.ts, ${CONNECTIONS} connections, ${ROUND_SECONDS} s rounds, 1 in 5 requests a 400 with a body)`,
+    [["round", "order", "on req/s", "off req/s", "on ÷ off", "CPU per request on / off", "400s captured (on)"], ...rows],
+  );
   console.log(`Throughput on ÷ off: median ${median(ratios).toFixed(3)}, ${geometricMeanWithSpread(ratios)}`);
   console.log(`CPU per request on ÷ off: median ${median(cpuRatios).toFixed(3)}, ${geometricMeanWithSpread(cpuRatios)}`);
 }
@@ -89,7 +101,8 @@ async function openStream(url: string, cookie: string, reads: boolean, received:
       const reader = response.body!.getReader();
       const decoder = new TextDecoder();
       try {
-        for (let read = await reader.read(); !read.done; read = await reader.read()) received.events += decoder.decode(read.value).split("event: request").length - 1;
+        for (let read = await reader.read(); !read.done; read = await reader.read())
+          received.events += decoder.decode(read.value).split("event: request").length - 1;
       } catch {
         // aborted at the end
       }
@@ -107,13 +120,25 @@ async function benchStreamMemory(org: { id: string; slug: string }, key: string)
     const load = async () => {
       const samples: number[] = [];
       const sampler = setInterval(() => samples.push(rssMiB(pid)), 1000);
-      const result = await autocannon({ url: server.base, connections: 20, duration: STREAM_LOAD_SECONDS, overallRate: STREAM_LOAD_RATE, requests: [{ method: "GET", path: "/v1/products?limit=10", headers: { "x-api-key": key } }] });
+      const result = await autocannon({
+        url: server.base,
+        connections: 20,
+        duration: STREAM_LOAD_SECONDS,
+        overallRate: STREAM_LOAD_RATE,
+        requests: [{ method: "GET", path: "/v1/products?limit=10", headers: { "x-api-key": key } }],
+      });
       clearInterval(sampler);
       return { rps: result.requests.average, p99: result.latency.p99, peak: Math.max(...samples), last: samples.at(-1)! };
     };
     // Warm: the route, the API and their first allocations.
     await fetch(`${server.base}/${org.slug}/settings/api/audit`, { headers: { cookie } });
-    await autocannon({ url: server.base, connections: 20, duration: 3, overallRate: STREAM_LOAD_RATE, requests: [{ method: "GET", path: "/v1/products?limit=10", headers: { "x-api-key": key } }] });
+    await autocannon({
+      url: server.base,
+      connections: 20,
+      duration: 3,
+      overallRate: STREAM_LOAD_RATE,
+      requests: [{ method: "GET", path: "/v1/products?limit=10", headers: { "x-api-key": key } }],
+    });
     const idle = rssMiB(pid);
     const received = { events: 0 };
     const url = `${server.base}/${org.slug}/settings/api/audit/live`;
@@ -125,11 +150,22 @@ async function benchStreamMemory(org: { id: string; slug: string }, key: string)
     phases.push([`${STREAMS} tails (4 read everything)`, await load()]);
     phases.push([`${STREAMS} tails, ${STREAM_LOAD_SECONDS} s more`, await load()]);
     for (const stream of streams) stream.abort();
-    printTable(`## Live tails' memory: the one-port server under ${STREAM_LOAD_RATE.toLocaleString("en-US")} requests a second, ${STREAM_LOAD_SECONDS} s per phase, resident set size`, [
-      ["phase", "req/s", "p99", "RSS peak", "RSS at the end"],
-      ...phases.map(([name, phase]) => [name, Math.round(phase.rps).toLocaleString("en-US"), `${phase.p99} ms`, `${phase.peak.toFixed(0)} MiB`, `${phase.last.toFixed(0)} MiB`]),
-    ]);
-    console.log(`Idle before the load: ${idle.toFixed(0)} MiB. The ${STREAMS - 1} reading tails received ${received.events.toLocaleString("en-US")} request events in ${2 * STREAM_LOAD_SECONDS} s.`);
+    printTable(
+      `## Live tails' memory: the one-port server under ${STREAM_LOAD_RATE.toLocaleString("en-US")} requests a second, ${STREAM_LOAD_SECONDS} s per phase, resident set size`,
+      [
+        ["phase", "req/s", "p99", "RSS peak", "RSS at the end"],
+        ...phases.map(([name, phase]) => [
+          name,
+          Math.round(phase.rps).toLocaleString("en-US"),
+          `${phase.p99} ms`,
+          `${phase.peak.toFixed(0)} MiB`,
+          `${phase.last.toFixed(0)} MiB`,
+        ]),
+      ],
+    );
+    console.log(
+      `Idle before the load: ${idle.toFixed(0)} MiB. The ${STREAMS - 1} reading tails received ${received.events.toLocaleString("en-US")} request events in ${2 * STREAM_LOAD_SECONDS} s.`,
+    );
   } finally {
     await server.stop();
   }
@@ -142,7 +178,9 @@ async function benchStreamMemory(org: { id: string; slug: string }, key: string)
  */
 async function benchStreamHeap(org: { id: string; slug: string }, key: string): Promise<void> {
   const userId = newId("usr");
-  await getDb().insert(users).values({ id: userId, name: "Bench Watcher", email: `${userId.toLowerCase()}@bench.test`, passwordHash: "-" });
+  await getDb()
+    .insert(users)
+    .values({ id: userId, name: "Bench Watcher", email: `${userId.toLowerCase()}@bench.test`, passwordHash: "-" });
   await getDb().insert(memberships).values({ orgId: org.id, userId, role: "member" });
   const sessionId = await createSession(userId, { ip: null, userAgent: "bench" }, { secondFactorPending: false });
   const api = await startBenchApi();
@@ -171,11 +209,16 @@ async function benchStreamHeap(org: { id: string; slug: string }, key: string): 
     await Promise.all(readers);
     const closed = memorySnapshot().heapUsed;
     const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
-    printTable(`## Live tails' heap: ${STREAMS} tails in this process (1 never reads) under ${Math.round(load.requests.average).toLocaleString("en-US")} requests a second for ${STREAM_LOAD_SECONDS} s, heapUsed after gc()`, [
-      ["before the tails", "tails open, load over", "tails closed", "held by the 5 tails"],
-      [mib(before), mib(open), mib(closed), mib(open - closed)],
-    ]);
-    console.log(`The never-reading tail queued ${tails[0]!.stats.rowsQueued.toLocaleString("en-US")} rows; each reading tail ${Math.round(events / (STREAMS - 1)).toLocaleString("en-US")}.`);
+    printTable(
+      `## Live tails' heap: ${STREAMS} tails in this process (1 never reads) under ${Math.round(load.requests.average).toLocaleString("en-US")} requests a second for ${STREAM_LOAD_SECONDS} s, heapUsed after gc()`,
+      [
+        ["before the tails", "tails open, load over", "tails closed", "held by the 5 tails"],
+        [mib(before), mib(open), mib(closed), mib(open - closed)],
+      ],
+    );
+    console.log(
+      `The never-reading tail queued ${tails[0]!.stats.rowsQueued.toLocaleString("en-US")} rows; each reading tail ${Math.round(events / (STREAMS - 1)).toLocaleString("en-US")}.`,
+    );
   } finally {
     await api.close();
   }

@@ -16,14 +16,18 @@ const CONCURRENCY = 10;
 
 /** Resident memory of a process, in bytes (Linux /proc). */
 function residentBytes(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/status`, "utf8").split("\n").find((entry) => entry.startsWith("VmRSS:"));
+  const line = readFileSync(`/proc/${pid}/status`, "utf8")
+    .split("\n")
+    .find((entry) => entry.startsWith("VmRSS:"));
   return Number(line!.split(/\s+/)[1]) * 1024;
 }
 
 /** The processes of the server whose first process is `pid`, by what each does, in a stable order. */
 function processesOf(script: string, pid: number): [string, number][] {
   const workers = workerPids(pid).map((worker): [string, number] => {
-    const role = readFileSync(`/proc/${worker}/environ`, "utf8").split("\0").find((entry) => entry.startsWith("INVOICING_WORKER_ROLE="));
+    const role = readFileSync(`/proc/${worker}/environ`, "utf8")
+      .split("\0")
+      .find((entry) => entry.startsWith("INVOICING_WORKER_ROLE="));
     return [`${script}: ${role?.endsWith("back") ? "dashboard worker" : "front worker (API)"}`, worker];
   });
   if (workers.length === 0) return [[`${script}: its one process`, pid]];
@@ -59,11 +63,19 @@ export async function benchMemory(): Promise<void> {
     const compiled = await measure(script, "compiled", values[0]!);
     for (const [label, before] of tsx) {
       const after = compiled.get(label)!;
-      rows.push([label, mib(before.start), mib(after.start), mib(after.start - before.start), mib(before.loaded), mib(after.loaded), mib(after.loaded - before.loaded)]);
+      rows.push([
+        label,
+        mib(before.start),
+        mib(after.start),
+        mib(after.start - before.start),
+        mib(before.loaded),
+        mib(after.loaded),
+        mib(after.loaded - before.loaded),
+      ]);
     }
   }
-  printTable(`## Memory per process (resident): from the sources through tsx against compiled (dist/), after start and after ${count(REQUESTS)} GET /v1/products (${CONCURRENCY} at a time)`, [
-    ["process", "tsx, started", "compiled, started", "change", `tsx, after ${count(REQUESTS)}`, `compiled, after ${count(REQUESTS)}`, "change"],
-    ...rows,
-  ]);
+  printTable(
+    `## Memory per process (resident): from the sources through tsx against compiled (dist/), after start and after ${count(REQUESTS)} GET /v1/products (${CONCURRENCY} at a time)`,
+    [["process", "tsx, started", "compiled, started", "change", `tsx, after ${count(REQUESTS)}`, `compiled, after ${count(REQUESTS)}`, "change"], ...rows],
+  );
 }

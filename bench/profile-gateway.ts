@@ -70,11 +70,17 @@ function printProfile(label: string, { profile, responses }: { profile: CpuProfi
   const perRequest = (us: number) => (us / responses).toFixed(1);
   printTable(`## ${label}: self time by origin (${count(responses)} responses measured; µs per response, whole run incl. warm-up)`, [
     ["origin", "µs / response", "share"],
-    ...[...origins].sort((a, b) => b[1] - a[1]).slice(0, 12).map(([name, us]) => [name, perRequest(us), `${((us / totalUs) * 100).toFixed(1)} %`]),
+    ...[...origins]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 12)
+      .map(([name, us]) => [name, perRequest(us), `${((us / totalUs) * 100).toFixed(1)} %`]),
   ]);
   printTable(`## ${label}: top ${TOP} self-time frames`, [
     ["frame", "µs / response", "share"],
-    ...[...frames].sort((a, b) => b[1] - a[1]).slice(0, TOP).map(([name, us]) => [name, perRequest(us), `${((us / totalUs) * 100).toFixed(1)} %`]),
+    ...[...frames]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, TOP)
+      .map(([name, us]) => [name, perRequest(us), `${((us / totalUs) * 100).toFixed(1)} %`]),
   ]);
 }
 

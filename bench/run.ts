@@ -51,7 +51,20 @@ async function seedInvoices(orgId: string): Promise<void> {
   await getDb().insert(invoices).values(rows);
   await getDb()
     .insert(invoiceLineItems)
-    .values(rows.map((invoice) => ({ orgId, id: newId("li"), invoiceId: invoice.id, position: 0, description: "Consulting", quantity: 1, unitAmount: 10_000, taxRatePpm: 0, amount: 10_000, tax: 0 })));
+    .values(
+      rows.map((invoice) => ({
+        orgId,
+        id: newId("li"),
+        invoiceId: invoice.id,
+        position: 0,
+        description: "Consulting",
+        quantity: 1,
+        unitAmount: 10_000,
+        taxRatePpm: 0,
+        amount: 10_000,
+        tax: 0,
+      })),
+    );
 }
 
 /** The same key with its last character changed: right shape, wrong checksum, refused before any query. */
@@ -84,13 +97,23 @@ async function benchGateway(orgId: string, keyValue: string): Promise<void> {
 
   const rps = (result: LoadResult) => (result.requests / result.elapsedMs) * 1000;
   const statusText = (result: LoadResult) => [...result.statuses].map(([status, n]) => `${status}×${n}`).join(" ");
-  printTable(`1. Gateway over HTTP: ${count(HTTP_REQUESTS)} requests per scenario, concurrency ${HTTP_CONCURRENCY}, after ${HTTP_WARM_UP} warm-up (client in the same process)`, [
-    ["scenario", "req/s", "p50", "p99", "body", "statuses"],
-    ...scenarios.map((scenario, i) => {
-      const result = results[i]!;
-      return [scenario.name, rps(result).toFixed(0), ms(percentile(result.latencies, 50)), ms(percentile(result.latencies, 99)), `${count(result.bodyBytes)} B`, statusText(result)];
-    }),
-  ]);
+  printTable(
+    `1. Gateway over HTTP: ${count(HTTP_REQUESTS)} requests per scenario, concurrency ${HTTP_CONCURRENCY}, after ${HTTP_WARM_UP} warm-up (client in the same process)`,
+    [
+      ["scenario", "req/s", "p50", "p99", "body", "statuses"],
+      ...scenarios.map((scenario, i) => {
+        const result = results[i]!;
+        return [
+          scenario.name,
+          rps(result).toFixed(0),
+          ms(percentile(result.latencies, 50)),
+          ms(percentile(result.latencies, 99)),
+          `${count(result.bodyBytes)} B`,
+          statusText(result),
+        ];
+      }),
+    ],
+  );
   const [full, refused, open] = results as [LoadResult, LoadResult, LoadResult];
   const [logged] = rowsOf<{ n: number }>(await getDb().execute(sql`select count(*)::int as n from request_log where org_id = ${orgId}`));
   printLines([
@@ -98,7 +121,10 @@ async function benchGateway(orgId: string, keyValue: string): Promise<void> {
     ["throughput, openapi.json / full gateway", times(rps(open) / rps(full))],
     ["p50, full gateway / refused-before-DB", times(percentile(full.latencies, 50) / percentile(refused.latencies, 50))],
     ["p99, full gateway / refused-before-DB", times(percentile(full.latencies, 99) / percentile(refused.latencies, 99))],
-    ["request_log rows for the org / authenticated responses", `${count(Number(logged?.n))} / ${count(authenticated)}${Number(logged?.n) === authenticated ? " (equal)" : " (DIFFER)"}`],
+    [
+      "request_log rows for the org / authenticated responses",
+      `${count(Number(logged?.n))} / ${count(authenticated)}${Number(logged?.n) === authenticated ? " (equal)" : " (DIFFER)"}`,
+    ],
   ]);
 }
 
@@ -160,7 +186,12 @@ async function benchAuditLog(orgId: string, now: Date): Promise<void> {
   printTable(`2. Audit log pages (50 rows), ${count(LOG_ROWS)} rows for the org over 30 days, median of ${QUERY_REPEATS}`, [
     ["query", "median", "min", "rows"],
     ["listAuditLog page 1 (keyset, 1 query)", ms(median(first.samples)), ms(Math.min(...first.samples)), String(first.result.rows.length)],
-    [`listAuditLog ${count(DEPTH)} rows deep (keyset, + "newer?" probe)`, ms(median(keyset.samples)), ms(Math.min(...keyset.samples)), String(keyset.result.rows.length)],
+    [
+      `listAuditLog ${count(DEPTH)} rows deep (keyset, + "newer?" probe)`,
+      ms(median(keyset.samples)),
+      ms(Math.min(...keyset.samples)),
+      String(keyset.result.rows.length),
+    ],
     [`same page by OFFSET ${count(DEPTH)} LIMIT 51`, ms(median(offset.samples)), ms(Math.min(...offset.samples)), String(offset.result.length)],
     ...filtered.map(([label, run]) => [`listAuditLog page 1, ${label}`, ms(median(run.samples)), ms(Math.min(...run.samples)), String(run.result.rows.length)]),
   ]);
@@ -199,7 +230,12 @@ async function benchKeyUsage(orgId: string, keyId: string, now: Date): Promise<v
 
   printTable(`3. One key's 30-day stats, median of ${QUERY_REPEATS}`, [
     ["query", "median", "min", "requests counted"],
-    [`getKeyUsage (rollups, ${count(Number(rollupRows?.n))} rows for the key)`, ms(median(fromRollups.samples)), ms(Math.min(...fromRollups.samples)), count(fromRollups.result.total)],
+    [
+      `getKeyUsage (rollups, ${count(Number(rollupRows?.n))} rows for the key)`,
+      ms(median(fromRollups.samples)),
+      ms(Math.min(...fromRollups.samples)),
+      count(fromRollups.result.total),
+    ],
     ["same aggregation over request_log", ms(median(fromLog.samples)), ms(Math.min(...fromLog.samples)), count(logTotal)],
   ]);
   printLines([

@@ -55,9 +55,31 @@ export async function benchServerTopologies(): Promise<void> {
   const taxRatios = onePortRounds.map((r, i) => r.requestsPerSecond / apiOnly[i]!.requestsPerSecond);
   const coreRatios = allCores.map((r, i) => r.requestsPerSecond / apiOnly[i]!.requestsPerSecond);
   printTable(`## Serving /v1: GET /v1/products?limit=10, 50 connections, 10 keys, ${ROUNDS} interleaved rounds of 6 s (req/s, p50, p99)`, [
-    ["round", "API-only, 1 worker", "p50", "p99", "one-port, 1 worker", "p50", "p99", `API-only, ${cores} workers`, "p50", "p99", "one-port ÷ API-only", `${cores} workers ÷ 1`],
-    ...apiOnly.map((a, i) => [String(i + 1), ...cells(a), ...cells(onePortRounds[i]), ...cells(allCores[i]), taxRatios[i]?.toFixed(2) ?? "–", coreRatios[i]!.toFixed(2)]),
+    [
+      "round",
+      "API-only, 1 worker",
+      "p50",
+      "p99",
+      "one-port, 1 worker",
+      "p50",
+      "p99",
+      `API-only, ${cores} workers`,
+      "p50",
+      "p99",
+      "one-port ÷ API-only",
+      `${cores} workers ÷ 1`,
+    ],
+    ...apiOnly.map((a, i) => [
+      String(i + 1),
+      ...cells(a),
+      ...cells(onePortRounds[i]),
+      ...cells(allCores[i]),
+      taxRatios[i]?.toFixed(2) ?? "–",
+      coreRatios[i]!.toFixed(2),
+    ]),
   ]);
   if (onePort) console.log(`one-port ÷ API-only: median ${median(taxRatios).toFixed(2)}, ${geometricMeanWithSpread(taxRatios)} (goal ≥ 0.9)`);
-  console.log(`${cores} workers ÷ 1 worker: median ${median(coreRatios).toFixed(2)}, ${geometricMeanWithSpread(coreRatios)} (the load generator shares these ${cores} cores)`);
+  console.log(
+    `${cores} workers ÷ 1 worker: median ${median(coreRatios).toFixed(2)}, ${geometricMeanWithSpread(coreRatios)} (the load generator shares these ${cores} cores)`,
+  );
 }

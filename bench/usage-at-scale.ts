@@ -61,8 +61,22 @@ export async function benchUsageAtScale(): Promise<void> {
   }
   const ninetyDays = reports.find((report) => report.label === "90d")!.window;
   cases.push(
-    { label: "/v1/usage 90 days by day × key × endpoint, first page of 100", query: { orgId: org.id, from: ninetyDays.from, to: ninetyDays.to, bucket: "day", groupBy: ["key", "endpoint"], limit: 101 } },
-    { label: "/v1/usage 35 days by hour, 5xx, first page of 100", query: { orgId: org.id, from: new Date(ninetyDays.to.getTime() - 35 * DAY_MS), to: ninetyDays.to, bucket: "hour", groupBy: [], status: "5xx", limit: 101 } },
+    {
+      label: "/v1/usage 90 days by day × key × endpoint, first page of 100",
+      query: { orgId: org.id, from: ninetyDays.from, to: ninetyDays.to, bucket: "day", groupBy: ["key", "endpoint"], limit: 101 },
+    },
+    {
+      label: "/v1/usage 35 days by hour, 5xx, first page of 100",
+      query: {
+        orgId: org.id,
+        from: new Date(ninetyDays.to.getTime() - 35 * DAY_MS),
+        to: ninetyDays.to,
+        bucket: "hour",
+        groupBy: [],
+        status: "5xx",
+        limit: 101,
+      },
+    },
   );
 
   const results: string[][] = [];
@@ -70,7 +84,10 @@ export async function benchUsageAtScale(): Promise<void> {
     const { samples, result } = await timeRepeated(() => usageRows(query), REPEATS, 1);
     results.push([label, count(result.length), ms(median(samples)), ms(Math.max(...samples)), median(samples) <= BUDGET_MS ? "yes" : "NO"]);
   }
-  printTable(`Each query ${REPEATS} times after a warm-up (budget: median ≤ ${BUDGET_MS} ms)`, [["query", "rows", "median", "slowest", "within budget"], ...results]);
+  printTable(`Each query ${REPEATS} times after a warm-up (budget: median ≤ ${BUDGET_MS} ms)`, [
+    ["query", "rows", "median", "slowest", "within budget"],
+    ...results,
+  ]);
 
   const pages: string[][] = [];
   for (const { label, filters, window } of reports) {

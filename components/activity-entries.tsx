@@ -147,7 +147,17 @@ function Byline({ entry }: { entry: ActivityEntryDto }) {
  * A list of history entries, newest first: what happened to what, who did it from where and
  * when, and each field's value before and after. A key's entries link to its requests.
  */
-export function ActivityEntries({ orgSlug, entries, label, linkKeys = true }: { orgSlug: string; entries: ActivityEntryDto[]; label: string; linkKeys?: boolean }) {
+export function ActivityEntries({
+  orgSlug,
+  entries,
+  label,
+  linkKeys = true,
+}: {
+  orgSlug: string;
+  entries: ActivityEntryDto[];
+  label: string;
+  linkKeys?: boolean;
+}) {
   return (
     <ol aria-label={label} className="divide-y">
       {entries.map((entry) => {

@@ -18,7 +18,19 @@ const loadPopover = () => import("@/components/alert-bell-popover").then((module
  * alert's link marks it read; "Mark all as read" marks every alert of the organization. The
  * count is drawn here; the list comes on intent (components/use-load-on-intent.ts).
  */
-export function AlertBell({ orgId, orgSlug, alerts, unread, markRead }: { orgId: string; orgSlug: string; alerts: AlertDto[]; unread: number; markRead: MarkAlertsReadAction }) {
+export function AlertBell({
+  orgId,
+  orgSlug,
+  alerts,
+  unread,
+  markRead,
+}: {
+  orgId: string;
+  orgSlug: string;
+  alerts: AlertDto[];
+  unread: number;
+  markRead: MarkAlertsReadAction;
+}) {
   const [open, setOpen] = useState(false);
   const [, startTransition] = useTransition();
   const [shown, markShown] = useOptimistic({ alerts, unread }, (state, alertId: number | "all") => ({
@@ -38,7 +50,10 @@ export function AlertBell({ orgId, orgSlug, alerts, unread, markRead }: { orgId:
     <>
       <Bell className="size-5" aria-hidden />
       {shown.unread > 0 ? (
-        <span aria-hidden className="absolute -top-0.5 -right-0.5 flex h-4 min-w-4 items-center justify-center rounded-full bg-destructive px-1 text-[10px] font-semibold leading-none text-white tabular-nums">
+        <span
+          aria-hidden
+          className="absolute -top-0.5 -right-0.5 flex h-4 min-w-4 items-center justify-center rounded-full bg-destructive px-1 text-[10px] font-semibold leading-none text-white tabular-nums"
+        >
           {shown.unread > 99 ? "99+" : shown.unread}
         </span>
       ) : null}

@@ -22,7 +22,17 @@ const ICONS: Record<AlertKind, typeof Gauge> = {
  * Alerts as a list (the bell's popover and the Alerts page): what happened, when, and a link to
  * where the reader acts. `onOpen` runs before a link is followed (the bell marks the alert read).
  */
-export function AlertList({ alerts, orgSlug, onOpen, compact = false }: { alerts: AlertDto[]; orgSlug: string; onOpen?: (alert: AlertDto) => void; compact?: boolean }) {
+export function AlertList({
+  alerts,
+  orgSlug,
+  onOpen,
+  compact = false,
+}: {
+  alerts: AlertDto[];
+  orgSlug: string;
+  onOpen?: (alert: AlertDto) => void;
+  compact?: boolean;
+}) {
   return (
     <ul className="divide-y">
       {alerts.map((alert) => {
@@ -41,9 +51,7 @@ export function AlertList({ alerts, orgSlug, onOpen, compact = false }: { alerts
             <div className="min-w-0 flex-1 space-y-1">
               <p className="flex items-start gap-2 text-sm font-medium">
                 <span className="min-w-0 break-words">{text.title}</span>
-                {alert.read ? null : (
-                  <span className="mt-1.5 size-2 shrink-0 rounded-full bg-primary" role="img" aria-label="Unread" />
-                )}
+                {alert.read ? null : <span className="mt-1.5 size-2 shrink-0 rounded-full bg-primary" role="img" aria-label="Unread" />}
               </p>
               <p className={cn("text-sm text-muted-foreground", compact && "line-clamp-2")}>{text.detail}</p>
               <p className="flex flex-wrap items-center gap-x-3 gap-y-1 text-xs text-muted-foreground">

@@ -17,7 +17,8 @@ export function ApiQuickstart({ baseUrl, title = "Make your first call" }: { bas
           <Terminal className="size-4" aria-hidden /> {title}
         </CardTitle>
         <CardDescription>
-          Send the key in the <code className="rounded bg-muted px-1 py-0.5 text-xs">X-API-Key</code> header. Base address: <code className="rounded bg-muted px-1 py-0.5 text-xs">{baseUrl}/v1</code>
+          Send the key in the <code className="rounded bg-muted px-1 py-0.5 text-xs">X-API-Key</code> header. Base address:{" "}
+          <code className="rounded bg-muted px-1 py-0.5 text-xs">{baseUrl}/v1</code>
         </CardDescription>
       </CardHeader>
       <CardContent className="space-y-3">
@@ -26,7 +27,13 @@ export function ApiQuickstart({ baseUrl, title = "Make your first call" }: { bas
         <div className="overflow-hidden rounded-lg bg-zinc-950">
           <div className="flex items-center justify-between border-b border-zinc-800 py-1 pr-1 pl-4">
             <span className="text-xs font-medium text-zinc-400">Shell</span>
-            <CopyButton value={example} label="Copy curl example" variant="ghost" size="icon-sm" className="text-zinc-300 hover:bg-zinc-800 hover:text-zinc-50" />
+            <CopyButton
+              value={example}
+              label="Copy curl example"
+              variant="ghost"
+              size="icon-sm"
+              className="text-zinc-300 hover:bg-zinc-800 hover:text-zinc-50"
+            />
           </div>
           <pre className="overflow-x-auto p-4 text-sm text-zinc-100" aria-label="curl example">
             <code>{example}</code>

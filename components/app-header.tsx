@@ -38,11 +38,17 @@ export function AppHeader({
         />
         <div className="ml-auto flex shrink-0 items-center gap-1 sm:gap-2">
           {/* Not prefetched: the reference is another part of the site, seldom the next page. */}
-          <Link href="/docs" prefetch={false} className="hidden items-center gap-1.5 rounded-md px-2 py-1.5 text-sm text-muted-foreground hover:bg-accent hover:text-foreground sm:flex">
+          <Link
+            href="/docs"
+            prefetch={false}
+            className="hidden items-center gap-1.5 rounded-md px-2 py-1.5 text-sm text-muted-foreground hover:bg-accent hover:text-foreground sm:flex"
+          >
             <BookOpen className="size-4" aria-hidden />
             API docs
           </Link>
-          {alerts ? <AlertBell orgId={current.orgId} orgSlug={current.orgSlug} alerts={alerts.recent} unread={alerts.unread} markRead={alerts.markRead} /> : null}
+          {alerts ? (
+            <AlertBell orgId={current.orgId} orgSlug={current.orgSlug} alerts={alerts.recent} unread={alerts.unread} markRead={alerts.markRead} />
+          ) : null}
           <UserMenu name={user.name} email={user.email} signOutAction={signOut.here} signOutEverywhereAction={signOut.everywhere} />
         </div>
       </div>

@@ -40,7 +40,19 @@ export function TooltipLine({ colour, label, value }: { colour?: string; label: 
  * A chart's place on the page, drawn on the server: its size, its description for a screen reader
  * (the chart is one image to it) and its legend; `children` draws the chart in it.
  */
-export function ChartFrame({ label, legend, className = "h-56", style, children }: { label: string; legend?: { label: string; colour: string }[]; className?: string; style?: CSSProperties; children: ReactNode }) {
+export function ChartFrame({
+  label,
+  legend,
+  className = "h-56",
+  style,
+  children,
+}: {
+  label: string;
+  legend?: { label: string; colour: string }[];
+  className?: string;
+  style?: CSSProperties;
+  children: ReactNode;
+}) {
   const place = (
     <div className={`${className} w-full min-w-0`} style={style} role="img" aria-label={label}>
       {children}
@@ -73,6 +85,9 @@ export function ChartLegend({ items }: { items: { label: string; colour: string 
 export function roundTicks(max: number): number[] {
   const rough = Math.max(1, max) / 5;
   const magnitude = 10 ** Math.floor(Math.log10(rough));
-  const step = Math.max(1, [1, 2, 5, 10].map((m) => m * magnitude).find((s) => s >= rough)!);
+  const step = Math.max(
+    1,
+    [1, 2, 5, 10].map((m) => m * magnitude).find((s) => s >= rough)!,
+  );
   return Array.from({ length: Math.ceil(Math.max(1, max) / step) + 1 }, (_, i) => i * step);
 }

@@ -29,7 +29,11 @@ export function DataTableHeader<TFeatures extends TableFeatures & { rowSortingFe
         const column = header.column as typeof header.column & Column_RowSorting<TFeatures, TData>;
         const sorted = column.getIsSorted();
         return (
-          <TableHead key={header.id} className={columnClass?.(header.column.id)} aria-sort={sorted === "asc" ? "ascending" : sorted === "desc" ? "descending" : undefined}>
+          <TableHead
+            key={header.id}
+            className={columnClass?.(header.column.id)}
+            aria-sort={sorted === "asc" ? "ascending" : sorted === "desc" ? "descending" : undefined}
+          >
             {header.isPlaceholder ? null : column.getCanSort() ? (
               <Button variant="ghost" size="sm" className="-ml-2 h-8 gap-1 px-2" onClick={column.getToggleSortingHandler()}>
                 <FlexRender header={header} />

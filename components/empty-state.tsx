@@ -17,7 +17,10 @@ export function EmptyState({ icon, title, description, titleAs: Title = "h2", ch
   return (
     <div data-slot="empty-state" className={cn("flex flex-col items-center justify-center gap-3 px-6 py-12 text-center text-balance", className)} {...props}>
       {icon ? (
-        <div className="mb-1 flex size-12 items-center justify-center rounded-full bg-accent text-accent-foreground [&_svg:not([class*='size-'])]:size-6" aria-hidden="true">
+        <div
+          className="mb-1 flex size-12 items-center justify-center rounded-full bg-accent text-accent-foreground [&_svg:not([class*='size-'])]:size-6"
+          aria-hidden="true"
+        >
           {icon}
         </div>
       ) : null}

@@ -76,7 +76,8 @@ function IdentityForm({
           <ShieldCheck className="size-5 text-primary" aria-hidden /> Confirm it&apos;s you
         </DialogTitle>
         <DialogDescription>
-          This is a sensitive change. {method === "password" ? "Enter your password" : "Give your second factor"} to continue; you will not be asked again for {inWords(sudoModeSeconds)}.
+          This is a sensitive change. {method === "password" ? "Enter your password" : "Give your second factor"} to continue; you will not be asked again for{" "}
+          {inWords(sudoModeSeconds)}.
         </DialogDescription>
       </DialogHeader>
       {error && !fieldError && <FormAlert>{error}</FormAlert>}

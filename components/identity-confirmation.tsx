@@ -8,7 +8,9 @@ import type { SecondFactorMethods } from "@/components/second-factor-fields";
 
 // The dialog, its form and the second factor's fields come with the first question, not with every
 // page: most pages never ask it (docs/decisions/0063-shared-page-weight.md).
-const IdentityConfirmationDialog = dynamic(() => import("@/components/identity-confirmation-dialog").then((module) => module.IdentityConfirmationDialog), { ssr: false });
+const IdentityConfirmationDialog = dynamic(() => import("@/components/identity-confirmation-dialog").then((module) => module.IdentityConfirmationDialog), {
+  ssr: false,
+});
 
 /**
  * Where sudo mode's question can be asked: the dashboard's forms and buttons ask it through
@@ -48,7 +50,14 @@ export function IdentityConfirmationProvider({
     <IdentityConfirmationContext.Provider value={ask}>
       {children}
       {asked ? (
-        <IdentityConfirmationDialog open={asking > 0} asking={asking} onAnswer={settle} actions={actions} secondFactors={secondFactors} sudoModeSeconds={sudoModeSeconds} />
+        <IdentityConfirmationDialog
+          open={asking > 0}
+          asking={asking}
+          onAnswer={settle}
+          actions={actions}
+          secondFactors={secondFactors}
+          sudoModeSeconds={sudoModeSeconds}
+        />
       ) : null}
     </IdentityConfirmationContext.Provider>
   );

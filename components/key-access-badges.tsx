@@ -24,7 +24,11 @@ export function KeyAccessBadges({ apiKey }: { apiKey: KeyRestrictions & { budget
     apiKey.access === "read_only" ? { label: "Read only", icon: LockOpen, detail: `GET requests only. ${reach}.` } : null,
     apiKey.access === "restricted" ? { label: "Restricted", icon: Lock, detail: `${reach}. Nothing else.` } : null,
     apiKey.ipAllowlist.length > 0
-      ? { label: "IP-restricted", icon: Globe, detail: `Only from ${apiKey.ipAllowlist.length === 1 ? apiKey.ipAllowlist[0] : `${apiKey.ipAllowlist.length} addresses or ranges`}.` }
+      ? {
+          label: "IP-restricted",
+          icon: Globe,
+          detail: `Only from ${apiKey.ipAllowlist.length === 1 ? apiKey.ipAllowlist[0] : `${apiKey.ipAllowlist.length} addresses or ranges`}.`,
+        }
       : null,
     budget
       ? {

@@ -46,9 +46,22 @@ export function KeyAccessFields({ initial, fieldErrors }: { initial?: KeyRestric
     <div className="grid gap-4">
       <fieldset className="grid gap-3" aria-describedby={accessError ? `${id}-access-error` : undefined}>
         <legend className="mb-2 text-sm font-medium">Access</legend>
-        <RadioGroup name="access" value={access} onValueChange={(value) => setAccess(value as KeyAccess)} className="gap-2" aria-invalid={accessError ? true : undefined}>
+        <RadioGroup
+          name="access"
+          value={access}
+          onValueChange={(value) => setAccess(value as KeyAccess)}
+          className="gap-2"
+          aria-invalid={accessError ? true : undefined}
+        >
           {(Object.keys(KEY_ACCESS_LABELS) as KeyAccess[]).map((choice) => (
-            <RadioCard key={choice} id={`${id}-access-${choice}`} value={choice} label={KEY_ACCESS_LABELS[choice]} description={ACCESS_HELP[choice]} selected={access === choice} />
+            <RadioCard
+              key={choice}
+              id={`${id}-access-${choice}`}
+              value={choice}
+              label={KEY_ACCESS_LABELS[choice]}
+              description={ACCESS_HELP[choice]}
+              selected={access === choice}
+            />
           ))}
         </RadioGroup>
         {access === "restricted" ? <ScopeGrid scopes={scopes} onChange={setScopes} /> : null}

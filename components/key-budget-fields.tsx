@@ -44,7 +44,8 @@ export function KeyBudgetFields({ initial, fieldErrors }: { initial?: KeyBudget 
         </Select>
       </div>
       <p className="text-sm text-muted-foreground">
-        A hard stop: once the key has made this many requests in the period (UTC), further calls get 429 key_budget_exceeded until it resets. Owners, admins and members are alerted at 80 % and 100 %.
+        A hard stop: once the key has made this many requests in the period (UTC), further calls get 429 key_budget_exceeded until it resets. Owners, admins and
+        members are alerted at 80 % and 100 %.
       </p>
     </fieldset>
   );

@@ -24,7 +24,15 @@ export function KeyNameField({ value, onChange, error }: { value: string; onChan
         </span>
       }
     >
-      <Input name="name" value={value} onChange={(e) => onChange(e.target.value)} autoComplete="off" autoFocus required placeholder="Production billing server" />
+      <Input
+        name="name"
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        autoComplete="off"
+        autoFocus
+        required
+        placeholder="Production billing server"
+      />
     </FormField>
   );
 }

@@ -28,7 +28,19 @@ export function PageLink({ href, label, icon, scroll = true }: { href: string | 
 }
 
 /** "Newer" and "Older" under a keyset-paginated log, with how many entries this page holds. */
-export function KeysetNav({ label, count, noun, newerHref, olderHref }: { label: string; count: number; noun: [string, string]; newerHref: string | null; olderHref: string | null }) {
+export function KeysetNav({
+  label,
+  count,
+  noun,
+  newerHref,
+  olderHref,
+}: {
+  label: string;
+  count: number;
+  noun: [string, string];
+  newerHref: string | null;
+  olderHref: string | null;
+}) {
   return (
     <nav aria-label={label} className="flex items-center justify-between gap-3">
       <p className="text-sm text-muted-foreground">

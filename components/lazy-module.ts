@@ -44,4 +44,3 @@ export function lazyModule<M>(fetchModule: () => Promise<M>): LazyModule<M> {
       ),
   };
 }
-

@@ -136,7 +136,13 @@ export function LogFilters({
   return (
     <section aria-label="Filters" aria-busy={pending} className="space-y-3 rounded-xl border bg-card p-4">
       <div className={cn("grid grid-cols-2 gap-3", gridClassName)}>
-        <FilterSelect id="filter-range" label="Date range" value={showCustom ? "custom" : (range.range ?? defaultRange)} onChange={onRange} anyLabel={defaultRange ? null : "All time"}>
+        <FilterSelect
+          id="filter-range"
+          label="Date range"
+          value={showCustom ? "custom" : (range.range ?? defaultRange)}
+          onChange={onRange}
+          anyLabel={defaultRange ? null : "All time"}
+        >
           {Object.entries(RANGE_PRESETS).map(([value, label]) => (
             <option key={value} value={value}>
               {label}
@@ -153,7 +159,17 @@ export function LogFilters({
 }
 
 /** The custom range's two UTC days; `defaultValue`s, so the form is keyed by the range it shows. */
-function CustomDatesForm({ from, to, error, onSubmit }: { from?: string; to?: string; error: string | null; onSubmit: (event: FormEvent<HTMLFormElement>) => void }) {
+function CustomDatesForm({
+  from,
+  to,
+  error,
+  onSubmit,
+}: {
+  from?: string;
+  to?: string;
+  error: string | null;
+  onSubmit: (event: FormEvent<HTMLFormElement>) => void;
+}) {
   return (
     <form onSubmit={onSubmit} className="flex flex-wrap items-end gap-3" noValidate>
       <div className="space-y-1.5">

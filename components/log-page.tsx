@@ -92,7 +92,13 @@ export function NoLogMatches({ noun }: { noun: Noun }) {
 
 /** The same without its card, inside one of the page's own. */
 export function NoLogMatchesState({ noun: [, many] }: { noun: Noun }) {
-  return <EmptyState icon={<SearchX className="size-6" aria-hidden />} title={`No ${many} match these filters`} description={`Widen the date range or remove a filter to see more ${many}.`} />;
+  return (
+    <EmptyState
+      icon={<SearchX className="size-6" aria-hidden />}
+      title={`No ${many} match these filters`}
+      description={`Widen the date range or remove a filter to see more ${many}.`}
+    />
+  );
 }
 
 /**
@@ -117,7 +123,13 @@ export function LogResults({
   return (
     <div className="space-y-3">
       <Card className="gap-0 overflow-hidden py-0">
-        {count > 0 ? children : <p className="px-6 py-10 text-center text-sm text-muted-foreground">No more {noun[1]} this way. Go back to newer or older {noun[1]} below.</p>}
+        {count > 0 ? (
+          children
+        ) : (
+          <p className="px-6 py-10 text-center text-sm text-muted-foreground">
+            No more {noun[1]} this way. Go back to newer or older {noun[1]} below.
+          </p>
+        )}
       </Card>
       <KeysetNav label={pagesLabel} count={count} noun={noun} newerHref={newerHref} olderHref={olderHref} />
     </div>

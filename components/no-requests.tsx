@@ -4,7 +4,17 @@ import { EmptyState } from "@/components/empty-state";
 import { Card } from "@/components/ui/card";
 
 /** An empty usage view that says what to do next: with a base URL, the curl example for a first call. */
-export function NoRequests({ title, description, baseUrl, quickstartTitle }: { title: string; description: string; baseUrl: string | null; quickstartTitle?: string }) {
+export function NoRequests({
+  title,
+  description,
+  baseUrl,
+  quickstartTitle,
+}: {
+  title: string;
+  description: string;
+  baseUrl: string | null;
+  quickstartTitle?: string;
+}) {
   return (
     <>
       <Card>

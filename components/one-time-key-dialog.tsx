@@ -87,7 +87,9 @@ export function OneTimeKeyDialog({
         <AlertDialogContent>
           <AlertDialogHeader>
             <AlertDialogTitle>Close without saving the key?</AlertDialogTitle>
-            <AlertDialogDescription>You will not be able to see this API key again. If you have not copied it, you will have to revoke it and create another.</AlertDialogDescription>
+            <AlertDialogDescription>
+              You will not be able to see this API key again. If you have not copied it, you will have to revoke it and create another.
+            </AlertDialogDescription>
           </AlertDialogHeader>
           <AlertDialogFooter>
             <AlertDialogCancel>Keep it open</AlertDialogCancel>

@@ -58,14 +58,20 @@ export function PlanUsageBanner({ usage, orgSlug }: { usage: OrgUsageDto; orgSlu
             <p className="flex items-center gap-1.5 text-xs font-medium uppercase tracking-wide text-muted-foreground">
               <Gauge className="size-3.5" aria-hidden /> API calls this month
             </p>
-            {level ? <Badge variant={level === "used-up" ? "destructive" : "warning"}>{level === "used-up" ? "Quota used up" : `${Math.floor(share)} % used`}</Badge> : null}
+            {level ? (
+              <Badge variant={level === "used-up" ? "destructive" : "warning"}>{level === "used-up" ? "Quota used up" : `${Math.floor(share)} % used`}</Badge>
+            ) : null}
           </div>
           <p className="text-lg font-semibold tabular-nums">
             {number.format(usage.callsThisMonth)}
             <span className="text-sm font-normal text-muted-foreground"> / {quota === null ? "Unlimited" : number.format(quota)}</span>
           </p>
           {quota !== null ? (
-            <UsageMeter used={usage.callsThisMonth} limit={quota} label={`${number.format(usage.callsThisMonth)} of ${number.format(quota)} API calls used this month`} />
+            <UsageMeter
+              used={usage.callsThisMonth}
+              limit={quota}
+              label={`${number.format(usage.callsThisMonth)} of ${number.format(quota)} API calls used this month`}
+            />
           ) : null}
         </div>
       </CardContent>

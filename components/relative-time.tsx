@@ -67,7 +67,10 @@ export function RelativeTime({ value, fallback = "—", describe, className, ...
       aria-description={exact}
       tabIndex={0}
       suppressHydrationWarning
-      className={cn("cursor-default rounded-sm whitespace-nowrap underline decoration-muted-foreground/40 decoration-dotted underline-offset-4 outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50", className)}
+      className={cn(
+        "cursor-default rounded-sm whitespace-nowrap underline decoration-muted-foreground/40 decoration-dotted underline-offset-4 outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50",
+        className,
+      )}
       {...props}
     >
       {describe ? describe(relative, date.getTime() <= now) : relative}

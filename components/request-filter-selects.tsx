@@ -7,7 +7,15 @@ import { FilterSelect, withCurrent } from "@/components/log-filters";
  * organization's own endpoints and methods, and a shared link's value even when it is not one.
  */
 
-export function EndpointFilterSelect({ endpoints, value, onChange }: { endpoints: string[]; value: string | undefined; onChange: (endpoint: string | undefined) => void }) {
+export function EndpointFilterSelect({
+  endpoints,
+  value,
+  onChange,
+}: {
+  endpoints: string[];
+  value: string | undefined;
+  onChange: (endpoint: string | undefined) => void;
+}) {
   return (
     <FilterSelect id="filter-endpoint" label="Endpoint" value={value} onChange={onChange} anyLabel="All endpoints" className="col-span-2 lg:col-span-1">
       {withCurrent(endpoints, value).map((endpoint) => (
@@ -19,7 +27,15 @@ export function EndpointFilterSelect({ endpoints, value, onChange }: { endpoints
   );
 }
 
-export function MethodFilterSelect({ methods, value, onChange }: { methods: string[]; value: string | undefined; onChange: (method: string | undefined) => void }) {
+export function MethodFilterSelect({
+  methods,
+  value,
+  onChange,
+}: {
+  methods: string[];
+  value: string | undefined;
+  onChange: (method: string | undefined) => void;
+}) {
   return (
     <FilterSelect id="filter-method" label="Method" value={value} onChange={onChange} anyLabel="All methods">
       {withCurrent(methods, value).map((method) => (

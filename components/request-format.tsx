@@ -73,7 +73,12 @@ function StatusWithCode({ request }: { request: RequestSummary }) {
 /** The path as sent, query included; a link to the request's details when it has them. */
 function RequestPath({ path, href }: { path: string; href?: string }) {
   return href ? (
-    <Link prefetch={false} href={href} className="block truncate font-mono text-xs text-primary hover:underline sm:max-w-60" title={`${path}: open the request's details`}>
+    <Link
+      prefetch={false}
+      href={href}
+      className="block truncate font-mono text-xs text-primary hover:underline sm:max-w-60"
+      title={`${path}: open the request's details`}
+    >
       {path}
     </Link>
   ) : (

@@ -5,7 +5,17 @@ import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 
 /** What a route's error.tsx shows: which page failed, that nothing was changed, and a retry. */
-export function RouteError({ title, description, error, reset }: { title: string; description: string; error: Error & { digest?: string }; reset: () => void }) {
+export function RouteError({
+  title,
+  description,
+  error,
+  reset,
+}: {
+  title: string;
+  description: string;
+  error: Error & { digest?: string };
+  reset: () => void;
+}) {
   return (
     <Alert variant="destructive" role="alert">
       <CircleAlert className="size-4" aria-hidden />

@@ -58,11 +58,31 @@ export function SecondFactorFields({
         <PasskeyProof begin={beginPasskey} error={error} />
       ) : method === "totp" ? (
         <FormField key="totp" label="Authentication code" error={error} description="The 6-digit code your authenticator app shows now.">
-          <Input name="code" inputMode="numeric" autoComplete="one-time-code" pattern="[0-9 ]*" maxLength={7} placeholder="123456" className="font-mono tracking-widest" autoFocus={autoFocus} required />
+          <Input
+            name="code"
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            pattern="[0-9 ]*"
+            maxLength={7}
+            placeholder="123456"
+            className="font-mono tracking-widest"
+            autoFocus={autoFocus}
+            required
+          />
         </FormField>
       ) : (
         <FormField key="recovery" label="Recovery code" error={error} description="One of the codes you saved when you set up two-factor. Each works once.">
-          <Input name="code" autoComplete="off" autoCapitalize="none" spellCheck={false} maxLength={32} placeholder="xxxxx-xxxxx" className="font-mono" autoFocus required />
+          <Input
+            name="code"
+            autoComplete="off"
+            autoCapitalize="none"
+            spellCheck={false}
+            maxLength={32}
+            placeholder="xxxxx-xxxxx"
+            className="font-mono"
+            autoFocus
+            required
+          />
         </FormField>
       )}
       <div className="flex flex-col items-start">
@@ -96,7 +116,9 @@ function PasskeyProof({ begin, error }: { begin: BeginPasskeyProofAction; error?
   return (
     <div className="space-y-2">
       <input ref={credential} type="hidden" name="credential" defaultValue="" />
-      <p className="text-sm text-muted-foreground">Your browser asks your device (a security key, Touch ID, Windows Hello or your phone) to confirm it is you.</p>
+      <p className="text-sm text-muted-foreground">
+        Your browser asks your device (a security key, Touch ID, Windows Hello or your phone) to confirm it is you.
+      </p>
       <Button type="button" variant="outline" className="w-full" onClick={sign} disabled={waiting}>
         <Fingerprint className="size-4" aria-hidden /> {waiting ? "Waiting for your passkey…" : "Use your passkey"}
       </Button>

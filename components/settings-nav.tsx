@@ -7,7 +7,12 @@ const GROUPS = [
   {
     title: "API Access and Activity",
     items: [
-      { label: "API keys", href: "/settings/api", icon: KeyRound, exclude: ["/settings/api/usage", "/settings/api/audit", "/settings/api/activity", "/settings/api/policy"] },
+      {
+        label: "API keys",
+        href: "/settings/api",
+        icon: KeyRound,
+        exclude: ["/settings/api/usage", "/settings/api/audit", "/settings/api/activity", "/settings/api/policy"],
+      },
       { label: "Key policy", href: "/settings/api/policy", icon: ShieldCheck },
       { label: "Usage", href: "/settings/api/usage", icon: ChartColumn, permission: "usage.view" },
       { label: "Audit log", href: "/settings/api/audit", icon: ScrollText, permission: "audit.view" },
@@ -49,20 +54,22 @@ export function SettingsNav({ orgSlug, role }: { orgSlug: string; role: Role }) 
         <div key={group.title} className="min-w-fit">
           <h2 className="mb-2 hidden px-3 text-xs font-semibold uppercase tracking-wide text-muted-foreground lg:block">{group.title}</h2>
           <ul className="flex gap-1 lg:flex-col">
-            {group.items.filter((item) => !("permission" in item) || can(role, item.permission)).map((item) => {
-              const Icon = item.icon;
-              return (
-                <li key={item.href}>
-                  <SettingsNavLink
-                    href={"account" in item ? item.href : `/${orgSlug}${item.href}`}
-                    excluded={"exclude" in item ? item.exclude.map((path) => `/${orgSlug}${path}`) : undefined}
-                  >
-                    <Icon className="size-4" aria-hidden />
-                    {item.label}
-                  </SettingsNavLink>
-                </li>
-              );
-            })}
+            {group.items
+              .filter((item) => !("permission" in item) || can(role, item.permission))
+              .map((item) => {
+                const Icon = item.icon;
+                return (
+                  <li key={item.href}>
+                    <SettingsNavLink
+                      href={"account" in item ? item.href : `/${orgSlug}${item.href}`}
+                      excluded={"exclude" in item ? item.exclude.map((path) => `/${orgSlug}${path}`) : undefined}
+                    >
+                      <Icon className="size-4" aria-hidden />
+                      {item.label}
+                    </SettingsNavLink>
+                  </li>
+                );
+              })}
           </ul>
         </div>
       ))}

@@ -43,7 +43,8 @@ export const LATENCY_SERIES = [
 ] as const;
 
 /** The start of each period of a series, as ISO text (the charts' category axis). */
-export const periodStarts = (series: PeriodSeries<unknown>) => series.rows.map((_, i) => new Date(series.from + i * ROLLUP_GRAIN_MS[series.grain]).toISOString());
+export const periodStarts = (series: PeriodSeries<unknown>) =>
+  series.rows.map((_, i) => new Date(series.from + i * ROLLUP_GRAIN_MS[series.grain]).toISOString());
 
 const at = (iso: string, options: Intl.DateTimeFormatOptions) => new Date(iso).toLocaleString("en-US", { timeZone: "UTC", ...options });
 
@@ -73,4 +74,5 @@ export function periodTicks(grain: RollupGrain, starts: string[]): string[] | un
 
 /** A UTC day on a key's page, from its date or its start: "Nov 26" on the axis, "Thu, Nov 26" in full. */
 export const shortDay = (day: string) => utcDayStart(day.slice(0, 10)).toLocaleDateString("en-US", { month: "short", day: "numeric", timeZone: "UTC" });
-export const longDay = (day: string) => utcDayStart(day.slice(0, 10)).toLocaleDateString("en-US", { weekday: "short", month: "short", day: "numeric", timeZone: "UTC" });
+export const longDay = (day: string) =>
+  utcDayStart(day.slice(0, 10)).toLocaleDateString("en-US", { weekday: "short", month: "short", day: "numeric", timeZone: "UTC" });

@@ -7,7 +7,14 @@ import { ConfirmFooter } from "@/components/confirm-footer";
 import { useConfirmAction } from "@/components/use-confirm-action";
 import type { SignOutAction } from "@/components/user-menu";
 import { AlertDialog, AlertDialogContent, AlertDialogDescription, AlertDialogHeader, AlertDialogTitle } from "@/components/ui/alert-dialog";
-import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuLabel, DropdownMenuSeparator, DropdownMenuTrigger } from "@/components/ui/dropdown-menu";
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuLabel,
+  DropdownMenuSeparator,
+  DropdownMenuTrigger,
+} from "@/components/ui/dropdown-menu";
 
 /** The account menu around its trigger, and signing out everywhere's question; loaded on intent (components/user-menu.tsx). */
 export function UserMenuItems({
@@ -68,8 +75,8 @@ export function UserMenuItems({
           <AlertDialogHeader>
             <AlertDialogTitle>Sign out everywhere?</AlertDialogTitle>
             <AlertDialogDescription>
-              This ends every session of {email}: on this device and on every other browser or device where you are signed in. Each of them
-              will need your password to sign in again.
+              This ends every session of {email}: on this device and on every other browser or device where you are signed in. Each of them will need your
+              password to sign in again.
             </AlertDialogDescription>
           </AlertDialogHeader>
           <ConfirmFooter

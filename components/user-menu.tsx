@@ -37,7 +37,16 @@ export function UserMenu({
         {face}
       </Button>
     );
-    return <menu.Part trigger={trigger} name={name} email={email} signOutAction={signOutAction} signOutEverywhereAction={signOutEverywhereAction} defaultOpen={menu.openOnArrival} />;
+    return (
+      <menu.Part
+        trigger={trigger}
+        name={name}
+        email={email}
+        signOutAction={signOutAction}
+        signOutEverywhereAction={signOutEverywhereAction}
+        defaultOpen={menu.openOnArrival}
+      />
+    );
   }
   return (
     <Button {...look} type="button" aria-haspopup="menu" {...menu.triggerProps}>

@@ -74,7 +74,15 @@ export interface KeyRestrictions {
  * threshold once a month, a key's budget threshold once per key and budget period, a burst of 429
  * once an hour per key, an expiry once per key, a leak (docs/security.md#leaked-keys-and-secret-scanning) once per key.
  */
-export const ALERT_KIND_VALUES = ["quota_threshold", "budget_threshold", "rate_limited", "key_expiring", "key_expired", "webhook_disabled", "key_leaked"] as const;
+export const ALERT_KIND_VALUES = [
+  "quota_threshold",
+  "budget_threshold",
+  "rate_limited",
+  "key_expiring",
+  "key_expired",
+  "webhook_disabled",
+  "key_leaked",
+] as const;
 export type AlertKind = (typeof ALERT_KIND_VALUES)[number];
 
 /** The quota shares (percent) that raise an alert unless the organization chose others. */

@@ -68,6 +68,8 @@ const thresholdCount = (limit: number, threshold: number) => Math.ceil((limit * 
  */
 export function budgetThresholdsReached(limit: number, used: number): number[] {
   return BUDGET_ALERT_THRESHOLDS.filter(
-    (threshold, i) => used >= thresholdCount(limit, threshold) && BUDGET_ALERT_THRESHOLDS.slice(i + 1).every((higher) => thresholdCount(limit, higher) !== thresholdCount(limit, threshold)),
+    (threshold, i) =>
+      used >= thresholdCount(limit, threshold) &&
+      BUDGET_ALERT_THRESHOLDS.slice(i + 1).every((higher) => thresholdCount(limit, higher) !== thresholdCount(limit, threshold)),
   );
 }

@@ -34,4 +34,3 @@ export function can(role: Role, permission: Permission): boolean {
 export function rolesWith(permission: Permission): readonly Role[] {
   return PERMISSIONS[permission];
 }
-

@@ -52,7 +52,10 @@ function clientExecutor(): Executor {
       if (handle.sql) {
         const params = normalized(values) as postgres.ParameterOrJSON<never>[];
         // Its migrations are one text with BEGIN and COMMIT: they need a connection of their own.
-        const result = values.length === 0 ? await onReservedConnection(handle.sql, (connection) => connection.unsafe(text).simple()) : await handle.sql.unsafe(text, params);
+        const result =
+          values.length === 0
+            ? await onReservedConnection(handle.sql, (connection) => connection.unsafe(text).simple())
+            : await handle.sql.unsafe(text, params);
         const rows = [...result];
         return { rows, rowCount: result.count ?? rows.length };
       }

@@ -44,7 +44,9 @@ async function ensurePartitions(db: DbOrTx, table: PartitionedTable, from: Date,
     const name = partitionName(table, start);
     const [row] = rowsOf<{ exists: boolean }>(await db.execute(sql`select to_regclass(${name}) is not null as exists`));
     if (row?.exists) continue;
-    await db.execute(sql.raw(`create table if not exists "${name}" partition of ${table} for values from ('${start.toISOString()}') to ('${next(start).toISOString()}')`));
+    await db.execute(
+      sql.raw(`create table if not exists "${name}" partition of ${table} for values from ('${start.toISOString()}') to ('${next(start).toISOString()}')`),
+    );
   }
 }
 
@@ -100,7 +102,9 @@ export async function maintainRequestLog(db: DbOrTx, now = new Date()): Promise<
     // A key's budget counts in its current period only (docs/features/key-budgets.md): periods that began before last month are history nobody reads.
     await tx.execute(sql`delete from key_budget_usage where period_start < ${addMonths(now, -1).toISOString()}`);
     // Idempotency keys past their window answer as new already; this only frees the space.
-    await tx.execute(sql`delete from idempotency_keys where created_at < ${now.toISOString()}::timestamptz - ${IDEMPOTENCY_WINDOW_HOURS}::int * interval '1 hour'`);
+    await tx.execute(
+      sql`delete from idempotency_keys where created_at < ${now.toISOString()}::timestamptz - ${IDEMPOTENCY_WINDOW_HOURS}::int * interval '1 hour'`,
+    );
     return { dropped };
   });
 }

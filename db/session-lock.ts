@@ -6,7 +6,12 @@ import { postgresClient } from "./index";
  * of this service (another worker, another machine) runs the same work at the same time. The
  * embedded database has a single owning process, so there the work just runs.
  */
-async function holdingLock<T, Skipped>(lock: number, take: (connection: postgres.ReservedSql) => Promise<boolean>, run: () => Promise<T>, skipped: Skipped): Promise<T | Skipped> {
+async function holdingLock<T, Skipped>(
+  lock: number,
+  take: (connection: postgres.ReservedSql) => Promise<boolean>,
+  run: () => Promise<T>,
+  skipped: Skipped,
+): Promise<T | Skipped> {
   const sql = postgresClient();
   if (!sql) return run();
   const connection = await sql.reserve();

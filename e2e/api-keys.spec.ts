@@ -62,7 +62,10 @@ test.describe.serial("a key's life: an admin creates it, the owner revokes it", 
     const page = await context.newPage();
     const keys = new ApiKeysPage(page);
     await keys.goto();
-    await keys.row(name).getByRole("button", { name: `Revoke ${name}` }).click();
+    await keys
+      .row(name)
+      .getByRole("button", { name: `Revoke ${name}` })
+      .click();
     const dialog = page.getByRole("alertdialog", { name: "Revoke API key" });
     await expect(dialog).toContainText(name);
     await expect(dialog).toContainText(/Last used (.+ ago|just now)|Never used/);

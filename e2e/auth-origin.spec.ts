@@ -14,13 +14,22 @@ interface Answer {
 function onHost(baseURL: string, host: string, method: string, path: string, init: { cookie?: string; form?: Record<string, string> } = {}): Promise<Answer> {
   const { hostname, port } = new URL(baseURL);
   const body = init.form ? new URLSearchParams(init.form).toString() : undefined;
-  const headers: Record<string, string> = { Host: host, ...(init.cookie ? { Cookie: init.cookie } : {}), ...(body ? { "Content-Type": "application/x-www-form-urlencoded" } : {}) };
+  const headers: Record<string, string> = {
+    Host: host,
+    ...(init.cookie ? { Cookie: init.cookie } : {}),
+    ...(body ? { "Content-Type": "application/x-www-form-urlencoded" } : {}),
+  };
   return new Promise((resolve, reject) => {
     const outgoing = request({ hostname, port, method, path, headers }, (incoming) => {
       const chunks: Buffer[] = [];
       incoming.on("data", (chunk: Buffer) => chunks.push(chunk));
       incoming.on("end", () =>
-        resolve({ status: incoming.statusCode!, location: incoming.headers.location, cookies: (incoming.headers["set-cookie"] ?? []).map((line) => line.split(";")[0]!), body: Buffer.concat(chunks).toString("utf8") }),
+        resolve({
+          status: incoming.statusCode!,
+          location: incoming.headers.location,
+          cookies: (incoming.headers["set-cookie"] ?? []).map((line) => line.split(";")[0]!),
+          body: Buffer.concat(chunks).toString("utf8"),
+        }),
       );
     });
     outgoing.on("error", reject);
@@ -40,7 +49,10 @@ test("next-auth's sign-in and sign-out redirects stay on the host the client cal
   const { csrfToken } = JSON.parse(csrf.body) as { csrfToken: string };
   // As a browser's jar keeps them: the last value of each name (proxy.ts's session check sets a csrf cookie too).
   const jar = new Map(csrf.cookies.map((cookie) => [cookie.split("=")[0]!, cookie]));
-  const signOut = await onHost(baseURL!, host, "POST", "/api/auth/signout", { cookie: [...jar.values()].join("; "), form: { csrfToken, callbackUrl: `http://${host}/signin` } });
+  const signOut = await onHost(baseURL!, host, "POST", "/api/auth/signout", {
+    cookie: [...jar.values()].join("; "),
+    form: { csrfToken, callbackUrl: `http://${host}/signin` },
+  });
   expect(signOut.status).toBe(302);
   // A path: the browser stays on the address it called, whatever name a proxy calls us by.
   expect(signOut.location).toBe("/signin");

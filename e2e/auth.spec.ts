@@ -79,7 +79,10 @@ test.describe("signed in", () => {
     await expect(page.getByRole("button", { name: "Organization: Solo Studio Solo", exact: true })).toBeVisible();
     await expect(page.getByText("Your plan has no API access")).toBeVisible();
     await page.getByRole("button", { name: /Organization:/ }).click();
-    await page.getByRole("menu").getByRole("menuitem", { name: /Globex/ }).click();
+    await page
+      .getByRole("menu")
+      .getByRole("menuitem", { name: /Globex/ })
+      .click();
     await expect(page).toHaveURL(/\/globex\/settings\/api$/);
     await expect(page.getByRole("navigation", { name: "Settings" }).getByRole("link", { name: "API keys" })).toHaveAttribute("aria-current", "page");
   });
@@ -133,7 +136,12 @@ test.describe("signed in", () => {
 
   test("sign out everywhere, after confirming, ends the user's sessions in every browser", async ({ browser }) => {
     // A user of its own: signing the demo users out everywhere would end the shared sessions.
-    const account = { name: "Evan Everywhere", email: `everywhere-${Date.now()}@example.test`, password: "a-long-enough-password", organization: "Everywhere Ltd" };
+    const account = {
+      name: "Evan Everywhere",
+      email: `everywhere-${Date.now()}@example.test`,
+      password: "a-long-enough-password",
+      organization: "Everywhere Ltd",
+    };
     const laptop = await browser.newContext({ storageState: undefined });
     const laptopPage = await laptop.newPage();
     await new SignUpPage(laptopPage).goto();

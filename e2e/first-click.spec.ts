@@ -36,13 +36,19 @@ test.describe("as the owner", () => {
   test("“Revoke” on the key list, reached from another settings page, opens its dialog on the first click", async ({ page }) => {
     await page.goto("/acme/settings/members", { waitUntil: "commit" });
     await page.getByRole("navigation", { name: "Settings" }).getByRole("link", { name: "API keys" }).click();
-    await page.getByRole("button", { name: /^Revoke / }).first().click();
+    await page
+      .getByRole("button", { name: /^Revoke / })
+      .first()
+      .click();
     await expect(page.getByRole("alertdialog", { name: "Revoke API key" })).toBeVisible();
   });
 
   test("“Revoke” and “Create API key” on a freshly loaded key list open their dialogs on the first click", async ({ page }) => {
     await page.goto("/acme/settings/api", { waitUntil: "commit" });
-    await page.getByRole("button", { name: /^Revoke / }).first().click();
+    await page
+      .getByRole("button", { name: /^Revoke / })
+      .first()
+      .click();
     const revoke = page.getByRole("alertdialog", { name: "Revoke API key" });
     await expect(revoke).toBeVisible();
     await revoke.getByRole("button", { name: "Cancel" }).click();
@@ -54,7 +60,10 @@ test.describe("as the owner", () => {
 
   test("an open “Revoke” dialog stays open while the list draws a key another person just created", async ({ page, browser }) => {
     await page.goto("/acme/settings/api", { waitUntil: "commit" });
-    await page.getByRole("button", { name: /^Revoke / }).first().click();
+    await page
+      .getByRole("button", { name: /^Revoke / })
+      .first()
+      .click();
     const revoke = page.getByRole("alertdialog", { name: "Revoke API key" });
     await expect(revoke.getByRole("button", { name: "Revoke key" })).toBeVisible();
 

@@ -46,7 +46,10 @@ test("an owner chooses “alert only”; a reported key keeps working and the al
     // Put back what other specs expect: the key gone, leaked keys revoked at once.
     await keys.revokeLeftovers(/Leak drill \d+/);
     await page.goto("/acme/settings/api/policy");
-    await page.getByRole("radiogroup", { name: "Leaked keys" }).getByRole("radio", { name: /^Revoke at once/ }).check();
+    await page
+      .getByRole("radiogroup", { name: "Leaked keys" })
+      .getByRole("radio", { name: /^Revoke at once/ })
+      .check();
     await page.getByRole("button", { name: "Save leaked-key response" }).click();
     await expect(page.getByText("Leaked-key response saved")).toBeVisible();
   } finally {

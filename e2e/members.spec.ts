@@ -73,37 +73,41 @@ test("an owner invites an admin, who signs up through the link, creates a key, a
   await invited.close();
 });
 
-test("a newcomer who joins through an invitation sees the address they browse on in Make your first call, without a reload", POSTGRES, async ({ browser, baseURL }) => {
-  // Another name for this server than the one it calls itself by (localhost): the page rendered
-  // with the sign-up's answer must still show the browser's own address.
-  const browsedOrigin = new URL(baseURL!).origin.replace("localhost", "127.0.0.1");
-  const stamp = Date.now();
-  const email = `new.member.${stamp}@example.com`;
-  // Unique, so a run that stopped before its clean-up leaves no namesake behind.
-  const name = `Noel Newcomer ${stamp}`;
-  const owner = await browser.newContext({ storageState: storageStateOf("owner") });
-  const members = new MembersPage(await owner.newPage());
-  await members.goto();
-  const link = await members.invite(email, "Member");
+test(
+  "a newcomer who joins through an invitation sees the address they browse on in Make your first call, without a reload",
+  POSTGRES,
+  async ({ browser, baseURL }) => {
+    // Another name for this server than the one it calls itself by (localhost): the page rendered
+    // with the sign-up's answer must still show the browser's own address.
+    const browsedOrigin = new URL(baseURL!).origin.replace("localhost", "127.0.0.1");
+    const stamp = Date.now();
+    const email = `new.member.${stamp}@example.com`;
+    // Unique, so a run that stopped before its clean-up leaves no namesake behind.
+    const name = `Noel Newcomer ${stamp}`;
+    const owner = await browser.newContext({ storageState: storageStateOf("owner") });
+    const members = new MembersPage(await owner.newPage());
+    await members.goto();
+    const link = await members.invite(email, "Member");
 
-  const invited = await browser.newContext({ baseURL: browsedOrigin });
-  const invitedPage = await invited.newPage();
-  await invitedPage.goto(new URL(link).pathname);
-  await invitedPage.getByLabel("Your name").fill(name);
-  await invitedPage.getByLabel("Password").fill("a-long-enough-password");
-  await invitedPage.getByRole("button", { name: "Create account and join" }).click();
-  await expect(invitedPage).toHaveURL(`${browsedOrigin}/acme/settings/api`);
-  const quickstart = invitedPage.getByText("Base address:");
-  await expect(quickstart).toContainText(`${browsedOrigin}/v1`);
-  await expect(invitedPage.getByLabel("curl example", { exact: true })).toContainText(`curl ${browsedOrigin}/v1/invoices`);
+    const invited = await browser.newContext({ baseURL: browsedOrigin });
+    const invitedPage = await invited.newPage();
+    await invitedPage.goto(new URL(link).pathname);
+    await invitedPage.getByLabel("Your name").fill(name);
+    await invitedPage.getByLabel("Password").fill("a-long-enough-password");
+    await invitedPage.getByRole("button", { name: "Create account and join" }).click();
+    await expect(invitedPage).toHaveURL(`${browsedOrigin}/acme/settings/api`);
+    const quickstart = invitedPage.getByText("Base address:");
+    await expect(quickstart).toContainText(`${browsedOrigin}/v1`);
+    await expect(invitedPage.getByLabel("curl example", { exact: true })).toContainText(`curl ${browsedOrigin}/v1/invoices`);
 
-  // Leave Acme as it was for the other specs.
-  await members.goto();
-  await members.remove(name);
-  await expect(members.member(email)).toHaveCount(0);
-  await owner.close();
-  await invited.close();
-});
+    // Leave Acme as it was for the other specs.
+    await members.goto();
+    await members.remove(name);
+    await expect(members.member(email)).toHaveCount(0);
+    await owner.close();
+    await invited.close();
+  },
+);
 
 test("an admin can invite members and guests but not owners or admins", async ({ browser }) => {
   const context = await browser.newContext({ storageState: storageStateOf("admin") });

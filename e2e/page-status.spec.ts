@@ -31,7 +31,16 @@ async function expectShown(client: APIRequestContext, path: string) {
 
 test("a page the role may not see answers 404 with the not-found page, and one it may see 200", async () => {
   const guest = await signedInAs("guest");
-  for (const page of ["api/audit", "api/audit/req_0000000000000000000000", "api/activity", "members", "webhooks", "webhooks/whe_demo_acme_books", "alerts", "notifications"]) {
+  for (const page of [
+    "api/audit",
+    "api/audit/req_0000000000000000000000",
+    "api/activity",
+    "members",
+    "webhooks",
+    "webhooks/whe_demo_acme_books",
+    "alerts",
+    "notifications",
+  ]) {
     await expectNotFound(guest, `/acme/settings/${page}`);
   }
   await expectShown(guest, "/acme/settings/api");

@@ -16,7 +16,14 @@ async function addVirtualAuthenticator(page: Page) {
   const devtools = await page.context().newCDPSession(page);
   await devtools.send("WebAuthn.enable");
   await devtools.send("WebAuthn.addVirtualAuthenticator", {
-    options: { protocol: "ctap2", transport: "internal", hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+    options: {
+      protocol: "ctap2",
+      transport: "internal",
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
   });
 }
 
@@ -69,7 +76,12 @@ test("on an IP address, adding a passkey says to open the dashboard by its host 
   const page = await context.newPage();
   await addVirtualAuthenticator(page);
   await page.goto("/signup");
-  await new SignUpPage(page).signUp({ name: "Ivy Address", email: `ip-passkey-${Date.now()}@example.test`, password: PASSWORD, organization: `By Address ${Date.now()}` });
+  await new SignUpPage(page).signUp({
+    name: "Ivy Address",
+    email: `ip-passkey-${Date.now()}@example.test`,
+    password: PASSWORD,
+    organization: `By Address ${Date.now()}`,
+  });
   await expect(page).toHaveURL(/\/settings\/api$/);
   await new SecurityPage(page).goto();
   await page.getByRole("button", { name: "Add a passkey" }).click();

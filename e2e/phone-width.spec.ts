@@ -38,7 +38,11 @@ test.describe("at phone width (390 px)", () => {
   test("a request's details page does not scroll sideways", async ({ page }) => {
     const shell = new DashboardShell(page);
     await page.goto("/acme/settings/api/audit?status=4xx", { waitUntil: "networkidle" });
-    await page.getByRole("table", { name: "API requests" }).getByRole("link", { name: /^\/v1\// }).first().click();
+    await page
+      .getByRole("table", { name: "API requests" })
+      .getByRole("link", { name: /^\/v1\// })
+      .first()
+      .click();
     await expect(page).toHaveURL(/\/acme\/settings\/api\/audit\/req_/);
     await expect(page.getByLabel("Response body", { exact: true })).toBeVisible();
     await expect(shell.currentTab).toHaveText("Audit log");
@@ -51,7 +55,11 @@ test.describe("at phone width (390 px)", () => {
     const code = page.getByLabel("curl example", { exact: true });
     const codeBox = (await code.boundingBox())!;
     const copyBox = (await page.getByRole("button", { name: "Copy curl example" }).boundingBox())!;
-    const overlapping = codeBox.x < copyBox.x + copyBox.width && copyBox.x < codeBox.x + codeBox.width && codeBox.y < copyBox.y + copyBox.height && copyBox.y < codeBox.y + codeBox.height;
+    const overlapping =
+      codeBox.x < copyBox.x + copyBox.width &&
+      copyBox.x < codeBox.x + codeBox.width &&
+      codeBox.y < copyBox.y + copyBox.height &&
+      copyBox.y < codeBox.y + codeBox.height;
     expect(overlapping, "the copy button lies over the code").toBe(false);
     await screenshot(page, "phone-first-call");
   });

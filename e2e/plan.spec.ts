@@ -6,7 +6,12 @@ test.describe("an owner", () => {
     // A fresh organization of its own, so the demo organizations keep their plans.
     const stamp = Date.now();
     await new SignUpPage(page).goto();
-    await new SignUpPage(page).signUp({ name: "Paula Planner", email: `planner-${stamp}@example.test`, password: "a-long-enough-password", organization: `Planner ${stamp}` });
+    await new SignUpPage(page).signUp({
+      name: "Paula Planner",
+      email: `planner-${stamp}@example.test`,
+      password: "a-long-enough-password",
+      organization: `Planner ${stamp}`,
+    });
     await expect(page.getByRole("heading", { name: "API keys", exact: true })).toBeVisible();
     await page.getByRole("navigation", { name: "Settings" }).getByRole("link", { name: "Plan" }).click();
     await expect(page.getByRole("heading", { name: "Plan", exact: true })).toBeVisible();

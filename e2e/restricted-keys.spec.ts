@@ -4,7 +4,8 @@ import { ApiKeysPage } from "./pages/api-keys-page";
 import { chooseOption, chosenOption } from "./native-select";
 
 async function call(request: APIRequestContext, value: string, method: "GET" | "POST", path: string) {
-  const response = method === "GET" ? await request.get(path, { headers: { "X-API-Key": value } }) : await request.post(path, { headers: { "X-API-Key": value }, data: {} });
+  const response =
+    method === "GET" ? await request.get(path, { headers: { "X-API-Key": value } }) : await request.post(path, { headers: { "X-API-Key": value }, data: {} });
   const body = response.status() >= 400 ? ((await response.json()) as { error: { code: string; message: string } }).error : null;
   return { status: response.status(), code: body?.code, message: body?.message };
 }
@@ -78,7 +79,9 @@ test("an admin creates a read-only key and a restricted key with an allowlist; t
   expect((await call(request, restricted, "GET", "/v1/analytics")).status).toBe(200);
   const invoices = await call(request, restricted, "GET", "/v1/invoices");
   expect(invoices).toMatchObject({ status: 403, code: "api_key_scope_insufficient" });
-  expect(invoices.message).toBe("This API key cannot read invoices. The request needs the read permission on invoices. An admin can change the key's access in the dashboard.");
+  expect(invoices.message).toBe(
+    "This API key cannot read invoices. The request needs the read permission on invoices. An admin can change the key's access in the dashboard.",
+  );
   await page.reload();
   const can = page.getByLabel("What this key can do");
   await expect(can.locator("div").filter({ hasText: "Analytics" })).toContainText("Read");

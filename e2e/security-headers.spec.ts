@@ -38,7 +38,9 @@ async function watchForCspViolations(page: Page): Promise<() => Promise<string[]
   await page.addInitScript(() => {
     const seen: string[] = [];
     (window as unknown as { cspViolations: string[] }).cspViolations = seen;
-    document.addEventListener("securitypolicyviolation", (event) => seen.push(`${event.violatedDirective} blocked ${event.blockedURI || "inline"} (${event.sourceFile}:${event.lineNumber})`));
+    document.addEventListener("securitypolicyviolation", (event) =>
+      seen.push(`${event.violatedDirective} blocked ${event.blockedURI || "inline"} (${event.sourceFile}:${event.lineNumber})`),
+    );
   });
   return async () => [...reported, ...(await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations))];
 }
@@ -47,8 +49,15 @@ function expectSecurityHeaders(response: Response | null, path: string) {
   expect(response, path).not.toBeNull();
   const headers = response!.headers();
   const csp = headers["content-security-policy"] ?? "";
-  const directives = new Map(csp.split(";").map((directive) => { const [name = "", ...values] = directive.trim().split(/\s+/); return [name, values]; }));
-  expect(directives.get("script-src"), `${path}: script-src`).toEqual(expect.arrayContaining(["'strict-dynamic'", expect.stringMatching(/^'nonce-[A-Za-z0-9+/]{22}==?'$/)]));
+  const directives = new Map(
+    csp.split(";").map((directive) => {
+      const [name = "", ...values] = directive.trim().split(/\s+/);
+      return [name, values];
+    }),
+  );
+  expect(directives.get("script-src"), `${path}: script-src`).toEqual(
+    expect.arrayContaining(["'strict-dynamic'", expect.stringMatching(/^'nonce-[A-Za-z0-9+/]{22}==?'$/)]),
+  );
   expect(directives.get("script-src"), `${path}: script-src`).not.toContain("'unsafe-inline'");
   // The API reference's bundled zod probes for eval; nothing else may.
   if (path !== "/docs") expect(directives.get("script-src"), `${path}: script-src`).not.toContain("'unsafe-eval'");
@@ -134,7 +143,10 @@ test.describe("signed in as the owner", () => {
     // A page on the app's own origin (so SameSite cookies go along) that frames the keys page.
     const framing = `${baseURL}/framing-test`;
     await page.route(framing, (route) =>
-      route.fulfill({ contentType: "text/html", body: '<!doctype html><title>Framing</title><iframe src="/acme/settings/api" width="800" height="600"></iframe>' }),
+      route.fulfill({
+        contentType: "text/html",
+        body: '<!doctype html><title>Framing</title><iframe src="/acme/settings/api" width="800" height="600"></iframe>',
+      }),
     );
     const refused = page.waitForEvent("console", (message) => /frame-ancestors/.test(message.text()));
     await page.goto(framing);
@@ -163,9 +175,9 @@ test.describe("static files", () => {
 
   test("Next's scripts and styles are sent with nosniff", async ({ page, request }) => {
     await page.goto("/signin");
-    const assets = await page.locator('script[src^="/_next/static/"], link[rel="stylesheet"][href^="/_next/static/"]').evaluateAll((nodes) =>
-      nodes.map((node) => node.getAttribute("src") ?? node.getAttribute("href") ?? ""),
-    );
+    const assets = await page
+      .locator('script[src^="/_next/static/"], link[rel="stylesheet"][href^="/_next/static/"]')
+      .evaluateAll((nodes) => nodes.map((node) => node.getAttribute("src") ?? node.getAttribute("href") ?? ""));
     expect(assets.length).toBeGreaterThan(1);
     for (const asset of assets) expect((await request.get(asset)).headers()["x-content-type-options"], asset).toBe("nosniff");
   });

@@ -33,7 +33,10 @@ test("revoking a key asks for the password again once sudo mode has run out", as
   expect(await ageSessions(USERS.owner.email, signingInAt, SUDO_MODE_SECONDS)).toBe(1);
 
   // Cancelled, the question leaves the key as it was and the dialog says why nothing happened.
-  await keys.row(name).getByRole("button", { name: `Revoke ${name}` }).click();
+  await keys
+    .row(name)
+    .getByRole("button", { name: `Revoke ${name}` })
+    .click();
   const revokeDialog = page.getByRole("alertdialog", { name: "Revoke API key" });
   await revokeDialog.getByRole("button", { name: "Revoke key" }).click();
   const question = sudoDialog(page);
@@ -46,7 +49,10 @@ test("revoking a key asks for the password again once sudo mode has run out", as
   await expect(keys.row(name)).toContainText("Active");
 
   // A wrong password is refused on its field; the right one lets the revoke through.
-  await keys.row(name).getByRole("button", { name: `Revoke ${name}` }).click();
+  await keys
+    .row(name)
+    .getByRole("button", { name: `Revoke ${name}` })
+    .click();
   await revokeDialog.getByRole("button", { name: "Revoke key" }).click();
   await expect(question).toBeVisible();
   await question.getByLabel("Password").fill("not-the-password");

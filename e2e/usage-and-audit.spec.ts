@@ -30,7 +30,10 @@ test.describe("as a member", () => {
     // 5. The last 50 calls, newest first
     await expect(page.getByRole("heading", { name: "Last 50 calls" })).toBeVisible();
     await expect(page.getByRole("table", { name: "Last calls" }).getByRole("row")).toHaveCount(51);
-    const times = await page.getByRole("table", { name: "Last calls" }).locator("time").evaluateAll((nodes) => nodes.map((n) => n.getAttribute("datetime") ?? ""));
+    const times = await page
+      .getByRole("table", { name: "Last calls" })
+      .locator("time")
+      .evaluateAll((nodes) => nodes.map((n) => n.getAttribute("datetime") ?? ""));
     expect([...times].sort().reverse()).toEqual(times);
     // Each call opens its request's details (docs/features/audit-log.md#request-details).
     await expect(page.getByRole("table", { name: "Last calls" }).getByRole("link").first()).toHaveAttribute("href", /^\/acme\/settings\/api\/audit\/req_/);
@@ -131,7 +134,22 @@ test.describe("as a member", () => {
     expect(records.length).toBeGreaterThan(0);
     expect(records.every((r) => /^5\d\d$/.test(r.status!))).toBe(true);
     expect(records[0]!.path).toBe(firstPath);
-    expect(Object.keys(records[0]!)).toEqual(["time", "request_id", "key_id", "key_name", "key_hint", "key_status", "method", "path", "endpoint", "status", "error_code", "duration_ms", "ip", "user_agent"]);
+    expect(Object.keys(records[0]!)).toEqual([
+      "time",
+      "request_id",
+      "key_id",
+      "key_name",
+      "key_hint",
+      "key_status",
+      "method",
+      "path",
+      "endpoint",
+      "status",
+      "error_code",
+      "duration_ms",
+      "ip",
+      "user_agent",
+    ]);
     await page.setViewportSize(PHONE);
     await screenshot(page, "audit-log-phone");
   });

@@ -12,7 +12,12 @@ test.describe("as a member", () => {
     await usage.goto();
     await expect(page.getByRole("heading", { name: "Usage", exact: true })).toBeVisible();
     await expect(page.getByRole("region", { name: "Totals" })).toContainText(/Requests\s*[\d,]+/);
-    await expect(page.getByRole("img", { name: /^Requests per hour, stacked by status class/ }).locator(".recharts-bar-rectangle").first()).toBeVisible();
+    await expect(
+      page
+        .getByRole("img", { name: /^Requests per hour, stacked by status class/ })
+        .locator(".recharts-bar-rectangle")
+        .first(),
+    ).toBeVisible();
     await screenshot(page, "usage");
     await page.setViewportSize(PHONE);
     await screenshot(page, "usage-phone");
@@ -46,7 +51,11 @@ test.describe("as a member", () => {
     const [method, route] = slowest.split(/\s+/);
     expect(records.map((record) => record.endpoint)).toContain(`${method} ${route}`);
 
-    await byEndpoint.locator("tbody tr").first().getByRole("link", { name: /in the audit log$/ }).click();
+    await byEndpoint
+      .locator("tbody tr")
+      .first()
+      .getByRole("link", { name: /in the audit log$/ })
+      .click();
     // The same 7 UTC days, today included, as the audit log's custom dates.
     const day = (daysAgo: number) => new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10);
     await expect(page).toHaveURL(/\/settings\/api\/audit\?/);
@@ -57,7 +66,8 @@ test.describe("as a member", () => {
     await expect(page.getByLabel("From (UTC day)")).toHaveValue(day(6));
     const paths = await page.getByRole("table", { name: "API requests" }).locator("tbody tr td:nth-child(4)").allInnerTexts();
     expect(paths.length).toBeGreaterThan(0);
-    for (const row of await page.getByRole("table", { name: "API requests" }).locator("tbody tr td:nth-child(2)").allInnerTexts()) expect(row).toContain("Production billing server");
+    for (const row of await page.getByRole("table", { name: "API requests" }).locator("tbody tr td:nth-child(2)").allInnerTexts())
+      expect(row).toContain("Production billing server");
   });
 
   test("a chart is drawn once it comes into view, and a sorted breakdown is a link", async ({ page }) => {

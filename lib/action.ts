@@ -68,14 +68,20 @@ class SudoModeRequired extends UserFacingError {
 }
 
 /** zod parse → run → typed result: the steps every wrapper ends with. A UserFacingError becomes the refusal it says; anything else is thrown on with its cause. */
-async function parseAndRun<S extends z.ZodType, T>(input: S, form: FormData | Record<string, unknown>, run: (data: z.output<S>) => Promise<T>): Promise<ActionResult<T>> {
+async function parseAndRun<S extends z.ZodType, T>(
+  input: S,
+  form: FormData | Record<string, unknown>,
+  run: (data: z.output<S>) => Promise<T>,
+): Promise<ActionResult<T>> {
   const parsed = input.safeParse(formToObject(form));
   if (!parsed.success) return { ok: false, error: "Check the highlighted fields.", fieldErrors: fieldErrorsOf(parsed.error) };
   try {
     return { ok: true, data: await run(parsed.data) };
   } catch (error) {
     if (!(error instanceof UserFacingError)) throw error;
-    return error instanceof SudoModeRequired ? SUDO_REFUSAL : { ok: false, error: error.message, ...(error.fieldErrors ? { fieldErrors: error.fieldErrors } : {}) };
+    return error instanceof SudoModeRequired
+      ? SUDO_REFUSAL
+      : { ok: false, error: error.message, ...(error.fieldErrors ? { fieldErrors: error.fieldErrors } : {}) };
   }
 }
 
@@ -159,7 +165,8 @@ function accountActionThat<S extends z.ZodType, T, C = void>(
         const change = await run(data, { userId: session.userId, sessionId: session.sessionId, tx, checked });
         const [person, organizations] = await Promise.all([getUser(session.userId, tx), listMemberships(session.userId, tx)]);
         const entry: ActivityChange = { ...change.activity, target: { type: "member", id: session.userId, name: person?.name ?? "" } };
-        for (const { orgId } of organizations) await insertActivity(tx, orgId, { kind: "user", userId: session.userId, ip: client.ip, userAgent: client.userAgent }, [entry]);
+        for (const { orgId } of organizations)
+          await insertActivity(tx, orgId, { kind: "user", userId: session.userId, ip: client.ip, userAgent: client.userAgent }, [entry]);
         return change.data;
       });
     });
@@ -174,7 +181,11 @@ function accountActionThat<S extends z.ZodType, T, C = void>(
  * (their admins see who added or removed a second factor) → revalidate → typed result. No
  * organization role is involved: each person manages their own sign-in.
  */
-export function accountAction<S extends z.ZodType, T>(input: S, run: (data: z.output<S>, ctx: AccountContext) => Promise<AccountChange<T>>, options: { sudo?: boolean } = {}) {
+export function accountAction<S extends z.ZodType, T>(
+  input: S,
+  run: (data: z.output<S>, ctx: AccountContext) => Promise<AccountChange<T>>,
+  options: { sudo?: boolean } = {},
+) {
   return accountActionThat(input, run, options);
 }
 
@@ -194,7 +205,10 @@ export function accountActionAfterCheck<S extends z.ZodType, C, T>(
 }
 
 /** An account change that needs a second factor given again (turning two-factor off): checked, throttled, before anything changes. */
-export function accountActionWithSecondFactor<S extends z.ZodType<SecondFactorProof>, T>(input: S, run: (data: z.output<S>, ctx: AccountContext) => Promise<AccountChange<T>>) {
+export function accountActionWithSecondFactor<S extends z.ZodType<SecondFactorProof>, T>(
+  input: S,
+  run: (data: z.output<S>, ctx: AccountContext) => Promise<AccountChange<T>>,
+) {
   return accountActionThat(input, run, { check: (proof, session, client) => requireSecondFactor(session, proof, client.ip) });
 }
 

@@ -49,7 +49,14 @@ const FIELD_LABELS: Record<string, string> = {
 };
 
 /** What a null means for a field: "Never" for an expiry, "Default (60)" for a rate limit. */
-const NULL_MEANS: Record<string, string> = { expiresAt: "Never", rateLimitPerMinute: "Default (60)", maxLifetimeDays: "No maximum", ipAllowlist: "Any address", quotaAlertThresholds: "Off", budget: "No budget" };
+const NULL_MEANS: Record<string, string> = {
+  expiresAt: "Never",
+  rateLimitPerMinute: "Default (60)",
+  maxLifetimeDays: "No maximum",
+  ipAllowlist: "Any address",
+  quotaAlertThresholds: "Off",
+  budget: "No budget",
+};
 
 /** The order fields are shown in: the label table's, whatever order the stored JSON kept (jsonb sorts its keys by length). */
 const FIELD_ORDER = Object.keys(FIELD_LABELS);
@@ -86,5 +93,10 @@ export interface FieldChange {
 /** The fields an entry records, in the label table's order, each with its value before and after ("Status: active → revoked"). */
 export function fieldChanges(before: ActivityValues | null, after: ActivityValues | null): FieldChange[] {
   const fields = [...new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})])].sort((a, b) => fieldRank(a) - fieldRank(b));
-  return fields.map((field) => ({ field, label: FIELD_LABELS[field] ?? field, before: shown(field, before?.[field], before), after: shown(field, after?.[field], after) }));
+  return fields.map((field) => ({
+    field,
+    label: FIELD_LABELS[field] ?? field,
+    before: shown(field, before?.[field], before),
+    after: shown(field, after?.[field], after),
+  }));
 }

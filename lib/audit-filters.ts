@@ -89,7 +89,11 @@ const auditFiltersSchema = z
   .superRefine((value, ctx) => {
     // A refusal has one status; a status filter that contradicts it would select nothing.
     if (value.error && value.status && !statusMatches(value.status, API_ERRORS[value.error].status)) {
-      ctx.addIssue({ code: "custom", path: ["status"], message: `A refusal of kind ${value.error} is always a ${API_ERRORS[value.error].status}: choose that status, or any.` });
+      ctx.addIssue({
+        code: "custom",
+        path: ["status"],
+        message: `A refusal of kind ${value.error} is always a ${API_ERRORS[value.error].status}: choose that status, or any.`,
+      });
     }
   })
   // The refusal's status narrows the daily rollups the page reads (db/queries/audit-log.ts) and says what it is.

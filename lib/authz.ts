@@ -88,7 +88,8 @@ export function grantableRoles(actor: Role): Role[] {
  * Pages, routes, actions and the live tail all decide by this one rule.
  */
 export function membershipRefusal(membership: MembershipDto, permission?: Permission): { message: string; twoFactorRequired: boolean } | null {
-  if (membership.needsTwoFactor) return { message: `${membership.orgName} requires two-factor authentication. Set it up under Security to continue.`, twoFactorRequired: true };
+  if (membership.needsTwoFactor)
+    return { message: `${membership.orgName} requires two-factor authentication. Set it up under Security to continue.`, twoFactorRequired: true };
   if (permission && !can(membership.role, permission)) return { message: deniedMessage(permission), twoFactorRequired: false };
   return null;
 }

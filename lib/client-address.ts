@@ -23,7 +23,13 @@ export function trustedProxyHops(env: Record<string, string | undefined> = proce
  * X-Forwarded-For (servers/one-port-listener.ts) and a reader that applies it again agree.
  */
 export function clientAddress(socketAddress: string | undefined, forwardedFor: string | undefined, hops = trustedProxyHops()): string | null {
-  const entries = hops === 0 ? [] : (forwardedFor ?? "").split(",").map((entry) => entry.trim()).filter(Boolean);
+  const entries =
+    hops === 0
+      ? []
+      : (forwardedFor ?? "")
+          .split(",")
+          .map((entry) => entry.trim())
+          .filter(Boolean);
   if (entries.length === 0) return socketAddress || null;
   return entries[Math.max(0, entries.length - hops)]!;
 }

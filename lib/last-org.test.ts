@@ -3,7 +3,9 @@ import { orgSettingsPath } from "./last-org";
 
 describe("where an organization-less link lands", () => {
   it("keeps the link's filters on the organization's page", () => {
-    expect(orgSettingsPath("acme", ["api", "audit"], { key: "key_demo_acme_legacy", status: "4xx" })).toBe("/acme/settings/api/audit?key=key_demo_acme_legacy&status=4xx");
+    expect(orgSettingsPath("acme", ["api", "audit"], { key: "key_demo_acme_legacy", status: "4xx" })).toBe(
+      "/acme/settings/api/audit?key=key_demo_acme_legacy&status=4xx",
+    );
     expect(orgSettingsPath("acme", ["api", "usage"], { range: "7d", endpoint: ["GET /v1/invoices", "POST /v1/invoices"] })).toBe(
       "/acme/settings/api/usage?range=7d&endpoint=GET+%2Fv1%2Finvoices&endpoint=POST+%2Fv1%2Finvoices",
     );

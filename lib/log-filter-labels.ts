@@ -14,4 +14,10 @@ export const REFUSALS = {
   monthly_quota_exceeded: "Quota used up",
 } as const;
 
-export const RANGE_PRESETS = { "1h": "Last hour", "24h": "Last 24 hours", "7d": "Last 7 days", "30d": "Last 30 days", "90d": "Last 90 days" } as const satisfies Record<RangePreset, string>;
+export const RANGE_PRESETS = {
+  "1h": "Last hour",
+  "24h": "Last 24 hours",
+  "7d": "Last 7 days",
+  "30d": "Last 30 days",
+  "90d": "Last 90 days",
+} as const satisfies Record<RangePreset, string>;

@@ -20,7 +20,11 @@ export type Mail = Omit<SendMailOptions, "from">;
 export async function sendMail(mail: Mail): Promise<MailOutcome> {
   const smtpUrl = process.env.SMTP_URL;
   if (!smtpUrl) return { status: "off" };
-  const transport = nodemailer.createTransport(smtpUrl, { connectionTimeout: SMTP_TIMEOUT_MS, greetingTimeout: SMTP_TIMEOUT_MS, socketTimeout: SMTP_TIMEOUT_MS });
+  const transport = nodemailer.createTransport(smtpUrl, {
+    connectionTimeout: SMTP_TIMEOUT_MS,
+    greetingTimeout: SMTP_TIMEOUT_MS,
+    socketTimeout: SMTP_TIMEOUT_MS,
+  });
   try {
     await transport.sendMail({ from: process.env.MAIL_FROM ?? "Invoicing <no-reply@localhost>", ...mail });
     return { status: "sent" };
@@ -35,7 +39,14 @@ export async function sendMail(mail: Mail): Promise<MailOutcome> {
  * The invitation link by email, only when SMTP_URL is set. Without it, or when the
  * server refuses, the link is only shown to the inviter to copy, and the outcome says why.
  */
-export async function mailInvitation(invitation: { to: string; orgName: string; inviterName: string; role: Role; url: string; expiresAt: Date }): Promise<MailOutcome> {
+export async function mailInvitation(invitation: {
+  to: string;
+  orgName: string;
+  inviterName: string;
+  role: Role;
+  url: string;
+  expiresAt: Date;
+}): Promise<MailOutcome> {
   const { to, orgName, inviterName, role, url, expiresAt } = invitation;
   return sendMail({
     to,

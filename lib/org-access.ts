@@ -8,8 +8,7 @@ import { isSlug } from "@/lib/slug";
 import { redirectToSignIn } from "@/lib/sign-in-redirect";
 
 export type OrgAccess =
-  | { ok: true; userId: string; membership: MembershipDto }
-  | { ok: false; status: 401 | 403 | 404; message: string; twoFactorRequiredBy?: MembershipDto };
+  { ok: true; userId: string; membership: MembershipDto } | { ok: false; status: 401 | 403 | 404; message: string; twoFactorRequiredBy?: MembershipDto };
 
 // The layout, the page and its loaders all ask; the database answers once per request.
 const membershipOf = cache(async (userId: string, slug: string) => (isSlug(slug) ? findMembershipBySlug(userId, slug) : null));

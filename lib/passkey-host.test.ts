@@ -11,7 +11,10 @@ describe("an address the browser refuses for passkeys", () => {
     expect(passkeyHostProblem(new URL(address))).toBe(said);
   });
 
-  it.each(["http://localhost:3000/settings/security", "https://invoicing.example.com/", "https://127-0-0-1.nip.example/", "https://v1.example/"])("%s: none", (address) => {
-    expect(passkeyHostProblem(new URL(address))).toBeNull();
-  });
+  it.each(["http://localhost:3000/settings/security", "https://invoicing.example.com/", "https://127-0-0-1.nip.example/", "https://v1.example/"])(
+    "%s: none",
+    (address) => {
+      expect(passkeyHostProblem(new URL(address))).toBeNull();
+    },
+  );
 });

@@ -28,7 +28,9 @@ const cookieSession = cache(async (): Promise<(SignedInSession & { secondFactorP
 /** The cookie's live session if it is at this stage of signing in, without the stage. */
 async function sessionAtStage({ secondFactorPending }: { secondFactorPending: boolean }): Promise<SignedInSession | null> {
   const session = await cookieSession();
-  return session && session.secondFactorPending === secondFactorPending ? { userId: session.userId, sessionId: session.sessionId, authenticatedAt: session.authenticatedAt } : null;
+  return session && session.secondFactorPending === secondFactorPending
+    ? { userId: session.userId, sessionId: session.sessionId, authenticatedAt: session.authenticatedAt }
+    : null;
 }
 
 /**

@@ -72,7 +72,10 @@ async function startServer(env: NodeJS.ProcessEnv): Promise<ChildProcess> {
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
     if (server.exitCode !== null) throw new Error(`The server exited with ${server.exitCode}`);
-    const ready = await fetch(`${BASE}/signin`).then((response) => response.ok, () => false);
+    const ready = await fetch(`${BASE}/signin`).then(
+      (response) => response.ok,
+      () => false,
+    );
     if (ready) return server;
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
@@ -104,7 +107,17 @@ async function firstKeyId(cookie: string): Promise<string> {
   return match[1]!;
 }
 
-type Measure = { cpuIndex: number; score: number; accessibility: number; bestPractices: number; tbt: number; tti: number; lcp: number; scriptKiB: number; unusedKiB: number };
+type Measure = {
+  cpuIndex: number;
+  score: number;
+  accessibility: number;
+  bestPractices: number;
+  tbt: number;
+  tti: number;
+  lcp: number;
+  scriptKiB: number;
+  unusedKiB: number;
+};
 
 /** One run in a browser of its own: a signed-out page's cookies never mix with the session's header. */
 async function measure(url: string, cookie: string | null, reportName: string): Promise<Measure> {
@@ -177,7 +190,14 @@ function lighthouseVersion(): string {
 
 const chromePath = process.env.CHROMIUM_PATH ?? ["/usr/bin/chromium", "/usr/bin/chromium-headless-shell"].find((file) => existsSync(file));
 const database = await freshDatabase();
-const env: NodeJS.ProcessEnv = { ...process.env, ...database.env, NODE_ENV: "production", PORT: String(PORT), NEXT_TELEMETRY_DISABLED: "1", AUTH_SECRET: process.env.AUTH_SECRET ?? "lighthouse-secret-not-for-production-0123456789" };
+const env: NodeJS.ProcessEnv = {
+  ...process.env,
+  ...database.env,
+  NODE_ENV: "production",
+  PORT: String(PORT),
+  NEXT_TELEMETRY_DISABLED: "1",
+  AUTH_SECRET: process.env.AUTH_SECRET ?? "lighthouse-secret-not-for-production-0123456789",
+};
 let server: ChildProcess | undefined;
 if (SAVE_DIR) mkdirSync(SAVE_DIR, { recursive: true });
 try {

@@ -12,9 +12,13 @@ const folder = mkdtempSync(path.join(tmpdir(), "openapi-"));
 const document = path.join(folder, "openapi.json");
 writeFileSync(document, await response.text());
 try {
-  execFileSync(path.resolve("node_modules/.bin/spectral"), ["lint", document, "--ruleset", ".spectral.yaml", "--fail-severity", "error", "--display-only-failures"], {
-    stdio: "inherit",
-  });
+  execFileSync(
+    path.resolve("node_modules/.bin/spectral"),
+    ["lint", document, "--ruleset", ".spectral.yaml", "--fail-severity", "error", "--display-only-failures"],
+    {
+      stdio: "inherit",
+    },
+  );
   console.log("Spectral: no errors in /v1/openapi.json (OpenAPI and OWASP rulesets).");
 } catch {
   console.error("Spectral found errors in /v1/openapi.json: see above.");

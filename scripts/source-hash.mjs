@@ -28,7 +28,11 @@ function addFolder(hash, root, relative) {
     if (ignored(entry.name, relative === "")) continue;
     const file = path.join(relative, entry.name);
     if (entry.isDirectory()) addFolder(hash, root, file);
-    else if (entry.isFile()) hash.update(`${file}\0`).update(fs.readFileSync(path.join(root, file))).update("\0");
+    else if (entry.isFile())
+      hash
+        .update(`${file}\0`)
+        .update(fs.readFileSync(path.join(root, file)))
+        .update("\0");
   }
 }
 

@@ -22,27 +22,56 @@ const INVITATIONS = [
 async function seedInvitations(db: Db, now: Date): Promise<void> {
   const rows = INVITATIONS.map(({ sentDaysAgo, ...invitation }) => {
     const createdAt = new Date(now.getTime() - sentDaysAgo * DAY);
-    return { ...invitation, orgId: "org_demo_acme", tokenHash: mintInvitationToken().hash, createdAt, expiresAt: new Date(createdAt.getTime() + INVITATION_LIFETIME_DAYS * DAY) };
+    return {
+      ...invitation,
+      orgId: "org_demo_acme",
+      tokenHash: mintInvitationToken().hash,
+      createdAt,
+      expiresAt: new Date(createdAt.getTime() + INVITATION_LIFETIME_DAYS * DAY),
+    };
   });
   const added = await db.insert(invitations).values(rows).onConflictDoNothing().returning({ id: invitations.id });
-  const target = (row: (typeof rows)[number]) => ({ orgId: row.orgId, actorUserId: row.invitedBy, targetType: "invitation" as const, targetId: row.id, targetName: row.email, ip: DEMO_IP, userAgent: DEMO_BROWSER });
+  const target = (row: (typeof rows)[number]) => ({
+    orgId: row.orgId,
+    actorUserId: row.invitedBy,
+    targetType: "invitation" as const,
+    targetId: row.id,
+    targetName: row.email,
+    ip: DEMO_IP,
+    userAgent: DEMO_BROWSER,
+  });
   const history = rows
     .filter((row) => added.some((a) => a.id === row.id))
-    .map((row) => ({ ...target(row), action: "invitation.created", after: { email: row.email, role: row.role, expiresAt: row.expiresAt.toISOString() }, createdAt: row.createdAt }));
+    .map((row) => ({
+      ...target(row),
+      action: "invitation.created",
+      after: { email: row.email, role: row.role, expiresAt: row.expiresAt.toISOString() },
+      createdAt: row.createdAt,
+    }));
   if (history.length > 0) await db.insert(activityLog).values(history);
 }
 
 /** When the demo people last signed in, for the Members page (docs/features/members.md); the guest never has. */
 async function seedLastSignIns(db: Db, now: Date): Promise<void> {
-  for (const [userId, hoursAgo] of [["usr_demo_owner", 3], ["usr_demo_admin", 26], ["usr_demo_member", 120]] as const) {
-    await db.update(users).set({ lastSignInAt: new Date(now.getTime() - hoursAgo * HOUR) }).where(and(eq(users.id, userId), isNull(users.lastSignInAt)));
+  for (const [userId, hoursAgo] of [
+    ["usr_demo_owner", 3],
+    ["usr_demo_admin", 26],
+    ["usr_demo_member", 120],
+  ] as const) {
+    await db
+      .update(users)
+      .set({ lastSignInAt: new Date(now.getTime() - hoursAgo * HOUR) })
+      .where(and(eq(users.id, userId), isNull(users.lastSignInAt)));
   }
 }
 
 /** Demo organizations, users, keys and 30 days of traffic. Safe to run again: it adds only what is missing. */
 export async function seedDatabase(db: Db, now = new Date()): Promise<void> {
   const passwordHash = await hashPassword(DEMO_PASSWORD);
-  await db.insert(users).values(DEMO_USERS.map(({ id, email, name }) => ({ id, email, name, passwordHash }))).onConflictDoNothing();
+  await db
+    .insert(users)
+    .values(DEMO_USERS.map(({ id, email, name }) => ({ id, email, name, passwordHash })))
+    .onConflictDoNothing();
   await db.insert(organizations).values(ORGS).onConflictDoNothing();
   await db.insert(memberships).values(MEMBERSHIPS).onConflictDoNothing();
   await seedKeys(db, now);

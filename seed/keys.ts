@@ -44,11 +44,51 @@ const ZAPIER_ACCESS: KeyRestrictions = { access: "restricted", scopes: { invoice
 export const STRAY_IP = "198.51.100.201";
 
 export const KEYS: DemoKey[] = [
-  { id: "key_demo_acme_prod", orgId: "org_demo_acme", name: "Production billing server", createdBy: "usr_demo_owner", createdDaysAgo: 90, dailyRequests: 170, userAgent: "invoicing-node/2.3.1 node/20.20.2", ips: ["203.0.113.10", "203.0.113.11"] },
+  {
+    id: "key_demo_acme_prod",
+    orgId: "org_demo_acme",
+    name: "Production billing server",
+    createdBy: "usr_demo_owner",
+    createdDaysAgo: 90,
+    dailyRequests: 170,
+    userAgent: "invoicing-node/2.3.1 node/20.20.2",
+    ips: ["203.0.113.10", "203.0.113.11"],
+  },
   // Staging may not run away with the month's quota.
-  { id: "key_demo_acme_staging", orgId: "org_demo_acme", name: "Staging", createdBy: "usr_demo_admin", createdDaysAgo: 60, budget: { limit: 250, period: "week" }, dailyRequests: 35, userAgent: "curl/8.5.0", ips: ["198.51.100.24"] },
-  { id: "key_demo_acme_ios", orgId: "org_demo_acme", name: "iOS app backend", createdBy: "usr_demo_admin", createdDaysAgo: 21, dailyRequests: 45, userAgent: "okhttp/4.12.0", ips: ["192.0.2.77", "192.0.2.78"] },
-  { id: "key_demo_acme_legacy", orgId: "org_demo_acme", name: "Legacy CSV importer", createdBy: "usr_demo_owner", createdDaysAgo: 200, revokedDaysAgo: 9, revokeReason: "replaced", revokeNote: "Imports now run through the production billing server.", dailyRequests: 25, userAgent: "python-requests/2.32.3", ips: ["198.51.100.90"] },
+  {
+    id: "key_demo_acme_staging",
+    orgId: "org_demo_acme",
+    name: "Staging",
+    createdBy: "usr_demo_admin",
+    createdDaysAgo: 60,
+    budget: { limit: 250, period: "week" },
+    dailyRequests: 35,
+    userAgent: "curl/8.5.0",
+    ips: ["198.51.100.24"],
+  },
+  {
+    id: "key_demo_acme_ios",
+    orgId: "org_demo_acme",
+    name: "iOS app backend",
+    createdBy: "usr_demo_admin",
+    createdDaysAgo: 21,
+    dailyRequests: 45,
+    userAgent: "okhttp/4.12.0",
+    ips: ["192.0.2.77", "192.0.2.78"],
+  },
+  {
+    id: "key_demo_acme_legacy",
+    orgId: "org_demo_acme",
+    name: "Legacy CSV importer",
+    createdBy: "usr_demo_owner",
+    createdDaysAgo: 200,
+    revokedDaysAgo: 9,
+    revokeReason: "replaced",
+    revokeNote: "Imports now run through the production billing server.",
+    dailyRequests: 25,
+    userAgent: "python-requests/2.32.3",
+    ips: ["198.51.100.90"],
+  },
   // The lifecycle's states: a partner key that expires in 3 days and was never set up (so also unused
   // for 30 days), a load-test key that expired, and a pair rolled 4 hours ago whose old value
   // is still in use during its 24-hour overlap.
@@ -66,7 +106,17 @@ export const KEYS: DemoKey[] = [
     userAgent: "",
     ips: [],
   },
-  { id: "key_demo_acme_loadtest", orgId: "org_demo_acme", name: "Black Friday load test", createdBy: "usr_demo_admin", createdDaysAgo: 40, lifetimeDays: 30, dailyRequests: 60, userAgent: "k6/0.52.0 (https://k6.io/)", ips: ["198.51.100.140"] },
+  {
+    id: "key_demo_acme_loadtest",
+    orgId: "org_demo_acme",
+    name: "Black Friday load test",
+    createdBy: "usr_demo_admin",
+    createdDaysAgo: 40,
+    lifetimeDays: 30,
+    dailyRequests: 60,
+    userAgent: "k6/0.52.0 (https://k6.io/)",
+    ips: ["198.51.100.140"],
+  },
   {
     id: "key_demo_acme_zapier_old",
     orgId: "org_demo_acme",
@@ -91,15 +141,34 @@ export const KEYS: DemoKey[] = [
     userAgent: "Zapier/1.0",
     ips: ["203.0.113.53"],
   },
-  { id: "key_demo_globex_proto", orgId: "org_demo_globex", name: "Checkout prototype", createdBy: "usr_demo_globex", createdDaysAgo: 25, dailyRequests: 2, userAgent: "Mozilla/5.0 (Macintosh) Postman/11.2", ips: ["203.0.113.200"] },
-  { id: "key_demo_solo_old", orgId: "org_demo_solo", name: "Website order sync (from Pro)", createdBy: "usr_demo_multi", createdDaysAgo: 120, dailyRequests: 0, userAgent: "invoicing-php/1.4.0", ips: ["192.0.2.5"] },
+  {
+    id: "key_demo_globex_proto",
+    orgId: "org_demo_globex",
+    name: "Checkout prototype",
+    createdBy: "usr_demo_globex",
+    createdDaysAgo: 25,
+    dailyRequests: 2,
+    userAgent: "Mozilla/5.0 (Macintosh) Postman/11.2",
+    ips: ["203.0.113.200"],
+  },
+  {
+    id: "key_demo_solo_old",
+    orgId: "org_demo_solo",
+    name: "Website order sync (from Pro)",
+    createdBy: "usr_demo_multi",
+    createdDaysAgo: 120,
+    dailyRequests: 0,
+    userAgent: "invoicing-php/1.4.0",
+    ips: ["192.0.2.5"],
+  },
 ];
 
 /** When a demo key was created and when it stops: its lifetime, or the end of its roll's overlap. */
 export function lifeOf(key: DemoKey, now: Date): { createdAt: Date; expiresAt: Date | null } {
   const createdAt = new Date(now.getTime() - key.createdDaysAgo * DAY);
   createdAt.setUTCMilliseconds(0);
-  if (key.rolled) return { createdAt, expiresAt: new Date(createdAt.getTime() + key.createdDaysAgo * DAY + (key.rolled.overlapHours - key.rolled.hoursAgo) * HOUR) };
+  if (key.rolled)
+    return { createdAt, expiresAt: new Date(createdAt.getTime() + key.createdDaysAgo * DAY + (key.rolled.overlapHours - key.rolled.hoursAgo) * HOUR) };
   return { createdAt, expiresAt: key.lifetimeDays === undefined ? null : new Date(createdAt.getTime() + key.lifetimeDays * DAY) };
 }
 
@@ -107,7 +176,15 @@ const iso = (date: Date | null) => date?.toISOString().replace(/\.\d{3}Z$/, "Z")
 
 /** The history entries of a demo key: created, rolled and revoked as it was (docs/features/activity-history.md). */
 function keyHistory(key: DemoKey, now: Date, hints: Map<string, string>): (typeof activityLog.$inferInsert)[] {
-  const target = { orgId: key.orgId, actorUserId: key.createdBy, targetType: "api_key" as const, targetId: key.id, targetName: key.name, ip: DEMO_IP, userAgent: DEMO_BROWSER };
+  const target = {
+    orgId: key.orgId,
+    actorUserId: key.createdBy,
+    targetType: "api_key" as const,
+    targetId: key.id,
+    targetName: key.name,
+    ip: DEMO_IP,
+    userAgent: DEMO_BROWSER,
+  };
   const { createdAt, expiresAt } = lifeOf(key, now);
   const created = {
     name: key.name,
@@ -120,18 +197,38 @@ function keyHistory(key: DemoKey, now: Date, hints: Map<string, string>): (typeo
   const entries: (typeof activityLog.$inferInsert)[] = [{ ...target, action: "api_key.created", after: created, createdAt }];
   if (key.rolled) {
     const rolledAt = new Date(now.getTime() - key.rolled.hoursAgo * HOUR);
-    entries.push({ ...target, action: "api_key.rolled", before: { expiresAt: null }, after: { expiresAt: iso(expiresAt), replacedBy: hints.get(key.rolled.replacementId) ?? null }, createdAt: rolledAt });
+    entries.push({
+      ...target,
+      action: "api_key.rolled",
+      before: { expiresAt: null },
+      after: { expiresAt: iso(expiresAt), replacedBy: hints.get(key.rolled.replacementId) ?? null },
+      createdAt: rolledAt,
+    });
   }
   if (key.revokedDaysAgo !== undefined) {
     const why = { ...(key.revokeReason ? { reason: key.revokeReason } : {}), ...(key.revokeNote ? { note: key.revokeNote } : {}) };
-    entries.push({ ...target, action: "api_key.revoked", before: { status: "active" }, after: { status: "revoked", ...why }, createdAt: new Date(now.getTime() - key.revokedDaysAgo * DAY) });
+    entries.push({
+      ...target,
+      action: "api_key.revoked",
+      before: { status: "active" },
+      after: { status: "revoked", ...why },
+      createdAt: new Date(now.getTime() - key.revokedDaysAgo * DAY),
+    });
   }
   return entries;
 }
 
 /** The demo keys missing from the database, with their history as it happened. */
 export async function seedKeys(db: Db, now: Date): Promise<void> {
-  const existingKeys = await db.select({ id: apiKeys.id }).from(apiKeys).where(inArray(apiKeys.id, KEYS.map((key) => key.id)));
+  const existingKeys = await db
+    .select({ id: apiKeys.id })
+    .from(apiKeys)
+    .where(
+      inArray(
+        apiKeys.id,
+        KEYS.map((key) => key.id),
+      ),
+    );
   const missing = KEYS.filter((key) => !existingKeys.some((row) => row.id === key.id));
   if (missing.length > 0) {
     // Demo keys get real random values that nobody is shown: create your own to call the API.

@@ -76,7 +76,14 @@ function pick<T extends { weight: number }>(items: T[]): T {
 }
 
 /** The error code the API gives each status the demo traffic has. */
-const ERROR_CODES: Partial<Record<number, string>> = { 400: "validation_failed", 401: "api_key_revoked", 404: "not_found", 409: "invoice_not_draft", 429: "rate_limited", 500: "internal_error" };
+const ERROR_CODES: Partial<Record<number, string>> = {
+  400: "validation_failed",
+  401: "api_key_revoked",
+  404: "not_found",
+  409: "invoice_not_draft",
+  429: "rate_limited",
+  500: "internal_error",
+};
 
 function statusFor(endpoint: (typeof ENDPOINTS)[number], revoked: boolean): number {
   if (revoked) return 401;
@@ -121,7 +128,9 @@ function trafficFor(key: DemoKey, now: Date): (typeof requestLog.$inferInsert)[]
   // A restricted key's client mostly calls what the key may do; now and then a call beyond its
   // access, or from an address beyond its allowlist, is refused.
   const restrictions = key.restrictions;
-  const reachable = ENDPOINTS.filter((e) => !restrictions || accessCovers(restrictions.access, restrictions.scopes, ...(e.endpoint.split(" ") as [string, string])));
+  const reachable = ENDPOINTS.filter(
+    (e) => !restrictions || accessCovers(restrictions.access, restrictions.scopes, ...(e.endpoint.split(" ") as [string, string])),
+  );
   const beyondReach = ENDPOINTS.filter((e) => !reachable.includes(e));
   /** One call of the key's client at `at` (epoch ms), refused if the key was revoked by then. */
   const callAt = (at: number, revoked: boolean): typeof requestLog.$inferInsert => {
@@ -206,7 +215,9 @@ function demoDetail(row: typeof requestLog.$inferInsert): typeof requestDetails.
   const { message } = failure;
   const sent = row.method === "POST" ? (failure.sent?.[row.endpoint] ?? "{}") : null;
   const code = row.errorCode ?? (row.status >= 500 ? "internal_error" : "request_failed");
-  const answer = JSON.stringify({ error: { code, message, request_id: row.requestId, ...(row.status === 400 && sent && failure.details ? { details: failure.details } : {}) } });
+  const answer = JSON.stringify({
+    error: { code, message, request_id: row.requestId, ...(row.status === 400 && sent && failure.details ? { details: failure.details } : {}) },
+  });
   return {
     orgId: row.orgId,
     createdAt: row.createdAt!,
@@ -230,10 +241,16 @@ export async function seedTraffic(db: Db, now: Date): Promise<void> {
     for (let i = 0; i < rows.length; i += 1000) await db.insert(requestLog).values(rows.slice(i, i + 1000));
     const details = rows.flatMap((row) => demoDetail(row) ?? []);
     for (let i = 0; i < details.length; i += 1000) await db.insert(requestDetails).values(details.slice(i, i + 1000));
-    const last = rows.reduce<(typeof rows)[number] | null>((latest, row) => (row.status !== 401 && (!latest || row.createdAt! > latest.createdAt!) ? row : latest), null);
+    const last = rows.reduce<(typeof rows)[number] | null>(
+      (latest, row) => (row.status !== 401 && (!latest || row.createdAt! > latest.createdAt!) ? row : latest),
+      null,
+    );
     if (last) await db.update(apiKeys).set({ lastUsedAt: last.createdAt, lastUsedIp: last.ip, lastUsedEndpoint: last.endpoint }).where(eq(apiKeys.id, key.id));
   }
-  await rebuildRollups(db, ORGS.map((org) => org.id));
+  await rebuildRollups(
+    db,
+    ORGS.map((org) => org.id),
+  );
   await buildUsageSnapshots(db);
   // The month's quota counts what passed authentication and rate limiting (docs/features/plans.md).
   for (const org of ORGS) {

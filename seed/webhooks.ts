@@ -152,7 +152,12 @@ export async function seedWebhooks(db: Db, now: Date, browser: { ip: string; use
 
   const target = { orgId: "org_demo_acme", actorUserId: ADMIN, targetType: "webhook_endpoint" as const, targetId: ENDPOINT_ID, targetName: URL, ...browser };
   await db.insert(activityLog).values([
-    { ...target, action: "webhook_endpoint.created", after: { url: URL, description: "Accounting sync (Acme Books)", eventTypes: EVENT_TYPES.join(", ") }, createdAt: at(30) },
+    {
+      ...target,
+      action: "webhook_endpoint.created",
+      after: { url: URL, description: "Accounting sync (Acme Books)", eventTypes: EVENT_TYPES.join(", ") },
+      createdAt: at(30),
+    },
     { ...target, action: "webhook_endpoint.test_sent", after: { delivery: test.id }, createdAt: at(test.daysAgo) },
     { ...target, action: "webhook_endpoint.disabled", before: { enabled: true }, after: { enabled: false }, createdAt: turnedOffAt },
   ]);

@@ -16,7 +16,12 @@ import type { StopServing } from "@/servers/worker-cluster";
  */
 export async function startFrontWorker(options: { port: number; hostname: string; dashboardSocket: string }): Promise<StopServing> {
   await startServices();
-  const listener = createOnePortListener({ handleNext: proxyToDashboard(options.dashboardSocket), apiFetch: createApiApp().fetch, proxyHops: trustedProxyHops(), nextInProcess: false });
+  const listener = createOnePortListener({
+    handleNext: proxyToDashboard(options.dashboardSocket),
+    apiFetch: createApiApp().fetch,
+    proxyHops: trustedProxyHops(),
+    nextInProcess: false,
+  });
   const server = createServer(listener);
   server.listen(options.port, options.hostname);
   await once(server, "listening");

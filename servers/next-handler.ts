@@ -7,7 +7,10 @@ import { keepHostThroughActionRedirects } from "@/servers/action-redirect-host";
  * servers/action-redirect-host.ts) and how to close it. `port` is the public one, where Next.js fetches
  * the page an action redirects to.
  */
-export async function prepareNext(options: { dev: boolean; port: number }): Promise<{ handleNext: (req: IncomingMessage, res: ServerResponse) => unknown; close: () => Promise<void> }> {
+export async function prepareNext(options: {
+  dev: boolean;
+  port: number;
+}): Promise<{ handleNext: (req: IncomingMessage, res: ServerResponse) => unknown; close: () => Promise<void> }> {
   const app = next({ dev: options.dev, hostname: "localhost", port: options.port });
   const handleNext = keepHostThroughActionRedirects(app.getRequestHandler());
   await app.prepare();

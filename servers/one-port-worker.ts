@@ -22,7 +22,9 @@ export async function startOnePortWorker(options: { dev: boolean; port: number; 
     await seedDatabase(getDb());
   }
   const next = await prepareNext({ dev, port });
-  const server = createServer(createOnePortListener({ handleNext: next.handleNext, apiFetch: createApiApp().fetch, proxyHops: trustedProxyHops(), nextInProcess: true }));
+  const server = createServer(
+    createOnePortListener({ handleNext: next.handleNext, apiFetch: createApiApp().fetch, proxyHops: trustedProxyHops(), nextInProcess: true }),
+  );
   server.listen(port, hostname);
   await once(server, "listening");
   return () => drain(server, next.close);

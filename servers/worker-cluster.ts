@@ -67,7 +67,10 @@ export async function serveOnWorkers(options: { ready: string; start: () => Prom
       { count: workers, env: { ...socket, [ROLE_ENV]: "front" } },
       { count: workers, env: { ...socket, [ROLE_ENV]: "back" } },
     ];
-    return runPrimary(groups, `${options.ready}, on ${workersOf(workers)} and ${workersOf(workers, split.backName)} behind ${workers === 1 ? "it" : "them"} (primary pid ${process.pid})`);
+    return runPrimary(
+      groups,
+      `${options.ready}, on ${workersOf(workers)} and ${workersOf(workers, split.backName)} behind ${workers === 1 ? "it" : "them"} (primary pid ${process.pid})`,
+    );
   }
   if (workers === 1) {
     const stop = await options.start();

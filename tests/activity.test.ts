@@ -1,6 +1,12 @@
 import { and, eq, sql } from "drizzle-orm";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createApiKeyAction, renameApiKeyAction, revokeApiKeyAction, rollApiKeyAction, updateKeyRestrictionsAction } from "@/app/[orgSlug]/settings/api/actions";
+import {
+  createApiKeyAction,
+  renameApiKeyAction,
+  revokeApiKeyAction,
+  rollApiKeyAction,
+  updateKeyRestrictionsAction,
+} from "@/app/[orgSlug]/settings/api/actions";
 import { exportActivityCsv } from "@/app/[orgSlug]/settings/api/activity/export/export-activity-csv";
 import { loadActivity } from "@/app/[orgSlug]/settings/api/activity/load-activity";
 import { loadAuditLog } from "@/app/[orgSlug]/settings/api/audit/load-audit-log";
@@ -41,8 +47,24 @@ describe("every change writes its history entry", () => {
     }
     const page = await listActivity(team.org.id, {});
     expect(page.rows).toMatchObject([
-      { action: "api_key.revoked", actorKind: "user", actorName: team.owner.name, targetType: "api_key", targetName: "Reporting job", before: { status: "active" }, after: { status: "revoked" }, ip: "198.51.100.23", userAgent: "Firefox/133.0" },
-      { action: "api_key.created", actorName: team.admin.name, targetName: "Reporting job", before: null, after: { name: "Reporting job", expiresAt: expect.stringMatching(/Z$/) } },
+      {
+        action: "api_key.revoked",
+        actorKind: "user",
+        actorName: team.owner.name,
+        targetType: "api_key",
+        targetName: "Reporting job",
+        before: { status: "active" },
+        after: { status: "revoked" },
+        ip: "198.51.100.23",
+        userAgent: "Firefox/133.0",
+      },
+      {
+        action: "api_key.created",
+        actorName: team.admin.name,
+        targetName: "Reporting job",
+        before: null,
+        after: { name: "Reporting job", expiresAt: expect.stringMatching(/Z$/) },
+      },
     ]);
     // Never a secret: the entry has the hint, as the list shows it, and nothing of the value or hash.
     const [row] = await getDb().select().from(apiKeys).where(eq(apiKeys.id, page.rows[0]!.targetId));
@@ -56,7 +78,13 @@ describe("every change writes its history entry", () => {
     await setRateLimitAction(null, form({ orgId: team.org.id, rateLimitPerMinute: 500 }));
     const page = await listActivity(team.org.id, {});
     expect(page.rows).toMatchObject([
-      { action: "rate_limit.changed", targetType: "organization", targetName: team.org.name, before: { rateLimitPerMinute: null }, after: { rateLimitPerMinute: 500 } },
+      {
+        action: "rate_limit.changed",
+        targetType: "organization",
+        targetName: team.org.name,
+        before: { rateLimitPerMinute: null },
+        after: { rateLimitPerMinute: 500 },
+      },
       { action: "plan.changed", before: { plan: "pro" }, after: { plan: "enterprise" } },
     ]);
   });
@@ -81,7 +109,9 @@ describe("an entry and its change commit together or not at all", () => {
         if new.target_name like 'Doomed%' or new.target_name like '%/Doomed' then raise exception 'the commit of % failed', new.action; end if;
         return null;
       end $$`);
-    await getDb().execute(sql`create constraint trigger doom_activity after insert on activity_log deferrable initially deferred for each row execute function doom_activity()`);
+    await getDb().execute(
+      sql`create constraint trigger doom_activity after insert on activity_log deferrable initially deferred for each row execute function doom_activity()`,
+    );
   });
 
   it("leaves neither a created key nor its entry", async () => {
@@ -106,7 +136,9 @@ describe("an entry and its change commit together or not at all", () => {
     const team = await createTeam("pro");
     const key = await insertKey(team.org.id, { name: "Staging" });
     actAs(team.admin.id);
-    await expect(renameApiKeyAction(null, form({ orgId: team.org.id, keyId: key.id, name: "Doomed staging" }))).rejects.toThrow(/commit of api_key.renamed failed/);
+    await expect(renameApiKeyAction(null, form({ orgId: team.org.id, keyId: key.id, name: "Doomed staging" }))).rejects.toThrow(
+      /commit of api_key.renamed failed/,
+    );
     const [row] = await getDb().select().from(apiKeys).where(eq(apiKeys.id, key.id));
     expect(row!.name).toBe("Staging");
     expect(await entriesOf(team.org.id)).toEqual([]);
@@ -116,9 +148,9 @@ describe("an entry and its change commit together or not at all", () => {
     const team = await createTeam("pro");
     const key = await insertKey(team.org.id, { name: "Doomed reporting" });
     actAs(team.admin.id);
-    await expect(updateKeyRestrictionsAction(null, form({ orgId: team.org.id, keyId: key.id, access: "read_only", ipAllowlist: "203.0.113.10" }))).rejects.toThrow(
-      /commit of api_key.restrictions_changed failed/,
-    );
+    await expect(
+      updateKeyRestrictionsAction(null, form({ orgId: team.org.id, keyId: key.id, access: "read_only", ipAllowlist: "203.0.113.10" })),
+    ).rejects.toThrow(/commit of api_key.restrictions_changed failed/);
     const [row] = await getDb().select().from(apiKeys).where(eq(apiKeys.id, key.id));
     expect(row).toMatchObject({ access: "full", ipAllowlist: [] });
     expect(await entriesOf(team.org.id)).toEqual([]);
@@ -146,7 +178,14 @@ describe("an entry and its change commit together or not at all", () => {
 
   it("leaves neither the user nor the organization when a sign-up's entry fails", async () => {
     const email = `doomed-${Date.now()}@example.test`;
-    const signingUp = createUserWithOrganization({ name: "Dora", email, passwordHash: "x", organizationName: "Doomed Co", slugCandidates: [`doomed-${Date.now()}`], client: { ip: "127.0.0.1", userAgent: null } });
+    const signingUp = createUserWithOrganization({
+      name: "Dora",
+      email,
+      passwordHash: "x",
+      organizationName: "Doomed Co",
+      slugCandidates: [`doomed-${Date.now()}`],
+      client: { ip: "127.0.0.1", userAgent: null },
+    });
     await expect(signingUp).rejects.toThrow(/commit of organization.created failed/);
     expect(await getDb().select().from(users).where(eq(users.email, email))).toEqual([]);
     expect(await getDb().select().from(organizations).where(eq(organizations.name, "Doomed Co"))).toEqual([]);
@@ -180,9 +219,9 @@ describe("an entry and its change commit together or not at all", () => {
     process.env.WEBHOOK_ALLOW_PRIVATE = "true";
     try {
       // The entry's target is the endpoint's URL: a Doomed path dooms it.
-      await expect(createWebhookEndpointAction(null, form({ orgId: team.org.id, url: "http://127.0.0.1:9/Doomed", eventTypes: "key.created" }))).rejects.toThrow(
-        /commit of webhook_endpoint.created failed/,
-      );
+      await expect(
+        createWebhookEndpointAction(null, form({ orgId: team.org.id, url: "http://127.0.0.1:9/Doomed", eventTypes: "key.created" })),
+      ).rejects.toThrow(/commit of webhook_endpoint.created failed/);
     } finally {
       delete process.env.WEBHOOK_ALLOW_PRIVATE;
     }
@@ -214,7 +253,15 @@ describe("the system's expiry entries", () => {
     await recordKeyExpiries(getDb(), now);
     const entries = await entriesOf(team.org.id);
     expect(entries).toHaveLength(1);
-    expect(entries[0]).toMatchObject({ actorKind: "system", actorUserId: null, action: "api_key.expired", targetId: expired.id, targetName: "Contractor", ip: null, createdAt: expiredAt });
+    expect(entries[0]).toMatchObject({
+      actorKind: "system",
+      actorUserId: null,
+      action: "api_key.expired",
+      targetId: expired.id,
+      targetName: "Contractor",
+      ip: null,
+      createdAt: expiredAt,
+    });
     expect(entries[0]!.after).toEqual({ status: "expired", expiresAt: expiredAt.toISOString().replace(".000Z", "Z") });
   });
 
@@ -240,7 +287,7 @@ describe("reading the history", () => {
     for (const [name, role] of [
       ["First", "owner"],
       ["Second", "admin"],
-      ["=HYPERLINK(\"http://evil\")", "admin"],
+      ['=HYPERLINK("http://evil")', "admin"],
     ] as const) {
       actAs(team.byRole[role].id);
       const result = await createApiKeyAction(null, form({ orgId: team.org.id, name }));
@@ -302,7 +349,12 @@ describe("reading the history", () => {
     const response = await readAs(other.owner.id, () => exportActivityCsv(other.org.slug, new URLSearchParams({ key: keys[0]!.id })));
     expect((await response.text()).trim().split("\n")).toHaveLength(1);
     expect(await readAs(other.owner.id, () => loadActivity(team.org.slug, {}))).toEqual({ kind: "refused", status: 404, message: "Not found." });
-    expect(await getDb().select().from(activityLog).where(and(eq(activityLog.orgId, other.org.id)))).toEqual([]);
+    expect(
+      await getDb()
+        .select()
+        .from(activityLog)
+        .where(and(eq(activityLog.orgId, other.org.id))),
+    ).toEqual([]);
   });
 
   it("offers as actors only the organization's own people, not another's owner who made a change there", async () => {

@@ -37,7 +37,10 @@ async function admitTogether(keys: string[], at = new Date()): Promise<Row[]> {
 }
 
 async function monthCount(orgId: string): Promise<number> {
-  const [row] = await getDb().select({ total: sum(monthlyUsage.count).mapWith(Number) }).from(monthlyUsage).where(eq(monthlyUsage.orgId, orgId));
+  const [row] = await getDb()
+    .select({ total: sum(monthlyUsage.count).mapWith(Number) })
+    .from(monthlyUsage)
+    .where(eq(monthlyUsage.orgId, orgId));
   return row?.total ?? 0;
 }
 
@@ -82,7 +85,11 @@ describe("admitting a batch of requests in one statement", () => {
     const org = await createOrg("trial");
     const { value: key } = await insertKey(org.id);
     const admit = admissionFor(PLAN_RULES);
-    const admissions = await Promise.all(Array.from({ length: 60 }, () => admit({ keyHash: hashApiKey(key), at: new Date(), need: { resource: "invoices", permission: "read" }, safe: true, ip: "127.0.0.1" })));
+    const admissions = await Promise.all(
+      Array.from({ length: 60 }, () =>
+        admit({ keyHash: hashApiKey(key), at: new Date(), need: { resource: "invoices", permission: "read" }, safe: true, ip: "127.0.0.1" }),
+      ),
+    );
     expect(admissions.filter((admission) => admission!.quotaCounted)).toHaveLength(50);
     expect(new Set(admissions.map((admission) => admission!.rateCount))).toEqual(new Set(Array.from({ length: 60 }, (_, i) => i + 1)));
     expect(await monthCount(org.id)).toBe(50);

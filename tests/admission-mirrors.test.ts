@@ -36,13 +36,22 @@ beforeAll(async () => {
 });
 
 function ask(key: string, operation: Operation, at = new Date()) {
-  return admit({ keyHash: hashApiKey(key), at, need: requiredAccess(operation.method, operation.template), safe: isSafeMethod(operation.method), ip: "127.0.0.1" });
+  return admit({
+    keyHash: hashApiKey(key),
+    at,
+    need: requiredAccess(operation.method, operation.template),
+    safe: isSafeMethod(operation.method),
+    ip: "127.0.0.1",
+  });
 }
 
 /** Every access a key can have: full, read only, and each single permission of each resource, none included. */
 function everyAccess(): { access: KeyAccess; scopes: KeyScopes }[] {
   const restricted = API_RESOURCE_NAMES.flatMap((resource) =>
-    (["none", ...API_RESOURCES[resource].permissions] as const).map((held) => ({ access: "restricted" as const, scopes: held === "none" ? {} : { [resource]: held } })),
+    (["none", ...API_RESOURCES[resource].permissions] as const).map((held) => ({
+      access: "restricted" as const,
+      scopes: held === "none" ? {} : { [resource]: held },
+    })),
   );
   // And one key holding a permission on every resource at once.
   const mixed = { access: "restricted" as const, scopes: { invoices: "write", customers: "read", analytics: "read", pdf: "generate" } as KeyScopes };
@@ -61,7 +70,12 @@ describe("mirrors of the admission statement", () => {
             const admission = (await ask(value, operation))!;
             const need = requiredAccess(operation.method, operation.template)!;
             const shown = lines.get(need.resource)!.includes(PERMISSION_LABELS[need.permission as Permission]);
-            return { cell: `${access} ${JSON.stringify(scopes)} ${operation.method} ${operation.template}`, statement: admission.scopeAllowed, covers: accessCovers(access, scopes, operation.method, operation.template), shown };
+            return {
+              cell: `${access} ${JSON.stringify(scopes)} ${operation.method} ${operation.template}`,
+              statement: admission.scopeAllowed,
+              covers: accessCovers(access, scopes, operation.method, operation.template),
+              shown,
+            };
           }),
         );
       }),
@@ -108,8 +122,18 @@ describe("mirrors of the admission statement", () => {
     const org = await createOrg("enterprise", { rateLimitPerMinute: 1_000_000 });
     const operation = { method: "GET", template: "/v1/invoices" };
     // Each period's edges (a month of 28, 30 and 31 days, a leap day, a year's end, each weekday) and random instants.
-    const edges = ["2026-11-30T00:00:00Z", "2026-11-29T23:59:59.999Z", "2026-12-31T23:59:59.999Z", "2027-01-01T00:00:00Z", "2028-02-29T12:00:00Z", "2027-02-28T23:59:59.999Z", "2027-03-01T00:00:00Z"];
-    const random = Array.from({ length: 40 }, (_, i) => new Date(Date.UTC(2026, 0, 1) + Math.floor(((i * 7919) % 1000) / 1000 * 3 * 365 * 86_400_000)).toISOString());
+    const edges = [
+      "2026-11-30T00:00:00Z",
+      "2026-11-29T23:59:59.999Z",
+      "2026-12-31T23:59:59.999Z",
+      "2027-01-01T00:00:00Z",
+      "2028-02-29T12:00:00Z",
+      "2027-02-28T23:59:59.999Z",
+      "2027-03-01T00:00:00Z",
+    ];
+    const random = Array.from({ length: 40 }, (_, i) =>
+      new Date(Date.UTC(2026, 0, 1) + Math.floor((((i * 7919) % 1000) / 1000) * 3 * 365 * 86_400_000)).toISOString(),
+    );
     const days = Array.from({ length: 8 }, (_, i) => new Date(Date.UTC(2026, 10, 23 + i, i % 2 ? 23 : 0, i % 2 ? 59 : 0)).toISOString());
     const times = [...edges, ...random, ...days].map((text) => new Date(text));
     for (const period of BUDGET_PERIOD_VALUES) {

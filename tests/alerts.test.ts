@@ -35,7 +35,9 @@ async function alertsOf(orgId: string) {
 
 /** This month's calls already at `calls`, laid out over the quota's shards as a plan change would. */
 async function usedThisMonth(orgId: string, calls: number, quota: number) {
-  await getDb().insert(monthlyUsage).values({ orgId, month: utcMonthStart(new Date()), shard: 0, count: calls, cap: 0 });
+  await getDb()
+    .insert(monthlyUsage)
+    .values({ orgId, month: utcMonthStart(new Date()), shard: 0, count: calls, cap: 0 });
   await spreadMonthlyUsage(getDb(), orgId, quota);
 }
 
@@ -76,7 +78,12 @@ describe("quota alerts", () => {
       [90, 45],
     ]);
     // Each key was refused 40 times beyond its 60 a minute: a burst each, once.
-    expect(raised.filter((alert) => alert.kind === "rate_limited").map((alert) => alert.apiKeyId).sort()).toEqual(keys.map((key) => key.id).sort());
+    expect(
+      raised
+        .filter((alert) => alert.kind === "rate_limited")
+        .map((alert) => alert.apiKeyId)
+        .sort(),
+    ).toEqual(keys.map((key) => key.id).sort());
   });
 
   it("keeps each threshold once when many writers raise it at once", async () => {
@@ -95,7 +102,10 @@ describe("quota alerts", () => {
   it("follows the organization's own thresholds, and none turns them off", async () => {
     const org = await createOrg("trial");
     const [key] = [await insertKey(org.id)];
-    await getDb().update(organizations).set({ quotaAlertThresholds: [10] }).where(eq(organizations.id, org.id));
+    await getDb()
+      .update(organizations)
+      .set({ quotaAlertThresholds: [10] })
+      .where(eq(organizations.id, org.id));
     await burst([key!], 5);
     expect(await alertsOf(org.id)).toEqual([expect.objectContaining({ details: expect.objectContaining({ threshold: 10, calls: 5 }) })]);
 
@@ -170,7 +180,11 @@ describe("key expiry alerts", () => {
     const now = new Date();
     const day = 86_400_000;
     const weekLong = await insertKey(org.id, { name: "Load test, 7 days", createdAt: now, expiresAt: new Date(now.getTime() + 7 * day) });
-    const dayLong = await insertKey(org.id, { name: "Demo, 1 day", createdAt: new Date(now.getTime() - 3_600_000), expiresAt: new Date(now.getTime() + 23 * 3_600_000) });
+    const dayLong = await insertKey(org.id, {
+      name: "Demo, 1 day",
+      createdAt: new Date(now.getTime() - 3_600_000),
+      expiresAt: new Date(now.getTime() + 23 * 3_600_000),
+    });
     const eightDays = await insertKey(org.id, { name: "Sprint, 8 days", createdAt: now, expiresAt: new Date(now.getTime() + 8 * day) });
 
     await raiseKeyExpiryAlerts(getDb(), now);
@@ -211,8 +225,14 @@ describe("the bell: unread counts and mark as read", () => {
     expect(await getDb().select().from(activityLog).where(eq(activityLog.orgId, team.org.id))).toEqual([]);
 
     actAs(team.guest.id);
-    expect(await markAlertsReadAction(null, { orgId: team.org.id, alertId: "all" })).toEqual({ ok: false, error: "Guests cannot see the organization's alerts." });
-    expect(await markAlertsReadAction(null, { orgId: team.org.id, alertId: "first" })).toMatchObject({ ok: false, fieldErrors: { alertId: ["Name an alert."] } });
+    expect(await markAlertsReadAction(null, { orgId: team.org.id, alertId: "all" })).toEqual({
+      ok: false,
+      error: "Guests cannot see the organization's alerts.",
+    });
+    expect(await markAlertsReadAction(null, { orgId: team.org.id, alertId: "first" })).toMatchObject({
+      ok: false,
+      fieldErrors: { alertId: ["Name an alert."] },
+    });
   });
 });
 
@@ -222,8 +242,15 @@ describe("alert settings", () => {
     actAs(team.admin.id);
     const saved = await setAlertSettingsAction(null, form({ orgId: team.org.id, quotaAlertThresholds: "90, 75%", rateLimitAlertThreshold: "10" }));
     expect(saved).toEqual({ ok: true, data: { quotaAlertThresholds: [75, 90], rateLimitAlertThreshold: 10 } });
-    const [entry] = await getDb().select().from(activityLog).where(and(eq(activityLog.orgId, team.org.id), eq(activityLog.action, "alert_settings.changed")));
-    expect(entry).toMatchObject({ actorUserId: team.admin.id, before: { quotaAlertThresholds: "80 %, 90 %, 100 %" }, after: { quotaAlertThresholds: "75 %, 90 %" } });
+    const [entry] = await getDb()
+      .select()
+      .from(activityLog)
+      .where(and(eq(activityLog.orgId, team.org.id), eq(activityLog.action, "alert_settings.changed")));
+    expect(entry).toMatchObject({
+      actorUserId: team.admin.id,
+      before: { quotaAlertThresholds: "80 %, 90 %, 100 %" },
+      after: { quotaAlertThresholds: "75 %, 90 %" },
+    });
 
     expect(await setAlertSettingsAction(null, form({ orgId: team.org.id, quotaAlertThresholds: "75, 90", rateLimitAlertThreshold: "10" }))).toEqual({
       ok: false,
@@ -263,7 +290,10 @@ describe("alert settings", () => {
     });
     const outsider = await addMember((await createOrg("pro")).id, "owner");
     actAs(outsider.id);
-    expect(await setAlertSettingsAction(null, form({ orgId: team.org.id, quotaAlertThresholds: "50", rateLimitAlertThreshold: "10" }))).toEqual({ ok: false, error: "Organization not found." });
+    expect(await setAlertSettingsAction(null, form({ orgId: team.org.id, quotaAlertThresholds: "50", rateLimitAlertThreshold: "10" }))).toEqual({
+      ok: false,
+      error: "Organization not found.",
+    });
     const [org] = await getDb().select().from(organizations).where(eq(organizations.id, team.org.id));
     expect(org!.quotaAlertThresholds).toEqual([80, 90, 100]);
   });

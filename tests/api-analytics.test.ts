@@ -25,13 +25,27 @@ async function tenant() {
   const customer = (name: string, currency: string) => post("/v1/customers", { name, currency });
 
   /** An invoice of `total` minor units brought to `status`; `paidOn` backdates the payment. */
-  const invoice = async (customer: string, total: number, status: "draft" | "open" | "paid" | "void", dates: { issue?: string; due?: string; paidOn?: string } = {}) => {
-    const { id } = await post("/v1/invoices", { customer, issue_date: dates.issue, due_date: dates.due, lines: [{ description: "Work", quantity: 1, unit_amount: total }] });
+  const invoice = async (
+    customer: string,
+    total: number,
+    status: "draft" | "open" | "paid" | "void",
+    dates: { issue?: string; due?: string; paidOn?: string } = {},
+  ) => {
+    const { id } = await post("/v1/invoices", {
+      customer,
+      issue_date: dates.issue,
+      due_date: dates.due,
+      lines: [{ description: "Work", quantity: 1, unit_amount: total }],
+    });
     if (status === "draft") return id;
     await post(`/v1/invoices/${id}/finalize`);
     if (status === "paid") await post(`/v1/invoices/${id}/pay`);
     if (status === "void") await post(`/v1/invoices/${id}/void`);
-    if (dates.paidOn) await getDb().update(invoices).set({ paidAt: new Date(`${dates.paidOn}T12:00:00Z`) }).where(and(eq(invoices.orgId, org.id), eq(invoices.id, id)));
+    if (dates.paidOn)
+      await getDb()
+        .update(invoices)
+        .set({ paidAt: new Date(`${dates.paidOn}T12:00:00Z`) })
+        .where(and(eq(invoices.orgId, org.id), eq(invoices.id, id)));
     return id;
   };
   const analytics = async (query = "") => {

@@ -20,7 +20,10 @@ async function createCustomer(fields: Record<string, unknown> = {}, as: ApiClien
 }
 
 async function openInvoiceFor(customer: string): Promise<string> {
-  const draft = await call("/v1/invoices", { method: "POST", json: { customer, currency: "EUR", lines: [{ description: "Consulting", quantity: 2, unit_amount: 15000 }] } });
+  const draft = await call("/v1/invoices", {
+    method: "POST",
+    json: { customer, currency: "EUR", lines: [{ description: "Consulting", quantity: 2, unit_amount: 15000 }] },
+  });
   const { id } = (await draft.json()) as { id: string };
   expect((await call(`/v1/invoices/${id}/finalize`, { method: "POST" })).status).toBe(200);
   return id;
@@ -82,7 +85,11 @@ describe("creating a customer", () => {
 
   it("refuses a body over 1 MiB with 413 payload_too_large", async () => {
     // The server answers before reading the body and drops the connection: don't leave it in the pool.
-    const response = await call("/v1/customers", { method: "POST", json: { name: "A", metadata: { blob: "x".repeat(1024 * 1024) } }, headers: { Connection: "close" } });
+    const response = await call("/v1/customers", {
+      method: "POST",
+      json: { name: "A", metadata: { blob: "x".repeat(1024 * 1024) } },
+      headers: { Connection: "close" },
+    });
     expect(response.status).toBe(413);
     expect((await errorOf(response)).code).toBe("payload_too_large");
   });
@@ -208,7 +215,12 @@ describe("deleting a customer", () => {
   it("refuses while an invoice is open, then keeps the paid invoice and deletes the drafts", async () => {
     const customer = await createCustomer({ name: "Has invoices" });
     const open = await openInvoiceFor(customer.id);
-    const draft = (await (await call("/v1/invoices", { method: "POST", json: { customer: customer.id, currency: "EUR", lines: [{ description: "Later", quantity: 1, unit_amount: 100 }] } })).json()) as { id: string };
+    const draft = (await (
+      await call("/v1/invoices", {
+        method: "POST",
+        json: { customer: customer.id, currency: "EUR", lines: [{ description: "Later", quantity: 1, unit_amount: 100 }] },
+      })
+    ).json()) as { id: string };
 
     const refused = await call(`/v1/customers/${customer.id}`, { method: "DELETE" });
     expect(refused.status).toBe(409);
@@ -220,7 +232,10 @@ describe("deleting a customer", () => {
     const paid = await call(`/v1/invoices/${open}`);
     expect(((await paid.json()) as { customer_details: { name: string } }).customer_details.name).toBe("Has invoices");
     expect((await call(`/v1/invoices/${draft.id}`)).status).toBe(404);
-    const created = await call("/v1/invoices", { method: "POST", json: { customer: customer.id, currency: "EUR", lines: [{ description: "x", quantity: 1, unit_amount: 1 }] } });
+    const created = await call("/v1/invoices", {
+      method: "POST",
+      json: { customer: customer.id, currency: "EUR", lines: [{ description: "x", quantity: 1, unit_amount: 1 }] },
+    });
     expect(created.status).toBe(404);
   });
 });

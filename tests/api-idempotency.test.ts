@@ -48,7 +48,11 @@ describe("Idempotency-Key on POST", () => {
     expect((await errorOf(other)).code).toBe("idempotency_key_reused");
     expect(await customerNames()).not.toContain("Second Body AG");
     // Another path with the same key is another request too.
-    const product = await client.call("/v1/products", { method: "POST", headers: { "Idempotency-Key": key }, json: { name: "Widget", unit_amount: 100, currency: "EUR" } });
+    const product = await client.call("/v1/products", {
+      method: "POST",
+      headers: { "Idempotency-Key": key },
+      json: { name: "Widget", unit_amount: 100, currency: "EUR" },
+    });
     expect(product.status).toBe(409);
   });
 
@@ -56,7 +60,10 @@ describe("Idempotency-Key on POST", () => {
     const key = randomUUID();
     const responses = await Promise.all(Array.from({ length: 20 }, () => createCustomer(key, "Concurrent Ltd")));
     const statuses = responses.map((response) => response.status);
-    expect(statuses.every((status) => status === 201 || status === 409), statuses.join()).toBe(true);
+    expect(
+      statuses.every((status) => status === 201 || status === 409),
+      statuses.join(),
+    ).toBe(true);
     for (const response of responses.filter((r) => r.status === 409)) expect((await errorOf(response)).code).toBe("idempotency_key_in_use");
     expect(statuses).toContain(201);
     expect((await customerNames()).filter((name) => name === "Concurrent Ltd")).toHaveLength(1);
@@ -76,8 +83,16 @@ describe("Idempotency-Key on POST", () => {
 
   it("replays a refusal too: the same request gets the same answer", async () => {
     const key = randomUUID();
-    const first = await client.call("/v1/invoices", { method: "POST", headers: { "Idempotency-Key": key }, json: { customer: "cus_doesnotexist", currency: "EUR", lines: [] } });
-    const retry = await client.call("/v1/invoices", { method: "POST", headers: { "Idempotency-Key": key }, json: { customer: "cus_doesnotexist", currency: "EUR", lines: [] } });
+    const first = await client.call("/v1/invoices", {
+      method: "POST",
+      headers: { "Idempotency-Key": key },
+      json: { customer: "cus_doesnotexist", currency: "EUR", lines: [] },
+    });
+    const retry = await client.call("/v1/invoices", {
+      method: "POST",
+      headers: { "Idempotency-Key": key },
+      json: { customer: "cus_doesnotexist", currency: "EUR", lines: [] },
+    });
     expect(retry.status).toBe(first.status);
     expect(await retry.text()).toBe(await first.text());
     expect(retry.headers.get("Idempotent-Replayed")).toBe("true");
@@ -85,7 +100,10 @@ describe("Idempotency-Key on POST", () => {
 
   it("replays a PDF with its bytes and its Content-Disposition", async () => {
     const customer = (await (await createCustomer(randomUUID(), "Pdf GmbH")).json()) as { id: string };
-    const draft = await client.call("/v1/invoices", { method: "POST", json: { customer: customer.id, currency: "EUR", lines: [{ description: "Work", quantity: 1, unit_amount: 100 }] } });
+    const draft = await client.call("/v1/invoices", {
+      method: "POST",
+      json: { customer: customer.id, currency: "EUR", lines: [{ description: "Work", quantity: 1, unit_amount: 100 }] },
+    });
     const { id } = (await draft.json()) as { id: string };
     const render = () => client.call("/v1/pdf/generate", { method: "POST", headers: { "Idempotency-Key": `pdf-${id}` }, json: { invoice: id } });
     const first = await render();
@@ -113,7 +131,9 @@ describe("Idempotency-Key on POST", () => {
   it("forgets a key after 24 hours", async () => {
     const key = randomUUID();
     expect((await createCustomer(key, "Yesterday Inc")).status).toBe(201);
-    await getDb().execute(sql`update idempotency_keys set created_at = now() - interval '25 hours' where org_id = ${client.org.id} and key = ${idempotencyKeyDigest(key)}`);
+    await getDb().execute(
+      sql`update idempotency_keys set created_at = now() - interval '25 hours' where org_id = ${client.org.id} and key = ${idempotencyKeyDigest(key)}`,
+    );
     const today = await createCustomer(key, "Today Inc");
     expect(today.status).toBe(201);
     expect(today.headers.get("Idempotent-Replayed")).toBeNull();
@@ -123,23 +143,33 @@ describe("Idempotency-Key on POST", () => {
     const key = randomUUID();
     expect((await createCustomer(key, "Crashed Co")).status).toBe(201);
     // As if the process had died before storing the response.
-    await getDb().execute(sql`update idempotency_keys set response_status = null, response_body = null where org_id = ${client.org.id} and key = ${idempotencyKeyDigest(key)}`);
+    await getDb().execute(
+      sql`update idempotency_keys set response_status = null, response_body = null where org_id = ${client.org.id} and key = ${idempotencyKeyDigest(key)}`,
+    );
     const running = await createCustomer(key, "Crashed Co");
     expect(running.status).toBe(409);
     expect((await errorOf(running)).code).toBe("idempotency_key_in_use");
-    await getDb().execute(sql`update idempotency_keys set created_at = now() - interval '2 minutes' where org_id = ${client.org.id} and key = ${idempotencyKeyDigest(key)}`);
+    await getDb().execute(
+      sql`update idempotency_keys set created_at = now() - interval '2 minutes' where org_id = ${client.org.id} and key = ${idempotencyKeyDigest(key)}`,
+    );
     expect((await createCustomer(key, "Crashed Co")).status).toBe(201);
     expect((await customerNames()).filter((name) => name === "Crashed Co")).toHaveLength(2);
   });
 
   it("documents the header and both 409 codes on every POST operation", async () => {
     const document = (await (await fetch(api.url("/v1/openapi.json"))).json()) as {
-      paths: Record<string, Record<string, { parameters?: { name: string; in: string }[]; responses: Record<string, { content?: Record<string, { schema: unknown }> }> }>>;
+      paths: Record<
+        string,
+        Record<string, { parameters?: { name: string; in: string }[]; responses: Record<string, { content?: Record<string, { schema: unknown }> }> }>
+      >;
     };
     const posts = Object.entries(document.paths).flatMap(([path, item]) => (item.post ? [[path, item.post] as const] : []));
     expect(posts.length).toBeGreaterThanOrEqual(7);
     for (const [path, operation] of posts) {
-      expect(operation.parameters?.some((p) => p.in === "header" && p.name.toLowerCase() === "idempotency-key"), path).toBe(true);
+      expect(
+        operation.parameters?.some((p) => p.in === "header" && p.name.toLowerCase() === "idempotency-key"),
+        path,
+      ).toBe(true);
       const conflicts = JSON.stringify(operation.responses["409"] ?? {});
       expect(conflicts, path).toContain("idempotency_key_reused");
       expect(conflicts, path).toContain("idempotency_key_in_use");

@@ -52,7 +52,17 @@ describe("creating a draft", () => {
     });
     expect(invoice).toMatchObject({ object: "invoice", status: "draft", number: null, currency: "EUR", overdue: false, issue_date: null, due_date: null });
     expect(invoice.id).toMatch(/^in_/);
-    expect(invoice.lines.map(({ description, quantity, unit_amount, tax_rate, amount, tax, product: p }) => ({ description, quantity, unit_amount, tax_rate, amount, tax, p }))).toEqual([
+    expect(
+      invoice.lines.map(({ description, quantity, unit_amount, tax_rate, amount, tax, product: p }) => ({
+        description,
+        quantity,
+        unit_amount,
+        tax_rate,
+        amount,
+        tax,
+        p,
+      })),
+    ).toEqual([
       { description: "Espresso beans 1 kg", quantity: 3, unit_amount: 2490, tax_rate: 7, amount: 7470, tax: 523, p: product.id }, // 522.9 → 523
       { description: "Delivery", quantity: 1, unit_amount: 5, tax_rate: 10, amount: 5, tax: 1, p: null }, // 0.5 → 1
       { description: "Beans, special price", quantity: 1, unit_amount: 1999, tax_rate: 19, amount: 1999, tax: 380, p: product.id }, // 379.81 → 380
@@ -65,13 +75,20 @@ describe("creating a draft", () => {
     const customer = await acme.customer({ currency: "JPY" });
     const inYen = await acme.post<InvoiceDto>("/v1/invoices", { customer: customer.id, lines: [{ description: "Sushi", quantity: 2, unit_amount: 1500 }] });
     expect(inYen.currency).toBe("JPY");
-    const inDollars = await acme.post<InvoiceDto>("/v1/invoices", { customer: customer.id, currency: "USD", lines: [{ description: "Sushi", quantity: 1, unit_amount: 1 }] });
+    const inDollars = await acme.post<InvoiceDto>("/v1/invoices", {
+      customer: customer.id,
+      currency: "USD",
+      lines: [{ description: "Sushi", quantity: 1, unit_amount: 1 }],
+    });
     expect(inDollars.currency).toBe("USD");
   });
 
   it("needs a currency when the customer has none", async () => {
     const customer = await acme.customer({ currency: null });
-    const response = await acme.call("/v1/invoices", { method: "POST", json: { customer: customer.id, lines: [{ description: "x", quantity: 1, unit_amount: 1 }] } });
+    const response = await acme.call("/v1/invoices", {
+      method: "POST",
+      json: { customer: customer.id, lines: [{ description: "x", quantity: 1, unit_amount: 1 }] },
+    });
     expect((await refusal(response, 400, "validation_failed")).details?.[0]?.path).toBe("currency");
   });
 
@@ -115,7 +132,16 @@ describe("creating a draft", () => {
     ["an unknown field on a line", { lines: [{ description: "x", quantity: 1, unit_amount: 1, discount: 5 }] }, "lines.0"],
     ["a unit amount beyond 2^53 − 1", { lines: [{ description: "x", quantity: 1, unit_amount: 2 ** 53 }] }, "lines.0.unit_amount"],
     ["a line amount beyond 2^53 − 1", { lines: [{ description: "x", quantity: 1000, unit_amount: 2 ** 50 }] }, "lines.0"],
-    ["totals beyond 2^53 − 1", { lines: [{ description: "x", quantity: 1, unit_amount: 2 ** 52 }, { description: "y", quantity: 1, unit_amount: 2 ** 52 }] }, "lines"],
+    [
+      "totals beyond 2^53 − 1",
+      {
+        lines: [
+          { description: "x", quantity: 1, unit_amount: 2 ** 52 },
+          { description: "y", quantity: 1, unit_amount: 2 ** 52 },
+        ],
+      },
+      "lines",
+    ],
     ["an unknown currency", { currency: "XXX" }, "currency"],
     ["an impossible date", { issue_date: "2026-02-30" }, "issue_date"],
     ["a timestamp as a date", { due_date: "2026-03-01T00:00:00Z" }, "due_date"],
@@ -130,7 +156,11 @@ describe("creating a draft", () => {
   });
 
   it("refuses JSON that does not parse", async () => {
-    await refusal(await acme.call("/v1/invoices", { method: "POST", body: '{"customer":', headers: { "Content-Type": "application/json" } }), 400, "invalid_json");
+    await refusal(
+      await acme.call("/v1/invoices", { method: "POST", body: '{"customer":', headers: { "Content-Type": "application/json" } }),
+      400,
+      "invalid_json",
+    );
   });
 });
 
@@ -140,7 +170,13 @@ describe("editing and deleting drafts", () => {
     const customer = await acme.customer({ name: "New Customer AG" });
     const response = await acme.call(`/v1/invoices/${invoice.id}`, {
       method: "PATCH",
-      json: { customer: customer.id, notes: null, issue_date: day(0), due_date: day(14), lines: [{ description: "Workshop", quantity: 2, unit_amount: 50000, tax_rate: 19 }] },
+      json: {
+        customer: customer.id,
+        notes: null,
+        issue_date: day(0),
+        due_date: day(14),
+        lines: [{ description: "Workshop", quantity: 2, unit_amount: 50000, tax_rate: 19 }],
+      },
     });
     expect(response.status).toBe(200);
     const updated = (await response.json()) as InvoiceDto;
@@ -199,7 +235,11 @@ describe("the lifecycle", () => {
     const t = await tenant();
     const customer = await t.customer({ name: "Before GmbH" });
     const first = await t.post<InvoiceDto>("/v1/invoices", { customer: customer.id, lines: [{ description: "A", quantity: 1, unit_amount: 100 }] });
-    const second = await t.post<InvoiceDto>("/v1/invoices", { customer: customer.id, issue_date: day(-3), lines: [{ description: "B", quantity: 1, unit_amount: 100 }] });
+    const second = await t.post<InvoiceDto>("/v1/invoices", {
+      customer: customer.id,
+      issue_date: day(-3),
+      lines: [{ description: "B", quantity: 1, unit_amount: 100 }],
+    });
 
     const open = await t.transition(first.id, "finalize");
     expect(open).toMatchObject({ status: "open", number: "INV-000001", issue_date: day(0), due_date: day(30), overdue: false });
@@ -234,7 +274,9 @@ describe("the lifecycle", () => {
 
   it("refuses to finalize a draft whose due date has passed without an issue date", async () => {
     const invoice = await acme.draft({ due_date: day(-1) });
-    expect((await refusal(await acme.call(`/v1/invoices/${invoice.id}/finalize`, { method: "POST" }), 400, "validation_failed")).details?.[0]?.path).toBe("due_date");
+    expect((await refusal(await acme.call(`/v1/invoices/${invoice.id}/finalize`, { method: "POST" }), 400, "validation_failed")).details?.[0]?.path).toBe(
+      "due_date",
+    );
   });
 
   it("takes stock at finalization, gives it back on void, and refuses to go below zero", async () => {
@@ -243,7 +285,14 @@ describe("the lifecycle", () => {
     const untracked = await t.product({ stock_quantity: null });
     const customer = await t.customer();
     const sell = (quantity: number) =>
-      t.post<InvoiceDto>("/v1/invoices", { customer: customer.id, lines: [{ product: product.id, quantity }, { product: untracked.id, quantity: 100 }, { product: product.id, quantity: 1 }] });
+      t.post<InvoiceDto>("/v1/invoices", {
+        customer: customer.id,
+        lines: [
+          { product: product.id, quantity },
+          { product: untracked.id, quantity: 100 },
+          { product: product.id, quantity: 1 },
+        ],
+      });
     const stock = async () => ((await (await t.call(`/v1/products/${product.id}`)).json()) as ProductDto).stock_quantity;
 
     const first = await sell(2);
@@ -286,7 +335,10 @@ describe("concurrent finalizations", () => {
     const customer = await t.customer();
     const drafts = await Promise.all(
       Array.from({ length: 24 }, (_, i) =>
-        t.post<InvoiceDto>("/v1/invoices", { customer: customer.id, lines: i % 4 === 3 ? [{ description: "Service", quantity: 1, unit_amount: 100 }] : [{ product: product.id, quantity: 1 }] }),
+        t.post<InvoiceDto>("/v1/invoices", {
+          customer: customer.id,
+          lines: i % 4 === 3 ? [{ description: "Service", quantity: 1, unit_amount: 100 }] : [{ product: product.id, quantity: 1 }],
+        }),
       ),
     );
     const responses = await Promise.all(drafts.map((draft) => t.call(`/v1/invoices/${draft.id}/finalize`, { method: "POST" })));
@@ -346,7 +398,10 @@ describe("listing invoices", () => {
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
-      const page = (await (await t.call(`/v1/invoices?limit=2${cursor ? `&starting_after=${cursor}` : ""}`)).json()) as { data: InvoiceDto[]; next_cursor: string | null };
+      const page = (await (await t.call(`/v1/invoices?limit=2${cursor ? `&starting_after=${cursor}` : ""}`)).json()) as {
+        data: InvoiceDto[];
+        next_cursor: string | null;
+      };
       seen.push(...page.data.map((invoice) => invoice.id));
       cursor = page.next_cursor;
       await t.draft();

@@ -29,7 +29,10 @@ describe("creating API keys", () => {
     expect(result.data.key).toMatchObject({ name: "Production billing server", status: "active", createdByName: team.byRole[role].name });
     const [row] = await keysOf(team.org.id);
     expect(row!.keyHash).toBe(hashApiKey(result.data.value));
-    const activity = await getDb().select().from(activityLog).where(and(eq(activityLog.orgId, team.org.id), eq(activityLog.action, "api_key.created")));
+    const activity = await getDb()
+      .select()
+      .from(activityLog)
+      .where(and(eq(activityLog.orgId, team.org.id), eq(activityLog.action, "api_key.created")));
     expect(activity).toHaveLength(1);
   });
 
@@ -148,7 +151,10 @@ describe("creating a key with an expiry", () => {
     expect(expiresAt % 1000).toBe(0);
     expect(expiresAt).toBeGreaterThanOrEqual(Math.floor(before / 1000) * 1000 + 30 * 86_400_000);
     expect(expiresAt).toBeLessThanOrEqual(Date.now() + 30 * 86_400_000);
-    const [entry] = await getDb().select().from(activityLog).where(and(eq(activityLog.orgId, team.org.id), eq(activityLog.action, "api_key.created")));
+    const [entry] = await getDb()
+      .select()
+      .from(activityLog)
+      .where(and(eq(activityLog.orgId, team.org.id), eq(activityLog.action, "api_key.created")));
     expect(entry!.after).toMatchObject({ name: "Reporting job", expiresAt: result.data.key.expiresAt });
   });
 
@@ -188,7 +194,6 @@ describe("creating a key with an expiry", () => {
   });
 });
 
-
 describe("revoking API keys", () => {
   it("lets the owner revoke, recording who and when", async () => {
     const team = await createTeam("pro");
@@ -227,7 +232,10 @@ describe("revoking API keys", () => {
     const other = await createOrg("pro");
     const foreignKey = await insertKey(other.id);
     actAs(team.owner.id);
-    expect(await revokeApiKeyAction(null, form({ orgId: team.org.id, keyId: foreignKey.id }))).toEqual({ ok: false, error: "API key not found in this organization." });
+    expect(await revokeApiKeyAction(null, form({ orgId: team.org.id, keyId: foreignKey.id }))).toEqual({
+      ok: false,
+      error: "API key not found in this organization.",
+    });
     expect(await revokeApiKeyAction(null, form({ orgId: other.id, keyId: foreignKey.id }))).toEqual({ ok: false, error: "Organization not found." });
     expect((await keysOf(other.id))[0]!.revokedAt).toBeNull();
   });
@@ -235,7 +243,10 @@ describe("revoking API keys", () => {
 
 describe("revoke reasons", () => {
   async function entriesOf(orgId: string, action: string) {
-    return getDb().select().from(activityLog).where(and(eq(activityLog.orgId, orgId), eq(activityLog.action, action)));
+    return getDb()
+      .select()
+      .from(activityLog)
+      .where(and(eq(activityLog.orgId, orgId), eq(activityLog.action, action)));
   }
 
   it("stores the reason and note on the key and in the history entry", async () => {
@@ -280,17 +291,29 @@ describe("revoke reasons", () => {
 
 describe("renaming API keys", () => {
   async function renames(orgId: string) {
-    return getDb().select().from(activityLog).where(and(eq(activityLog.orgId, orgId), eq(activityLog.action, "api_key.renamed")));
+    return getDb()
+      .select()
+      .from(activityLog)
+      .where(and(eq(activityLog.orgId, orgId), eq(activityLog.action, "api_key.renamed")));
   }
 
   it.each(["owner", "admin"] as const)("lets an %s rename a key, recording the old and new name", async (role) => {
     const team = await createTeam("pro");
     const key = await insertKey(team.org.id, { name: "Staging" });
     actAs(team.byRole[role].id);
-    expect(await renameApiKeyAction(null, form({ orgId: team.org.id, keyId: key.id, name: "  Staging (EU)  " }))).toEqual({ ok: true, data: { id: key.id, name: "Staging (EU)" } });
+    expect(await renameApiKeyAction(null, form({ orgId: team.org.id, keyId: key.id, name: "  Staging (EU)  " }))).toEqual({
+      ok: true,
+      data: { id: key.id, name: "Staging (EU)" },
+    });
     expect((await keysOf(team.org.id))[0]!.name).toBe("Staging (EU)");
     const [entry] = await renames(team.org.id);
-    expect(entry).toMatchObject({ actorUserId: team.byRole[role].id, targetId: key.id, targetName: "Staging (EU)", before: { name: "Staging" }, after: { name: "Staging (EU)" } });
+    expect(entry).toMatchObject({
+      actorUserId: team.byRole[role].id,
+      targetId: key.id,
+      targetName: "Staging (EU)",
+      before: { name: "Staging" },
+      after: { name: "Staging (EU)" },
+    });
   });
 
   it.each([
@@ -314,12 +337,18 @@ describe("renaming API keys", () => {
     const revoked = await insertKey(team.org.id, { name: "Old importer", revoked: true });
     const foreign = await insertKey((await createOrg("pro")).id, { name: "Theirs" });
     actAs(team.owner.id);
-    expect(await renameApiKeyAction(null, form({ orgId: team.org.id, keyId: key.id, name: "Staging" }))).toEqual({ ok: false, error: 'The key is already named "Staging".' });
+    expect(await renameApiKeyAction(null, form({ orgId: team.org.id, keyId: key.id, name: "Staging" }))).toEqual({
+      ok: false,
+      error: 'The key is already named "Staging".',
+    });
     expect(await renameApiKeyAction(null, form({ orgId: team.org.id, keyId: revoked.id, name: "New" }))).toEqual({
       ok: false,
       error: '"Old importer" is revoked: a revoked key keeps its name so its history reads as it happened.',
     });
-    expect(await renameApiKeyAction(null, form({ orgId: team.org.id, keyId: foreign.id, name: "Mine" }))).toEqual({ ok: false, error: "API key not found in this organization." });
+    expect(await renameApiKeyAction(null, form({ orgId: team.org.id, keyId: foreign.id, name: "Mine" }))).toEqual({
+      ok: false,
+      error: "API key not found in this organization.",
+    });
     expect((await getDb().select().from(apiKeys).where(eq(apiKeys.id, foreign.id)))[0]!.name).toBe("Theirs");
     expect(await renames(team.org.id)).toHaveLength(0);
   });
@@ -339,7 +368,12 @@ describe("rolling API keys", () => {
     if (!result.ok) throw new Error(result.error);
     const { key, value, oldKey } = result.data;
     expect(value).toMatch(/^ik_[0-9A-Za-z]{32}$/);
-    expect(key).toMatchObject({ name: "Production billing server", status: "active", expiresAt: null, replaces: { id: old.id, name: "Production billing server" } });
+    expect(key).toMatchObject({
+      name: "Production billing server",
+      status: "active",
+      expiresAt: null,
+      replaces: { id: old.id, name: "Production billing server" },
+    });
     const endsAt = Date.parse(oldKey.endsAt);
     expect(endsAt).toBeGreaterThanOrEqual(Math.floor((before + DAY) / 1000) * 1000);
     expect(endsAt).toBeLessThanOrEqual(Date.now() + DAY);
@@ -348,7 +382,12 @@ describe("rolling API keys", () => {
     expect((await keysOf(team.org.id)).find((row) => row.id === key.id)!.keyHash).toBe(hashApiKey(value));
 
     const entries = await getDb().select().from(activityLog).where(eq(activityLog.orgId, team.org.id));
-    expect(entries.find((e) => e.action === "api_key.rolled")).toMatchObject({ targetId: old.id, actorUserId: team.owner.id, before: { expiresAt: null }, after: { expiresAt: oldKey.endsAt, replacedBy: key.hint } });
+    expect(entries.find((e) => e.action === "api_key.rolled")).toMatchObject({
+      targetId: old.id,
+      actorUserId: team.owner.id,
+      before: { expiresAt: null },
+      after: { expiresAt: oldKey.endsAt, replacedBy: key.hint },
+    });
     expect(entries.find((e) => e.action === "api_key.created")).toMatchObject({ targetId: key.id, after: { replaces: old.hint } });
   });
 

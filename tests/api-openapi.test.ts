@@ -16,7 +16,13 @@ type Doc = {
   components: { schemas: Record<string, unknown>; securitySchemes: Record<string, unknown>; headers: Record<string, unknown> };
   security: unknown[];
 };
-type Operation = { operationId: string; tags: string[]; summary: string; requestBody?: unknown; responses: Record<string, { $ref?: string; headers?: Record<string, unknown> }> };
+type Operation = {
+  operationId: string;
+  tags: string[];
+  summary: string;
+  requestBody?: unknown;
+  responses: Record<string, { $ref?: string; headers?: Record<string, unknown> }>;
+};
 
 let doc: Doc;
 
@@ -27,7 +33,8 @@ beforeAll(async () => {
   doc = (await response.json()) as Doc;
 });
 
-const operations = () => Object.entries(doc.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, operation]) => ({ path, method, operation })));
+const operations = () =>
+  Object.entries(doc.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, operation]) => ({ path, method, operation })));
 
 describe("the OpenAPI document at /v1/openapi.json", () => {
   it("is OpenAPI 3.1, served without a key, with the X-API-Key security scheme", () => {
@@ -37,7 +44,11 @@ describe("the OpenAPI document at /v1/openapi.json", () => {
   });
 
   it("describes every operation of the six path families", () => {
-    expect(operations().map(({ method, path }) => `${method.toUpperCase()} ${path}`).sort()).toEqual(
+    expect(
+      operations()
+        .map(({ method, path }) => `${method.toUpperCase()} ${path}`)
+        .sort(),
+    ).toEqual(
       [
         "GET /v1/customers",
         "POST /v1/customers",
@@ -75,7 +86,9 @@ describe("the OpenAPI document at /v1/openapi.json", () => {
       expect(operation.responses["403"], where).toEqual({ $ref: "#/components/responses/Forbidden" });
       expect(operation.responses["429"], where).toEqual({ $ref: "#/components/responses/TooManyRequests" });
       const success = Object.entries(operation.responses).find(([status]) => status.startsWith("2"))![1];
-      expect(Object.keys(success.headers ?? {}), where).toEqual(expect.arrayContaining(["X-Request-Id", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "X-Quota-Limit", "X-Quota-Remaining"]));
+      expect(Object.keys(success.headers ?? {}), where).toEqual(
+        expect.arrayContaining(["X-Request-Id", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "X-Quota-Limit", "X-Quota-Remaining"]),
+      );
       if (operation.requestBody) expect(Object.keys(operation.responses), where).toEqual(expect.arrayContaining(["400", "413", "415"]));
     }
     expect(Object.keys(doc.components.headers)).toEqual(expect.arrayContaining(["Retry-After", "X-Request-Id"]));
@@ -109,7 +122,14 @@ describe("the contract check", () => {
     contract = await servedContract(api);
     const { call } = await apiClient(api);
     const response = await call("/v1/customers", { method: "POST", json: { name: "Contract" } });
-    customer = { method: "POST", path: "/v1/customers", requestBody: { name: "Contract" }, status: 201, headers: response.headers, body: Buffer.from(await response.arrayBuffer()) };
+    customer = {
+      method: "POST",
+      path: "/v1/customers",
+      requestBody: { name: "Contract" },
+      status: 201,
+      headers: response.headers,
+      body: Buffer.from(await response.arrayBuffer()),
+    };
   });
 
   it("accepts a response the document describes", () => {
@@ -165,7 +185,11 @@ describe("the gateway's answers, as documented", () => {
     await call("/v1/customers/cus_unknown");
     await call("/v1/pdf/generate", { method: "POST", json: { invoice: "in_unknown" } });
     const rows = await getDb().select({ endpoint: requestLog.endpoint, status: requestLog.status }).from(requestLog).where(eq(requestLog.orgId, org.id));
-    expect(rows.map((row) => `${row.endpoint} ${row.status}`).sort()).toEqual(["GET /v1/customers/{id} 404", "POST /v1/invoices/{id}/finalize 404", "POST /v1/pdf/generate 404"]);
+    expect(rows.map((row) => `${row.endpoint} ${row.status}`).sort()).toEqual([
+      "GET /v1/customers/{id} 404",
+      "POST /v1/invoices/{id}/finalize 404",
+      "POST /v1/pdf/generate 404",
+    ]);
   });
 });
 

@@ -15,7 +15,9 @@ beforeAll(async () => {
 });
 
 async function draft(as: ApiClient, customerName: string, lines: unknown[], fields: Record<string, unknown> = {}): Promise<InvoiceDto> {
-  const customer = (await (await as.call("/v1/customers", { method: "POST", json: { name: customerName, email: "ap@example.test", currency: "EUR" } })).json()) as { id: string };
+  const customer = (await (
+    await as.call("/v1/customers", { method: "POST", json: { name: customerName, email: "ap@example.test", currency: "EUR" } })
+  ).json()) as { id: string };
   const response = await as.call("/v1/invoices", { method: "POST", json: { customer: customer.id, lines, ...fields } });
   expect(response.status).toBe(201);
   return (await response.json()) as InvoiceDto;
@@ -55,7 +57,21 @@ describe("POST /v1/pdf/generate", () => {
     expect(response.headers.get("content-type")).toBe("application/pdf");
     expect(response.headers.get("content-disposition")).toBe(`attachment; filename="${open.number}.pdf"`);
     const { text } = await textOf(response);
-    for (const expected of [mine.org.name, "Jane Doe GmbH", "ap@example.test", open.number!, "Espresso machine", "Descaling tablets", "EUR 1,036.50", "EUR 196.94", "EUR 1,233.44", "Open", open.issue_date!, open.due_date!, "Payable by bank transfer."]) {
+    for (const expected of [
+      mine.org.name,
+      "Jane Doe GmbH",
+      "ap@example.test",
+      open.number!,
+      "Espresso machine",
+      "Descaling tablets",
+      "EUR 1,036.50",
+      "EUR 196.94",
+      "EUR 1,233.44",
+      "Open",
+      open.issue_date!,
+      open.due_date!,
+      "Payable by bank transfer.",
+    ]) {
       expect(text).toContain(expected);
     }
     expect(open).toMatchObject({ subtotal: 103_650, tax: 18_981 + 713, total: 123_344 }); // 712.5 rounds up to 713

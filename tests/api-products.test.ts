@@ -113,7 +113,11 @@ describe("retrieving, updating and archiving a product", () => {
   it("answers unknown ids and other organizations' products with 404 not_found", async () => {
     const other = await createProduct({ sku: null }, theirs);
     for (const id of ["prod_unknown", other.id]) {
-      for (const [method, path, json] of [["GET", ""], ["PATCH", "", { name: "Mine" }], ["POST", "/archive"]] as const) {
+      for (const [method, path, json] of [
+        ["GET", ""],
+        ["PATCH", "", { name: "Mine" }],
+        ["POST", "/archive"],
+      ] as const) {
         const response = await call(`/v1/products/${id}${path}`, { method, json });
         expect(response.status).toBe(404);
         expect((await errorOf(response)).code).toBe("not_found");
@@ -145,7 +149,8 @@ describe("listing products", () => {
     const kept = await createProduct({ sku: null }, filtering);
     const archived = await createProduct({ sku: null }, filtering);
     await filtering.call(`/v1/products/${archived.id}/archive`, { method: "POST" });
-    const ids = async (query: string) => ((await (await filtering.call(`/v1/products${query}`)).json()) as { data: ProductDto[] }).data.map((product) => product.id);
+    const ids = async (query: string) =>
+      ((await (await filtering.call(`/v1/products${query}`)).json()) as { data: ProductDto[] }).data.map((product) => product.id);
     expect(await ids("?active=true")).toEqual([kept.id]);
     expect(await ids("?active=false")).toEqual([archived.id]);
     expect(await ids("")).toEqual([archived.id, kept.id]);

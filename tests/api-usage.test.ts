@@ -41,8 +41,26 @@ describe("GET /v1/usage", () => {
     keyIds = [(await insertKey(client.org.id)).id, (await insertKey(client.org.id)).id];
     const at = (daysBack: number, ms: number) => new Date(Date.now() - daysBack * DAY - ms);
     await Promise.all([
-      ...Array.from({ length: 40 }, (_, i) => logRequest({ orgId: client.org.id, apiKeyId: keyIds[i % 2]!, at: at(i % 4, i * 1000), endpoint: "GET /v1/invoices", status: i % 10 === 0 ? 500 : 200, durationMs: 10 + i })),
-      ...Array.from({ length: 12 }, (_, i) => logRequest({ orgId: client.org.id, apiKeyId: keyIds[0]!, at: at(0, i * 10), endpoint: "POST /v1/invoices", status: i % 3 === 0 ? 422 : 201, durationMs: 30 + i })),
+      ...Array.from({ length: 40 }, (_, i) =>
+        logRequest({
+          orgId: client.org.id,
+          apiKeyId: keyIds[i % 2]!,
+          at: at(i % 4, i * 1000),
+          endpoint: "GET /v1/invoices",
+          status: i % 10 === 0 ? 500 : 200,
+          durationMs: 10 + i,
+        }),
+      ),
+      ...Array.from({ length: 12 }, (_, i) =>
+        logRequest({
+          orgId: client.org.id,
+          apiKeyId: keyIds[0]!,
+          at: at(0, i * 10),
+          endpoint: "POST /v1/invoices",
+          status: i % 3 === 0 ? 422 : 201,
+          durationMs: 30 + i,
+        }),
+      ),
     ]);
   });
 
@@ -50,7 +68,18 @@ describe("GET /v1/usage", () => {
     const expected = await logged(daysAgo(5));
     const body = await usage(`from=${daysAgo(5)}&group_by=key,endpoint,status&limit=1000`);
     expect(body.has_more).toBe(false);
-    expect(body.data.map(({ object, bucket_start, key_id, endpoint, status, requests, errors_4xx, errors_5xx }) => ({ object, bucket_start, key_id, endpoint, status, requests, errors_4xx, errors_5xx }))).toEqual(expected);
+    expect(
+      body.data.map(({ object, bucket_start, key_id, endpoint, status, requests, errors_4xx, errors_5xx }) => ({
+        object,
+        bucket_start,
+        key_id,
+        endpoint,
+        status,
+        requests,
+        errors_4xx,
+        errors_5xx,
+      })),
+    ).toEqual(expected);
     for (const row of body.data) expect(row.p50_ms! <= row.p95_ms! && row.p95_ms! <= row.p99_ms!).toBe(true);
   });
 
@@ -120,9 +149,14 @@ describe("GET /v1/usage", () => {
   }
 
   it("says that from is required and what it takes, and what a from it cannot read should look like", async () => {
-    expect(await refusal("bucket=day")).toEqual([{ path: "query.from", message: "from is required: an ISO 8601 date or date-time, e.g. 2026-11-01 or 2026-11-01T13:00:00Z." }]);
+    expect(await refusal("bucket=day")).toEqual([
+      { path: "query.from", message: "from is required: an ISO 8601 date or date-time, e.g. 2026-11-01 or 2026-11-01T13:00:00Z." },
+    ]);
     expect(await refusal("from=yesterday")).toEqual([
-      { path: "query.from", message: "from must be an ISO 8601 date or date-time, e.g. 2026-11-01 or 2026-11-01T13:00:00Z (a date-time with its offset, Z or +01:00)." },
+      {
+        path: "query.from",
+        message: "from must be an ISO 8601 date or date-time, e.g. 2026-11-01 or 2026-11-01T13:00:00Z (a date-time with its offset, Z or +01:00).",
+      },
     ]);
   });
 
@@ -142,7 +176,10 @@ describe("GET /v1/usage", () => {
     for (const row of body.data) expect(Date.parse(row.bucket_start)).toBeGreaterThanOrEqual(hourStart);
     // Too far back for hours: the refusal says why hours were chosen.
     expect(await refusal(`from=${daysAgo(HOURLY_ROLLUP_RETENTION_DAYS + 2)}T10:00:00Z`)).toEqual([
-      { path: "query.from", message: `Usage reaches back ${HOURLY_ROLLUP_RETENTION_DAYS} days, by the hour (the bucket when from or to is inside a day): ask for bucket=day, or a later from.` },
+      {
+        path: "query.from",
+        message: `Usage reaches back ${HOURLY_ROLLUP_RETENTION_DAYS} days, by the hour (the bucket when from or to is inside a day): ask for bucket=day, or a later from.`,
+      },
     ]);
   });
 

@@ -100,8 +100,22 @@ beforeAll(async () => {
   await add({ orgId: foreign.orgId, apiKeyId: foreign.keyId, at: ago(HOUR), endpoint: "GET /v1/invoices", status: 404 });
   await add({ orgId: foreign.orgId, apiKeyId: foreign.keyId, at: ago(2 * DAY), endpoint: "GET /v1/customers", status: 200 });
   // Values only the other organization has seen: its filter choices must not reach this one's.
-  await add({ orgId: foreign.orgId, apiKeyId: foreign.keyId, at: ago(3 * HOUR), endpoint: "DELETE /v1/products/{id}", path: "/v1/products/prod_1", status: 409 });
-  await add({ orgId: foreign.orgId, apiKeyId: foreign.keyId, at: ago(3 * HOUR), endpoint: "PATCH /v1/products/{id}", path: "/v1/products/prod_1", status: 409 });
+  await add({
+    orgId: foreign.orgId,
+    apiKeyId: foreign.keyId,
+    at: ago(3 * HOUR),
+    endpoint: "DELETE /v1/products/{id}",
+    path: "/v1/products/prod_1",
+    status: 409,
+  });
+  await add({
+    orgId: foreign.orgId,
+    apiKeyId: foreign.keyId,
+    at: ago(3 * HOUR),
+    endpoint: "PATCH /v1/products/{id}",
+    path: "/v1/products/prod_1",
+    status: 409,
+  });
 });
 
 beforeEach(() => actAs(null));
@@ -114,34 +128,42 @@ describe("audit log filters", () => {
   const since = (ms: number) => (row: RequestLogEntry) => row.at.getTime() >= now.getTime() - ms;
 
   describe.each(ROUTES)("read %s", (route) => {
-  it.each<[string, Record<string, string>, (row: RequestLogEntry) => boolean]>([
-    ["no filter: every request of the organization", {}, () => true],
-    ["the last 24 hours", { range: "24h" }, since(DAY)],
-    ["the last 7 days", { range: "7d" }, since(7 * DAY)],
-    ["the last 30 days", { range: "30d" }, since(30 * DAY)],
-    ["a custom range, both days included", { range: "custom", from, to }, (r) => r.at.getTime() >= fromStart() && r.at.getTime() < toEnd()],
-    ["a custom range with only a to date", { range: "custom", to }, (r) => r.at.getTime() < toEnd()],
-    ["a custom range with only a from date", { range: "custom", from }, (r) => r.at.getTime() >= fromStart()],
-    ["an endpoint", { endpoint: "GET /v1/invoices" }, (r) => r.endpoint === "GET /v1/invoices"],
-    ["an exact status", { status: "404" }, (r) => r.status === 404],
-    ["a status class", { status: "4xx" }, (r) => r.status >= 400 && r.status < 500],
-    ["another status class, upper case", { status: "2XX" }, (r) => r.status >= 200 && r.status < 300],
-    ["a revoked key", { key: "legacy" }, (r) => r.apiKeyId === legacyKey],
-    ["a method, any case", { method: "post" }, (r) => r.method === "POST"],
-    [
-      "key, endpoint, status class and range together",
-      { key: "prod", endpoint: "GET /v1/invoices/{id}", status: "4xx", range: "7d" },
-      (r) => r.apiKeyId === prodKey && r.endpoint === "GET /v1/invoices/{id}" && r.status >= 400 && r.status < 500 && since(7 * DAY)(r),
-    ],
-    ["a refusal of the IP allowlist, its status filled in", { error: "ip_not_allowed" }, (r) => r.errorCode === "ip_not_allowed"],
-    ["a refusal of access on one endpoint", { error: "api_key_scope_insufficient", endpoint: "POST /v1/customers" }, (r) => r.errorCode === "api_key_scope_insufficient"],
-    ["a refusal with its status class", { error: "ip_not_allowed", status: "4xx", key: "prod" }, (r) => r.errorCode === "ip_not_allowed"],
-    ["method, status class and a custom range together", { method: "GET", status: "2xx", range: "custom", from, to }, (r) => r.method === "GET" && r.status < 300 && r.at.getTime() >= fromStart() && r.at.getTime() < toEnd()],
-  ])("selects %s", async (_label, params, select) => {
-    const ids = expected(select);
-    expect(ids.length).toBeGreaterThan(0);
-    expect((await allRows(params, route)).map((row) => row.requestId)).toEqual(ids);
-  });
+    it.each<[string, Record<string, string>, (row: RequestLogEntry) => boolean]>([
+      ["no filter: every request of the organization", {}, () => true],
+      ["the last 24 hours", { range: "24h" }, since(DAY)],
+      ["the last 7 days", { range: "7d" }, since(7 * DAY)],
+      ["the last 30 days", { range: "30d" }, since(30 * DAY)],
+      ["a custom range, both days included", { range: "custom", from, to }, (r) => r.at.getTime() >= fromStart() && r.at.getTime() < toEnd()],
+      ["a custom range with only a to date", { range: "custom", to }, (r) => r.at.getTime() < toEnd()],
+      ["a custom range with only a from date", { range: "custom", from }, (r) => r.at.getTime() >= fromStart()],
+      ["an endpoint", { endpoint: "GET /v1/invoices" }, (r) => r.endpoint === "GET /v1/invoices"],
+      ["an exact status", { status: "404" }, (r) => r.status === 404],
+      ["a status class", { status: "4xx" }, (r) => r.status >= 400 && r.status < 500],
+      ["another status class, upper case", { status: "2XX" }, (r) => r.status >= 200 && r.status < 300],
+      ["a revoked key", { key: "legacy" }, (r) => r.apiKeyId === legacyKey],
+      ["a method, any case", { method: "post" }, (r) => r.method === "POST"],
+      [
+        "key, endpoint, status class and range together",
+        { key: "prod", endpoint: "GET /v1/invoices/{id}", status: "4xx", range: "7d" },
+        (r) => r.apiKeyId === prodKey && r.endpoint === "GET /v1/invoices/{id}" && r.status >= 400 && r.status < 500 && since(7 * DAY)(r),
+      ],
+      ["a refusal of the IP allowlist, its status filled in", { error: "ip_not_allowed" }, (r) => r.errorCode === "ip_not_allowed"],
+      [
+        "a refusal of access on one endpoint",
+        { error: "api_key_scope_insufficient", endpoint: "POST /v1/customers" },
+        (r) => r.errorCode === "api_key_scope_insufficient",
+      ],
+      ["a refusal with its status class", { error: "ip_not_allowed", status: "4xx", key: "prod" }, (r) => r.errorCode === "ip_not_allowed"],
+      [
+        "method, status class and a custom range together",
+        { method: "GET", status: "2xx", range: "custom", from, to },
+        (r) => r.method === "GET" && r.status < 300 && r.at.getTime() >= fromStart() && r.at.getTime() < toEnd(),
+      ],
+    ])("selects %s", async (_label, params, select) => {
+      const ids = expected(select);
+      expect(ids.length).toBeGreaterThan(0);
+      expect((await allRows(params, route)).map((row) => row.requestId)).toEqual(ids);
+    });
   });
 
   it("selects nothing for another organization's key id", async () => {
@@ -150,7 +172,14 @@ describe("audit log filters", () => {
 
   it("shows each row's key by name and hint, revoked keys included", async () => {
     const [row] = await allRows({ key: legacyKey, range: "24h" });
-    expect(row).toMatchObject({ keyId: legacyKey, keyName: "Legacy CSV importer", keyHint: expect.stringMatching(/^ik_/), keyRevoked: true, method: "GET", status: 401 });
+    expect(row).toMatchObject({
+      keyId: legacyKey,
+      keyName: "Legacy CSV importer",
+      keyHint: expect.stringMatching(/^ik_/),
+      keyRevoked: true,
+      method: "GET",
+      status: 401,
+    });
     const [prod] = await allRows({ key: prodKey, range: "24h" });
     expect(prod).toMatchObject({ keyName: "Production billing server", keyRevoked: false, path: "/v1/invoices", durationMs: 42, ip: "203.0.113.7" });
   });
@@ -182,14 +211,24 @@ describe("audit log filters", () => {
     expect(filters).toEqual({ error: "api_key_scope_insufficient", status: "403" });
     expect(auditSearchParams(filters).toString()).toBe("status=403&error=api_key_scope_insufficient");
     const contradicting = parseAuditFilters({ error: "ip_not_allowed", status: "200" });
-    expect(contradicting.success ? null : contradicting.error.issues[0]?.message).toBe("A refusal of kind ip_not_allowed is always a 403: choose that status, or any.");
+    expect(contradicting.success ? null : contradicting.error.issues[0]?.message).toBe(
+      "A refusal of kind ip_not_allowed is always a 403: choose that status, or any.",
+    );
     const unknown = parseAuditFilters({ error: "teapot" });
     expect(unknown.success ? null : unknown.error.issues[0]?.message).toMatch(/^Choose a refusal: api_key_revoked, /);
   });
 
   it("offers the endpoints, statuses and methods the organization has seen, and none of another's", async () => {
     const options = await getAuditFilterOptions(team.org.id);
-    expect(options.endpoints).toEqual(["GET /v1/customers", "POST /v1/customers", "DELETE /v1/customers/{id}", "GET /v1/invoices", "POST /v1/invoices", "GET /v1/invoices/{id}", "POST /v1/pdf/generate"]);
+    expect(options.endpoints).toEqual([
+      "GET /v1/customers",
+      "POST /v1/customers",
+      "DELETE /v1/customers/{id}",
+      "GET /v1/invoices",
+      "POST /v1/invoices",
+      "GET /v1/invoices/{id}",
+      "POST /v1/pdf/generate",
+    ]);
     expect(options.statuses).toEqual([200, 201, 204, 302, 401, 403, 404, 422, 429, 500, 503]);
     expect(options.methods).toEqual(["DELETE", "GET", "POST"]);
     const foreignOptions = await getAuditFilterOptions(foreign.orgId);
@@ -260,7 +299,15 @@ describe("audit log pagination", () => {
   it.each<WalkCase>([
     ["every row", {}, () => true, undefined],
     ...ROUTES.map((route) => [`the rows of a filter, read ${route}`, { status: "2xx" }, (r: RequestLogEntry) => r.status < 300, route] satisfies WalkCase),
-    ...ROUTES.map((route) => [`a sparse combination, read ${route}`, { key: "prod", status: "4xx", range: "30d" }, (r: RequestLogEntry) => r.apiKeyId === prodKey && r.status >= 400 && r.status < 500 && r.at.getTime() >= now.getTime() - 30 * DAY, route] satisfies WalkCase),
+    ...ROUTES.map(
+      (route) =>
+        [
+          `a sparse combination, read ${route}`,
+          { key: "prod", status: "4xx", range: "30d" },
+          (r: RequestLogEntry) => r.apiKeyId === prodKey && r.status >= 400 && r.status < 500 && r.at.getTime() >= now.getTime() - 30 * DAY,
+          route,
+        ] satisfies WalkCase,
+    ),
   ])("visits %s exactly once, older and newer, across a same-millisecond tie", async (_label, params, select, route) => {
     const ids = expected(select);
     for (const pageSize of [1, 2, 4, ids.length]) {
@@ -362,41 +409,50 @@ describe("audit log CSV export", () => {
     const row = await logRequest({ orgId: org.id, apiKeyId: keyId, at: ago(HOUR), endpoint: strange, status: 200 });
     await logRequest({ orgId: org.id, apiKeyId: keyId, at: ago(HOUR), endpoint: "GET /v1/invoices", status: 200 });
     const exported = async (endpoint: string) =>
-      parseCsv(await (await readAs(owner.id, () => exportAuditCsv(org.slug, new URLSearchParams({ endpoint }), now))).text(), { columns: true }) as Record<string, string>[];
+      parseCsv(await (await readAs(owner.id, () => exportAuditCsv(org.slug, new URLSearchParams({ endpoint }), now))).text(), { columns: true }) as Record<
+        string,
+        string
+      >[];
     expect((await exported(strange)).map((record) => record.request_id)).toEqual([row.requestId]);
     expect(await exported("x' or ''='")).toEqual([]);
     expect(await exported("%")).toEqual([]);
   });
 
-  it.skipIf(!process.env.DATABASE_URL)("frees the database when the reader leaves mid-export", async () => {
-    const org = await createOrg("enterprise");
-    const { id: keyId } = await insertKey(org.id);
-    const owner = await addMember(org.id, "owner");
-    // About 25 MB of CSV: far more than the socket buffers hold, so the COPY is still running.
-    await getDb().execute(sql`
+  it.skipIf(!process.env.DATABASE_URL)(
+    "frees the database when the reader leaves mid-export",
+    async () => {
+      const org = await createOrg("enterprise");
+      const { id: keyId } = await insertKey(org.id);
+      const owner = await addMember(org.id, "owner");
+      // About 25 MB of CSV: far more than the socket buffers hold, so the COPY is still running.
+      await getDb().execute(sql`
       insert into request_log (org_id, api_key_id, request_id, method, path, endpoint, status, duration_ms, user_agent, created_at)
       select ${org.id}, ${keyId}, 'req_many_' || g, 'GET', '/v1/invoices', 'GET /v1/invoices', 200, 1, repeat('agent ', 10),
              ${ago(HOUR).toISOString()}::timestamptz - make_interval(secs => g)
       from generate_series(1, 200000) g`);
-    // More exports than the COPY client has connections: each left one would be stuck for good.
-    for (let i = 0; i < 3; i++) {
-      const response = await readAs(owner.id, () => exportAuditCsv(org.slug, new URLSearchParams(), now));
-      const reader = response.body!.getReader();
-      expect((await reader.read()).value!.byteLength).toBeGreaterThan(0);
-      await reader.cancel();
-    }
-    const copies = rowsOf<{ state: string; query: string }>(
-      await getDb().execute(sql`select state, query from pg_stat_activity where application_name = 'invoicing-service copy' and state <> 'idle'`),
-    );
-    expect(copies).toEqual([]);
-    const whole = await (await readAs(owner.id, () => exportAuditCsv(org.slug, new URLSearchParams(), now))).text();
-    expect(whole.split("\n")).toHaveLength(200_000 + 2);
-    // Every export of the process went through one COPY client of two connections.
-    const [opened] = rowsOf<{ n: number }>(
-      await getDb().execute(sql`select count(*)::int as n from pg_stat_activity where application_name = 'invoicing-service copy' and datname = current_database()`),
-    );
-    expect(opened!.n).toBeLessThanOrEqual(2);
-  }, 60_000);
+      // More exports than the COPY client has connections: each left one would be stuck for good.
+      for (let i = 0; i < 3; i++) {
+        const response = await readAs(owner.id, () => exportAuditCsv(org.slug, new URLSearchParams(), now));
+        const reader = response.body!.getReader();
+        expect((await reader.read()).value!.byteLength).toBeGreaterThan(0);
+        await reader.cancel();
+      }
+      const copies = rowsOf<{ state: string; query: string }>(
+        await getDb().execute(sql`select state, query from pg_stat_activity where application_name = 'invoicing-service copy' and state <> 'idle'`),
+      );
+      expect(copies).toEqual([]);
+      const whole = await (await readAs(owner.id, () => exportAuditCsv(org.slug, new URLSearchParams(), now))).text();
+      expect(whole.split("\n")).toHaveLength(200_000 + 2);
+      // Every export of the process went through one COPY client of two connections.
+      const [opened] = rowsOf<{ n: number }>(
+        await getDb().execute(
+          sql`select count(*)::int as n from pg_stat_activity where application_name = 'invoicing-service copy' and datname = current_database()`,
+        ),
+      );
+      expect(opened!.n).toBeLessThanOrEqual(2);
+    },
+    60_000,
+  );
 
   it("has only the header when nothing matches, such as another organization's key", async () => {
     const text = await (await exportAs(team.admin.id, { key: foreign.keyId })).text();
@@ -431,7 +487,8 @@ describe("who may read the audit log", () => {
   });
 
   it("refuses a guest through the export route with the session's user", async () => {
-    const call = () => exportRoute(new NextRequest(`http://localhost/${team.org.slug}/settings/api/audit/export`), { params: Promise.resolve({ orgSlug: team.org.slug }) });
+    const call = () =>
+      exportRoute(new NextRequest(`http://localhost/${team.org.slug}/settings/api/audit/export`), { params: Promise.resolve({ orgSlug: team.org.slug }) });
     actAs(team.guest.id);
     expect((await call()).status).toBe(403);
     actAs(team.member.id);

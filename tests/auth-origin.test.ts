@@ -21,13 +21,19 @@ const INTERNAL_ORIGIN = "http://localhost:3000";
 
 function asNextHandsIt(path: string, headers: Record<string, string>, init: { method?: string; body?: string } = {}): NextRequest {
   const forwarded = { "x-forwarded-host": headers.host!, "x-forwarded-proto": "http", ...headers };
-  return new NextRequest(`${INTERNAL_ORIGIN}${path}`, { ...init, headers: init.body ? { ...forwarded, "content-type": "application/x-www-form-urlencoded" } : forwarded });
+  return new NextRequest(`${INTERNAL_ORIGIN}${path}`, {
+    ...init,
+    headers: init.body ? { ...forwarded, "content-type": "application/x-www-form-urlencoded" } : forwarded,
+  });
 }
 
 /** The csrf token and its cookie, as the sign-out form carries them. */
 async function csrfFor(host: Record<string, string>): Promise<{ token: string; cookie: string }> {
   const response = await GET(asNextHandsIt("/api/auth/csrf", host));
-  const cookie = response.headers.getSetCookie().map((line) => line.split(";")[0]).join("; ");
+  const cookie = response.headers
+    .getSetCookie()
+    .map((line) => line.split(";")[0])
+    .join("; ");
   return { token: ((await response.json()) as { csrfToken: string }).csrfToken, cookie };
 }
 
@@ -55,18 +61,31 @@ describe("next-auth's own /api/auth/* redirects", () => {
 
     // A path that a browser would read as another host keeps its origin; another site is refused as before.
     const signOutTo = async (callbackUrl: string) =>
-      (await POST(asNextHandsIt("/api/auth/signout", { ...host, cookie }, { method: "POST", body: new URLSearchParams({ csrfToken: token, callbackUrl }).toString() }))).headers.get("location");
+      (
+        await POST(
+          asNextHandsIt("/api/auth/signout", { ...host, cookie }, { method: "POST", body: new URLSearchParams({ csrfToken: token, callbackUrl }).toString() }),
+        )
+      ).headers.get("location");
     expect(await signOutTo("http://example.test//evil.example/x")).toBe("http://example.test//evil.example/x");
     expect(await signOutTo("https://evil.example/x")).toBe("/");
   });
 
   it("send a sign-in through /api/auth/callback/credentials, right or wrong, to a path on the host the client called", async () => {
     const user = await addMember((await createOrg("pro")).id, "admin", "Cora Credentials");
-    await getDb().update(users).set({ passwordHash: await hashPassword("the-right-password") }).where(eq(users.id, user.id));
+    await getDb()
+      .update(users)
+      .set({ passwordHash: await hashPassword("the-right-password") })
+      .where(eq(users.id, user.id));
     const host = { host: "example.test" };
     const { token, cookie } = await csrfFor(host);
     const signIn = (password: string) =>
-      POST(asNextHandsIt("/api/auth/callback/credentials", { ...host, cookie }, { method: "POST", body: new URLSearchParams({ csrfToken: token, email: user.email, password, callbackUrl: "/acme/settings/api" }).toString() }));
+      POST(
+        asNextHandsIt(
+          "/api/auth/callback/credentials",
+          { ...host, cookie },
+          { method: "POST", body: new URLSearchParams({ csrfToken: token, email: user.email, password, callbackUrl: "/acme/settings/api" }).toString() },
+        ),
+      );
     const right = await signIn("the-right-password");
     expect(right.status).toBe(302);
     expect(right.headers.get("location")).toBe("/acme/settings/api");
@@ -81,16 +100,33 @@ describe("next-auth's own /api/auth/* redirects", () => {
     const signInPage = await GET(asNextHandsIt("/api/auth/signin", proxied));
     expect(signInPage.headers.get("location")).toMatch(/^\/signin\?/);
     const { token, cookie } = await csrfFor(proxied);
-    const wrong = await POST(asNextHandsIt("/api/auth/callback/credentials", { ...proxied, cookie }, { method: "POST", body: new URLSearchParams({ csrfToken: token, email: "nobody@example.test", password: "a-wrong-password" }).toString() }));
+    const wrong = await POST(
+      asNextHandsIt(
+        "/api/auth/callback/credentials",
+        { ...proxied, cookie },
+        { method: "POST", body: new URLSearchParams({ csrfToken: token, email: "nobody@example.test", password: "a-wrong-password" }).toString() },
+      ),
+    );
     expect(wrong.headers.get("location")).toBe("/signin?error=CredentialsSignin&code=credentials");
-    const signOut = await POST(asNextHandsIt("/api/auth/signout", { ...proxied, cookie }, { method: "POST", body: new URLSearchParams({ csrfToken: token, callbackUrl: "/signin" }).toString() }));
+    const signOut = await POST(
+      asNextHandsIt(
+        "/api/auth/signout",
+        { ...proxied, cookie },
+        { method: "POST", body: new URLSearchParams({ csrfToken: token, callbackUrl: "/signin" }).toString() },
+      ),
+    );
     expect(signOut.status).toBe(302);
     expect(signOut.headers.get("location")).toBe("/signin");
     expect(new URL(signOut.headers.get("location")!, "https://invoicing.example.com").href).toBe("https://invoicing.example.com/signin");
   });
 
   it("use the address a proxy of ours forwarded, over HTTPS", async () => {
-    const response = await GET(asNextHandsIt("/api/auth/signin", { host: "10.0.0.5:3000", "x-forwarded-host": "invoicing.example.com", "x-forwarded-proto": "https" }));
-    expect(destinations(response, "https://invoicing.example.com")).toEqual({ page: "https://invoicing.example.com/signin", callback: "https://invoicing.example.com" });
+    const response = await GET(
+      asNextHandsIt("/api/auth/signin", { host: "10.0.0.5:3000", "x-forwarded-host": "invoicing.example.com", "x-forwarded-proto": "https" }),
+    );
+    expect(destinations(response, "https://invoicing.example.com")).toEqual({
+      page: "https://invoicing.example.com/signin",
+      callback: "https://invoicing.example.com",
+    });
   });
 });

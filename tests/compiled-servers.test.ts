@@ -30,16 +30,29 @@ describe.skipIf(!process.env.DATABASE_URL)("the compiled API server", () => {
     const call = (path: string, json: unknown) =>
       fetch(`${server!.base}${path}`, { method: "POST", headers: { "X-API-Key": value, "Content-Type": "application/json" }, body: JSON.stringify(json) });
     const customer = (await (await call("/v1/customers", { name: "Compiled Ltd", email: "ap@example.test", currency: "EUR" })).json()) as { id: string };
-    const invoice = (await (await call("/v1/invoices", { customer: customer.id, lines: [{ description: "Build", quantity: 1, unit_amount: 1000 }] })).json()) as { id: string };
+    const invoice = (await (
+      await call("/v1/invoices", { customer: customer.id, lines: [{ description: "Build", quantity: 1, unit_amount: 1000 }] })
+    ).json()) as { id: string };
     const pdf = await call("/v1/pdf/generate", { invoice: invoice.id });
     expect(pdf.status).toBe(200);
-    expect(Buffer.from(await pdf.arrayBuffer()).subarray(0, 5).toString()).toBe("%PDF-");
+    expect(
+      Buffer.from(await pdf.arrayBuffer())
+        .subarray(0, 5)
+        .toString(),
+    ).toBe("%PDF-");
   });
 
   it("migrates a new database from its own copy of the migrations, started from any directory", async () => {
     const database = `compiled_${Date.now()}_${process.pid}`;
     await onServer(process.env.DATABASE_URL!, `create database "${database}"`);
-    const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: databaseUrl(process.env.DATABASE_URL!, database), WEB_CONCURRENCY: "1", API_PORT: "0", HOSTNAME_BIND: "127.0.0.1", NODE_ENV: "production" };
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      DATABASE_URL: databaseUrl(process.env.DATABASE_URL!, database),
+      WEB_CONCURRENCY: "1",
+      API_PORT: "0",
+      HOSTNAME_BIND: "127.0.0.1",
+      NODE_ENV: "production",
+    };
     const child = spawn(process.execPath, serverArguments("api-server.ts"), { cwd: os.tmpdir(), env, stdio: ["ignore", "pipe", "pipe"] });
     try {
       let output = "";

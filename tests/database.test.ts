@@ -31,11 +31,15 @@ describe("migrations", () => {
     await migrateDatabase();
     await migrateDatabase();
     const tables = rowsOf<{ name: string }>(await getDb().execute(sql`select tablename as name from pg_tables where schemaname = 'public'`)).map((t) => t.name);
-    expect(tables).toEqual(expect.arrayContaining(["users", "organizations", "memberships", "api_keys", "request_log", "request_daily_rollup", "activity_log"]));
+    expect(tables).toEqual(
+      expect.arrayContaining(["users", "organizations", "memberships", "api_keys", "request_log", "request_daily_rollup", "activity_log"]),
+    );
   });
 
   it("partitions the request log by month", async () => {
-    const [row] = rowsOf<{ strategy: string }>(await getDb().execute(sql`select partstrat as strategy from pg_partitioned_table where partrelid = 'request_log'::regclass`));
+    const [row] = rowsOf<{ strategy: string }>(
+      await getDb().execute(sql`select partstrat as strategy from pg_partitioned_table where partrelid = 'request_log'::regclass`),
+    );
     expect(row?.strategy).toBe("r");
     const month = new Date().toISOString().slice(0, 7).replace("-", "_");
     const [partition] = rowsOf<{ exists: boolean }>(await getDb().execute(sql`select to_regclass(${`request_log_${month}`}) is not null as exists`));
@@ -55,7 +59,9 @@ describe("request-log retention", () => {
     const db = getDb();
     await ensureRequestLogPartitions(db, tooOld, oldestKept);
     await db.execute(sql`insert into organizations (id, name, slug, plan) values ('org_retention', 'Retention', 'retention', 'pro')`);
-    await db.execute(sql`insert into api_keys (id, org_id, name, key_hash, hint) values ('key_retention', 'org_retention', 'Old', 'hash-retention', 'ik_xxxx…xxxx')`);
+    await db.execute(
+      sql`insert into api_keys (id, org_id, name, key_hash, hint) values ('key_retention', 'org_retention', 'Old', 'hash-retention', 'ik_xxxx…xxxx')`,
+    );
     for (const at of [tooOld, oldestKept]) {
       await db.execute(sql`insert into request_log (org_id, api_key_id, request_id, method, path, endpoint, status, duration_ms, created_at)
         values ('org_retention', 'key_retention', ${`req_${at.getTime()}`}, 'GET', '/v1/invoices', 'GET /v1/invoices', 200, 5, ${at.toISOString()})`);
@@ -67,7 +73,9 @@ describe("request-log retention", () => {
     expect(await partitionExists(nameOf(tooOld))).toBe(false);
     expect(await partitionExists(nameOf(oldestKept))).toBe(true);
     for (const offset of [-1, 0, 1, 2]) expect(await partitionExists(nameOf(month(offset)))).toBe(true);
-    const days = rowsOf<{ day: string }>(await db.execute(sql`select day::text as day from request_daily_rollup where org_id = 'org_retention'`)).map((r) => r.day);
+    const days = rowsOf<{ day: string }>(await db.execute(sql`select day::text as day from request_daily_rollup where org_id = 'org_retention'`)).map(
+      (r) => r.day,
+    );
     expect(days).toEqual([oldestKept.toISOString().slice(0, 10)]);
     expect(await maintainRequestLog(db, now)).toEqual({ dropped: [] });
 
@@ -95,7 +103,9 @@ describe("the seed", () => {
     const statuses = rowsOf<{ status: number }>(await getDb().execute(sql`select distinct status from request_log`)).map((r) => Number(r.status));
     expect(statuses).toEqual(expect.arrayContaining([200, 201, 400, 404, 429, 500]));
     const [span] = rowsOf<{ days: number; endpoints: number }>(
-      await getDb().execute(sql`select count(distinct (created_at at time zone 'UTC')::date)::int as days, count(distinct endpoint)::int as endpoints from request_log`),
+      await getDb().execute(
+        sql`select count(distinct (created_at at time zone 'UTC')::date)::int as days, count(distinct endpoint)::int as endpoints from request_log`,
+      ),
     );
     expect(span!.days).toBeGreaterThanOrEqual(29); // today may have had no traffic yet just after midnight
     expect(span!.endpoints).toBeGreaterThanOrEqual(8);
@@ -187,7 +197,9 @@ describe("statements on PostgreSQL", () => {
   it.skipIf(!process.env.DATABASE_URL)("sends drizzle's queries as named prepared statements, planned once per connection", async () => {
     // A statement sees itself in pg_prepared_statements only when it was prepared under a name.
     const [row] = rowsOf<{ prepared: number }>(
-      await getDb().execute(sql`select count(*)::int as prepared /* prepared-statement-probe */ from pg_prepared_statements where statement like ${"%prepared-statement-probe%"} and not from_sql`),
+      await getDb().execute(
+        sql`select count(*)::int as prepared /* prepared-statement-probe */ from pg_prepared_statements where statement like ${"%prepared-statement-probe%"} and not from_sql`,
+      ),
     );
     expect(row?.prepared).toBe(1);
   });

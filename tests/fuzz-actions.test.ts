@@ -2,7 +2,13 @@ import fc from "fast-check";
 import { generate } from "otplib";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import { createApiKeyAction, renameApiKeyAction, revokeApiKeyAction, rollApiKeyAction, updateKeyRestrictionsAction } from "@/app/[orgSlug]/settings/api/actions";
+import {
+  createApiKeyAction,
+  renameApiKeyAction,
+  revokeApiKeyAction,
+  rollApiKeyAction,
+  updateKeyRestrictionsAction,
+} from "@/app/[orgSlug]/settings/api/actions";
 import { createSlackChannelAction, markAlertsReadAction, setAlertSettingsAction } from "@/app/[orgSlug]/settings/alerts/actions";
 import { setKeyPolicyAction, setLeakedKeyResponseAction } from "@/app/[orgSlug]/settings/api/policy/actions";
 import {
@@ -32,7 +38,13 @@ import { setEmailPreferencesAction } from "@/app/[orgSlug]/settings/notification
 import { createApiKeyInput, keyPolicyInput, renameApiKeyInput, revokeApiKeyInput, rollApiKeyInput, updateKeyRestrictionsInput } from "@/lib/keys/input";
 import { changeMemberRoleInput, invitationInput, inviteMemberInput, leaveOrganizationInput, memberInput } from "@/lib/members/input";
 import { changePlanInput, rateLimitInput } from "@/lib/plans/input";
-import { createSlackChannelInput, createWebhookEndpointInput, resendWebhookDeliveryInput, setWebhookEndpointEnabledInput, webhookEndpointInput } from "@/lib/webhooks/input";
+import {
+  createSlackChannelInput,
+  createWebhookEndpointInput,
+  resendWebhookDeliveryInput,
+  setWebhookEndpointEnabledInput,
+  webhookEndpointInput,
+} from "@/lib/webhooks/input";
 import {
   addPasskeyAction,
   beginPasskeyProofAction,
@@ -78,7 +90,12 @@ const ACTIONS: { name: string; action: Action; input: z.ZodType; permission: Per
   { name: "setEmailPreferencesAction", action: setEmailPreferencesAction, input: emailPreferencesInput, permission: "alerts.view" },
   { name: "createWebhookEndpointAction", action: createWebhookEndpointAction, input: createWebhookEndpointInput, permission: "notifications.manage" },
   { name: "createSlackChannelAction", action: createSlackChannelAction, input: createSlackChannelInput, permission: "notifications.manage" },
-  { name: "setWebhookEndpointEnabledAction", action: setWebhookEndpointEnabledAction, input: setWebhookEndpointEnabledInput, permission: "notifications.manage" },
+  {
+    name: "setWebhookEndpointEnabledAction",
+    action: setWebhookEndpointEnabledAction,
+    input: setWebhookEndpointEnabledInput,
+    permission: "notifications.manage",
+  },
   { name: "rotateWebhookSecretAction", action: rotateWebhookSecretAction, input: webhookEndpointInput, permission: "notifications.manage" },
   { name: "deleteWebhookEndpointAction", action: deleteWebhookEndpointAction, input: webhookEndpointInput, permission: "notifications.manage" },
   { name: "sendTestWebhookAction", action: sendTestWebhookAction, input: webhookEndpointInput, permission: "notifications.manage" },
@@ -130,7 +147,11 @@ function userOf(actor: Actor): string | null {
 function formFor(input: z.ZodType): fc.Arbitrary<Record<string, unknown>> {
   const schema = z.toJSONSchema(input, { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
   const generated = new SchemaArbitraries({}).value(schema) as fc.Arbitrary<Record<string, unknown>>;
-  const orgId = fc.oneof({ arbitrary: fc.constant(team.org.id), weight: 6 }, { arbitrary: fc.constant(other.org.id), weight: 1 }, { arbitrary: hostileValue, weight: 1 });
+  const orgId = fc.oneof(
+    { arbitrary: fc.constant(team.org.id), weight: 6 },
+    { arbitrary: fc.constant(other.org.id), weight: 1 },
+    { arbitrary: hostileValue, weight: 1 },
+  );
   const keyId = fc.oneof({ arbitrary: fc.constantFrom(...keyIds), weight: 4 }, { arbitrary: hostileValue, weight: 1 });
   const userId = fc.oneof({ arbitrary: fc.constantFrom(...targetIds), weight: 4 }, { arbitrary: hostileValue, weight: 1 });
   const asText = fc.boolean();
@@ -146,7 +167,10 @@ function formFor(input: z.ZodType): fc.Arbitrary<Record<string, unknown>> {
 
 function isTypedResult(result: unknown): boolean {
   const parsed = z
-    .union([z.strictObject({ ok: z.literal(true), data: z.unknown() }), z.strictObject({ ok: z.literal(false), error: z.string().min(1), fieldErrors: z.record(z.string(), z.array(z.string())).optional() })])
+    .union([
+      z.strictObject({ ok: z.literal(true), data: z.unknown() }),
+      z.strictObject({ ok: z.literal(false), error: z.string().min(1), fieldErrors: z.record(z.string(), z.array(z.string())).optional() }),
+    ])
     .safeParse(result);
   return parsed.success;
 }
@@ -200,7 +224,13 @@ const ACCOUNT_ACTIONS: { name: string; action: Action; input: z.ZodType; as: "si
   { name: "beginPasskeyProofAction", action: beginPasskeyProofAction, input: z.object({}), as: "signed in", withFactor: true },
   { name: "removePasskeyAction", action: removePasskeyAction, input: removePasskeyInput, as: "signed in", withFactor: true },
   { name: "beginPasskeySignInAction", action: beginPasskeySignInAction, input: z.object({}), as: "second step", withFactor: true },
-  { name: "secondFactorSignInAction", action: secondFactorSignInAction, input: secondFactorProofInput.and(z.object({ callbackUrl: z.string().optional() })), as: "second step", withFactor: true },
+  {
+    name: "secondFactorSignInAction",
+    action: secondFactorSignInAction,
+    input: secondFactorProofInput.and(z.object({ callbackUrl: z.string().optional() })),
+    as: "second step",
+    withFactor: true,
+  },
 ];
 const ACCOUNT_ACTORS = ["signed in", "second step", "signed out"] as const;
 
@@ -232,8 +262,13 @@ describe("every account action, called directly with generated input", () => {
         const confirmed = await confirmTotpSetupAction(null, { code: await generate({ secret: begun.data.secret }) });
         if (!confirmed.ok) throw new Error(confirmed.error);
       }
-      const generated = new SchemaArbitraries({}).value(z.toJSONSchema(input, { io: "input", unrepresentable: "any" }) as Record<string, unknown>) as fc.Arbitrary<unknown>;
-      const formOf = fc.oneof(generated.map((fields) => (fields !== null && typeof fields === "object" && !Array.isArray(fields) ? (fields as Record<string, unknown>) : {})), fc.dictionary(fc.string(), hostileValue));
+      const generated = new SchemaArbitraries({}).value(
+        z.toJSONSchema(input, { io: "input", unrepresentable: "any" }) as Record<string, unknown>,
+      ) as fc.Arbitrary<unknown>;
+      const formOf = fc.oneof(
+        generated.map((fields) => (fields !== null && typeof fields === "object" && !Array.isArray(fields) ? (fields as Record<string, unknown>) : {})),
+        fc.dictionary(fc.string(), hostileValue),
+      );
       let state = await accountFingerprint(person.id);
       await fc.assert(
         fc.asyncProperty(fc.constantFrom(...ACCOUNT_ACTORS), formOf, async (actor, form) => {
@@ -241,11 +276,13 @@ describe("every account action, called directly with generated input", () => {
           else if (actor === "second step") actAsAwaitingSecondFactor(person.id);
           else actAs(person.id);
           const { result, where } = await probe(name, actor, form, () =>
-            browser.request(() => action(null, form)).catch((error: { digest?: string }) => {
-              // The second step signs in by redirecting; anything else thrown is a failure.
-              if (error.digest?.startsWith("NEXT_REDIRECT;")) return { ok: true as const, data: "redirected" };
-              throw error;
-            }),
+            browser
+              .request(() => action(null, form))
+              .catch((error: { digest?: string }) => {
+                // The second step signs in by redirecting; anything else thrown is a failure.
+                if (error.digest?.startsWith("NEXT_REDIRECT;")) return { ok: true as const, data: "redirected" };
+                throw error;
+              }),
           );
           if (result.ok) expect(actor, `${where}: succeeded for a caller it must refuse`).toBe(as);
           const after = await accountFingerprint(person.id);

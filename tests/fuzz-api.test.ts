@@ -58,11 +58,18 @@ async function create(path: string, json: unknown): Promise<string> {
 
 /** A small organization in every state a handler branches on: stocked products, invoices in each status. */
 async function createFixtures() {
-  for (const name of ["Acme GmbH", "Globex", "Initech"]) fixtureIds.customers!.push(await create("/v1/customers", { name, currency: "EUR", email: `billing@${name.toLowerCase().replace(/\W/g, "")}.example` }));
+  for (const name of ["Acme GmbH", "Globex", "Initech"])
+    fixtureIds.customers!.push(await create("/v1/customers", { name, currency: "EUR", email: `billing@${name.toLowerCase().replace(/\W/g, "")}.example` }));
   fixtureIds.products!.push(await create("/v1/products", { name: "Beans", unit_amount: 1299, currency: "EUR", stock_quantity: 50, sku: "BEAN-1" }));
   fixtureIds.products!.push(await create("/v1/products", { name: "Consulting hour", unit_amount: 15000, currency: "EUR", tax_rate: 19 }));
   for (const step of [[], ["finalize"], ["finalize", "pay"], ["finalize", "void"], [], ["finalize"]]) {
-    const id = await create("/v1/invoices", { customer: fixtureIds.customers![0], lines: [{ product: fixtureIds.products![0], quantity: 1 }, { description: "Setup", quantity: 2, unit_amount: 5000 }] });
+    const id = await create("/v1/invoices", {
+      customer: fixtureIds.customers![0],
+      lines: [
+        { product: fixtureIds.products![0], quantity: 1 },
+        { description: "Setup", quantity: 2, unit_amount: 5000 },
+      ],
+    });
     for (const transition of step) await send(`/v1/invoices/${id}/${transition}`, { method: "POST" });
     fixtureIds.invoices!.push(id);
   }
@@ -72,7 +79,8 @@ function operationsOf(document: Json): Operation[] {
   const operations: Operation[] = [];
   for (const [template, item] of Object.entries(document.paths as Record<string, Record<string, Json>>)) {
     for (const [method, operation] of Object.entries(item)) {
-      const body = (((operation.requestBody as Json | undefined)?.content as Json | undefined)?.["application/json"] as Json | undefined)?.schema as Json | undefined;
+      const body = (((operation.requestBody as Json | undefined)?.content as Json | undefined)?.["application/json"] as Json | undefined)?.schema as
+        Json | undefined;
       operations.push({ method: method.toUpperCase(), template, parameters: (operation.parameters ?? []) as Operation["parameters"], body });
     }
   }
@@ -84,13 +92,19 @@ function caseFor(operation: Operation): fc.Arbitrary<FuzzCase> {
   const knownIds = [...(fixtureIds[resource] ?? []), ...Object.values(fixtureIds).flat()];
   const id = fc.oneof(
     { arbitrary: fc.constantFrom(...knownIds).map(urlComponent), weight: 6 },
-    { arbitrary: fc.constantFrom(...HOSTILE_STRINGS).filter((value) => value !== "").map(urlComponent), weight: 2 },
+    {
+      arbitrary: fc
+        .constantFrom(...HOSTILE_STRINGS)
+        .filter((value) => value !== "")
+        .map(urlComponent),
+      weight: 2,
+    },
     { arbitrary: fc.constantFrom(...BROKEN_ENCODINGS), weight: 1 },
   );
   const queryParameters = operation.parameters.filter((parameter) => parameter.in === "query");
   const queryValue = (schema: Json) =>
     fc.oneof(
-      { arbitrary: arbitraries.value(schema).map((value) => urlComponent(typeof value === "string" ? value : JSON.stringify(value) ?? "")), weight: 5 },
+      { arbitrary: arbitraries.value(schema).map((value) => urlComponent(typeof value === "string" ? value : (JSON.stringify(value) ?? ""))), weight: 5 },
       { arbitrary: fc.constantFrom(...BROKEN_ENCODINGS), weight: 1 },
     );
   const pairFor = (parameter: Operation["parameters"][number]) => queryValue(parameter.schema).map((value): [string, string] => [parameter.name, value]);
@@ -106,10 +120,22 @@ function caseFor(operation: Operation): fc.Arbitrary<FuzzCase> {
         { arbitrary: fc.constantFrom(...MALFORMED_BODIES).map((text) => ({ kind: "raw" as const, text })), weight: 1 },
         { arbitrary: fc.constant({ kind: "none" as const }), weight: 1 },
       )
-    : fc.oneof({ arbitrary: fc.constant({ kind: "none" as const }), weight: 4 }, { arbitrary: fc.constantFrom(...MALFORMED_BODIES).map((text) => ({ kind: "raw" as const, text })), weight: 1 });
+    : fc.oneof(
+        { arbitrary: fc.constant({ kind: "none" as const }), weight: 4 },
+        { arbitrary: fc.constantFrom(...MALFORMED_BODIES).map((text) => ({ kind: "raw" as const, text })), weight: 1 },
+      );
   const contentType = fc.oneof(
     { arbitrary: fc.constant("application/json"), weight: 8 },
-    { arbitrary: fc.constantFrom("application/json; charset=utf-8", "text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "application/json; charset=latin1"), weight: 1 },
+    {
+      arbitrary: fc.constantFrom(
+        "application/json; charset=utf-8",
+        "text/plain",
+        "application/x-www-form-urlencoded",
+        "multipart/form-data; boundary=x",
+        "application/json; charset=latin1",
+      ),
+      weight: 1,
+    },
     { arbitrary: fc.constant(null), weight: 1 },
   );
   // Values fetch can send: printable ASCII of any length (spaces and over-long included), UUIDs, Latin-1.
@@ -176,11 +202,21 @@ describe("every /v1 operation under generated input", () => {
           const url = urlOf(operation, fuzz);
           // fetch cannot send a body with GET; the server ignores one anyway.
           const text = operation.method === "GET" ? undefined : bodyText(fuzz.body);
-          const headers: Record<string, string> = { ...Object.fromEntries(fuzz.headers), ...(fuzz.contentType && text !== undefined ? { "Content-Type": fuzz.contentType } : {}) };
+          const headers: Record<string, string> = {
+            ...Object.fromEntries(fuzz.headers),
+            ...(fuzz.contentType && text !== undefined ? { "Content-Type": fuzz.contentType } : {}),
+          };
           const attempt = () =>
             withCpuTime(async () => {
               const response = await send(url, { method: operation.method, headers, body: text });
-              return { method: operation.method, path: url, requestBody: fuzz.body.kind === "json" ? fuzz.body.value : undefined, status: response.status, headers: response.headers, body: Buffer.from(await response.arrayBuffer()) };
+              return {
+                method: operation.method,
+                path: url,
+                requestBody: fuzz.body.kind === "json" ? fuzz.body.value : undefined,
+                status: response.status,
+                headers: response.headers,
+                body: Buffer.from(await response.arrayBuffer()),
+              };
             });
           const { result: exchange, cpuMs: firstCpuMs } = await attempt();
           const where = `${label} ${url.slice(0, 200)} body ${text?.slice(0, 200)} → ${exchange.status} ${exchange.body.toString("utf8").slice(0, 300)}`;

@@ -33,7 +33,10 @@ function send(route: Route, key: string, headers: Record<string, string> = {}) {
 }
 
 async function logged(orgId: string, requestId: string) {
-  const [row] = await getDb().select().from(requestLog).where(and(eq(requestLog.orgId, orgId), eq(requestLog.requestId, requestId)));
+  const [row] = await getDb()
+    .select()
+    .from(requestLog)
+    .where(and(eq(requestLog.orgId, orgId), eq(requestLog.requestId, requestId)));
   return row;
 }
 
@@ -69,7 +72,14 @@ describe("access per resource, permission and method", () => {
         expect(accessCovers("restricted", held === "none" ? {} : { [resource]: held }, route.method, route.template)).toBe(allowed);
         const response = await send(route, keys.get(`${resource}:${held}`)!);
         const body = response.status === 403 ? await errorOf(response) : null;
-        return { cell: `${resource}=${held} ${route.method} ${route.template}`, allowed, status: response.status, code: body?.code, message: body?.message, need };
+        return {
+          cell: `${resource}=${held} ${route.method} ${route.template}`,
+          allowed,
+          status: response.status,
+          code: body?.code,
+          message: body?.message,
+          need,
+        };
       }),
     );
     const wrong = outcomes.filter((o) => o.allowed === (o.code === "api_key_scope_insufficient"));
@@ -94,7 +104,9 @@ describe("access per resource, permission and method", () => {
       expect(byFull.status, `${route.method} ${route.template} with full access`).not.toBe(403);
     }
     const refused = await send({ method: "POST", template: "/v1/invoices", path: "/v1/invoices" }, readOnly);
-    expect((await errorOf(refused)).message).toMatch(/^This API key is read only: it cannot write invoices\. The request needs the write permission on invoices\./);
+    expect((await errorOf(refused)).message).toMatch(
+      /^This API key is read only: it cannot write invoices\. The request needs the write permission on invoices\./,
+    );
     // A path of no route is the same 404 for every key, whatever its method (docs/features/api.md).
     expect((await api.request("/v1/nothing-here", { key: readOnly })).status).toBe(404);
     expect((await errorOf(await api.request("/v1/nothing-here", { method: "POST", key: readOnly, json: {} }))).code).toBe("route_not_found");

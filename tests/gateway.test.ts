@@ -67,7 +67,10 @@ describe("authentication", () => {
     const { id, value } = await insertKey(org.id);
     const typo = withTypo(value, 10);
     // Were the typo looked up, it would now match this key and be let through.
-    await getDb().update(apiKeys).set({ keyHash: hashApiKey(typo) }).where(eq(apiKeys.id, id));
+    await getDb()
+      .update(apiKeys)
+      .set({ keyHash: hashApiKey(typo) })
+      .where(eq(apiKeys.id, id));
     const response = await api.request(PATH, { key: typo });
     expect(response.status).toBe(401);
     expect((await errorOf(response)).code).toBe("api_key_invalid");
@@ -202,7 +205,15 @@ describe("an accepted request", () => {
     expect(response.headers.get("x-quota-limit")).toBe("10000");
     expect(response.headers.get("x-quota-remaining")).toBe("9999");
     const [row] = await logRows(org.id);
-    expect(row).toMatchObject({ apiKeyId: id, requestId, method: "GET", path: `${PATH}?limit=5`, status: response.status, userAgent: "gateway-test/1.0", ip: "127.0.0.1" });
+    expect(row).toMatchObject({
+      apiKeyId: id,
+      requestId,
+      method: "GET",
+      path: `${PATH}?limit=5`,
+      status: response.status,
+      userAgent: "gateway-test/1.0",
+      ip: "127.0.0.1",
+    });
     expect(row!.durationMs).toBeGreaterThanOrEqual(0);
     const [key] = await getDb().select().from(apiKeys).where(eq(apiKeys.id, id));
     expect(key!.lastUsedAt).toBeInstanceOf(Date);
@@ -242,7 +253,10 @@ describe("an accepted request", () => {
       expect(await logRows(org.id)).toMatchObject([{ status: 500, requestId: error.request_id }]);
       expect(errors).toHaveBeenCalledWith(
         expect.stringContaining(error.request_id),
-        expect.objectContaining({ message: expect.stringContaining("Admitting a batch"), cause: expect.objectContaining({ message: expect.stringContaining("rate_limit_windows") }) }),
+        expect.objectContaining({
+          message: expect.stringContaining("Admitting a batch"),
+          cause: expect.objectContaining({ message: expect.stringContaining("rate_limit_windows") }),
+        }),
       );
     });
   });
@@ -255,7 +269,10 @@ describe("an accepted request", () => {
       const error = await internalErrorOf(await api.request(PATH, { key: value }), "rollup");
       const [context, cause] = errors.mock.calls.find(([message]) => String(message).includes(error.request_id))!;
       expect(context).toContain(error.request_id);
-      expect(cause).toMatchObject({ message: expect.stringContaining("request-log rows failed"), cause: expect.objectContaining({ message: expect.stringContaining("request_daily_rollup") }) });
+      expect(cause).toMatchObject({
+        message: expect.stringContaining("request-log rows failed"),
+        cause: expect.objectContaining({ message: expect.stringContaining("request_daily_rollup") }),
+      });
       expect(await logRows(org.id)).toHaveLength(0);
     });
   });

@@ -22,7 +22,9 @@ const handleNext = (req: { headers: IncomingHttpHeaders }, res: { writeHead: (st
 // server.ts builds its listener from the environment once, at start; here at each request, so a
 // test can stub TRUST_PROXY for both servers alike.
 const apiFetch = createApiApp().fetch;
-const onePortServer: Server = createServer((req, res) => createOnePortListener({ handleNext, apiFetch, proxyHops: trustedProxyHops(), nextInProcess: true })(req, res));
+const onePortServer: Server = createServer((req, res) =>
+  createOnePortListener({ handleNext, apiFetch, proxyHops: trustedProxyHops(), nextInProcess: true })(req, res),
+);
 const apiAlone = startApiServer();
 
 let onePortBase = "";
@@ -65,7 +67,11 @@ function sender(base: () => string) {
   // One connection, kept alive between requests: each request goes out on the previous one's socket.
   const client = pooledClient(base, 1);
   return async (method: string, path: string, options: Send = {}): Promise<Answer> => {
-    const headers = { ...(options.key ? { "X-API-Key": options.key } : {}), ...(options.body ? { "Content-Type": "application/json" } : {}), ...options.headers };
+    const headers = {
+      ...(options.key ? { "X-API-Key": options.key } : {}),
+      ...(options.body ? { "Content-Type": "application/json" } : {}),
+      ...options.headers,
+    };
     const response = await client.fetch(path, { method, headers, body: options.body, target: options.target });
     return { status: response.status, headers: response.headers, body: await response.text() };
   };
@@ -94,7 +100,9 @@ function exchangeRaw(base: string, head: string, body: string, withinMs: number)
     });
     socket.on("error", reject);
     // Closed after the server's end (a FIN), not by a reset: the client read the whole answer.
-    socket.on("close", (hadError) => (ended && !hadError ? resolve(text) : reject(new Error(`The connection closed without an end; read: ${JSON.stringify(text)}`))));
+    socket.on("close", (hadError) =>
+      ended && !hadError ? resolve(text) : reject(new Error(`The connection closed without an end; read: ${JSON.stringify(text)}`)),
+    );
   });
 }
 
@@ -143,7 +151,14 @@ describe.each([
 
     it("is refused on a Content-Length far beyond what is sent, at once, and the connection ends cleanly", async () => {
       const { host } = new URL(base());
-      const head = ["POST /v1/customers HTTP/1.1", `Host: ${host}`, `X-API-Key: ${fullKey}`, "Content-Type: application/json", "Content-Length: 999999999", ""].join("\r\n");
+      const head = [
+        "POST /v1/customers HTTP/1.1",
+        `Host: ${host}`,
+        `X-API-Key: ${fullKey}`,
+        "Content-Type: application/json",
+        "Content-Length: 999999999",
+        "",
+      ].join("\r\n");
       // Far less than the request timeout (300 s) a server without the fix answers at.
       const answer = await exchangeRaw(base(), head, '{"name":"Lying Ltd"}', 5_000);
       expect(answer).toMatch(/^HTTP\/1\.1 413 /);
@@ -173,7 +188,9 @@ describe.each([
       const before = reachedNext.length;
       const answer = await send("GET", "/V1/invoices", { key: fullKey });
       expect(answer.status).toBe(404);
-      expect(JSON.parse(answer.body)).toEqual({ error: { code: "route_not_found", message: expect.any(String), request_id: answer.headers.get("x-request-id") } });
+      expect(JSON.parse(answer.body)).toEqual({
+        error: { code: "route_not_found", message: expect.any(String), request_id: answer.headers.get("x-request-id") },
+      });
       expect(reachedNext.length).toBe(before);
     });
 
@@ -186,7 +203,11 @@ describe.each([
 
     it("answers a trailing slash with the same 404 route_not_found for a restricted key as for a full one", async () => {
       for (const key of [fullKey, readOnlyKey, restrictedKey]) {
-        for (const [method, path] of [["GET", "/v1/invoices/"], ["POST", "/v1/customers/"], ["GET", "/v1/no-such-resource"]] as const) {
+        for (const [method, path] of [
+          ["GET", "/v1/invoices/"],
+          ["POST", "/v1/customers/"],
+          ["GET", "/v1/no-such-resource"],
+        ] as const) {
           const answer = await send(method, path, { key });
           expect({ method, path, status: answer.status, code: errorCode(answer) }).toEqual({ method, path, status: 404, code: "route_not_found" });
         }
@@ -243,6 +264,7 @@ describe("TRUST_PROXY_HOPS", () => {
     expect(trustedProxyHops({ TRUST_PROXY_HOPS: "3" })).toBe(0);
     // Set but empty (`TRUST_PROXY_HOPS= npm start`) is unset, as for every number the server reads (core/env-number.ts).
     expect(trustedProxyHops({ TRUST_PROXY: "true", TRUST_PROXY_HOPS: "" })).toBe(1);
-    for (const bad of ["0", "-1", "1.5", "two", " "]) expect(() => trustedProxyHops({ TRUST_PROXY: "true", TRUST_PROXY_HOPS: bad })).toThrow(/TRUST_PROXY_HOPS/);
+    for (const bad of ["0", "-1", "1.5", "two", " "])
+      expect(() => trustedProxyHops({ TRUST_PROXY: "true", TRUST_PROXY_HOPS: bad })).toThrow(/TRUST_PROXY_HOPS/);
   });
 });

@@ -87,8 +87,14 @@ describe("text the database cannot store on /v1", () => {
   });
 
   it("refuses lone surrogates in the jsonb fields address and metadata, keys included", async () => {
-    await expectValidationFailure(await client.call("/v1/customers", { method: "POST", json: { name: "A", address: { city: `Berlin${LONE_SURROGATE}` } } }), "address.city");
-    await expectValidationFailure(await client.call("/v1/customers", { method: "POST", json: { name: "A", metadata: { crm: LONE_SURROGATE } } }), "metadata.crm");
+    await expectValidationFailure(
+      await client.call("/v1/customers", { method: "POST", json: { name: "A", address: { city: `Berlin${LONE_SURROGATE}` } } }),
+      "address.city",
+    );
+    await expectValidationFailure(
+      await client.call("/v1/customers", { method: "POST", json: { name: "A", metadata: { crm: LONE_SURROGATE } } }),
+      "metadata.crm",
+    );
     const response = await client.call(`/v1/customers/${customerId}`, { method: "PATCH", json: { metadata: { [`k${LONE_SURROGATE}`]: "v" } } });
     expect(response.status).toBe(400);
   });
@@ -127,14 +133,28 @@ describe("dashboard inputs", () => {
 
   it("refuses NUL and lone surrogates in sign-up fields with a field error", async () => {
     // A plain object: FormData itself would turn the lone surrogate into U+FFFD.
-    const result = await signUpAction(null, { name: "Eve\u0000", email: "eve@example.test", password: "long enough password", organizationName: `Org${LONE_SURROGATE}` });
-    expect(result).toMatchObject({ ok: false, fieldErrors: { name: ["Remove the NUL character (\\u0000).", "Remove control characters such as tabs or line breaks."], organizationName: ["Send valid Unicode: this text has an unpaired surrogate."] } });
+    const result = await signUpAction(null, {
+      name: "Eve\u0000",
+      email: "eve@example.test",
+      password: "long enough password",
+      organizationName: `Org${LONE_SURROGATE}`,
+    });
+    expect(result).toMatchObject({
+      ok: false,
+      fieldErrors: {
+        name: ["Remove the NUL character (\\u0000).", "Remove control characters such as tabs or line breaks."],
+        organizationName: ["Send valid Unicode: this text has an unpaired surrogate."],
+      },
+    });
   });
 
   it("refuses a NUL in an organization id sent to an action", async () => {
     const team = await createTeam("pro");
     actAs(team.owner.id);
-    expect(await createApiKeyAction(null, form({ orgId: `${team.org.id}\u0000`, name: "Billing" }))).toMatchObject({ ok: false, fieldErrors: { orgId: expect.any(Array) } });
+    expect(await createApiKeyAction(null, form({ orgId: `${team.org.id}\u0000`, name: "Billing" }))).toMatchObject({
+      ok: false,
+      fieldErrors: { orgId: expect.any(Array) },
+    });
   });
 
   it("answers the year 0000 in the audit log's URL with a message, and its CSV with 400", async () => {
@@ -158,7 +178,10 @@ describe("dashboard inputs", () => {
 describe("metadata at and past its bounds on /v1", () => {
   it("refuses 51 metadata keys, and a body of 30,000 keys, without reading them one by one", async () => {
     const keys = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, "v"]));
-    const error = await expectValidationFailure(await client.call("/v1/customers", { method: "POST", json: { name: "Many Keys", metadata: keys(51) } }), "metadata");
+    const error = await expectValidationFailure(
+      await client.call("/v1/customers", { method: "POST", json: { name: "Many Keys", metadata: keys(51) } }),
+      "metadata",
+    );
     expect(error.details).toEqual([{ path: "metadata", message: "At most 50 metadata keys." }]);
     await expectValidationFailure(await client.call("/v1/customers", { method: "POST", json: { name: "Many Keys", metadata: keys(30_000) } }), "metadata");
     expect((await client.call("/v1/customers", { method: "POST", json: { name: "Fifty Keys", metadata: keys(50) } })).status).toBe(201);

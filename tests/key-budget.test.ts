@@ -30,7 +30,11 @@ async function codeOf(response: Response): Promise<string | null> {
 }
 
 async function budgetUsed(keyId: string): Promise<number[]> {
-  const rows = await getDb().select({ used: keyBudgetUsage.used }).from(keyBudgetUsage).where(eq(keyBudgetUsage.apiKeyId, keyId)).orderBy(keyBudgetUsage.periodStart);
+  const rows = await getDb()
+    .select({ used: keyBudgetUsage.used })
+    .from(keyBudgetUsage)
+    .where(eq(keyBudgetUsage.apiKeyId, keyId))
+    .orderBy(keyBudgetUsage.periodStart);
   return rows.map((row) => row.used);
 }
 
@@ -155,7 +159,10 @@ describe("a key's budget", () => {
     frozenAt = Date.now();
     const { org, id, value } = await keyWithBudget({ limit: 2, period: "week" });
     await Promise.all([call(value), call(value), call(value)]);
-    await getDb().update(apiKeys).set({ budgetLimit: 4 }).where(and(eq(apiKeys.orgId, org.id), eq(apiKeys.id, id)));
+    await getDb()
+      .update(apiKeys)
+      .set({ budgetLimit: 4 })
+      .where(and(eq(apiKeys.orgId, org.id), eq(apiKeys.id, id)));
     const raised = await Promise.all([call(value), call(value), call(value)]);
     expect((await Promise.all(raised.map(codeOf))).sort()).toEqual([null, null, "key_budget_exceeded"].sort());
     await getDb().update(apiKeys).set({ budgetLimit: 1 }).where(eq(apiKeys.id, id));
@@ -183,8 +190,13 @@ describe("a key's budget", () => {
     // As a server does at start: the queue's first start must not wait inside a raise's transaction.
     await jobQueue();
     const endpointId = newId("whe");
-    await getDb().insert(webhookEndpoints).values({ id: endpointId, orgId: org.id, url: "https://hooks.example.test/in", eventTypes: ["key.budget_threshold"], signingSecret: newSigningSecret() });
-    const kinds = async () => (await getDb().select().from(alerts).where(eq(alerts.orgId, org.id)).orderBy(alerts.id)).map((alert) => `${alert.kind} ${alert.details.threshold} ${alert.details.periodStart}`);
+    await getDb()
+      .insert(webhookEndpoints)
+      .values({ id: endpointId, orgId: org.id, url: "https://hooks.example.test/in", eventTypes: ["key.budget_threshold"], signingSecret: newSigningSecret() });
+    const kinds = async () =>
+      (await getDb().select().from(alerts).where(eq(alerts.orgId, org.id)).orderBy(alerts.id)).map(
+        (alert) => `${alert.kind} ${alert.details.threshold} ${alert.details.periodStart}`,
+      );
     for (let i = 0; i < 7; i++) await call(value);
     expect(await kinds()).toEqual([]);
     // The 8th request is 80 %; concurrent requests past 100 % raise the second once.
@@ -215,7 +227,7 @@ describe("setting a key's budget in the dashboard", () => {
     return page.rows.map((row) => ({ action: row.action, before: row.before, after: row.after }));
   }
 
-  it("an admin gives a new key a budget (\"1,000\" per week); the history says so and the gateway applies it", async () => {
+  it('an admin gives a new key a budget ("1,000" per week); the history says so and the gateway applies it', async () => {
     const team = await createTeam("enterprise");
     actAs(team.admin.id);
     const created = await createApiKeyAction(null, form({ orgId: team.org.id, name: "Reporting job", budgetLimit: "1,000", budgetPeriod: "week" }));
@@ -250,9 +262,15 @@ describe("setting a key's budget in the dashboard", () => {
     actAs(team.owner.id);
     const set = await updateKeyRestrictionsAction(null, form({ orgId: team.org.id, keyId: key.id, access: "full", budgetLimit: "3", budgetPeriod: "day" }));
     expect(set).toMatchObject({ ok: true, data: { key: { budget: { limit: 3, period: "day", used: 0 } } } });
-    const both = await updateKeyRestrictionsAction(null, form({ orgId: team.org.id, keyId: key.id, access: "read_only", budgetLimit: "5", budgetPeriod: "month" }));
+    const both = await updateKeyRestrictionsAction(
+      null,
+      form({ orgId: team.org.id, keyId: key.id, access: "read_only", budgetLimit: "5", budgetPeriod: "month" }),
+    );
     expect(both.ok).toBe(true);
-    const same = await updateKeyRestrictionsAction(null, form({ orgId: team.org.id, keyId: key.id, access: "read_only", budgetLimit: "5", budgetPeriod: "month" }));
+    const same = await updateKeyRestrictionsAction(
+      null,
+      form({ orgId: team.org.id, keyId: key.id, access: "read_only", budgetLimit: "5", budgetPeriod: "month" }),
+    );
     expect(same).toMatchObject({ ok: false, error: '"Zapier" already has this access and budget.' });
     const removed = await updateKeyRestrictionsAction(null, form({ orgId: team.org.id, keyId: key.id, access: "read_only", budgetLimit: "" }));
     expect(removed).toMatchObject({ ok: true, data: { key: { budget: null } } });

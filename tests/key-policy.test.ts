@@ -5,7 +5,16 @@ import { setKeyPolicyAction } from "@/app/[orgSlug]/settings/api/policy/actions"
 import { getDb } from "@/db";
 import { getKeyPolicy } from "@/db/queries/organizations";
 import { activityLog, apiKeys } from "@/db/schema";
-import { allowedExpiryChoices, defaultExpiryChoice, fitToPolicy, keyOutsidePolicy, lastCustomExpiryDay, NO_KEY_POLICY, policyBreach, type KeyPolicy } from "@/lib/keys/policy";
+import {
+  allowedExpiryChoices,
+  defaultExpiryChoice,
+  fitToPolicy,
+  keyOutsidePolicy,
+  lastCustomExpiryDay,
+  NO_KEY_POLICY,
+  policyBreach,
+  type KeyPolicy,
+} from "@/lib/keys/policy";
 import { createTeam, form, insertKey } from "./helpers/factories";
 import { actAs } from "./helpers/session";
 
@@ -83,7 +92,10 @@ describe("setting the key policy", () => {
   });
 
   it("takes the checkbox's value", async () => {
-    expect(await setKeyPolicyAction(null, form({ orgId: team.org.id, maxLifetimeDays: "none", expiryRequired: "on" }))).toEqual({ ok: true, data: { maxLifetimeDays: null, expiryRequired: true } });
+    expect(await setKeyPolicyAction(null, form({ orgId: team.org.id, maxLifetimeDays: "none", expiryRequired: "on" }))).toEqual({
+      ok: true,
+      data: { maxLifetimeDays: null, expiryRequired: true },
+    });
   });
 
   it.each([
@@ -98,7 +110,10 @@ describe("setting the key policy", () => {
   });
 
   it("refuses a change that changes nothing, recording nothing", async () => {
-    expect(await setKeyPolicyAction(null, form({ orgId: team.org.id, maxLifetimeDays: "none" }))).toEqual({ ok: false, error: "The key policy already says this: nothing to save." });
+    expect(await setKeyPolicyAction(null, form({ orgId: team.org.id, maxLifetimeDays: "none" }))).toEqual({
+      ok: false,
+      error: "The key policy already says this: nothing to save.",
+    });
     expect(await getDb().select().from(activityLog).where(eq(activityLog.orgId, team.org.id))).toHaveLength(0);
   });
 });
@@ -116,10 +131,19 @@ describe("the policy on creating and rolling keys", () => {
   it.each([
     ["a key without expiry", { expiresIn: "never" }, "expiresIn", "It never expires, and the key policy requires an expiry."],
     ["a key for a year", { expiresIn: "365" }, "expiresIn", "It lives longer than the key policy's 90 days."],
-    ["a custom day past the maximum", { expiresIn: "date", expiresOn: new Date(Date.now() + 92 * DAY).toISOString().slice(0, 10) }, "expiresOn", "It lives longer than the key policy's 90 days."],
+    [
+      "a custom day past the maximum",
+      { expiresIn: "date", expiresOn: new Date(Date.now() + 92 * DAY).toISOString().slice(0, 10) },
+      "expiresOn",
+      "It lives longer than the key policy's 90 days.",
+    ],
   ])("refuses %s with the reason on the field, creating nothing", async (_, fields, field, message) => {
     const result = await createApiKeyAction(null, form({ orgId: team.org.id, name: "Reporting job", ...fields }));
-    expect(result).toMatchObject({ ok: false, error: `This key would be outside your organization's key policy. ${message}`, fieldErrors: { [field]: [message] } });
+    expect(result).toMatchObject({
+      ok: false,
+      error: `This key would be outside your organization's key policy. ${message}`,
+      fieldErrors: { [field]: [message] },
+    });
     expect(await keysOf(team.org.id)).toHaveLength(0);
   });
 

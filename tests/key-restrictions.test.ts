@@ -19,7 +19,14 @@ async function entries(orgId: string) {
   return getDb().select().from(activityLog).where(eq(activityLog.orgId, orgId)).orderBy(activityLog.id);
 }
 
-const RESTRICTED_FORM = { access: "restricted", scope_invoices: "read", scope_analytics: "read", scope_customers: "none", scope_products: "none", scope_pdf: "none" };
+const RESTRICTED_FORM = {
+  access: "restricted",
+  scope_invoices: "read",
+  scope_analytics: "read",
+  scope_customers: "none",
+  scope_products: "none",
+  scope_pdf: "none",
+};
 
 describe("creating a key with restrictions", () => {
   beforeEach(() => actAs(null));
@@ -27,9 +34,16 @@ describe("creating a key with restrictions", () => {
   it("stores the access, the permissions and the allowlist, canonical, and records them in the history", async () => {
     const team = await createTeam("pro");
     actAs(team.admin.id);
-    const result = await createApiKeyAction(null, form({ orgId: team.org.id, name: "Reporting job", ...RESTRICTED_FORM, ipAllowlist: "203.0.113.10\n2001:DB8::/32, 203.0.113.10" }));
+    const result = await createApiKeyAction(
+      null,
+      form({ orgId: team.org.id, name: "Reporting job", ...RESTRICTED_FORM, ipAllowlist: "203.0.113.10\n2001:DB8::/32, 203.0.113.10" }),
+    );
     if (!result.ok) throw new Error(result.error);
-    expect(result.data.key).toMatchObject({ access: "restricted", scopes: { invoices: "read", analytics: "read" }, ipAllowlist: ["203.0.113.10", "2001:db8::/32"] });
+    expect(result.data.key).toMatchObject({
+      access: "restricted",
+      scopes: { invoices: "read", analytics: "read" },
+      ipAllowlist: ["203.0.113.10", "2001:db8::/32"],
+    });
     const [entry] = await entries(team.org.id);
     expect(entry!.after).toMatchObject({ access: "restricted", scopes: "invoices: read, analytics: read", ipAllowlist: "203.0.113.10, 2001:db8::/32" });
   });
@@ -122,7 +136,14 @@ describe("what the dashboard says a key can do", () => {
   it("lists every resource with the permissions held", () => {
     expect(describeScopes("full", {}).map((line) => line.can)).toEqual(["Read and Write", "Read and Write", "Read and Write", "Read", "Generate", "Read"]);
     expect(describeScopes("read_only", {}).map((line) => line.can)).toEqual(["Read", "Read", "Read", "Read", "No access", "Read"]);
-    expect(describeScopes("restricted", { invoices: "write", pdf: "generate" }).map((line) => line.can)).toEqual(["Read and Write", "No access", "No access", "No access", "Generate", "No access"]);
+    expect(describeScopes("restricted", { invoices: "write", pdf: "generate" }).map((line) => line.can)).toEqual([
+      "Read and Write",
+      "No access",
+      "No access",
+      "No access",
+      "Generate",
+      "No access",
+    ]);
   });
 
   it("records only the fields that differ", () => {

@@ -59,7 +59,14 @@ describe("a key's 30-day stats", () => {
     const [logged] = await getDb()
       .select({ n: count() })
       .from(requestLog)
-      .where(and(eq(requestLog.orgId, orgId), eq(requestLog.apiKeyId, keyId), gte(requestLog.createdAt, windowStart), lt(requestLog.createdAt, new Date(today.getTime() + DAY))));
+      .where(
+        and(
+          eq(requestLog.orgId, orgId),
+          eq(requestLog.apiKeyId, keyId),
+          gte(requestLog.createdAt, windowStart),
+          lt(requestLog.createdAt, new Date(today.getTime() + DAY)),
+        ),
+      );
     expect((await getKeyUsage(orgId, keyId, now)).total).toBe(logged!.n);
   });
 
@@ -132,7 +139,16 @@ describe("a key's last calls", () => {
     const start = now.getTime() - 2 * 3600_000;
     const written = [];
     for (let i = 0; i < 55; i++) {
-      written.push(await logRequest({ orgId: org.id, apiKeyId: keyId, at: new Date(start + i * 60_000), path: `/v1/invoices/in_${i}`, durationMs: i, status: i % 7 === 0 ? 404 : 200 }));
+      written.push(
+        await logRequest({
+          orgId: org.id,
+          apiKeyId: keyId,
+          at: new Date(start + i * 60_000),
+          path: `/v1/invoices/in_${i}`,
+          durationMs: i,
+          status: i % 7 === 0 ? 404 : 200,
+        }),
+      );
     }
     await logRequest({ orgId: org.id, apiKeyId: otherKeyId, at: new Date(start + 3600_000) });
 

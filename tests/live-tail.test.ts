@@ -77,7 +77,8 @@ const streamRowsOf = (userId: string) => getDb().select().from(liveTailStreams).
 // More than a stream's 64 KiB queue holds: a tail opened before them and never read fills its queue at once.
 const backlog = (orgId: string, apiKeyId: string) => Promise.all(Array.from({ length: 300 }, () => logRequest({ orgId, apiKeyId, at: new Date() })));
 
-const callApi = (key: string, path: string, init: RequestInit = {}) => fetch(`${apiBase()}${path}`, { ...init, headers: { "X-API-Key": key, ...init.headers } });
+const callApi = (key: string, path: string, init: RequestInit = {}) =>
+  fetch(`${apiBase()}${path}`, { ...init, headers: { "X-API-Key": key, ...init.headers } });
 
 describe("the live tail", () => {
   it("receives the requests another server process answered within 1 s, with the page's filters", async () => {
@@ -113,7 +114,11 @@ describe("the live tail", () => {
     await second.close();
 
     const ids = [...before, ...after].map(({ id }) => id);
-    const logged = await getDb().select({ id: requestLog.id }).from(requestLog).where(and(eq(requestLog.orgId, team.org.id), gt(requestLog.id, ids[0]! - 1))).orderBy(asc(requestLog.id));
+    const logged = await getDb()
+      .select({ id: requestLog.id })
+      .from(requestLog)
+      .where(and(eq(requestLog.orgId, team.org.id), gt(requestLog.id, ids[0]! - 1)))
+      .orderBy(asc(requestLog.id));
     expect(ids).toEqual(logged.map(({ id }) => id));
     expect(new Set(ids).size).toBe(60);
   });
@@ -127,7 +132,11 @@ describe("the live tail", () => {
     expect(checkpoint!.data).toBeUndefined();
     await first.close();
 
-    await Promise.all(Array.from({ length: 2 * (LIVE_ROWS_KEPT + 40) }, (_, i) => logRequest({ orgId: team.org.id, apiKeyId: key.id, at: new Date(), status: i % 2 ? 200 : 503 })));
+    await Promise.all(
+      Array.from({ length: 2 * (LIVE_ROWS_KEPT + 40) }, (_, i) =>
+        logRequest({ orgId: team.org.id, apiKeyId: key.id, at: new Date(), status: i % 2 ? 200 : 503 }),
+      ),
+    );
     const resumed = await open({ status: "5xx" }, checkpoint!.id!);
     expect((await resumed.events.next())?.event).toBe("skipped");
     const rows = await requestsOf(resumed.events, LIVE_ROWS_KEPT + 1, 4000);
@@ -175,7 +184,10 @@ describe("the live tail", () => {
     await backlog(team.org.id, key.id);
     const stalled = await Promise.all(Array.from({ length: LIVE_STREAMS_PER_USER }, () => open({ since: "0" })));
     // Time moves on in the rows: as if their process had not touched them for an hour.
-    await getDb().update(liveTailStreams).set({ seenAt: sql`now() - interval '1 hour'` }).where(eq(liveTailStreams.userId, user.id));
+    await getDb()
+      .update(liveTailStreams)
+      .set({ seenAt: sql`now() - interval '1 hour'` })
+      .where(eq(liveTailStreams.userId, user.id));
     const fresh = async () => (await streamRowsOf(user.id)).every(({ seenAt }) => Date.now() - seenAt.getTime() < 10_000);
     // Their timers mark them alive again: the cap must hold although no process had touched them.
     expect(await until(fresh, 5000)).toBe(true);
@@ -208,7 +220,12 @@ describe("the live tail", () => {
 
   it("clears the streams a dead process left behind, so they no longer count", async () => {
     const { team, user, open } = await watcher();
-    const dead = Array.from({ length: LIVE_STREAMS_PER_USER }, (_, i) => ({ id: `lts_dead_${i}_${user.id}`, userId: user.id, orgId: team.org.id, seenAt: sql`now() - interval '1 minute'` }));
+    const dead = Array.from({ length: LIVE_STREAMS_PER_USER }, (_, i) => ({
+      id: `lts_dead_${i}_${user.id}`,
+      userId: user.id,
+      orgId: team.org.id,
+      seenAt: sql`now() - interval '1 minute'`,
+    }));
     await getDb().insert(liveTailStreams).values(dead);
     const tail = await open();
     expect((await tail.events.next(500))?.event).not.toBe("end");
@@ -228,7 +245,11 @@ describe("the live tail", () => {
   it("carries only its own organization's rows while another organization is busy in the same moment", async () => {
     const [mine, theirs] = [await watcher(), await watcher()];
     const tail = await mine.open();
-    const logged = await Promise.all(Array.from({ length: 40 }, (_, i) => logRequest({ orgId: (i % 2 ? theirs : mine).team.org.id, apiKeyId: (i % 2 ? theirs : mine).key.id, at: new Date() })));
+    const logged = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        logRequest({ orgId: (i % 2 ? theirs : mine).team.org.id, apiKeyId: (i % 2 ? theirs : mine).key.id, at: new Date() }),
+      ),
+    );
     const received = await requestsOf(tail.events, 20);
     const ours = logged.filter(({ orgId }) => orgId === mine.team.org.id).map(({ requestId }) => requestId);
     expect(received.map(({ row }) => row.requestId).sort()).toEqual(ours.sort());
@@ -264,7 +285,11 @@ describe.skipIf(!process.env.DATABASE_URL)("the log writer's commit order", () =
     const writing = logRequest({ orgId: team.org.id, apiKeyId: key.id, at: new Date() }).then(() => (written = true));
     // The writer's statement is queued behind the held lock (an advisory lock's key sits in objid).
     const waiting = async () =>
-      (await held<{ count: number }[]>`select count(*)::int as count from pg_locks where locktype = 'advisory' and objid = ${REQUEST_LOG_ORDER_LOCK} and not granted and database = (select oid from pg_database where datname = current_database())`)[0]!.count > 0;
+      (
+        await held<
+          { count: number }[]
+        >`select count(*)::int as count from pg_locks where locktype = 'advisory' and objid = ${REQUEST_LOG_ORDER_LOCK} and not granted and database = (select oid from pg_database where datname = current_database())`
+      )[0]!.count > 0;
     expect(await until(waiting, 5000)).toBe(true);
     expect(written).toBe(false);
     await held`commit`;

@@ -41,13 +41,18 @@ async function invite(email: string, role: Role, as = team.owner.id) {
 }
 
 async function roleOf(userId: string): Promise<Role | null> {
-  const [row] = await getDb().select({ role: memberships.role }).from(memberships).where(and(eq(memberships.orgId, team.org.id), eq(memberships.userId, userId)));
+  const [row] = await getDb()
+    .select({ role: memberships.role })
+    .from(memberships)
+    .where(and(eq(memberships.orgId, team.org.id), eq(memberships.userId, userId)));
   return row?.role ?? null;
 }
 
-
 async function historyOf(action: string) {
-  return getDb().select().from(activityLog).where(and(eq(activityLog.orgId, team.org.id), eq(activityLog.action, action)));
+  return getDb()
+    .select()
+    .from(activityLog)
+    .where(and(eq(activityLog.orgId, team.org.id), eq(activityLog.action, action)));
 }
 
 describe("inviting", () => {
@@ -61,9 +66,16 @@ describe("inviting", () => {
     expect(JSON.stringify(row)).not.toContain(invited.token);
     expect(row!.expiresAt.getTime() - before).toBeGreaterThanOrEqual(7 * 86_400_000 - 1_000);
     expect(row!.expiresAt.getTime() - before).toBeLessThanOrEqual(7 * 86_400_000 + 5_000);
-    expect(await listOpenInvitations(team.org.id)).toEqual([expect.objectContaining({ email: "new.admin@example.com", role: "admin", invitedByName: team.owner.name, expired: false })]);
+    expect(await listOpenInvitations(team.org.id)).toEqual([
+      expect.objectContaining({ email: "new.admin@example.com", role: "admin", invitedByName: team.owner.name, expired: false }),
+    ]);
     const [entry] = await historyOf("invitation.created");
-    expect(entry).toMatchObject({ actorUserId: team.owner.id, targetType: "invitation", targetId: invited.id, after: { email: "new.admin@example.com", role: "admin" } });
+    expect(entry).toMatchObject({
+      actorUserId: team.owner.id,
+      targetType: "invitation",
+      targetId: invited.id,
+      after: { email: "new.admin@example.com", role: "admin" },
+    });
     expect(JSON.stringify(entry)).not.toContain(invited.token);
   });
 
@@ -94,7 +106,11 @@ describe("inviting", () => {
     actAs(team.admin.id);
     for (const role of ["owner", "admin"]) {
       const result = await inviteMemberAction(null, form({ orgId: team.org.id, email: "boss@example.com", role }));
-      expect(result).toEqual({ ok: false, error: "Only owners can invite, re-role or remove admins and owners.", fieldErrors: { role: ["Only owners can invite, re-role or remove admins and owners."] } });
+      expect(result).toEqual({
+        ok: false,
+        error: "Only owners can invite, re-role or remove admins and owners.",
+        fieldErrors: { role: ["Only owners can invite, re-role or remove admins and owners."] },
+      });
     }
     expect(await getDb().select().from(invitations).where(eq(invitations.orgId, team.org.id))).toEqual([]);
     expect(await historyOf("invitation.created")).toEqual([]);
@@ -104,11 +120,17 @@ describe("inviting", () => {
     const guest = await invite("guest@example.com", "guest", team.admin.id);
     const admin = await invite("admin2@example.com", "admin", team.owner.id);
     actAs(team.admin.id);
-    expect(await revokeInvitationAction(null, { orgId: team.org.id, invitationId: admin.id })).toMatchObject({ ok: false, error: "Only owners can invite, re-role or remove admins and owners." });
+    expect(await revokeInvitationAction(null, { orgId: team.org.id, invitationId: admin.id })).toMatchObject({
+      ok: false,
+      error: "Only owners can invite, re-role or remove admins and owners.",
+    });
     expect(await revokeInvitationAction(null, { orgId: team.org.id, invitationId: guest.id })).toMatchObject({ ok: true });
     expect(await findInvitation(guest.token)).toMatchObject({ state: "revoked" });
     expect(await findInvitation(admin.token)).toMatchObject({ state: "open" });
-    expect(await revokeInvitationAction(null, { orgId: team.org.id, invitationId: guest.id })).toMatchObject({ ok: false, error: "This invitation was already accepted, revoked or replaced." });
+    expect(await revokeInvitationAction(null, { orgId: team.org.id, invitationId: guest.id })).toMatchObject({
+      ok: false,
+      error: "This invitation was already accepted, revoked or replaced.",
+    });
     expect(await historyOf("invitation.revoked")).toHaveLength(1);
   });
 });
@@ -119,7 +141,9 @@ describe("accepting", () => {
     const joiner = await createUser("Jo Iner");
     await getDb().update(users).set({ email: "joiner@example.com" }).where(eq(users.id, joiner.id));
     actAs(joiner.id);
-    await expect(acceptInvitationAction(null, form({ token: invited.token }))).rejects.toMatchObject({ digest: expect.stringContaining(`/${team.org.slug}/settings/api`) });
+    await expect(acceptInvitationAction(null, form({ token: invited.token }))).rejects.toMatchObject({
+      digest: expect.stringContaining(`/${team.org.slug}/settings/api`),
+    });
     expect(await roleOf(joiner.id)).toBe("admin");
     const [entry] = await historyOf("member.joined");
     expect(entry).toMatchObject({ actorUserId: joiner.id, targetType: "member", targetId: joiner.id, after: { role: "admin", email: "joiner@example.com" } });
@@ -147,7 +171,10 @@ describe("accepting", () => {
 
     const outsider = await createUser("Right Person");
     await getDb().update(users).set({ email: "right@example.com" }).where(eq(users.id, outsider.id));
-    await getDb().update(invitations).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(invitations.id, invited.id));
+    await getDb()
+      .update(invitations)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(invitations.id, invited.id));
     actAs(outsider.id);
     expect(await acceptInvitationAction(null, form({ token: invited.token }))).toMatchObject({ ok: false, error: expect.stringContaining("expired on") });
 
@@ -156,8 +183,14 @@ describe("accepting", () => {
     await revokeInvitationAction(null, { orgId: team.org.id, invitationId: revoked.id });
     actAs(outsider.id);
     expect(await acceptInvitationAction(null, form({ token: revoked.token }))).toMatchObject({ ok: false, error: expect.stringContaining("was revoked") });
-    expect(await acceptInvitationAction(null, form({ token: "inv_" + "0".repeat(32) }))).toMatchObject({ ok: false, error: expect.stringContaining("not valid") });
-    expect(await acceptInvitationAction(null, form({ token: "../../etc/passwd" }))).toMatchObject({ ok: false, fieldErrors: { token: ["This invitation link is not valid."] } });
+    expect(await acceptInvitationAction(null, form({ token: "inv_" + "0".repeat(32) }))).toMatchObject({
+      ok: false,
+      error: expect.stringContaining("not valid"),
+    });
+    expect(await acceptInvitationAction(null, form({ token: "../../etc/passwd" }))).toMatchObject({
+      ok: false,
+      fieldErrors: { token: ["This invitation link is not valid."] },
+    });
     expect(await roleOf(outsider.id)).toBeNull();
     expect(await historyOf("member.joined")).toEqual([]);
   });
@@ -184,11 +217,23 @@ describe("roles, removal and the last owner", () => {
   it("lets admins re-role members and guests only, and owners anyone", async () => {
     actAs(team.admin.id);
     expect(await changeMemberRoleAction(null, form({ orgId: team.org.id, userId: team.member.id, role: "guest" }))).toMatchObject({ ok: true });
-    expect(await changeMemberRoleAction(null, form({ orgId: team.org.id, userId: team.guest.id, role: "admin" }))).toMatchObject({ ok: false, fieldErrors: { role: [expect.stringContaining("Only owners")] } });
-    expect(await changeMemberRoleAction(null, form({ orgId: team.org.id, userId: team.owner.id, role: "member" }))).toMatchObject({ ok: false, error: expect.stringContaining("Only owners") });
-    expect(await changeMemberRoleAction(null, form({ orgId: team.org.id, userId: team.admin.id, role: "member" }))).toMatchObject({ ok: false, error: expect.stringContaining("Only owners") });
+    expect(await changeMemberRoleAction(null, form({ orgId: team.org.id, userId: team.guest.id, role: "admin" }))).toMatchObject({
+      ok: false,
+      fieldErrors: { role: [expect.stringContaining("Only owners")] },
+    });
+    expect(await changeMemberRoleAction(null, form({ orgId: team.org.id, userId: team.owner.id, role: "member" }))).toMatchObject({
+      ok: false,
+      error: expect.stringContaining("Only owners"),
+    });
+    expect(await changeMemberRoleAction(null, form({ orgId: team.org.id, userId: team.admin.id, role: "member" }))).toMatchObject({
+      ok: false,
+      error: expect.stringContaining("Only owners"),
+    });
     actAs(team.owner.id);
-    expect(await changeMemberRoleAction(null, form({ orgId: team.org.id, userId: team.admin.id, role: "owner" }))).toMatchObject({ ok: true, data: { role: "owner" } });
+    expect(await changeMemberRoleAction(null, form({ orgId: team.org.id, userId: team.admin.id, role: "owner" }))).toMatchObject({
+      ok: true,
+      data: { role: "owner" },
+    });
     expect(await roleOf(team.member.id)).toBe("guest");
     expect(await roleOf(team.admin.id)).toBe("owner");
     const entries = await historyOf("member.role_changed");
@@ -202,9 +247,18 @@ describe("roles, removal and the last owner", () => {
 
   it("keeps the last owner: no demotion, removal or leaving; ownership transfer makes the other an owner and the owner an admin", async () => {
     actAs(team.owner.id);
-    expect(await changeMemberRoleAction(null, form({ orgId: team.org.id, userId: team.owner.id, role: "admin" }))).toMatchObject({ ok: false, error: expect.stringContaining("You are the organization's last owner") });
-    expect(await leaveOrganizationAction(null, form({ orgId: team.org.id }))).toMatchObject({ ok: false, error: expect.stringContaining("last owner, so cannot leave") });
-    expect(await removeMemberAction(null, form({ orgId: team.org.id, userId: team.owner.id }))).toMatchObject({ ok: false, error: "To remove yourself, leave the organization." });
+    expect(await changeMemberRoleAction(null, form({ orgId: team.org.id, userId: team.owner.id, role: "admin" }))).toMatchObject({
+      ok: false,
+      error: expect.stringContaining("You are the organization's last owner"),
+    });
+    expect(await leaveOrganizationAction(null, form({ orgId: team.org.id }))).toMatchObject({
+      ok: false,
+      error: expect.stringContaining("last owner, so cannot leave"),
+    });
+    expect(await removeMemberAction(null, form({ orgId: team.org.id, userId: team.owner.id }))).toMatchObject({
+      ok: false,
+      error: "To remove yourself, leave the organization.",
+    });
     expect(await roleOf(team.owner.id)).toBe("owner");
 
     expect(await transferOwnershipAction(null, form({ orgId: team.org.id, userId: team.member.id }))).toMatchObject({ ok: true });
@@ -216,7 +270,10 @@ describe("roles, removal and the last owner", () => {
       ]),
     );
     // The former owner is an admin now: transferring again is refused.
-    expect(await transferOwnershipAction(null, form({ orgId: team.org.id, userId: team.guest.id }))).toMatchObject({ ok: false, error: "Only owners can invite, re-role or remove admins and owners." });
+    expect(await transferOwnershipAction(null, form({ orgId: team.org.id, userId: team.guest.id }))).toMatchObject({
+      ok: false,
+      error: "Only owners can invite, re-role or remove admins and owners.",
+    });
   });
 
   it("never leaves zero owners when two owners demote each other at the same time", async () => {
@@ -227,7 +284,9 @@ describe("roles, removal and the last owner", () => {
         readAs(actor, () => changeMemberRoleAction(null, form({ orgId: org.org.id, userId: target, role: "admin" })));
       // actAs is process-wide: each call reads its actor before the first await of the other.
       const results = await Promise.all([demote(org.owner.id, second.id), demote(second.id, org.owner.id)]);
-      const left = rowsOf<{ n: number }>(await getDb().execute(sql`select count(*)::int as n from memberships where org_id = ${org.org.id} and role = 'owner'`))[0]!.n;
+      const left = rowsOf<{ n: number }>(
+        await getDb().execute(sql`select count(*)::int as n from memberships where org_id = ${org.org.id} and role = 'owner'`),
+      )[0]!.n;
       expect(left).toBe(1);
       expect(results.filter((result) => result.ok)).toHaveLength(1);
     }
@@ -238,9 +297,15 @@ describe("roles, removal and the last owner", () => {
     expect(await removeMemberAction(null, form({ orgId: team.org.id, userId: team.member.id }))).toMatchObject({ ok: true, data: { name: team.member.name } });
     await expect(readAs(team.member.id, () => requireOrgAccess(team.org.slug))).rejects.toEqual(NOT_FOUND);
     actAs(team.admin.id);
-    expect(await removeMemberAction(null, form({ orgId: team.org.id, userId: team.member.id }))).toMatchObject({ ok: false, error: "This person is not a member of this organization." });
+    expect(await removeMemberAction(null, form({ orgId: team.org.id, userId: team.member.id }))).toMatchObject({
+      ok: false,
+      error: "This person is not a member of this organization.",
+    });
     actAs(team.admin.id);
-    expect(await removeMemberAction(null, form({ orgId: team.org.id, userId: team.owner.id }))).toMatchObject({ ok: false, error: expect.stringContaining("Only owners") });
+    expect(await removeMemberAction(null, form({ orgId: team.org.id, userId: team.owner.id }))).toMatchObject({
+      ok: false,
+      error: expect.stringContaining("Only owners"),
+    });
 
     actAs(team.guest.id);
     expect(await leaveOrganizationAction(null, form({ orgId: team.org.id }))).toMatchObject({ ok: true });
@@ -253,12 +318,24 @@ describe("roles, removal and the last owner", () => {
   it("refuses another organization's member and every change from members and guests", async () => {
     const other = await createTeam("pro");
     actAs(team.owner.id);
-    expect(await removeMemberAction(null, form({ orgId: team.org.id, userId: other.member.id }))).toMatchObject({ ok: false, error: "This person is not a member of this organization." });
-    expect(await changeMemberRoleAction(null, form({ orgId: other.org.id, userId: other.member.id, role: "guest" }))).toEqual({ ok: false, error: "Organization not found." });
+    expect(await removeMemberAction(null, form({ orgId: team.org.id, userId: other.member.id }))).toMatchObject({
+      ok: false,
+      error: "This person is not a member of this organization.",
+    });
+    expect(await changeMemberRoleAction(null, form({ orgId: other.org.id, userId: other.member.id, role: "guest" }))).toEqual({
+      ok: false,
+      error: "Organization not found.",
+    });
     for (const role of ["member", "guest"] as const) {
       actAs(team.byRole[role].id);
-      expect(await inviteMemberAction(null, form({ orgId: team.org.id, email: "x@example.com", role: "guest" }))).toMatchObject({ ok: false, error: "Only owners and admins can invite, re-role or remove members." });
-      expect(await changeMemberRoleAction(null, form({ orgId: team.org.id, userId: team.guest.id, role: "member" }))).toMatchObject({ ok: false, error: "Only owners and admins can invite, re-role or remove members." });
+      expect(await inviteMemberAction(null, form({ orgId: team.org.id, email: "x@example.com", role: "guest" }))).toMatchObject({
+        ok: false,
+        error: "Only owners and admins can invite, re-role or remove members.",
+      });
+      expect(await changeMemberRoleAction(null, form({ orgId: team.org.id, userId: team.guest.id, role: "member" }))).toMatchObject({
+        ok: false,
+        error: "Only owners and admins can invite, re-role or remove members.",
+      });
       expect(await removeMemberAction(null, form({ orgId: team.org.id, userId: team.guest.id }))).toMatchObject({ ok: false });
     }
     expect((await listMembers(team.org.id)).map((member) => member.role)).toEqual(["owner", "admin", "member", "guest"]);

@@ -75,7 +75,9 @@ describe.skipIf(!process.env.DATABASE_URL).each([
   it("share one monthly quota: a trial organization's 100 calls split across both get exactly 50 through", async () => {
     const org = await createOrg("trial");
     const keys = [await insertKey(org.id), await insertKey(org.id)];
-    const responses = await Promise.all(Array.from({ length: 100 }, (_, i) => fetch(`${to(i)}/v1/invoices`, { headers: { "X-API-Key": keys[Math.floor(i / 2) % 2]!.value } })));
+    const responses = await Promise.all(
+      Array.from({ length: 100 }, (_, i) => fetch(`${to(i)}/v1/invoices`, { headers: { "X-API-Key": keys[Math.floor(i / 2) % 2]!.value } })),
+    );
     const refused = responses.filter((r) => r.status === 429);
     expect(responses.length - refused.length).toBe(50);
     const codes = new Set(await Promise.all(refused.map(async (r) => ((await r.json()) as { error: { code: string } }).error.code)));
@@ -126,7 +128,9 @@ describe.skipIf(!process.env.DATABASE_URL).each([
     killed = true;
     await Promise.all(clients);
     if (workers > 1) expect(received.length, "answers after the kill, from the surviving workers").toBeGreaterThanOrEqual(afterKill + 200);
-    const logged = new Set((await getDb().select({ requestId: requestLog.requestId }).from(requestLog).where(eq(requestLog.orgId, org.id))).map((row) => row.requestId));
+    const logged = new Set(
+      (await getDb().select({ requestId: requestLog.requestId }).from(requestLog).where(eq(requestLog.orgId, org.id))).map((row) => row.requestId),
+    );
     expect(received.filter((id) => !logged.has(id))).toEqual([]);
     expect(received.length).toBeGreaterThanOrEqual(400);
   });
@@ -150,7 +154,9 @@ describe.skipIf(!process.env.DATABASE_URL)("processes started together on a new 
     await onServer(process.env.DATABASE_URL!, `create database "${database}"`);
     const started: ServerProcess[] = [];
     try {
-      const starts = await Promise.allSettled(Array.from({ length: 3 }, () => startServerProcess("api-server.ts", { DATABASE_URL: databaseUrl(process.env.DATABASE_URL!, database) })));
+      const starts = await Promise.allSettled(
+        Array.from({ length: 3 }, () => startServerProcess("api-server.ts", { DATABASE_URL: databaseUrl(process.env.DATABASE_URL!, database) })),
+      );
       started.push(...starts.flatMap((start) => (start.status === "fulfilled" ? [start.value] : [])));
       expect(starts.filter((start) => start.status === "rejected").map((start) => String((start as PromiseRejectedResult).reason))).toEqual([]);
       for (const { base } of started) expect((await fetch(`${base}/v1/invoices`)).status).toBe(401);
@@ -165,7 +171,11 @@ describe("npm run start:api", () => {
   it("refuses to start without DATABASE_URL, saying why", async () => {
     const env = { ...process.env };
     delete env.DATABASE_URL;
-    const child = spawn(process.execPath, serverArguments("api-server.ts"), { cwd: path.resolve(import.meta.dirname, ".."), env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, serverArguments("api-server.ts"), {
+      cwd: path.resolve(import.meta.dirname, ".."),
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stderr = "";
     child.stderr!.on("data", (chunk) => (stderr += chunk));
     const [code] = await once(child, "exit");

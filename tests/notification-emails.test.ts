@@ -57,13 +57,22 @@ describe("alert emails", () => {
     await getDb().insert(notificationPreferences).values({ orgId: team.org.id, userId: team.guest.id, kind: "budget_threshold", email: true });
     const key = await insertKey(team.org.id, { name: "Nightly export", budget: { limit: 5, period: "day" } });
     for (let i = 0; i < 6; i++) await call(key.value);
-    const mails = await eventually(() => smtp.to(team.member.email), (found) => found.length >= 2);
-    expect(mails.map((mail) => mail.subject).sort()).toEqual([`[${team.org.name}] “Nightly export” used 80 % of its budget`, `[${team.org.name}] “Nightly export” used up its budget`].sort());
+    const mails = await eventually(
+      () => smtp.to(team.member.email),
+      (found) => found.length >= 2,
+    );
+    expect(mails.map((mail) => mail.subject).sort()).toEqual(
+      [`[${team.org.name}] “Nightly export” used 80 % of its budget`, `[${team.org.name}] “Nightly export” used up its budget`].sort(),
+    );
     const [mail] = mails.filter((found) => found.subject!.includes("80 %"));
     expect(mail!.text).toContain("4 of 5 requests per day are used");
     expect(mail!.text).toContain(`/${team.org.slug}/settings/api/keys/${key.id}`);
     expect(mail!.text).toMatch(/^Stop emails about key budgets with one click: http:\/\/localhost:\d+\/unsubscribe\?token=/m);
-    const header = (name: string) => mail!.headerLines.find((line) => line.key === name)?.line.slice(name.length + 1).trim();
+    const header = (name: string) =>
+      mail!.headerLines
+        .find((line) => line.key === name)
+        ?.line.slice(name.length + 1)
+        .trim();
     expect(header("list-unsubscribe-post")).toBe("List-Unsubscribe=One-Click");
     expect(header("list-unsubscribe")).toMatch(/^<http:\/\/localhost:\d+\/api\/unsubscribe\?token=[^>]+>$/);
     // More calls past 100 % raise nothing more; nobody else got anything.
@@ -84,19 +93,26 @@ describe("alert emails", () => {
     await choose(team.org.id, team.admin.id, ["budget_threshold"]);
     const key = await insertKey(team.org.id, { name: "Unsubscribed", budget: { limit: 5, period: "day" } });
     for (let i = 0; i < 4; i++) await call(key.value);
-    const [mail] = await eventually(() => smtp.to(team.member.email), (found) => found.length >= 1);
+    const [mail] = await eventually(
+      () => smtp.to(team.member.email),
+      (found) => found.length >= 1,
+    );
     const token = tokenOf(mail!.text!);
     actAs(null);
 
     // Forged for the admin: the member's signature over another payload.
     const [, signature] = token.split(".");
     const forged = `${Buffer.from(JSON.stringify([team.org.id, team.admin.id, "budget_threshold"])).toString("base64url")}.${signature}`;
-    const refused = await oneClickUnsubscribe(new NextRequest(`http://localhost/api/unsubscribe?token=${encodeURIComponent(forged)}`, { method: "POST", body: "List-Unsubscribe=One-Click" }));
+    const refused = await oneClickUnsubscribe(
+      new NextRequest(`http://localhost/api/unsubscribe?token=${encodeURIComponent(forged)}`, { method: "POST", body: "List-Unsubscribe=One-Click" }),
+    );
     expect(refused.status).toBe(400);
     expect(await unsubscribeAction(null, form({ token: forged }))).toMatchObject({ ok: false, error: expect.stringContaining("not valid") });
     expect((await getEmailPreferences(team.org.id, team.admin.id)).budget_threshold).toBe(true);
 
-    const response = await oneClickUnsubscribe(new NextRequest(`http://localhost/api/unsubscribe?token=${encodeURIComponent(token)}`, { method: "POST", body: "List-Unsubscribe=One-Click" }));
+    const response = await oneClickUnsubscribe(
+      new NextRequest(`http://localhost/api/unsubscribe?token=${encodeURIComponent(token)}`, { method: "POST", body: "List-Unsubscribe=One-Click" }),
+    );
     expect(response.status).toBe(200);
     expect(await unsubscribeAction(null, form({ token }))).toMatchObject({ ok: true, data: { orgName: team.org.name, emails: "emails about key budgets" } });
     // Only that kind, only that person.
@@ -105,7 +121,10 @@ describe("alert emails", () => {
 
     // The 100 % mail goes to the admin, not to the member any more.
     await call(key.value);
-    await eventually(() => smtp.to(team.admin.email), (found) => found.length >= 2);
+    await eventually(
+      () => smtp.to(team.admin.email),
+      (found) => found.length >= 2,
+    );
     await new Promise((resolve) => setTimeout(resolve, 1000));
     expect(smtp.to(team.member.email)).toHaveLength(1);
     const skipped = await getDb()
@@ -124,7 +143,11 @@ describe("alert emails", () => {
     for (let i = 0; i < 4; i++) await call(key.value);
     // The alert is there at once, whatever the mail server says.
     expect(await getDb().select().from(alerts).where(eq(alerts.orgId, team.org.id))).toHaveLength(1);
-    const [mail] = await eventually(() => smtp.to(team.owner.email), (found) => found.length >= 1, 30_000);
+    const [mail] = await eventually(
+      () => smtp.to(team.owner.email),
+      (found) => found.length >= 1,
+      30_000,
+    );
     expect(mail!.subject).toContain("used 80 % of its budget");
     expect(smtp.refused - refusedBefore).toBe(2);
     // Recorded once the server's answer is in, a moment after the message arrived.
@@ -149,7 +172,10 @@ describe("expiry reminders", () => {
 
     const runs = await Promise.all(Array.from({ length: 6 }, () => queueExpiryReminders(getDb(), new Date(now))));
     expect(runs.reduce((sum, n) => sum + n, 0)).toBe(2);
-    await eventually(() => smtp.to(team.owner.email).length + smtp.to(team.admin.email).length, (n) => n >= 2);
+    await eventually(
+      () => smtp.to(team.owner.email).length + smtp.to(team.admin.email).length,
+      (n) => n >= 2,
+    );
     for (const person of [team.owner, team.admin]) {
       expect(smtp.to(person.email).map((mail) => mail.subject)).toEqual([`[${team.org.name}] API key “Quarterly sync” expires in 7 days`]);
     }
@@ -159,13 +185,26 @@ describe("expiry reminders", () => {
     // The short-lived key's day before: its one reminder.
     expect(await queueExpiryReminders(getDb(), new Date(now + 2.5 * DAY))).toBe(2);
     // Six days on (the key's dates moved back rather than waiting): the other's second reminder, once.
-    await getDb().update(apiKeys).set({ expiresAt: new Date(now + 0.5 * DAY) }).where(eq(apiKeys.id, key.id));
+    await getDb()
+      .update(apiKeys)
+      .set({ expiresAt: new Date(now + 0.5 * DAY) })
+      .where(eq(apiKeys.id, key.id));
     const later = await Promise.all(Array.from({ length: 6 }, () => queueExpiryReminders(getDb(), new Date(now))));
-    const [mail] = await eventually(() => smtp.to(team.admin.email).filter((found) => found.subject!.includes("“Quarterly sync” expires in 12 hours")), (found) => found.length >= 1);
+    const [mail] = await eventually(
+      () => smtp.to(team.admin.email).filter((found) => found.subject!.includes("“Quarterly sync” expires in 12 hours")),
+      (found) => found.length >= 1,
+    );
     expect(mail!.text).toContain(`/${team.org.slug}/settings/api/keys/${key.id}`);
     const rows = await getDb().select().from(notificationEmails).where(eq(notificationEmails.orgId, team.org.id));
     expect(rows.map((row) => `${row.userId === team.admin.id ? "admin" : "owner"} ${row.details.keyName} ${row.details.days}`).sort()).toEqual(
-      ["admin Quarterly sync 7", "owner Quarterly sync 7", "admin Quarterly sync 1", "owner Quarterly sync 1", "admin Short-lived 1", "owner Short-lived 1"].sort(),
+      [
+        "admin Quarterly sync 7",
+        "owner Quarterly sync 7",
+        "admin Quarterly sync 1",
+        "owner Quarterly sync 1",
+        "admin Short-lived 1",
+        "owner Short-lived 1",
+      ].sort(),
     );
     expect(later.reduce((sum, n) => sum + n, 0)).toBe(2);
   });
@@ -181,8 +220,14 @@ describe("expiry reminders", () => {
     await queueExpiryReminders(getDb(), new Date(now - 3.5 * DAY));
     await insertKey(team.org.id, { name: "On time", createdBy: team.owner.id, createdAt, expiresAt: threeDays });
     await queueExpiryReminders(getDb(), new Date(now));
-    const mails = await eventually(() => smtp.to(team.owner.email), (found) => found.length >= 2);
-    expect(mails.map((found) => found.subject).sort()).toEqual([`[${team.org.name}] API key “Late” expires in 3 days`, `[${team.org.name}] API key “On time” expires in 3 days`]);
+    const mails = await eventually(
+      () => smtp.to(team.owner.email),
+      (found) => found.length >= 2,
+    );
+    expect(mails.map((found) => found.subject).sort()).toEqual([
+      `[${team.org.name}] API key “Late” expires in 3 days`,
+      `[${team.org.name}] API key “On time” expires in 3 days`,
+    ]);
     const rows = await getDb().select().from(notificationEmails).where(eq(notificationEmails.orgId, team.org.id));
     expect(rows.map((row) => row.details.days)).toEqual([7, 7]);
   });

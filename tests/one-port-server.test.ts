@@ -50,7 +50,14 @@ function send(method: string, path: string, options: Send = {}): Promise<Exchang
       const body: Buffer[] = [];
       incoming.on("data", (chunk: Buffer) => body.push(chunk));
       incoming.on("end", () => {
-        const exchange = { method, path, requestBody: undefined, status: incoming.statusCode!, headers: toHeaders(incoming.headers), body: Buffer.concat(body) };
+        const exchange = {
+          method,
+          path,
+          requestBody: undefined,
+          status: incoming.statusCode!,
+          headers: toHeaders(incoming.headers),
+          body: Buffer.concat(body),
+        };
         exchanges.push(exchange);
         resolve(exchange);
       });
@@ -83,7 +90,10 @@ const created = async (path: string, body: unknown) => {
   return json<{ id: string }>(exchange).id;
 };
 const draftInvoice = async () =>
-  created("/v1/invoices", { customer: await created("/v1/customers", { name: "Jane Doe GmbH", currency: "EUR" }), lines: [{ description: "Consulting", quantity: 1, unit_amount: 10000 }] });
+  created("/v1/invoices", {
+    customer: await created("/v1/customers", { name: "Jane Doe GmbH", currency: "EUR" }),
+    lines: [{ description: "Consulting", quantity: 1, unit_amount: 10000 }],
+  });
 
 let server: Server;
 beforeAll(async () => {
@@ -203,7 +213,9 @@ describe("Strict-Transport-Security", () => {
   });
 
   it("is not sent over plain HTTP, nor when an untrusted client claims HTTPS", async () => {
-    expect((await send("GET", "/signin", { key: false, port: trusting.port, headers: { "X-Forwarded-Proto": "http" } })).headers.has("strict-transport-security")).toBe(false);
+    expect(
+      (await send("GET", "/signin", { key: false, port: trusting.port, headers: { "X-Forwarded-Proto": "http" } })).headers.has("strict-transport-security"),
+    ).toBe(false);
     expect((await send("GET", "/signin", { key: false, port: trusting.port })).headers.has("strict-transport-security")).toBe(false);
     expect((await send("GET", "/signin", { key: false, headers: { "X-Forwarded-Proto": "https" } })).headers.has("strict-transport-security")).toBe(false);
   });

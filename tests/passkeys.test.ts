@@ -18,7 +18,8 @@ vi.mock("next/headers", async () => (await import("./helpers/next-request")).nex
 vi.unmock("@/lib/session");
 
 const { signInAction, secondFactorSignInAction, beginPasskeySignInAction } = await import("@/app/(auth)/actions");
-const { addPasskeyAction, beginPasskeySetupAction, beginPasskeyProofAction, removePasskeyAction, confirmIdentityAction } = await import("@/app/settings/security/actions");
+const { addPasskeyAction, beginPasskeySetupAction, beginPasskeyProofAction, removePasskeyAction, confirmIdentityAction } =
+  await import("@/app/settings/security/actions");
 const { currentSession, sessionAwaitingSecondFactor } = await import("@/lib/session");
 
 const PASSWORD = "the-right-password";
@@ -33,7 +34,10 @@ async function signIn(browser: Browser, email: string) {
 async function signedInWithDevice(name: string) {
   const org = await createOrg("pro");
   const user = await addMember(org.id, "admin", name);
-  await getDb().update(users).set({ passwordHash: await hashPassword(PASSWORD) }).where(eq(users.id, user.id));
+  await getDb()
+    .update(users)
+    .set({ passwordHash: await hashPassword(PASSWORD) })
+    .where(eq(users.id, user.id));
   const browser = new Browser(freshIp());
   await signIn(browser, user.email);
   const device = new SoftwarePasskey();
@@ -60,10 +64,12 @@ async function atSecondStep(email: string) {
 }
 
 const signInWith = (browser: Browser, credential: string) =>
-  browser.request(() => secondFactorSignInAction(null, form({ method: "passkey", credential, callbackUrl: "/" }))).catch((error: { digest?: string }) => {
-    if (error.digest?.startsWith("NEXT_REDIRECT;")) return { ok: true as const, data: undefined };
-    throw error;
-  });
+  browser
+    .request(() => secondFactorSignInAction(null, form({ method: "passkey", credential, callbackUrl: "/" })))
+    .catch((error: { digest?: string }) => {
+      if (error.digest?.startsWith("NEXT_REDIRECT;")) return { ok: true as const, data: undefined };
+      throw error;
+    });
 
 describe("passkeys as a second factor", () => {
   it("adds a passkey from the Security page: its public key is kept, two-factor turns on with recovery codes, and the history says so", async () => {
@@ -73,19 +79,27 @@ describe("passkeys as a second factor", () => {
     expect(row).toMatchObject({ name: "Laptop", transports: ["internal"] });
     expect(row!.publicKey.length).toBeGreaterThan(40);
     expect(await getDb().select().from(recoveryCodes).where(eq(recoveryCodes.userId, user.id))).toHaveLength(10);
-    const entries = await getDb().select().from(activityLog).where(and(eq(activityLog.orgId, org.id), eq(activityLog.action, "two_factor.passkey_added")));
+    const entries = await getDb()
+      .select()
+      .from(activityLog)
+      .where(and(eq(activityLog.orgId, org.id), eq(activityLog.action, "two_factor.passkey_added")));
     expect(entries).toMatchObject([{ actorUserId: user.id, targetId: user.id }]);
   });
 
   it("refuses a new passkey that answers another challenge or comes from another site, and keeps nothing", async () => {
     const { user, browser, device, options } = await signedInWithDevice("Nora Nokey");
-    const phished = await browser.request(() => addPasskeyAction(null, form({ name: "Laptop", credential: device.create(options.data, "https://invoicing.example.evil") })));
+    const phished = await browser.request(() =>
+      addPasskeyAction(null, form({ name: "Laptop", credential: device.create(options.data, "https://invoicing.example.evil") })),
+    );
     expect(phished).toMatchObject({ ok: false, error: expect.stringContaining("could not be added") });
     // The challenge went with that attempt: the same answer again finds none.
     const again = await browser.request(() => addPasskeyAction(null, form({ name: "Laptop", credential: device.create(options.data) })));
     expect(again).toMatchObject({ ok: false, error: "The passkey could not be added: start again." });
     expect(await browser.request(() => addPasskeyAction(null, form({ name: "Laptop", credential: "not json" })))).toMatchObject({ ok: false });
-    expect(await browser.request(() => addPasskeyAction(null, form({ name: "", credential: "{}" })))).toMatchObject({ ok: false, fieldErrors: { name: [expect.any(String)] } });
+    expect(await browser.request(() => addPasskeyAction(null, form({ name: "", credential: "{}" })))).toMatchObject({
+      ok: false,
+      fieldErrors: { name: [expect.any(String)] },
+    });
     expect(await getDb().select().from(passkeys).where(eq(passkeys.userId, user.id))).toEqual([]);
   });
 
@@ -111,7 +125,11 @@ describe("passkeys as a second factor", () => {
 
   it("refuses a challenge older than 5 minutes, at the second step and when adding a passkey, and takes one younger", async () => {
     // The challenge's time moved back on its row: 5 minutes is the rule, written out here rather than read from the code under test.
-    const aged = (sessionId: string, age: string) => getDb().update(sessions).set({ webauthnChallengeAt: sql`now() - ${age}::interval` }).where(eq(sessions.id, sessionId));
+    const aged = (sessionId: string, age: string) =>
+      getDb()
+        .update(sessions)
+        .set({ webauthnChallengeAt: sql`now() - ${age}::interval` })
+        .where(eq(sessions.id, sessionId));
     const { user, device } = await personWithPasskey();
 
     const late = await atSecondStep(user.email);
@@ -140,7 +158,12 @@ describe("passkeys as a second factor", () => {
     const signature = device.sign(options);
     const outcomes = await Promise.all([signInWith(browser, signature), signInWith(browser, signature)]);
     expect(outcomes.filter((outcome) => outcome.ok)).toHaveLength(1);
-    const [row] = await getDb().select({ challenge: sessions.webauthnChallenge }).from(sessions).where(eq(sessions.userId, user.id)).orderBy(desc(sessions.createdAt)).limit(1);
+    const [row] = await getDb()
+      .select({ challenge: sessions.webauthnChallenge })
+      .from(sessions)
+      .where(eq(sessions.userId, user.id))
+      .orderBy(desc(sessions.createdAt))
+      .limit(1);
     expect(row!.challenge).toBeNull();
   });
 
@@ -168,7 +191,10 @@ describe("passkeys as a second factor", () => {
       if (!options.ok || !options.data) throw new Error("no challenge");
       return device.sign(options.data);
     };
-    expect(await browser.request(async () => confirmIdentityAction(null, form({ method: "passkey", credential: await proof() })))).toEqual({ ok: true, data: { confirmed: true } });
+    expect(await browser.request(async () => confirmIdentityAction(null, form({ method: "passkey", credential: await proof() })))).toEqual({
+      ok: true,
+      data: { confirmed: true },
+    });
 
     const [row] = await getDb().select({ id: passkeys.id }).from(passkeys).where(eq(passkeys.userId, user.id));
     const refused = await browser.request(() => removePasskeyAction(null, form({ passkeyId: row!.id, method: "recovery", code: "wrong-wrong" })));
@@ -188,7 +214,9 @@ describe("passkeys as a second factor", () => {
     const [row] = await getDb().select({ id: passkeys.id }).from(passkeys).where(eq(passkeys.userId, user.id));
     const options = await other.browser.request(() => beginPasskeyProofAction(null, {}));
     if (!options.ok || !options.data) throw new Error("no challenge");
-    const attempt = await other.browser.request(() => removePasskeyAction(null, form({ passkeyId: row!.id, method: "passkey", credential: other.device.sign(options.data!) })));
+    const attempt = await other.browser.request(() =>
+      removePasskeyAction(null, form({ passkeyId: row!.id, method: "passkey", credential: other.device.sign(options.data!) })),
+    );
     expect(attempt).toEqual({ ok: false, error: "That passkey was removed already." });
     expect(await getDb().select().from(passkeys).where(eq(passkeys.userId, user.id))).toHaveLength(1);
   });

@@ -22,13 +22,23 @@ describe("changing the plan", () => {
     expect(org.planChangedBy).toBe(team.owner.id);
     expect(org.planChangedAt).toBeInstanceOf(Date);
     const [activity] = await getDb().select().from(activityLog).where(eq(activityLog.action, "plan.changed"));
-    expect(activity).toMatchObject({ orgId: team.org.id, actorUserId: team.owner.id, before: { plan: "trial" }, after: { plan: "pro" }, ip: "203.0.113.10", userAgent: "vitest" });
+    expect(activity).toMatchObject({
+      orgId: team.org.id,
+      actorUserId: team.owner.id,
+      before: { plan: "trial" },
+      after: { plan: "pro" },
+      ip: "203.0.113.10",
+      userAgent: "vitest",
+    });
   });
 
   it.each(["admin", "member", "guest"] as const)("refuses a plan change by an %s", async (role) => {
     const team = await createTeam("trial");
     actAs(team.byRole[role].id);
-    expect(await changePlanAction(null, form({ orgId: team.org.id, plan: "enterprise" }))).toEqual({ ok: false, error: "Only owners can change the plan and rate limit." });
+    expect(await changePlanAction(null, form({ orgId: team.org.id, plan: "enterprise" }))).toEqual({
+      ok: false,
+      error: "Only owners can change the plan and rate limit.",
+    });
     expect((await orgRow(team.org.id)).plan).toBe("trial");
   });
 
@@ -57,7 +67,10 @@ describe("the Enterprise rate limit", () => {
     const team = await createTeam("enterprise");
     actAs(team.owner.id);
     for (const limit of [1, 600, 100_000]) {
-      expect(await setRateLimitAction(null, form({ orgId: team.org.id, rateLimitPerMinute: limit }))).toEqual({ ok: true, data: { rateLimitPerMinute: limit } });
+      expect(await setRateLimitAction(null, form({ orgId: team.org.id, rateLimitPerMinute: limit }))).toEqual({
+        ok: true,
+        data: { rateLimitPerMinute: limit },
+      });
       expect((await orgRow(team.org.id)).rateLimitPerMinute).toBe(limit);
     }
   });
@@ -81,13 +94,19 @@ describe("the Enterprise rate limit", () => {
   it.each(["admin", "member", "guest"] as const)("refuses a change by an %s", async (role) => {
     const team = await createTeam("enterprise");
     actAs(team.byRole[role].id);
-    expect(await setRateLimitAction(null, form({ orgId: team.org.id, rateLimitPerMinute: 500 }))).toEqual({ ok: false, error: "Only owners can change the plan and rate limit." });
+    expect(await setRateLimitAction(null, form({ orgId: team.org.id, rateLimitPerMinute: 500 }))).toEqual({
+      ok: false,
+      error: "Only owners can change the plan and rate limit.",
+    });
     expect((await orgRow(team.org.id)).rateLimitPerMinute).toBeNull();
   });
 
   it("is refused outside the Enterprise plan", async () => {
     const team = await createTeam("pro");
     actAs(team.owner.id);
-    expect(await setRateLimitAction(null, form({ orgId: team.org.id, rateLimitPerMinute: 500 }))).toMatchObject({ ok: false, error: expect.stringContaining("Enterprise") });
+    expect(await setRateLimitAction(null, form({ orgId: team.org.id, rateLimitPerMinute: 500 }))).toMatchObject({
+      ok: false,
+      error: expect.stringContaining("Enterprise"),
+    });
   });
 });

@@ -86,10 +86,20 @@ describe("a request's details", () => {
   it("keep no bodies for a success, and the Idempotency-Key and replay of a POST", async () => {
     const client = await apiClient(api);
     const ok = await client.call("/v1/customers");
-    expect(await findRequest(client.org.id, ok.headers.get("x-request-id")!)).toMatchObject({ status: 200, hasDetail: false, requestBody: null, responseBody: null });
+    expect(await findRequest(client.org.id, ok.headers.get("x-request-id")!)).toMatchObject({
+      status: 200,
+      hasDetail: false,
+      requestBody: null,
+      responseBody: null,
+    });
     const init = { method: "POST", headers: { "Idempotency-Key": "order-4711" }, json: { name: "Once GmbH" } };
     const [first, replay] = [await client.call("/v1/customers", init), await client.call("/v1/customers", init)];
-    expect(await findRequest(client.org.id, first.headers.get("x-request-id")!)).toMatchObject({ status: 201, idempotencyKey: "order-4711", replayed: false, requestBody: null });
+    expect(await findRequest(client.org.id, first.headers.get("x-request-id")!)).toMatchObject({
+      status: 201,
+      idempotencyKey: "order-4711",
+      replayed: false,
+      requestBody: null,
+    });
     expect(await findRequest(client.org.id, replay.headers.get("x-request-id")!)).toMatchObject({ status: 201, idempotencyKey: "order-4711", replayed: true });
   });
 
@@ -112,7 +122,8 @@ describe("the details page", () => {
   it("is a 404 for an id of no request and for another organization's request, from its layout (above every skeleton)", async () => {
     const [mine, theirs] = [await apiClient(api), await apiClient(api)];
     const member = await addMember(mine.org.id, "member");
-    const open = (requestId: string) => readAs(member.id, () => RequestLayout({ children: "details", params: Promise.resolve({ orgSlug: mine.org.slug, requestId }) }));
+    const open = (requestId: string) =>
+      readAs(member.id, () => RequestLayout({ children: "details", params: Promise.resolve({ orgSlug: mine.org.slug, requestId }) }));
     const own = (await mine.call("/v1/nothing-here")).headers.get("x-request-id")!;
     const other = (await theirs.call("/v1/nothing-here")).headers.get("x-request-id")!;
     expect(await open(own)).toBe("details");
@@ -133,7 +144,10 @@ describe("the details page", () => {
     const long = JSON.stringify({ name: "x".repeat(10_000), email: "bad" });
     const cut = await client.call("/v1/customers", { method: "POST", headers: { "Content-Type": "application/json" }, body: long });
     expect(cut.status).toBe(400);
-    expect(bodySize((await findRequest(client.org.id, cut.headers.get("x-request-id")!))!.requestBodyBytes)).toEqual({ cut: true, label: "Cut at 8 KB of 9.8 KB." });
+    expect(bodySize((await findRequest(client.org.id, cut.headers.get("x-request-id")!))!.requestBodyBytes)).toEqual({
+      cut: true,
+      label: "Cut at 8 KB of 9.8 KB.",
+    });
   });
 });
 
@@ -160,7 +174,11 @@ describe("credentials (never stored)", () => {
       client.call("/v1/customers", { method: "POST", headers, body }),
       client.call("/v1/customers", { method: "POST", headers: { ...headers, "Idempotency-Key": `other-${cookies[0]}` }, body: `{"broken": "${everywhere}` }),
       client.call(`/v1/invoices/${client.key}`, { headers }),
-      client.call("/v1/customers", { method: "POST", headers: { ...headers, "Idempotency-Key": `third-${cookies[1]}` }, body: JSON.stringify({ name: `Named ${"x".repeat(8180)}${client.key}` }) }),
+      client.call("/v1/customers", {
+        method: "POST",
+        headers: { ...headers, "Idempotency-Key": `third-${cookies[1]}` },
+        body: JSON.stringify({ name: `Named ${"x".repeat(8180)}${client.key}` }),
+      }),
     ];
     const statuses = (await Promise.all(calls)).map((response) => response.status);
     expect(statuses.filter((status) => status >= 400).length).toBeGreaterThanOrEqual(3);
@@ -171,7 +189,9 @@ describe("credentials (never stored)", () => {
 
     // Every table, every row, as text; bytea columns show as hex.
     const tables = rowsOf<{ name: string }>(
-      await getDb().execute(sql`select quote_ident(table_name) as name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE'`),
+      await getDb().execute(
+        sql`select quote_ident(table_name) as name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE'`,
+      ),
     );
     const leaks: string[] = [];
     for (const { name } of tables) {
@@ -194,7 +214,11 @@ describe("credentials by their place (docs/security.md: what is redacted)", () =
     // What a JSON parser, and so the details page, reads as the key itself.
     const escaped = `${other.slice(0, 3)}${[...other.slice(3)].map((char, i) => (i % 2 ? char : `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`)).join("")}`;
     expect(JSON.parse(`"${escaped}"`)).toBe(other);
-    const response = await client.call("/v1/customers", { method: "POST", headers: { "Content-Type": "application/json" }, body: `{"name":"","email":"${escaped}"}` });
+    const response = await client.call("/v1/customers", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: `{"name":"","email":"${escaped}"}`,
+    });
     expect(response.status).toBe(400);
     const requestId = response.headers.get("x-request-id")!;
     const found = await findRequest(client.org.id, requestId);
@@ -209,7 +233,9 @@ describe("credentials by their place (docs/security.md: what is redacted)", () =
     const client = await apiClient(api);
     const response = await client.call("/v1/customers?limit=2&token=abc&Access_Token=def&client%5Fsecret=ghi");
     const requestId = response.headers.get("x-request-id")!;
-    expect((await findRequest(client.org.id, requestId))?.path).toBe(`/v1/customers?limit=2&token=${REDACTED}&Access_Token=${REDACTED}&client%5Fsecret=${REDACTED}`);
+    expect((await findRequest(client.org.id, requestId))?.path).toBe(
+      `/v1/customers?limit=2&token=${REDACTED}&Access_Token=${REDACTED}&client%5Fsecret=${REDACTED}`,
+    );
     const stored = await storedRows(client.org.id, requestId);
     for (const value of ["abc", "def", "ghi"]) expect(stored).not.toContain(`=${value}`);
   });
@@ -223,7 +249,11 @@ describe("credentials by their place (docs/security.md: what is redacted)", () =
       profile: { "X-Auth-Token": 4711, items: [{ client_secret: { inner: "s3cr3t-inner" } }, { label: "kept label", refresh_token: "rt-5521" }] },
       apiKey: ["ak-1", "ak-2"],
     };
-    const response = await client.call("/v1/customers", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(sent, null, 2) });
+    const response = await client.call("/v1/customers", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(sent, null, 2),
+    });
     expect(response.status).toBe(400);
     const requestId = response.headers.get("x-request-id")!;
     const found = await findRequest(client.org.id, requestId);

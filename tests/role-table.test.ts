@@ -1,6 +1,12 @@
 import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
-import { createApiKeyAction, renameApiKeyAction, revokeApiKeyAction, rollApiKeyAction, updateKeyRestrictionsAction } from "@/app/[orgSlug]/settings/api/actions";
+import {
+  createApiKeyAction,
+  renameApiKeyAction,
+  revokeApiKeyAction,
+  rollApiKeyAction,
+  updateKeyRestrictionsAction,
+} from "@/app/[orgSlug]/settings/api/actions";
 import { exportActivityCsv } from "@/app/[orgSlug]/settings/api/activity/export/export-activity-csv";
 import { loadActivity } from "@/app/[orgSlug]/settings/api/activity/load-activity";
 import { exportAuditCsv } from "@/app/[orgSlug]/settings/api/audit/export/export-audit-csv";
@@ -14,7 +20,13 @@ import { setEmailPreferencesAction } from "@/app/[orgSlug]/settings/notification
 import { getEmailPreferences } from "@/db/queries/notifications";
 import { setKeyPolicyAction, setLeakedKeyResponseAction } from "@/app/[orgSlug]/settings/api/policy/actions";
 import { createWebhookEndpointAction } from "@/app/[orgSlug]/settings/webhooks/actions";
-import { changeMemberRoleAction, inviteMemberAction, removeMemberAction, revokeInvitationAction, setTwoFactorRequirementAction } from "@/app/[orgSlug]/settings/members/actions";
+import {
+  changeMemberRoleAction,
+  inviteMemberAction,
+  removeMemberAction,
+  revokeInvitationAction,
+  setTwoFactorRequirementAction,
+} from "@/app/[orgSlug]/settings/members/actions";
 import { listMembers } from "@/db/queries/members";
 import { changePlanAction, setRateLimitAction } from "@/app/[orgSlug]/settings/plan/actions";
 import { getDb } from "@/db";
@@ -171,11 +183,16 @@ describe("rename a key", () => {
 describe("change a key's restrictions (scopes, IP allowlist)", () => {
   it.each(allowed([true, true, false, false]))("%s: %s", async (role, may) => {
     actAs(team.byRole[role].id);
-    const result = await updateKeyRestrictionsAction(null, form({ orgId: team.org.id, keyId: key.id, access: "restricted", scope_analytics: "read", ipAllowlist: "203.0.113.0/24" }));
+    const result = await updateKeyRestrictionsAction(
+      null,
+      form({ orgId: team.org.id, keyId: key.id, access: "restricted", scope_analytics: "read", ipAllowlist: "203.0.113.0/24" }),
+    );
     expect(result.ok).toBe(may);
     if (!result.ok) expect(result.error).toBe("Only owners and admins can change what an API key may do.");
     const [row] = await getDb().select().from(apiKeys).where(eq(apiKeys.id, key.id));
-    expect(row).toMatchObject(may ? { access: "restricted", scopes: { analytics: "read" }, ipAllowlist: ["203.0.113.0/24"] } : { access: "full", scopes: {}, ipAllowlist: [] });
+    expect(row).toMatchObject(
+      may ? { access: "restricted", scopes: { analytics: "read" }, ipAllowlist: ["203.0.113.0/24"] } : { access: "full", scopes: {}, ipAllowlist: [] },
+    );
   });
 });
 
@@ -213,7 +230,9 @@ describe("set the organization's key policy (maximum lifetime, expiry required)"
     expect(result.ok).toBe(may);
     if (!result.ok) expect(result.error).toBe("Only owners can set the key policy.");
     const [row] = await getDb().select().from(organizations).where(eq(organizations.id, team.org.id));
-    expect({ maxLifetimeDays: row!.keyMaxLifetimeDays, expiryRequired: row!.keyExpiryRequired }).toEqual(may ? { maxLifetimeDays: 90, expiryRequired: true } : { maxLifetimeDays: null, expiryRequired: false });
+    expect({ maxLifetimeDays: row!.keyMaxLifetimeDays, expiryRequired: row!.keyExpiryRequired }).toEqual(
+      may ? { maxLifetimeDays: 90, expiryRequired: true } : { maxLifetimeDays: null, expiryRequired: false },
+    );
   });
 });
 

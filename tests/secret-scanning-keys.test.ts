@@ -78,7 +78,14 @@ describe("a key list larger than any of GitHub's", () => {
     const logged = vi.spyOn(console, "error").mockImplementation(() => {});
 
     expect(await report([{ token: key.value }])).toMatchObject({ status: 503, json: { error: { code: "signing_keys_unavailable" } } });
-    expect((await eventually(() => list.served, (served) => served.hungUp)).hungUp).toBe(true);
+    expect(
+      (
+        await eventually(
+          () => list.served,
+          (served) => served.hungUp,
+        )
+      ).hungUp,
+    ).toBe(true);
     expect(list.served.bytes).toBeLessThan(list.total / 2);
     const reasons = logged.mock.calls.map(([error]) => String((error as Error).message));
     expect(reasons).toContainEqual(expect.stringContaining(`larger than ${SECRET_SCANNING_KEYS_MAX_BYTES.toLocaleString("en-US")} bytes`));

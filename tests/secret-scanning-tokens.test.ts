@@ -88,9 +88,15 @@ describe("a batch", () => {
     );
     const logged = vi.spyOn(console, "error").mockImplementation(() => {});
     try {
-      const answer = await report([{ token: failing.value, url: LEAK_URL }, { token: next.value, url: LEAK_URL }]);
+      const answer = await report([
+        { token: failing.value, url: LEAK_URL },
+        { token: next.value, url: LEAK_URL },
+      ]);
       // An error, so the scanner sends the report again: a 200 would leave the failed key live.
-      expect(answer).toEqual({ status: 503, json: { error: { code: "report_not_acted_on", message: "1 reported key(s) could not be acted on. Send the report again." } } });
+      expect(answer).toEqual({
+        status: 503,
+        json: { error: { code: "report_not_acted_on", message: "1 reported key(s) could not be acted on. Send the report again." } },
+      });
     } finally {
       await run("drop trigger planted_alert_failure on alerts", "drop function planted_alert_failure()");
     }
@@ -102,7 +108,12 @@ describe("a batch", () => {
     expect(message).toContain(team.org.id);
     expect(String((error as Error).message) + String((error as Error & { cause?: Error }).cause?.message)).toContain(`planted failure for ${failing.id}`);
     // The scanner's retry, the fault gone: the key it kept live is revoked, the other changes nothing.
-    expect(await report([{ token: failing.value, url: LEAK_URL }, { token: next.value, url: LEAK_URL }])).toEqual({
+    expect(
+      await report([
+        { token: failing.value, url: LEAK_URL },
+        { token: next.value, url: LEAK_URL },
+      ]),
+    ).toEqual({
       status: 200,
       json: [
         { token_hash: hashApiKey(failing.value), token_type: "invoicing_api_key", label: "true_positive" },
@@ -128,7 +139,11 @@ describe("a batch", () => {
       const elapsedMs = performance.now() - started;
       expect(answer.status).toBe(200);
       expect(answer.json).toHaveLength(1000);
-      expect((answer.json as { token_hash: string; label: string }[]).every((token) => token.label === "true_positive" && token.token_hash === hashApiKey(key.value))).toBe(true);
+      expect(
+        (answer.json as { token_hash: string; label: string }[]).every(
+          (token) => token.label === "true_positive" && token.token_hash === hashApiKey(key.value),
+        ),
+      ).toBe(true);
       const attempts = rowsOf(await getDb().execute(sql`select count(*)::int as n from alert_attempts where api_key_id = ${key.id}`));
       expect(attempts).toEqual([{ n: 1 }]);
       // 1,000 transactions took 5 s; one takes milliseconds (the bound leaves room for a busy machine).

@@ -32,7 +32,9 @@ async function setResponse(orgId: string, response: "revoke" | "alert") {
 }
 
 async function endpointFor(orgId: string, url: string) {
-  await getDb().insert(webhookEndpoints).values({ id: newId("whe"), orgId, url, eventTypes: ["key.leaked", "key.revoked"], signingSecret: newSigningSecret() });
+  await getDb()
+    .insert(webhookEndpoints)
+    .values({ id: newId("whe"), orgId, url, eventTypes: ["key.leaked", "key.revoked"], signingSecret: newSigningSecret() });
 }
 
 beforeAll(async () => {
@@ -65,12 +67,26 @@ describe("a signed report of a live key", () => {
     const [row] = await getDb().select().from(apiKeys).where(eq(apiKeys.id, key.id));
     expect(row).toMatchObject({ revokeReason: "leaked", revokedBy: null });
 
-    const history = await getDb().select().from(activityLog).where(and(eq(activityLog.orgId, team.org.id), eq(activityLog.targetId, key.id)));
+    const history = await getDb()
+      .select()
+      .from(activityLog)
+      .where(and(eq(activityLog.orgId, team.org.id), eq(activityLog.targetId, key.id)));
     expect(history.map((entry) => entry.action).sort()).toEqual(["api_key.leaked", "api_key.revoked"]);
-    expect(history.find((entry) => entry.action === "api_key.leaked")).toMatchObject({ actorKind: "system", after: { response: "revoke", leakedAt: LEAK_URL, source: "content" } });
-    expect(await getDb().select().from(alerts).where(and(eq(alerts.orgId, team.org.id), eq(alerts.kind, "key_leaked")))).toHaveLength(1);
+    expect(history.find((entry) => entry.action === "api_key.leaked")).toMatchObject({
+      actorKind: "system",
+      after: { response: "revoke", leakedAt: LEAK_URL, source: "content" },
+    });
+    expect(
+      await getDb()
+        .select()
+        .from(alerts)
+        .where(and(eq(alerts.orgId, team.org.id), eq(alerts.kind, "key_leaked"))),
+    ).toHaveLength(1);
 
-    const mails = await eventually(() => smtp.to(team.owner.email), (found) => found.length >= 1);
+    const mails = await eventually(
+      () => smtp.to(team.owner.email),
+      (found) => found.length >= 1,
+    );
     expect(mails[0]!.text).toContain(LEAK_URL);
   });
 
@@ -83,11 +99,21 @@ describe("a signed report of a live key", () => {
 
     expect((await report([{ token: key.value, url: LEAK_URL }])).status).toBe(200);
     expect((await api.request("/v1/invoices", { key: key.value })).status).toBe(200);
-    const [alert] = await getDb().select().from(alerts).where(and(eq(alerts.orgId, team.org.id), eq(alerts.kind, "key_leaked")));
+    const [alert] = await getDb()
+      .select()
+      .from(alerts)
+      .where(and(eq(alerts.orgId, team.org.id), eq(alerts.kind, "key_leaked")));
     expect(alert).toMatchObject({ apiKeyId: key.id, details: { url: LEAK_URL, response: "alert" } });
-    const delivered = await eventually(() => Promise.resolve(hooks.received), (received) => received.length >= 1, 25_000);
+    const delivered = await eventually(
+      () => Promise.resolve(hooks.received),
+      (received) => received.length >= 1,
+      25_000,
+    );
     expect(JSON.parse(delivered[0]!.body)).toMatchObject({ type: "key.leaked", data: { key_id: key.id, url: LEAK_URL, source: "content", response: "alert" } });
-    const [entry] = await getDb().select().from(activityLog).where(and(eq(activityLog.orgId, team.org.id), eq(activityLog.action, "api_key.leaked")));
+    const [entry] = await getDb()
+      .select()
+      .from(activityLog)
+      .where(and(eq(activityLog.orgId, team.org.id), eq(activityLog.action, "api_key.leaked")));
     expect(entry).toMatchObject({ actorKind: "system", after: { response: "alert", leakedAt: LEAK_URL } });
   });
 });
@@ -102,7 +128,9 @@ describe("reports that change nothing", () => {
 
     expect(await report(body, { signWith: other.privateKey })).toMatchObject({ status: 401, json: { error: { code: "signature_invalid" } } });
     expect(await report(body, { identifier: "made-up-identifier" })).toMatchObject({ status: 401, json: { error: { code: "signature_invalid" } } });
-    expect(await report(body, { signature: signed(JSON.stringify([{ token: "ik_other", type: "x" }]), github.keys[0]!.privateKey) })).toMatchObject({ status: 401 });
+    expect(await report(body, { signature: signed(JSON.stringify([{ token: "ik_other", type: "x" }]), github.keys[0]!.privateKey) })).toMatchObject({
+      status: 401,
+    });
     expect(await report(body, { signature: "not base64 at all!" })).toMatchObject({ status: 401 });
     const unsigned = await POST(new NextRequest("http://localhost/api/secret-scanning", { method: "POST", body, headers: { "x-forwarded-for": freshIp() } }));
     expect(unsigned.status).toBe(401);

@@ -22,7 +22,10 @@ const SESSION_COOKIE = "authjs.session-token";
 
 async function userWithPassword() {
   const user = await createUser("Sam Session");
-  await getDb().update(users).set({ passwordHash: await hashPassword(PASSWORD) }).where(eq(users.id, user.id));
+  await getDb()
+    .update(users)
+    .set({ passwordHash: await hashPassword(PASSWORD) })
+    .where(eq(users.id, user.id));
   return user;
 }
 
@@ -105,16 +108,25 @@ describe("sessions end on the server", () => {
     const { sessionId } = (await sessionOf(browser))!;
     const lastSeen = async () => (await getDb().select({ at: sessions.lastSeenAt }).from(sessions).where(eq(sessions.id, sessionId)))[0]!.at;
 
-    await getDb().update(sessions).set({ lastSeenAt: sql`now() - interval '30 minutes'` }).where(eq(sessions.id, sessionId));
+    await getDb()
+      .update(sessions)
+      .set({ lastSeenAt: sql`now() - interval '30 minutes'` })
+      .where(eq(sessions.id, sessionId));
     const halfAnHourAgo = await lastSeen();
     expect(await sessionOf(browser)).not.toBeNull();
     expect(await lastSeen()).toEqual(halfAnHourAgo);
 
-    await getDb().update(sessions).set({ lastSeenAt: sql`now() - interval '13 days'` }).where(eq(sessions.id, sessionId));
+    await getDb()
+      .update(sessions)
+      .set({ lastSeenAt: sql`now() - interval '13 days'` })
+      .where(eq(sessions.id, sessionId));
     expect(await sessionOf(browser)).not.toBeNull();
     expect((await lastSeen()).getTime()).toBeGreaterThan(Date.now() - 60_000);
 
-    await getDb().update(sessions).set({ lastSeenAt: sql`now() - interval '14 days 1 minute'` }).where(eq(sessions.id, sessionId));
+    await getDb()
+      .update(sessions)
+      .set({ lastSeenAt: sql`now() - interval '14 days 1 minute'` })
+      .where(eq(sessions.id, sessionId));
     expect(await sessionOf(browser)).toBeNull();
   });
 });

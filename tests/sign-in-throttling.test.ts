@@ -11,7 +11,10 @@ const PASSWORD = "the-right-password";
 
 async function userWithPassword() {
   const user = await createUser("Sam Signin");
-  await getDb().update(users).set({ passwordHash: await hashPassword(PASSWORD) }).where(eq(users.id, user.id));
+  await getDb()
+    .update(users)
+    .set({ passwordHash: await hashPassword(PASSWORD) })
+    .where(eq(users.id, user.id));
   return user;
 }
 
@@ -93,7 +96,10 @@ describe("sign-in", () => {
 describe("sign-in under concurrent attempts", () => {
   it(`checks at most ${MAX_FAILURES_PER_EMAIL} wrong passwords for one email, however many attempts run at once beside the right one`, async () => {
     const user = await userWithPassword();
-    const outcomes = await Promise.all([attempt(user.email, PASSWORD, freshIp()), ...Array.from({ length: 20 }, (_, i) => attempt(user.email, `wrong-${i}`, freshIp()))]);
+    const outcomes = await Promise.all([
+      attempt(user.email, PASSWORD, freshIp()),
+      ...Array.from({ length: 20 }, (_, i) => attempt(user.email, `wrong-${i}`, freshIp())),
+    ]);
     expect(count(outcomes, "wrong password")).toBeLessThanOrEqual(MAX_FAILURES_PER_EMAIL);
     expect(count(outcomes, "wrong password") + count(outcomes, "signed in")).toBeLessThanOrEqual(MAX_FAILURES_PER_EMAIL + 1);
     expect(count(outcomes, "refused for the email")).toBeGreaterThanOrEqual(20 - MAX_FAILURES_PER_EMAIL);

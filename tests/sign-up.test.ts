@@ -18,7 +18,12 @@ const { signUpAction } = await import("@/app/(auth)/actions");
 let counter = 0;
 const freshIp = () => `192.0.2.${++counter}`;
 const clientAt = (ip: string) => ({ ip, userAgent: "vitest" });
-const account = (email = `new-${++counter}@example.test`) => ({ name: "Nora New", email, password: "a-long-enough-password", organizationName: "Nora's Bakery" });
+const account = (email = `new-${++counter}@example.test`) => ({
+  name: "Nora New",
+  email,
+  password: "a-long-enough-password",
+  organizationName: "Nora's Bakery",
+});
 const REDIRECTED = { digest: expect.stringMatching(/^NEXT_REDIRECT;/) };
 
 /** The action's answer, or "signed in" for the redirect into the new organization. */
@@ -61,7 +66,10 @@ describe("sign-up", () => {
     const ip = freshIp();
     const outcomes = await signUpsFrom(ip, 13);
     expect(outcomes.filter((o) => o === "created")).toHaveLength(10);
-    expect(await signUpFrom(new Browser(ip), account())).toEqual({ ok: false, error: "Too many sign-ups from your network in the last hour. Try again later." });
+    expect(await signUpFrom(new Browser(ip), account())).toEqual({
+      ok: false,
+      error: "Too many sign-ups from your network in the last hour. Try again later.",
+    });
     expect(await signUpFrom(new Browser(freshIp()), account())).toBe("signed in");
   });
 

@@ -46,12 +46,17 @@ describe("Slack channels", () => {
     expect(channel.hint).toBe(`${new URL(slack.url).origin}/…/…1234`);
     // A signed endpoint subscribed to the budget event gets the event, not the Slack message.
     const plain = await receiver();
-    await getDb().insert(webhookEndpoints).values({ id: newId("whe"), orgId: team.org.id, url: plain.url, eventTypes: ["key.budget_threshold"], signingSecret: newSigningSecret() });
+    await getDb()
+      .insert(webhookEndpoints)
+      .values({ id: newId("whe"), orgId: team.org.id, url: plain.url, eventTypes: ["key.budget_threshold"], signingSecret: newSigningSecret() });
     expect((await createApiKeyAction(null, form({ orgId: team.org.id, name: "Made meanwhile" }))).ok).toBe(true);
 
     const key = await insertKey(team.org.id, { name: "Nightly <export>", budget: { limit: 5, period: "day" } });
     for (let i = 0; i < 4; i++) await api.request("/v1/invoices", { key: key.value });
-    await eventually(() => slack.received.length, (n) => n >= 2);
+    await eventually(
+      () => slack.received.length,
+      (n) => n >= 2,
+    );
     const message = JSON.parse(slack.received[1]!.body) as { text: string; blocks: { type: string }[] };
     expect(message.text).toContain("*“Nightly &lt;export&gt;” used 80 % of its budget*");
     expect(message.text).toContain("4 of 5 requests per day are used");
@@ -65,13 +70,21 @@ describe("Slack channels", () => {
     expect(delivery).toMatchObject({ eventType: "alert.budget_threshold", status: "succeeded", attempts: 2, responseStatus: 200 });
     // Only alerts reach the channel (no key.created); the endpoint got its event in its own form.
     expect(slack.received).toHaveLength(2);
-    await eventually(() => plain.received.length, (n) => n >= 1);
+    await eventually(
+      () => plain.received.length,
+      (n) => n >= 1,
+    );
     expect((JSON.parse(plain.received[0]!.body) as { type: string }).type).toBe("key.budget_threshold");
 
     // The test message, sent from the channel's page.
     expect((await sendTestWebhookAction(null, form({ orgId: team.org.id, endpointId: channel.id }))).ok).toBe(true);
-    await eventually(() => slack.received.length, (n) => n >= 3);
-    expect((JSON.parse(slack.received[2]!.body) as { text: string }).text).toBe(`Test message from Invoicing: this channel gets the alerts of ${team.org.name}.`);
+    await eventually(
+      () => slack.received.length,
+      (n) => n >= 3,
+    );
+    expect((JSON.parse(slack.received[2]!.body) as { text: string }).text).toBe(
+      `Test message from Invoicing: this channel gets the alerts of ${team.org.name}.`,
+    );
   });
 
   it("refuses a private address without WEBHOOK_ALLOW_PRIVATE, and keeps the URL out of pages and the history", async () => {
@@ -79,7 +92,12 @@ describe("Slack channels", () => {
     actAs(team.owner.id);
     process.env.WEBHOOK_ALLOW_PRIVATE = "false";
     try {
-      for (const url of ["https://127.0.0.1/services/T/B/x", "https://10.0.0.7/services/T/B/x", "https://[::1]/services/T/B/x", "http://hooks.slack.com/services/T/B/x"]) {
+      for (const url of [
+        "https://127.0.0.1/services/T/B/x",
+        "https://10.0.0.7/services/T/B/x",
+        "https://[::1]/services/T/B/x",
+        "http://hooks.slack.com/services/T/B/x",
+      ]) {
         const refused = await createSlackChannelAction(null, form({ orgId: team.org.id, url }));
         expect(refused, url).toMatchObject({ ok: false, fieldErrors: { url: [expect.any(String)] } });
       }

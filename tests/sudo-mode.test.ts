@@ -19,7 +19,8 @@ vi.mock("next/headers", async () => (await import("./helpers/next-request")).nex
 vi.unmock("@/lib/session");
 
 const { signInAction } = await import("@/app/(auth)/actions");
-const { addPasskeyAction, beginTotpSetupAction, confirmIdentityAction, confirmTotpSetupAction, renewRecoveryCodesAction } = await import("@/app/settings/security/actions");
+const { addPasskeyAction, beginTotpSetupAction, confirmIdentityAction, confirmTotpSetupAction, renewRecoveryCodesAction } =
+  await import("@/app/settings/security/actions");
 const keyActions = await import("@/app/[orgSlug]/settings/api/actions");
 const { setKeyPolicyAction, setLeakedKeyResponseAction } = await import("@/app/[orgSlug]/settings/api/policy/actions");
 const planActions = await import("@/app/[orgSlug]/settings/plan/actions");
@@ -36,7 +37,10 @@ async function signedInOwner() {
   const org = await createOrg("enterprise");
   const owner = await addMember(org.id, "owner", "Olive Owner");
   const member = await addMember(org.id, "member", "Mel Member");
-  await getDb().update(users).set({ passwordHash: await hashPassword(PASSWORD) }).where(eq(users.id, owner.id));
+  await getDb()
+    .update(users)
+    .set({ passwordHash: await hashPassword(PASSWORD) })
+    .where(eq(users.id, owner.id));
   const browser = new Browser(freshIp());
   await browser.request(() => signInAction(null, form({ email: owner.email, password: PASSWORD, callbackUrl: "/" }))).catch(() => {});
   const key = await insertKey(org.id, { name: "Production billing" });
@@ -51,7 +55,8 @@ async function lastAuthenticated(userId: string, minutes: number) {
     .where(eq(sessions.userId, userId));
 }
 
-const isRevoked = async (keyId: string) => (await getDb().select({ revokedAt: apiKeys.revokedAt }).from(apiKeys).where(eq(apiKeys.id, keyId)))[0]!.revokedAt !== null;
+const isRevoked = async (keyId: string) =>
+  (await getDb().select({ revokedAt: apiKeys.revokedAt }).from(apiKeys).where(eq(apiKeys.id, keyId)))[0]!.revokedAt !== null;
 
 const SUDO_REFUSAL = { ok: false, reauthenticate: true, error: expect.stringContaining("Confirm it's you") };
 
@@ -71,7 +76,10 @@ describe("sudo mode", () => {
     expect(wrong).toMatchObject({ ok: false, fieldErrors: { password: ["That password is not right."] } });
     expect(await revoke()).toEqual(SUDO_REFUSAL);
 
-    expect(await browser.request(() => confirmIdentityAction(null, form({ method: "password", password: PASSWORD })))).toEqual({ ok: true, data: { confirmed: true } });
+    expect(await browser.request(() => confirmIdentityAction(null, form({ method: "password", password: PASSWORD })))).toEqual({
+      ok: true,
+      data: { confirmed: true },
+    });
     expect(await revoke()).toMatchObject({ ok: true });
     expect(await isRevoked(key.id)).toBe(true);
   });
@@ -97,7 +105,10 @@ describe("sudo mode", () => {
       ["transfer ownership", () => memberActions.transferOwnershipAction(null, form({ orgId, userId: member.id }))],
       ["require two-factor", () => memberActions.setTwoFactorRequirementAction(null, form({ orgId, required: "off" }))],
       ["choose the leaked-key response", () => setLeakedKeyResponseAction(null, form({ orgId, response: "alert" }))],
-      ["add a webhook endpoint", () => webhookActions.createWebhookEndpointAction(null, form({ orgId, url: "https://example.com/hooks", eventTypes: "key.created" }))],
+      [
+        "add a webhook endpoint",
+        () => webhookActions.createWebhookEndpointAction(null, form({ orgId, url: "https://example.com/hooks", eventTypes: "key.created" })),
+      ],
       ["add a Slack channel", () => createSlackChannelAction(null, form({ orgId, url: "https://hooks.slack.com/services/T0/B0/x" }))],
       ["turn an endpoint off", () => webhookActions.setWebhookEndpointEnabledAction(null, form({ orgId, endpointId, enabled: "false" }))],
       ["roll an endpoint's secret", () => webhookActions.rotateWebhookSecretAction(null, form({ orgId, endpointId }))],
@@ -115,10 +126,19 @@ describe("sudo mode", () => {
     const before = await orgFingerprint(orgId);
     for (const [change, run] of guarded) expect(await browser.request(run), change).toEqual(SUDO_REFUSAL);
     expect(await orgFingerprint(orgId)).toBe(before);
-    expect((await getDb().select().from(memberships).where(and(eq(memberships.orgId, orgId), eq(memberships.userId, member.id))))[0]!.role).toBe("member");
+    expect(
+      (
+        await getDb()
+          .select()
+          .from(memberships)
+          .where(and(eq(memberships.orgId, orgId), eq(memberships.userId, member.id)))
+      )[0]!.role,
+    ).toBe("member");
 
     // Everyday changes go ahead however long ago the password was given.
-    expect(await browser.request(() => keyActions.renameApiKeyAction(null, form({ orgId, keyId: key.id, name: "Production billing server" })))).toMatchObject({ ok: true });
+    expect(await browser.request(() => keyActions.renameApiKeyAction(null, form({ orgId, keyId: key.id, name: "Production billing server" })))).toMatchObject({
+      ok: true,
+    });
     expect(await browser.request(() => keyActions.createApiKeyAction(null, form({ orgId, name: "Staging", expiresIn: "never" })))).toMatchObject({ ok: true });
   });
 
@@ -126,8 +146,18 @@ describe("sudo mode", () => {
     const { org, owner, member, browser } = await signedInOwner();
     const orgId = org.id;
     const invite = (email: string, role: string) => browser.request(() => memberActions.inviteMemberAction(null, form({ orgId, email, role })));
-    const roleOf = async (userId: string) => (await getDb().select({ role: memberships.role }).from(memberships).where(and(eq(memberships.orgId, orgId), eq(memberships.userId, userId))))[0]?.role;
-    const openInvitations = async () => getDb().select({ id: invitations.id, email: invitations.email }).from(invitations).where(and(eq(invitations.orgId, orgId), sql`${invitations.revokedAt} is null`));
+    const roleOf = async (userId: string) =>
+      (
+        await getDb()
+          .select({ role: memberships.role })
+          .from(memberships)
+          .where(and(eq(memberships.orgId, orgId), eq(memberships.userId, userId)))
+      )[0]?.role;
+    const openInvitations = async () =>
+      getDb()
+        .select({ id: invitations.id, email: invitations.email })
+        .from(invitations)
+        .where(and(eq(invitations.orgId, orgId), sql`${invitations.revokedAt} is null`));
 
     await lastAuthenticated(owner.id, 11);
     const before = await orgFingerprint(orgId);
@@ -162,7 +192,8 @@ describe("sudo mode", () => {
     const code = await generate({ secret: setup.data.secret });
     const confirmSetup = () => browser.request(() => confirmTotpSetupAction(null, form({ code })));
     expect(await confirmSetup()).toEqual(SUDO_REFUSAL);
-    const confirmedApp = async () => (await getDb().select({ confirmedAt: totpFactors.confirmedAt }).from(totpFactors).where(eq(totpFactors.userId, owner.id)))[0]?.confirmedAt ?? null;
+    const confirmedApp = async () =>
+      (await getDb().select({ confirmedAt: totpFactors.confirmedAt }).from(totpFactors).where(eq(totpFactors.userId, owner.id)))[0]?.confirmedAt ?? null;
     expect(await confirmedApp()).toBeNull();
 
     // Confirmed with the password, the same code (untouched by the refusal) adds the app.
@@ -173,18 +204,27 @@ describe("sudo mode", () => {
 
   it("asks the role before the password: a member is told they may not, not asked who they are", async () => {
     const { org, member, key } = await signedInOwner();
-    await getDb().update(users).set({ passwordHash: await hashPassword(PASSWORD) }).where(eq(users.id, member.id));
+    await getDb()
+      .update(users)
+      .set({ passwordHash: await hashPassword(PASSWORD) })
+      .where(eq(users.id, member.id));
     const browser = new Browser(freshIp());
     await browser.request(() => signInAction(null, form({ email: member.email, password: PASSWORD, callbackUrl: "/" }))).catch(() => {});
     await lastAuthenticated(member.id, 11);
-    expect(await browser.request(() => keyActions.revokeApiKeyAction(null, form({ orgId: org.id, keyId: key.id })))).toEqual({ ok: false, error: "Only owners can revoke API keys." });
+    expect(await browser.request(() => keyActions.revokeApiKeyAction(null, form({ orgId: org.id, keyId: key.id })))).toEqual({
+      ok: false,
+      error: "Only owners can revoke API keys.",
+    });
   });
 
   it("confirms with the authenticator app as well as the password, and counts wrong passwords with sign-in's", async () => {
     const { org, owner, browser, key } = await signedInOwner();
     const secret = await giveSecondFactor(owner.id);
     await lastAuthenticated(owner.id, 11);
-    expect(await browser.request(() => confirmIdentityAction(null, form({ method: "totp", code: "000000" })))).toMatchObject({ ok: false, fieldErrors: { code: [expect.any(String)] } });
+    expect(await browser.request(() => confirmIdentityAction(null, form({ method: "totp", code: "000000" })))).toMatchObject({
+      ok: false,
+      fieldErrors: { code: [expect.any(String)] },
+    });
     const code = await generate({ secret });
     expect(await browser.request(() => confirmIdentityAction(null, form({ method: "totp", code })))).toMatchObject({ ok: true });
     expect(await browser.request(() => keyActions.rollApiKeyAction(null, form({ orgId: org.id, keyId: key.id, overlap: "now" })))).toMatchObject({ ok: true });
@@ -195,16 +235,28 @@ describe("sudo mode", () => {
     for (let attempt = 0; attempt < MAX_FAILURES_PER_EMAIL; attempt++) {
       expect(await browser.request(() => confirmIdentityAction(null, form({ method: "password", password: `wrong-${attempt}` })))).toMatchObject({ ok: false });
     }
-    expect(await browser.request(() => confirmIdentityAction(null, form({ method: "password", password: PASSWORD })))).toEqual({ ok: false, error: "Too many wrong passwords. Try again in 15 minutes." });
+    expect(await browser.request(() => confirmIdentityAction(null, form({ method: "password", password: PASSWORD })))).toEqual({
+      ok: false,
+      error: "Too many wrong passwords. Try again in 15 minutes.",
+    });
     const [session] = await getDb().select({ authenticatedAt: sessions.authenticatedAt }).from(sessions).where(eq(sessions.userId, owner.id));
     expect(Date.now() - session!.authenticatedAt.getTime()).toBeGreaterThan(10 * 60 * 1000);
   });
 
   it("refuses bad input with a clear error and a signed-out visitor with the session's", async () => {
     const { browser } = await signedInOwner();
-    expect(await browser.request(() => confirmIdentityAction(null, form({ method: "fingerprint" })))).toMatchObject({ ok: false, error: "Check the highlighted fields." });
-    expect(await browser.request(() => confirmIdentityAction(null, form({ method: "password", password: "" })))).toMatchObject({ ok: false, fieldErrors: { password: [expect.any(String)] } });
+    expect(await browser.request(() => confirmIdentityAction(null, form({ method: "fingerprint" })))).toMatchObject({
+      ok: false,
+      error: "Check the highlighted fields.",
+    });
+    expect(await browser.request(() => confirmIdentityAction(null, form({ method: "password", password: "" })))).toMatchObject({
+      ok: false,
+      fieldErrors: { password: [expect.any(String)] },
+    });
     const stranger = new Browser(freshIp());
-    expect(await stranger.request(() => confirmIdentityAction(null, form({ method: "password", password: PASSWORD })))).toEqual({ ok: false, error: "Your session has ended. Sign in again." });
+    expect(await stranger.request(() => confirmIdentityAction(null, form({ method: "password", password: PASSWORD })))).toEqual({
+      ok: false,
+      error: "Your session has ended. Sign in again.",
+    });
   });
 });

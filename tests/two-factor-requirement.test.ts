@@ -29,10 +29,17 @@ describe("an organization that requires two-factor", () => {
   it("takes a member without it to set it up, from every page, and refuses their actions and routes", async () => {
     await expect(readAs(team.member.id, () => requireOrgAccess(team.org.slug))).rejects.toEqual(SETUP_REDIRECT(team.org.slug));
     await expect(readAs(team.admin.id, () => requireOrgAccess(team.org.slug, "keys.view"))).rejects.toEqual(SETUP_REDIRECT(team.org.slug));
-    expect(await readAs(team.member.id, () => orgAccess(team.org.slug))).toMatchObject({ ok: false, status: 403, message: `${team.org.name} requires two-factor authentication. Set it up under Security to continue.` });
+    expect(await readAs(team.member.id, () => orgAccess(team.org.slug))).toMatchObject({
+      ok: false,
+      status: 403,
+      message: `${team.org.name} requires two-factor authentication. Set it up under Security to continue.`,
+    });
 
     actAs(team.admin.id);
-    expect(await createApiKeyAction(null, form({ orgId: team.org.id, name: "Blocked" }))).toEqual({ ok: false, error: `${team.org.name} requires two-factor authentication. Set it up under Security to continue.` });
+    expect(await createApiKeyAction(null, form({ orgId: team.org.id, name: "Blocked" }))).toEqual({
+      ok: false,
+      error: `${team.org.name} requires two-factor authentication. Set it up under Security to continue.`,
+    });
     const csv = await readAs(team.member.id, () => exportAuditCsv(team.org.slug, new URLSearchParams()));
     expect(csv.status).toBe(403);
   });
@@ -53,7 +60,11 @@ describe("an organization that requires two-factor", () => {
     expect(Object.fromEntries(members.map((m) => [m.role, m.hasTwoFactor]))).toEqual({ owner: true, admin: false, member: false, guest: false });
     actAs(team.owner.id);
     await setTwoFactorRequirementAction(null, form({ orgId: team.org.id, required: "off" }));
-    const entries = await getDb().select().from(activityLog).where(and(eq(activityLog.orgId, team.org.id), eq(activityLog.action, "two_factor.requirement_changed"))).orderBy(activityLog.id);
+    const entries = await getDb()
+      .select()
+      .from(activityLog)
+      .where(and(eq(activityLog.orgId, team.org.id), eq(activityLog.action, "two_factor.requirement_changed")))
+      .orderBy(activityLog.id);
     expect(entries.map((e) => [e.before, e.after])).toEqual([
       [{ required: false }, { required: true }],
       [{ required: true }, { required: false }],
@@ -62,7 +73,13 @@ describe("an organization that requires two-factor", () => {
 
   it("refuses to require what is already required, and changes nothing", async () => {
     actAs(team.owner.id);
-    expect(await setTwoFactorRequirementAction(null, form({ orgId: team.org.id, required: "on" }))).toEqual({ ok: false, error: "Two-factor is already required for everyone." });
-    expect(await setTwoFactorRequirementAction(null, form({ orgId: team.org.id, required: "maybe" }))).toMatchObject({ ok: false, fieldErrors: { required: [expect.any(String)] } });
+    expect(await setTwoFactorRequirementAction(null, form({ orgId: team.org.id, required: "on" }))).toEqual({
+      ok: false,
+      error: "Two-factor is already required for everyone.",
+    });
+    expect(await setTwoFactorRequirementAction(null, form({ orgId: team.org.id, required: "maybe" }))).toMatchObject({
+      ok: false,
+      fieldErrors: { required: [expect.any(String)] },
+    });
   });
 });

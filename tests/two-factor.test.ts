@@ -26,7 +26,9 @@ const { orgAccess } = await import("@/lib/org-access");
 const { proxy } = await import("@/proxy");
 
 const PASSWORD = "the-right-password";
-const redirectedTo = (path: string | RegExp) => ({ digest: expect.stringMatching(new RegExp(`^NEXT_REDIRECT;[a-z]+;${typeof path === "string" ? path.replace(/[?]/g, "\\?") : path.source};`)) });
+const redirectedTo = (path: string | RegExp) => ({
+  digest: expect.stringMatching(new RegExp(`^NEXT_REDIRECT;[a-z]+;${typeof path === "string" ? path.replace(/[?]/g, "\\?") : path.source};`)),
+});
 
 let ipCounter = 0;
 const freshIp = () => `198.51.100.${++ipCounter}`;
@@ -35,13 +37,18 @@ const freshIp = () => `198.51.100.${++ipCounter}`;
 async function person() {
   const org = await createOrg("pro");
   const user = await addMember(org.id, "admin", "Tess Twofactor");
-  await getDb().update(users).set({ passwordHash: await hashPassword(PASSWORD) }).where(eq(users.id, user.id));
+  await getDb()
+    .update(users)
+    .set({ passwordHash: await hashPassword(PASSWORD) })
+    .where(eq(users.id, user.id));
   return { org, user };
 }
 
 async function signIn(browser: Browser, email: string, callbackUrl = "/") {
   let digest = "";
-  await browser.request(() => signInAction(null, form({ email, password: PASSWORD, callbackUrl }))).catch((error: { digest?: string }) => (digest = error.digest ?? String(error)));
+  await browser
+    .request(() => signInAction(null, form({ email, password: PASSWORD, callbackUrl })))
+    .catch((error: { digest?: string }) => (digest = error.digest ?? String(error)));
   return digest;
 }
 
@@ -103,7 +110,10 @@ describe("setting up an authenticator app", () => {
     expect(stored).toHaveLength(10);
     for (const code of confirmed.data.recoveryCodes ?? []) expect(stored.map((r) => r.codeHash)).not.toContain(code);
 
-    const entries = await getDb().select().from(activityLog).where(and(eq(activityLog.orgId, org.id), eq(activityLog.action, "two_factor.totp_added")));
+    const entries = await getDb()
+      .select()
+      .from(activityLog)
+      .where(and(eq(activityLog.orgId, org.id), eq(activityLog.action, "two_factor.totp_added")));
     expect(entries).toMatchObject([{ actorUserId: user.id, targetType: "member", targetId: user.id, targetName: "Tess Twofactor" }]);
 
     // A second setup while one is on is refused, and the one that is on stays.
@@ -123,7 +133,10 @@ describe("signing in with two factors", () => {
     // Pages and routes (orgAccess), organization actions, and account actions all see no one.
     const slug = (await getDb().query.organizations.findFirst({ where: (o, { eq: is }) => is(o.id, org.id) }))!.slug;
     expect(await browser.request(() => orgAccess(slug))).toMatchObject({ ok: false, status: 401 });
-    expect(await browser.request(() => createApiKeyAction(null, form({ orgId: org.id, name: "Sneaky" })))).toEqual({ ok: false, error: "Your session has ended. Sign in again." });
+    expect(await browser.request(() => createApiKeyAction(null, form({ orgId: org.id, name: "Sneaky" })))).toEqual({
+      ok: false,
+      error: "Your session has ended. Sign in again.",
+    });
     expect(await browser.request(() => renewRecoveryCodesAction(null, {}))).toEqual({ ok: false, error: "Your session has ended. Sign in again." });
     expect(await browser.request(() => beginTotpSetupAction(null, {}))).toEqual({ ok: false, error: "Your session has ended. Sign in again." });
   });
@@ -135,13 +148,18 @@ describe("signing in with two factors", () => {
     const wrong = await browser.request(() => secondFactorSignInAction(null, form({ method: "totp", code: otherThan(code), callbackUrl: "/x" })));
     expect(wrong).toMatchObject({ ok: false, fieldErrors: { code: [expect.stringContaining("does not match")] } });
 
-    await expect(browser.request(() => secondFactorSignInAction(null, form({ method: "totp", code, callbackUrl: "/acme/settings/api" })))).rejects.toMatchObject(redirectedTo("/acme/settings/api"));
+    await expect(
+      browser.request(() => secondFactorSignInAction(null, form({ method: "totp", code, callbackUrl: "/acme/settings/api" }))),
+    ).rejects.toMatchObject(redirectedTo("/acme/settings/api"));
     expect(await browser.request(() => currentSession())).toMatchObject({ userId: user.id });
 
     // Another browser that has the password and saw the code: the code is spent.
     const thief = new Browser(freshIp());
     await signIn(thief, user.email);
-    expect(await thief.request(() => secondFactorSignInAction(null, form({ method: "totp", code, callbackUrl: "/" })))).toMatchObject({ ok: false, fieldErrors: { code: [expect.any(String)] } });
+    expect(await thief.request(() => secondFactorSignInAction(null, form({ method: "totp", code, callbackUrl: "/" })))).toMatchObject({
+      ok: false,
+      fieldErrors: { code: [expect.any(String)] },
+    });
     expect(await thief.request(() => currentSession())).toBeNull();
   });
 
@@ -152,7 +170,9 @@ describe("signing in with two factors", () => {
     for (const [name, value] of browser.cookies) copy.cookies.set(name, value);
 
     const code = await codeFor(secret, 1);
-    await expect(browser.request(() => secondFactorSignInAction(null, form({ method: "totp", code, callbackUrl: "/acme/settings/api" })))).rejects.toMatchObject(redirectedTo("/acme/settings/api"));
+    await expect(
+      browser.request(() => secondFactorSignInAction(null, form({ method: "totp", code, callbackUrl: "/acme/settings/api" }))),
+    ).rejects.toMatchObject(redirectedTo("/acme/settings/api"));
     const renewed = await browser.request(() => currentSession());
     expect(renewed).toMatchObject({ userId: user.id });
     expect(renewed!.sessionId).not.toBe(pending!.sessionId);
@@ -181,7 +201,9 @@ describe("signing in with two factors", () => {
     expect(await sessionCookiesSetFor(leftBefore)).toEqual([]);
 
     const code = await codeFor(secret, 1);
-    await expect(browser.request(() => secondFactorSignInAction(null, form({ method: "totp", code, callbackUrl: "/" })))).rejects.toMatchObject(redirectedTo("/"));
+    await expect(browser.request(() => secondFactorSignInAction(null, form({ method: "totp", code, callbackUrl: "/" })))).rejects.toMatchObject(
+      redirectedTo("/"),
+    );
     // Answered now, the request that left with the old cookie leaves the browser's new one alone.
     expect(await sessionCookiesSetFor(leftBefore)).toEqual([]);
     expect(await browser.request(() => currentSession())).toMatchObject({ userId: user.id });
@@ -192,13 +214,20 @@ describe("signing in with two factors", () => {
   it("takes each recovery code once", async () => {
     const { user, codes, browser } = await passwordOnly();
     const [first, second] = codes as [string, string];
-    await expect(browser.request(() => secondFactorSignInAction(null, form({ method: "recovery", code: first.toUpperCase(), callbackUrl: "/" })))).rejects.toMatchObject(redirectedTo("/"));
+    await expect(
+      browser.request(() => secondFactorSignInAction(null, form({ method: "recovery", code: first.toUpperCase(), callbackUrl: "/" }))),
+    ).rejects.toMatchObject(redirectedTo("/"));
     expect(await browser.request(() => currentSession())).toMatchObject({ userId: user.id });
 
     const again = new Browser(freshIp());
     await signIn(again, user.email);
-    expect(await again.request(() => secondFactorSignInAction(null, form({ method: "recovery", code: first, callbackUrl: "/" })))).toMatchObject({ ok: false, fieldErrors: { code: [expect.stringContaining("used already")] } });
-    await expect(again.request(() => secondFactorSignInAction(null, form({ method: "recovery", code: second, callbackUrl: "/" })))).rejects.toMatchObject(redirectedTo("/"));
+    expect(await again.request(() => secondFactorSignInAction(null, form({ method: "recovery", code: first, callbackUrl: "/" })))).toMatchObject({
+      ok: false,
+      fieldErrors: { code: [expect.stringContaining("used already")] },
+    });
+    await expect(again.request(() => secondFactorSignInAction(null, form({ method: "recovery", code: second, callbackUrl: "/" })))).rejects.toMatchObject(
+      redirectedTo("/"),
+    );
     const left = await getDb().select().from(recoveryCodes).where(eq(recoveryCodes.userId, user.id));
     expect(left.filter((code) => code.usedAt === null)).toHaveLength(8);
   });
@@ -221,18 +250,28 @@ describe("signing in with two factors", () => {
     expect(outcomes.filter((o) => o === "passed")).toHaveLength(0);
     expect(outcomes.filter((o) => o === "checked and failed")).toHaveLength(MAX_SECOND_FACTOR_FAILURES_PER_USER);
     expect(outcomes.filter((o) => o === "throttled")).toHaveLength(10 - MAX_SECOND_FACTOR_FAILURES_PER_USER);
-    await expect(checkSecondFactor({ userId: user.id, sessionId: "ses_none" }, { method: "totp", code: right }, "203.0.113.200")).rejects.toBeInstanceOf(TooManySecondFactorAttempts);
+    await expect(checkSecondFactor({ userId: user.id, sessionId: "ses_none" }, { method: "totp", code: right }, "203.0.113.200")).rejects.toBeInstanceOf(
+      TooManySecondFactorAttempts,
+    );
   });
 });
 
 describe("changing two-factor", () => {
   it("turns it off only with a second factor, and records it", async () => {
     const { org, user, secret, codes, browser } = await passwordOnly();
-    await expect(browser.request(async () => secondFactorSignInAction(null, form({ method: "totp", code: await codeFor(secret, 1), callbackUrl: "/" })))).rejects.toMatchObject(redirectedTo("/"));
+    await expect(
+      browser.request(async () => secondFactorSignInAction(null, form({ method: "totp", code: await codeFor(secret, 1), callbackUrl: "/" }))),
+    ).rejects.toMatchObject(redirectedTo("/"));
 
-    expect(await browser.request(async () => removeTotpAction(null, form({ method: "totp", code: otherThan(await codeFor(secret)) })))).toMatchObject({ ok: false, fieldErrors: { code: [expect.any(String)] } });
+    expect(await browser.request(async () => removeTotpAction(null, form({ method: "totp", code: otherThan(await codeFor(secret)) })))).toMatchObject({
+      ok: false,
+      fieldErrors: { code: [expect.any(String)] },
+    });
     // The code of the step before the one just used is spent too.
-    expect(await browser.request(async () => removeTotpAction(null, form({ method: "totp", code: await codeFor(secret) })))).toMatchObject({ ok: false, fieldErrors: { code: [expect.any(String)] } });
+    expect(await browser.request(async () => removeTotpAction(null, form({ method: "totp", code: await codeFor(secret) })))).toMatchObject({
+      ok: false,
+      fieldErrors: { code: [expect.any(String)] },
+    });
     expect(await getDb().select().from(totpFactors).where(eq(totpFactors.userId, user.id))).toHaveLength(1);
 
     expect(await browser.request(() => removeTotpAction(null, form({ method: "recovery", code: codes[3]! })))).toEqual({ ok: true, data: { removed: true } });
@@ -247,15 +286,22 @@ describe("changing two-factor", () => {
 
   it("renews the recovery codes: the old ones stop working, and it is recorded", async () => {
     const { org, user, secret, codes, browser } = await passwordOnly();
-    await expect(browser.request(async () => secondFactorSignInAction(null, form({ method: "totp", code: await codeFor(secret, 1), callbackUrl: "/" })))).rejects.toMatchObject(redirectedTo("/"));
+    await expect(
+      browser.request(async () => secondFactorSignInAction(null, form({ method: "totp", code: await codeFor(secret, 1), callbackUrl: "/" }))),
+    ).rejects.toMatchObject(redirectedTo("/"));
     const renewed = await browser.request(() => renewRecoveryCodesAction(null, {}));
     expect(renewed.ok).toBe(true);
     if (!renewed.ok) return;
     expect(renewed.data.recoveryCodes).toHaveLength(10);
     expect(renewed.data.recoveryCodes).not.toContain(codes[0]);
     expect(await checkSecondFactor({ userId: user.id, sessionId: "ses_none" }, { method: "recovery", code: codes[0]! }, freshIp())).toBe(false);
-    expect(await checkSecondFactor({ userId: user.id, sessionId: "ses_none" }, { method: "recovery", code: renewed.data.recoveryCodes[0]! }, freshIp())).toBe(true);
-    const entries = await getDb().select().from(activityLog).where(and(eq(activityLog.orgId, org.id), eq(activityLog.action, "two_factor.recovery_codes_renewed")));
+    expect(await checkSecondFactor({ userId: user.id, sessionId: "ses_none" }, { method: "recovery", code: renewed.data.recoveryCodes[0]! }, freshIp())).toBe(
+      true,
+    );
+    const entries = await getDb()
+      .select()
+      .from(activityLog)
+      .where(and(eq(activityLog.orgId, org.id), eq(activityLog.action, "two_factor.recovery_codes_renewed")));
     expect(entries).toHaveLength(1);
   });
 
@@ -268,7 +314,13 @@ describe("changing two-factor", () => {
     const browser = new Browser(freshIp());
     await signIn(browser, user.email);
     await setUpTotp(browser);
-    const added = async (orgId: string) => (await getDb().select().from(activityLog).where(and(eq(activityLog.orgId, orgId), eq(activityLog.action, "two_factor.totp_added")))).length;
+    const added = async (orgId: string) =>
+      (
+        await getDb()
+          .select()
+          .from(activityLog)
+          .where(and(eq(activityLog.orgId, orgId), eq(activityLog.action, "two_factor.totp_added")))
+      ).length;
     expect([await added(org.id), await added(second.id), await added(unrelated.id)]).toEqual([1, 1, 0]);
   });
 
@@ -279,6 +331,9 @@ describe("changing two-factor", () => {
     expect(await visitor.request(() => confirmTotpSetupAction(null, form({ code: "123456" })))).toEqual(refused);
     expect(await visitor.request(() => removeTotpAction(null, form({ method: "totp", code: "123456" })))).toEqual(refused);
     expect(await visitor.request(() => renewRecoveryCodesAction(null, {}))).toEqual(refused);
-    expect(await visitor.request(() => secondFactorSignInAction(null, form({ method: "totp", code: "123456" })))).toMatchObject({ ok: false, error: expect.stringContaining("Sign in again") });
+    expect(await visitor.request(() => secondFactorSignInAction(null, form({ method: "totp", code: "123456" })))).toMatchObject({
+      ok: false,
+      error: expect.stringContaining("Sign in again"),
+    });
   });
 });

@@ -61,29 +61,39 @@ beforeAll(async () => {
 });
 
 describe("the Usage page's data", () => {
-  it.each(["1h", "24h", "7d", "90d"])("counts every call of the last seconds in the last %s, and each breakdown row equals the audit log rows its link selects", async (range) => {
-    const { filters, report } = await view(people.member, { range });
-    expect(report.totals.requests).toBe(CALLS.length);
-    expect(report.totals.errors4xx).toBe(CALLS.filter((call) => call.status === 404).length);
-    expect((await auditRecords(auditParamsFor(filters, report.window))).length).toBe(CALLS.length);
-    for (const name of BREAKDOWN_NAMES) {
-      const rows = report.breakdowns[name];
-      expect(rows.reduce((sum, row) => sum + row.requests, 0), name).toBe(CALLS.length);
-      for (const row of rows) {
-        const records = await auditRecords(auditParamsFor(filters, report.window, row));
-        const status = (record: Record<string, string>) => Number(record.status);
-        expect(counts(row), `${name} ${row.id}`).toEqual([records.length, records.filter((r) => status(r) >= 400 && status(r) < 500).length, records.filter((r) => status(r) >= 500).length]);
-        expect(row.share).toBeCloseTo(row.requests / CALLS.length, 10);
-        expect(row.p50Ms! <= row.p95Ms! && row.p95Ms! <= row.p99Ms!).toBe(true);
+  it.each(["1h", "24h", "7d", "90d"])(
+    "counts every call of the last seconds in the last %s, and each breakdown row equals the audit log rows its link selects",
+    async (range) => {
+      const { filters, report } = await view(people.member, { range });
+      expect(report.totals.requests).toBe(CALLS.length);
+      expect(report.totals.errors4xx).toBe(CALLS.filter((call) => call.status === 404).length);
+      expect((await auditRecords(auditParamsFor(filters, report.window))).length).toBe(CALLS.length);
+      for (const name of BREAKDOWN_NAMES) {
+        const rows = report.breakdowns[name];
+        expect(
+          rows.reduce((sum, row) => sum + row.requests, 0),
+          name,
+        ).toBe(CALLS.length);
+        for (const row of rows) {
+          const records = await auditRecords(auditParamsFor(filters, report.window, row));
+          const status = (record: Record<string, string>) => Number(record.status);
+          expect(counts(row), `${name} ${row.id}`).toEqual([
+            records.length,
+            records.filter((r) => status(r) >= 400 && status(r) < 500).length,
+            records.filter((r) => status(r) >= 500).length,
+          ]);
+          expect(row.share).toBeCloseTo(row.requests / CALLS.length, 10);
+          expect(row.p50Ms! <= row.p95Ms! && row.p95Ms! <= row.p99Ms!).toBe(true);
+        }
       }
-    }
-    expect(report.breakdowns["key-endpoint"].map((row) => [row.keyName, row.endpoint, row.requests])).toEqual([
-      ["Production", "GET /v1/invoices", 6],
-      [FORMULA_NAME, "GET /v1/products", 3],
-      ["Production", "GET /v1/invoices/{id}", 2],
-      [FORMULA_NAME, "GET /v1/customers/{id}", 1],
-    ]);
-  });
+      expect(report.breakdowns["key-endpoint"].map((row) => [row.keyName, row.endpoint, row.requests])).toEqual([
+        ["Production", "GET /v1/invoices", 6],
+        [FORMULA_NAME, "GET /v1/products", 3],
+        ["Production", "GET /v1/invoices/{id}", 2],
+        [FORMULA_NAME, "GET /v1/customers/{id}", 1],
+      ]);
+    },
+  );
 
   it("draws every minute of the last hour, and the bars add up to the total", async () => {
     const { report } = await view(people.member, { range: "1h" });
@@ -105,7 +115,9 @@ describe("the Usage page's data", () => {
     const { report } = await view(people.member, { range: "1h" });
     const response = await readAs(people.member, () => exportUsageCsv(slug, new URLSearchParams({ range: "1h", table: "key-endpoint" })));
     expect(response.status).toBe(200);
-    expect(response.headers.get("content-disposition")).toMatch(new RegExp(`^attachment; filename="usage-by-key-endpoint-${slug}-\\d{4}-\\d\\d-\\d\\d\\.csv"$`));
+    expect(response.headers.get("content-disposition")).toMatch(
+      new RegExp(`^attachment; filename="usage-by-key-endpoint-${slug}-\\d{4}-\\d\\d-\\d\\d\\.csv"$`),
+    );
     const records = parseCsv(await response.text(), { columns: true }) as Record<string, string>[];
     expect(records.map((r) => [r.key_id, r.endpoint, Number(r.requests), Number(r.errors_4xx), Number(r.p95_ms)])).toEqual(
       report.breakdowns["key-endpoint"].map((row) => [row.keyId, row.endpoint, row.requests, row.errors4xx, row.p95Ms]),
@@ -115,9 +127,18 @@ describe("the Usage page's data", () => {
 
   it("refuses what it cannot show, saying why, and reads nothing", async () => {
     const tooOld = await readAs(people.member, () => loadUsage(slug, { range: "custom", from: "2020-01-01", to: "2020-01-31" }));
-    expect(tooOld).toMatchObject({ kind: "invalid", message: expect.stringMatching(/^Usage goes back to \d{4}-\d\d-01 \(13 months\): choose a from date on or after it\.$/) });
-    expect(await readAs(people.member, () => loadUsage(slug, { status: "4x" }))).toMatchObject({ kind: "invalid", message: "Use a status code such as 404 or a class such as 4xx." });
-    expect(await readAs(people.member, () => loadUsage(slug, { range: "2h" }))).toMatchObject({ kind: "invalid", message: expect.stringMatching(/^Choose a date range: 1h, 24h, 7d, 30d, 90d or custom\.$/) });
+    expect(tooOld).toMatchObject({
+      kind: "invalid",
+      message: expect.stringMatching(/^Usage goes back to \d{4}-\d\d-01 \(13 months\): choose a from date on or after it\.$/),
+    });
+    expect(await readAs(people.member, () => loadUsage(slug, { status: "4x" }))).toMatchObject({
+      kind: "invalid",
+      message: "Use a status code such as 404 or a class such as 4xx.",
+    });
+    expect(await readAs(people.member, () => loadUsage(slug, { range: "2h" }))).toMatchObject({
+      kind: "invalid",
+      message: expect.stringMatching(/^Choose a date range: 1h, 24h, 7d, 30d, 90d or custom\.$/),
+    });
     const badTable = await readAs(people.member, () => exportUsageCsv(slug, new URLSearchParams({ table: "status" })));
     expect([badTable.status, await badTable.text()]).toEqual([400, "Choose a table: key, endpoint, key-endpoint."]);
     const badWindow = await readAs(people.member, () => exportUsageCsv(slug, new URLSearchParams({ range: "custom", from: "2020-01-01" })));
@@ -134,13 +155,18 @@ describe("who may see usage", () => {
   });
 
   it("refuses a guest the page and the CSV, with the reason and no row", async () => {
-    expect(await readAs(people.guest, () => loadUsage(slug, {}))).toEqual({ kind: "refused", status: 403, message: "Guests cannot view or export the organization's API usage." });
+    expect(await readAs(people.guest, () => loadUsage(slug, {}))).toEqual({
+      kind: "refused",
+      status: 403,
+      message: "Guests cannot view or export the organization's API usage.",
+    });
     const response = await readAs(people.guest, () => exportUsageCsv(slug, new URLSearchParams()));
     expect([response.status, await response.text()]).toEqual([403, "Guests cannot view or export the organization's API usage."]);
   });
 
   it("refuses through the export route by the session's user: a guest, nobody, a stranger", async () => {
-    const call = () => exportRoute(new NextRequest(`http://localhost/${slug}/settings/api/usage/export?table=key`), { params: Promise.resolve({ orgSlug: slug }) });
+    const call = () =>
+      exportRoute(new NextRequest(`http://localhost/${slug}/settings/api/usage/export?table=key`), { params: Promise.resolve({ orgSlug: slug }) });
     actAs(people.guest);
     expect((await call()).status).toBe(403);
     actAs(null);
@@ -165,7 +191,8 @@ describe("on a plan without API access", () => {
     if (owner.kind !== "ok" || member.kind !== "ok") throw new Error(`Expected the usage page, got ${JSON.stringify([owner, member])}`);
     expect(owner.noApiAccess).toEqual({
       title: "The Solo plan has no API access",
-      description: "Usage counts calls to the API, and on the Solo plan every call is refused. API access comes with Trial, Pro, Enterprise: switch plans on the Plan page.",
+      description:
+        "Usage counts calls to the API, and on the Solo plan every call is refused. API access comes with Trial, Pro, Enterprise: switch plans on the Plan page.",
       planHref: `/${solo.org.slug}/settings/plan`,
     });
     expect(member.noApiAccess).toMatchObject({ description: expect.stringMatching(/an owner can switch plans on the Plan page\.$/), planHref: null });
@@ -178,11 +205,18 @@ describe("the window", () => {
   it("links each row to the audit log with the window named, and the usage filters kept", () => {
     const filters: UsageFilters = { method: "GET", status: "4xx" };
     const rolling = { from: "2026-11-25T10:16:00.000Z", to: "2026-11-26T10:16:00.000Z" };
-    expect(auditParamsFor(filters, rolling, { keyId: "key_1", endpoint: "GET /v1/invoices" }).toString()).toBe("range=24h&endpoint=GET+%2Fv1%2Finvoices&status=4xx&key=key_1&method=GET");
+    expect(auditParamsFor(filters, rolling, { keyId: "key_1", endpoint: "GET /v1/invoices" }).toString()).toBe(
+      "range=24h&endpoint=GET+%2Fv1%2Finvoices&status=4xx&key=key_1&method=GET",
+    );
     // Whole days as the same days: the audit log's own "last 7 days" reaches back from this instant instead.
     const days = { from: "2026-11-20T00:00:00.000Z", to: "2026-11-26T10:16:00.000Z" };
     expect(auditParamsFor({ range: "7d" }, days).toString()).toBe("range=custom&from=2026-11-20&to=2026-11-26");
-    expect(auditParamsFor({ range: "custom", from: "2026-11-01", to: "2026-11-02" }, { from: "2026-11-01T00:00:00.000Z", to: "2026-11-03T00:00:00.000Z" }).toString()).toBe("range=custom&from=2026-11-01&to=2026-11-02");
+    expect(
+      auditParamsFor(
+        { range: "custom", from: "2026-11-01", to: "2026-11-02" },
+        { from: "2026-11-01T00:00:00.000Z", to: "2026-11-03T00:00:00.000Z" },
+      ).toString(),
+    ).toBe("range=custom&from=2026-11-01&to=2026-11-02");
   });
 
   it("reaches back from the end of the current minute, in minutes for an hour, hours up to a week, days beyond", () => {
@@ -193,17 +227,42 @@ describe("the window", () => {
       const chart = chartWindow(result.window);
       return [result.window.from.toISOString(), result.window.to.toISOString(), result.window.bucket, chart.from.toISOString(), chart.to.toISOString()];
     };
-    expect(shown({ range: "1h" })).toEqual(["2026-11-26T09:16:00.000Z", "2026-11-26T10:16:00.000Z", "minute", "2026-11-26T09:16:00.000Z", "2026-11-26T10:16:00.000Z"]);
+    expect(shown({ range: "1h" })).toEqual([
+      "2026-11-26T09:16:00.000Z",
+      "2026-11-26T10:16:00.000Z",
+      "minute",
+      "2026-11-26T09:16:00.000Z",
+      "2026-11-26T10:16:00.000Z",
+    ]);
     expect(shown({})).toEqual(["2026-11-25T10:16:00.000Z", "2026-11-26T10:16:00.000Z", "hour", "2026-11-25T10:00:00.000Z", "2026-11-26T11:00:00.000Z"]);
     // 7, 30 and 90 days are whole UTC days, today included.
-    expect(shown({ range: "7d" })).toEqual(["2026-11-20T00:00:00.000Z", "2026-11-26T10:16:00.000Z", "hour", "2026-11-20T00:00:00.000Z", "2026-11-26T11:00:00.000Z"]);
-    expect(shown({ range: "30d" })).toEqual(["2026-10-28T00:00:00.000Z", "2026-11-26T10:16:00.000Z", "day", "2026-10-28T00:00:00.000Z", "2026-11-27T00:00:00.000Z"]);
+    expect(shown({ range: "7d" })).toEqual([
+      "2026-11-20T00:00:00.000Z",
+      "2026-11-26T10:16:00.000Z",
+      "hour",
+      "2026-11-20T00:00:00.000Z",
+      "2026-11-26T11:00:00.000Z",
+    ]);
+    expect(shown({ range: "30d" })).toEqual([
+      "2026-10-28T00:00:00.000Z",
+      "2026-11-26T10:16:00.000Z",
+      "day",
+      "2026-10-28T00:00:00.000Z",
+      "2026-11-27T00:00:00.000Z",
+    ]);
     expect(shown({ range: "90d" }).slice(0, 3)).toEqual(["2026-08-29T00:00:00.000Z", "2026-11-26T10:16:00.000Z", "day"]);
     // Whole UTC days, the to day included, up to now.
-    expect(shown({ range: "custom", from: "2026-11-20", to: "2026-11-21" }).slice(0, 3)).toEqual(["2026-11-20T00:00:00.000Z", "2026-11-22T00:00:00.000Z", "hour"]);
+    expect(shown({ range: "custom", from: "2026-11-20", to: "2026-11-21" }).slice(0, 3)).toEqual([
+      "2026-11-20T00:00:00.000Z",
+      "2026-11-22T00:00:00.000Z",
+      "hour",
+    ]);
     expect(shown({ range: "custom", from: "2026-11-25", to: "2026-12-31" }).slice(0, 2)).toEqual(["2026-11-25T00:00:00.000Z", "2026-11-26T10:16:00.000Z"]);
     expect(shown({ range: "custom", from: "2025-11-01" })[2]).toBe("day");
-    expect(usageWindow({ range: "custom", from: "2025-10-31" }, now)).toEqual({ ok: false, message: "Usage goes back to 2025-11-01 (13 months): choose a from date on or after it." });
+    expect(usageWindow({ range: "custom", from: "2025-10-31" }, now)).toEqual({
+      ok: false,
+      message: "Usage goes back to 2025-11-01 (13 months): choose a from date on or after it.",
+    });
     expect(usageWindow({ range: "custom", from: "2026-12-01" }, now)).toEqual({ ok: false, message: "This range is in the future: choose days up to today." });
   });
 });

@@ -16,7 +16,9 @@ const at = (iso: string) => new Date(iso);
 
 describe("a usage window's pieces", () => {
   it("reads whole days from the daily rows, and the hours and minutes at either end from the finer ones", () => {
-    const pieces = windowPieces(at("2026-11-20T22:58:00Z"), at("2026-11-23T01:30:00Z")).map(({ grain, from, to }) => `${grain} ${from.toISOString()} ${to.toISOString()}`);
+    const pieces = windowPieces(at("2026-11-20T22:58:00Z"), at("2026-11-23T01:30:00Z")).map(
+      ({ grain, from, to }) => `${grain} ${from.toISOString()} ${to.toISOString()}`,
+    );
     expect(pieces).toEqual([
       "minute 2026-11-20T22:58:00.000Z 2026-11-20T23:00:00.000Z",
       "hour 2026-11-20T23:00:00.000Z 2026-11-21T00:00:00.000Z",
@@ -54,7 +56,7 @@ describe("usage rows", () => {
       endpoint: endpoints[Math.floor(i / 3) % 3]!,
       status: statuses[(i * 7) % 5]!,
       durationMs: ((i * 37) % 200) + (i % 3 === 2 ? 400 : 1),
-      at: new Date(now.getTime() - (i < 20 ? i * 100 : Math.floor(((i * 7919) % 1000) / 1000 * 3 * DAY))),
+      at: new Date(now.getTime() - (i < 20 ? i * 100 : Math.floor((((i * 7919) % 1000) / 1000) * 3 * DAY))),
     }));
     await Promise.all([...requests.map((request) => logRequest(request)), logRequest({ orgId: foreign.id, apiKeyId: foreignKey, at: now, status: 500 })]);
     sent.push(...requests);
@@ -78,7 +80,13 @@ describe("usage rows", () => {
         select ${sql.join(groups, sql`, `)}, count(*)::int as requests,
           (count(*) filter (where status between 400 and 499))::int as errors_4xx, (count(*) filter (where status >= 500))::int as errors_5xx
         from request_log where org_id = ${orgId} and created_at >= ${query.from.toISOString()} and created_at < ${query.to.toISOString()}${sql.join(filters)}
-        group by ${sql.join(groups.map((_, i) => sql.raw(String(i + 1))), sql`, `)} order by ${sql.join(groups.map((_, i) => sql.raw(String(i + 1))), sql`, `)}`),
+        group by ${sql.join(
+          groups.map((_, i) => sql.raw(String(i + 1))),
+          sql`, `,
+        )} order by ${sql.join(
+          groups.map((_, i) => sql.raw(String(i + 1))),
+          sql`, `,
+        )}`),
     );
   }
 
@@ -142,7 +150,10 @@ describe("usage rows", () => {
     const rows = await usageRows({ orgId, ...window(), bucket: null, groupBy: ["key", "endpoint"] });
     expect(rows).toHaveLength(9);
     for (const row of rows) {
-      const durations = sent.filter((request) => request.apiKeyId === row.keyId && request.endpoint === row.endpoint).map((request) => request.durationMs).sort((a, b) => a - b);
+      const durations = sent
+        .filter((request) => request.apiKeyId === row.keyId && request.endpoint === row.endpoint)
+        .map((request) => request.durationMs)
+        .sort((a, b) => a - b);
       for (const [label, percent] of Object.entries(LATENCY_PERCENTILES)) {
         const exact = durations[Math.ceil((percent * durations.length) / 100) - 1]!;
         const estimate = row[`${label}Ms` as "p50Ms"]!;
@@ -166,13 +177,27 @@ describe("the 4xx and 5xx classes", () => {
     const keyId = (await insertKey(org.id)).id;
     const now = new Date();
     // Each status a different number of times, today and two days back (daily, hourly and minute rows alike).
-    const times: [number, number][] = [[200, 1], [399, 1], [400, 2], [499, 3], [500, 4], [599, 5]];
+    const times: [number, number][] = [
+      [200, 1],
+      [399, 1],
+      [400, 2],
+      [499, 3],
+      [500, 4],
+      [599, 5],
+    ];
     await Promise.all(
       times.flatMap(([status, count]) =>
-        Array.from({ length: count }, (_, i) => [now.getTime() - i * 1000, now.getTime() - 2 * DAY - i * 1000].map((ms) => logRequest({ orgId: org.id, apiKeyId: keyId, status, at: new Date(ms) }))).flat(),
+        Array.from({ length: count }, (_, i) =>
+          [now.getTime() - i * 1000, now.getTime() - 2 * DAY - i * 1000].map((ms) => logRequest({ orgId: org.id, apiKeyId: keyId, status, at: new Date(ms) })),
+        ).flat(),
       ),
     );
-    const window = { orgId: org.id, from: new Date(Math.floor(now.getTime() / DAY) * DAY - 3 * DAY), to: new Date(Math.ceil((now.getTime() + 1) / MINUTE) * MINUTE), bucket: null };
+    const window = {
+      orgId: org.id,
+      from: new Date(Math.floor(now.getTime() / DAY) * DAY - 3 * DAY),
+      to: new Date(Math.ceil((now.getTime() + 1) / MINUTE) * MINUTE),
+      bucket: null,
+    };
     const totals = (rows: UsageRow[]) => rows.map((row) => [row.requests, row.errors4xx, row.errors5xx]);
     expect(totals(await usageRows({ ...window, groupBy: [] }))).toEqual([[32, 10, 18]]);
     expect(totals(await usageRows({ ...window, groupBy: [], status: "4xx" }))).toEqual([[10, 10, 0]]);

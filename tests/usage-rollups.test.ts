@@ -57,7 +57,9 @@ describe("the latency histogram's buckets (SQL functions of migration 0019)", ()
   });
 
   it("have the values the application gives them (core/latency-histogram.ts)", async () => {
-    const values = await select<{ bucket: number; ms: number }>(sql`select b as bucket, latency_bucket_ms(b::int2)::float8 as ms from generate_series(0, 600) as b`);
+    const values = await select<{ bucket: number; ms: number }>(
+      sql`select b as bucket, latency_bucket_ms(b::int2)::float8 as ms from generate_series(0, 600) as b`,
+    );
     for (const { bucket, ms } of values) expect(Math.abs(latencyBucketMs(bucket) - ms), `bucket ${bucket}`).toBeLessThanOrEqual(ms * 1e-12);
   });
 });
@@ -134,7 +136,9 @@ describe("rollups kept by the request-log writer", () => {
         for (const [label, percent] of Object.entries(LATENCY_PERCENTILES)) {
           const exact = exactPercentile(durations, percent);
           const estimate = row[label as keyof typeof LATENCY_PERCENTILES];
-          expect(Math.abs(estimate - exact), `${label} of ${name} ${row.group}: ${estimate} vs ${exact}`).toBeLessThanOrEqual(LATENCY_RELATIVE_ERROR * exact + 1e-9);
+          expect(Math.abs(estimate - exact), `${label} of ${name} ${row.group}: ${estimate} vs ${exact}`).toBeLessThanOrEqual(
+            LATENCY_RELATIVE_ERROR * exact + 1e-9,
+          );
           compared++;
         }
       }
@@ -186,7 +190,11 @@ describe("requests pending for the minute and hour rollups", () => {
     const folds = Array.from({ length: 4 }, async () => {
       while (folding) await foldPendingRollups(getDb());
     });
-    await Promise.all(Array.from({ length: 300 }, (_, i) => logRequest({ orgId, apiKeyId: keyId, at: new Date(Date.now() - (i % 50) * 1000), status: i % 7 === 0 ? 500 : 200 })));
+    await Promise.all(
+      Array.from({ length: 300 }, (_, i) =>
+        logRequest({ orgId, apiKeyId: keyId, at: new Date(Date.now() - (i % 50) * 1000), status: i % 7 === 0 ? 500 : 200 }),
+      ),
+    );
     folding = false;
     await Promise.all(folds);
     await foldPendingRollups(getDb());
@@ -205,14 +213,18 @@ describe("rollup retention", () => {
     ];
     for (const { table, kept, dropped } of cases) {
       for (const at of [kept, dropped]) {
-        await getDb().execute(sql`insert into ${sql.identifier(table)} (org_id, period_start, api_key_id, endpoint, status, count, latency_buckets, latency_counts)
+        await getDb()
+          .execute(sql`insert into ${sql.identifier(table)} (org_id, period_start, api_key_id, endpoint, status, count, latency_buckets, latency_counts)
           values (${orgId}, ${at}, 'key_x', 'GET /v1/invoices', 200, 1, '{5}', '{1}')`);
       }
     }
     await maintainRequestLog(getDb(), now);
     for (const { table, kept } of cases) {
       const rows = await select<{ at: string }>(sql`select period_start as at from ${sql.identifier(table)} where org_id = ${orgId}`);
-      expect(rows.map((row) => new Date(row.at).toISOString()), table).toEqual([kept]);
+      expect(
+        rows.map((row) => new Date(row.at).toISOString()),
+        table,
+      ).toEqual([kept]);
     }
   });
 });

@@ -50,7 +50,12 @@ describe("usage snapshots of closed hours and days", () => {
         at: new Date(at),
       };
     });
-    await Promise.all([...requests.map((request) => logRequest(request)), ...[now, new Date(now.getTime() - 2 * DAY)].map((at) => logRequest({ orgId: foreign.orgId, apiKeyId: foreign.keyId, endpoint: FOREIGN_ENDPOINT, at, status: 500 }))]);
+    await Promise.all([
+      ...requests.map((request) => logRequest(request)),
+      ...[now, new Date(now.getTime() - 2 * DAY)].map((at) =>
+        logRequest({ orgId: foreign.orgId, apiKeyId: foreign.keyId, endpoint: FOREIGN_ENDPOINT, at, status: 500 }),
+      ),
+    ]);
     await foldPendingRollups(getDb());
   });
 
@@ -64,7 +69,14 @@ describe("usage snapshots of closed hours and days", () => {
       { from: new Date(endOfMinute - DAY), to: new Date(endOfMinute) },
     ];
     const groupings: UsageGroup[][] = [[], ["key"], ["endpoint"], ["key", "endpoint"], ["status"], ["key", "endpoint", "status"]];
-    const filters: Partial<UsageQuery>[] = [{}, { keyId: keyIds[1] }, { endpoint: endpoints[2] }, { method: "POST" }, { status: "4xx" }, { status: "500", keyId: keyIds[0] }];
+    const filters: Partial<UsageQuery>[] = [
+      {},
+      { keyId: keyIds[1] },
+      { endpoint: endpoints[2] },
+      { method: "POST" },
+      { status: "4xx" },
+      { status: "500", keyId: keyIds[0] },
+    ];
     const list: UsageQuery[] = [];
     for (const window of windows) {
       for (const groupBy of groupings) list.push({ orgId, ...window, bucket: null, groupBy });
@@ -111,15 +123,21 @@ describe("usage snapshots of closed hours and days", () => {
     await rebuildRollups(getDb(), [orgId], now);
     const hourStart = Math.floor(now.getTime() / HOUR) * HOUR;
     await buildUsageSnapshots(getDb(), new Date(hourStart + SNAPSHOT_GRACE_MS - 1000));
-    const [early] = await select<{ hours: string; days: string }>(sql`select hours_through::text as hours, days_through::text as days from usage_snapshot_mark where org_id = ${orgId}`);
+    const [early] = await select<{ hours: string; days: string }>(
+      sql`select hours_through::text as hours, days_through::text as days from usage_snapshot_mark where org_id = ${orgId}`,
+    );
     expect(new Date(early!.hours).getTime()).toBe(hourStart - HOUR);
 
     await rebuildRollups(getDb(), [orgId], now);
     await Promise.all([buildUsageSnapshots(getDb(), now), buildUsageSnapshots(getDb(), now)]);
-    const [late] = await select<{ hours: string; days: string }>(sql`select hours_through::text as hours, days_through::text as days from usage_snapshot_mark where org_id = ${orgId}`);
+    const [late] = await select<{ hours: string; days: string }>(
+      sql`select hours_through::text as hours, days_through::text as days from usage_snapshot_mark where org_id = ${orgId}`,
+    );
     expect(new Date(late!.hours).getTime()).toBe(Math.floor((now.getTime() - SNAPSHOT_GRACE_MS) / HOUR) * HOUR);
     expect(new Date(late!.days).getTime()).toBe(Math.floor((now.getTime() - SNAPSHOT_GRACE_MS) / DAY) * DAY);
-    const [{ cumulative }] = (await select<{ cumulative: number }>(sql`select count(*)::int as cumulative from usage_snapshot where org_id = ${orgId} and kind = 'cumulative'`)) as [{ cumulative: number }];
+    const [{ cumulative }] = (await select<{ cumulative: number }>(
+      sql`select count(*)::int as cumulative from usage_snapshot where org_id = ${orgId} and kind = 'cumulative'`,
+    )) as [{ cumulative: number }];
     expect(cumulative).toBe(5 * SNAPSHOT_LEVEL_NAMES.length);
   });
 
@@ -140,10 +158,16 @@ describe("the grace after a period ends", () => {
     await Promise.all([today - 30 * MINUTE, today - 5 * HOUR].map((at) => logRequest({ orgId, apiKeyId, at: new Date(at) })));
     await foldPendingRollups(getDb());
     const state = async () => {
-      const [mark] = await select<{ hours: string; days: string }>(sql`select hours_through::text as hours, days_through::text as days from usage_snapshot_mark where org_id = ${orgId}`);
+      const [mark] = await select<{ hours: string; days: string }>(
+        sql`select hours_through::text as hours, days_through::text as days from usage_snapshot_mark where org_id = ${orgId}`,
+      );
       const documents = await select<{ grain: string; period: string }>(sql`
         select distinct grain, period_start::text as period from usage_snapshot where org_id = ${orgId} and kind = 'period' order by 1, 2`);
-      return { hours: new Date(mark!.hours).getTime(), days: new Date(mark!.days).getTime(), documents: documents.map(({ grain, period }) => `${grain} ${new Date(period).toISOString()}`) };
+      return {
+        hours: new Date(mark!.hours).getTime(),
+        days: new Date(mark!.days).getTime(),
+        documents: documents.map(({ grain, period }) => `${grain} ${new Date(period).toISOString()}`),
+      };
     };
 
     await buildUsageSnapshots(getDb(), new Date(today + MINUTE));
@@ -153,7 +177,11 @@ describe("the grace after a period ends", () => {
     expect(await state()).toEqual({
       hours: today,
       days: today,
-      documents: [`day ${new Date(today - DAY).toISOString()}`, `hour ${new Date(today - 5 * HOUR).toISOString()}`, `hour ${new Date(today - HOUR).toISOString()}`],
+      documents: [
+        `day ${new Date(today - DAY).toISOString()}`,
+        `hour ${new Date(today - 5 * HOUR).toISOString()}`,
+        `hour ${new Date(today - HOUR).toISOString()}`,
+      ],
     });
   });
 });

@@ -34,7 +34,10 @@ beforeEach(async () => {
 });
 
 async function addEndpoint(values: Record<string, string> = {}) {
-  const result = await createWebhookEndpointAction(null, form({ orgId: team.org.id, url: URL_OF_RECEIVER, description: "Ops relay", eventTypes: "key.created,key.revoked", ...values }));
+  const result = await createWebhookEndpointAction(
+    null,
+    form({ orgId: team.org.id, url: URL_OF_RECEIVER, description: "Ops relay", eventTypes: "key.created,key.revoked", ...values }),
+  );
   if (!result.ok) throw new Error(result.error);
   return result.data;
 }
@@ -52,10 +55,24 @@ describe("webhook endpoints", () => {
     const added = await addEndpoint();
     expect(added.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     const [listed] = await listWebhookEndpoints(team.org.id);
-    expect(listed).toMatchObject({ url: URL_OF_RECEIVER, description: "Ops relay", eventTypes: ["key.created", "key.revoked"], enabled: true, secretHint: `whsec_…${added.secret.slice(-4)}` });
+    expect(listed).toMatchObject({
+      url: URL_OF_RECEIVER,
+      description: "Ops relay",
+      eventTypes: ["key.created", "key.revoked"],
+      enabled: true,
+      secretHint: `whsec_…${added.secret.slice(-4)}`,
+    });
     expect(JSON.stringify(listed)).not.toContain(added.secret);
-    const [entry] = await getDb().select().from(activityLog).where(and(eq(activityLog.orgId, team.org.id), eq(activityLog.action, "webhook_endpoint.created")));
-    expect(entry).toMatchObject({ actorUserId: team.admin.id, targetType: "webhook_endpoint", targetId: added.id, after: { url: URL_OF_RECEIVER, eventTypes: "key.created, key.revoked" } });
+    const [entry] = await getDb()
+      .select()
+      .from(activityLog)
+      .where(and(eq(activityLog.orgId, team.org.id), eq(activityLog.action, "webhook_endpoint.created")));
+    expect(entry).toMatchObject({
+      actorUserId: team.admin.id,
+      targetType: "webhook_endpoint",
+      targetId: added.id,
+      after: { url: URL_OF_RECEIVER, eventTypes: "key.created, key.revoked" },
+    });
     expect(JSON.stringify(entry)).not.toContain(added.secret);
   });
 
@@ -83,7 +100,10 @@ describe("webhook endpoints", () => {
         expect(result).toMatchObject({ ok: false, fieldErrors: { url: [expect.stringContaining("a private, loopback or reserved address")] } });
       }
       const plain = await createWebhookEndpointAction(null, form({ orgId: team.org.id, url: "http://203.0.113.9/hooks", eventTypes: "key.created" }));
-      expect(plain).toMatchObject({ ok: false, fieldErrors: { url: ["Use an https:// URL: plain http:// is accepted only for localhost during development."] } });
+      expect(plain).toMatchObject({
+        ok: false,
+        fieldErrors: { url: ["Use an https:// URL: plain http:// is accepted only for localhost during development."] },
+      });
     } finally {
       process.env.WEBHOOK_ALLOW_PRIVATE = "true";
     }
@@ -132,7 +152,13 @@ describe("webhook endpoints", () => {
     expect((await deleteWebhookEndpointAction(null, input)).ok).toBe(true);
     expect(await endpointsOf(team.org.id)).toEqual([]);
     const actions = (await getDb().select().from(activityLog).where(eq(activityLog.orgId, team.org.id))).map((entry) => entry.action);
-    expect(actions).toEqual(["webhook_endpoint.created", "webhook_endpoint.disabled", "webhook_endpoint.enabled", "webhook_endpoint.secret_rotated", "webhook_endpoint.deleted"]);
+    expect(actions).toEqual([
+      "webhook_endpoint.created",
+      "webhook_endpoint.disabled",
+      "webhook_endpoint.enabled",
+      "webhook_endpoint.secret_rotated",
+      "webhook_endpoint.deleted",
+    ]);
   });
 
   it("queues a test event and resends a settled delivery with the same id, each with its job", async () => {
@@ -144,7 +170,10 @@ describe("webhook endpoints", () => {
     expect(delivery).toMatchObject({ eventType: "webhook.test", status: "pending", payload: { type: "webhook.test", data: { endpoint_id: added.id } } });
     expect(await queuedJobs()).toBe(jobsBefore + 1);
 
-    expect(await resendWebhookDeliveryAction(null, { orgId: team.org.id, deliveryId: delivery!.id })).toEqual({ ok: false, error: "This delivery is still being attempted." });
+    expect(await resendWebhookDeliveryAction(null, { orgId: team.org.id, deliveryId: delivery!.id })).toEqual({
+      ok: false,
+      error: "This delivery is still being attempted.",
+    });
     await getDb().update(webhookDeliveries).set({ status: "failed", attempts: 3 }).where(eq(webhookDeliveries.id, delivery!.id));
     expect(await resendWebhookDeliveryAction(null, { orgId: team.org.id, deliveryId: delivery!.id })).toEqual({ ok: true, data: { deliveryId: delivery!.id } });
     const [again] = await getDb().select().from(webhookDeliveries).where(eq(webhookDeliveries.id, delivery!.id));

@@ -46,12 +46,18 @@ describe.skipIf(!process.env.DATABASE_URL)("a webhook event across a SIGKILL of 
 
     const org = await createOrg("pro");
     const endpointId = newId("whe");
-    await getDb().insert(webhookEndpoints).values({ id: endpointId, orgId: org.id, url, eventTypes: ["key.created"], signingSecret: newSigningSecret() });
+    await getDb()
+      .insert(webhookEndpoints)
+      .values({ id: endpointId, orgId: org.id, url, eventTypes: ["key.created"], signingSecret: newSigningSecret() });
     await jobQueue();
     await getDb().transaction((tx) => enqueueWebhookEvent(tx, org.id, { type: "key.created", data: { id: "key_crash" } }));
 
     // The first server has taken the job and is waiting for the receiver: kill it there.
-    await eventually(() => receivedIds.length, (n) => n >= 1, 20_000);
+    await eventually(
+      () => receivedIds.length,
+      (n) => n >= 1,
+      20_000,
+    );
     expect(receivedIds).toHaveLength(1);
     first.child.kill("SIGKILL");
     await once(first.child, "exit");

@@ -31,14 +31,20 @@ async function endpointFor(orgId: string, url: string, options: { eventTypes?: s
   const id = newId("whe");
   await getDb()
     .insert(webhookEndpoints)
-    .values({ id, orgId, url, eventTypes: options.eventTypes ?? ["key.created", "key.revoked"], signingSecret: secret, failingSince: options.failingSince ?? null });
+    .values({
+      id,
+      orgId,
+      url,
+      eventTypes: options.eventTypes ?? ["key.created", "key.revoked"],
+      signingSecret: secret,
+      failingSince: options.failingSince ?? null,
+    });
   return { id, secret };
 }
 
 async function deliveriesOf(endpointId: string) {
   return getDb().select().from(webhookDeliveries).where(eq(webhookDeliveries.endpointId, endpointId));
 }
-
 
 /** An event to a receiver that answers 503 twice and then 200, once the worker has delivered it. */
 async function deliveredOnThirdAttempt() {
@@ -47,7 +53,11 @@ async function deliveredOnThirdAttempt() {
   hooks.answer = (n) => (n <= 2 ? 503 : 200);
   const endpoint = await endpointFor(org.id, hooks.url);
   await getDb().transaction((tx) => enqueueWebhookEvent(tx, org.id, { type: "key.revoked", data: { id: "key_9" } }));
-  await eventually(() => deliveriesOf(endpoint.id), (rows) => rows[0]?.status === "succeeded", 25_000);
+  await eventually(
+    () => deliveriesOf(endpoint.id),
+    (rows) => rows[0]?.status === "succeeded",
+    25_000,
+  );
   return { org, hooks, endpoint };
 }
 
@@ -74,17 +84,34 @@ describe("webhook delivery", () => {
     const queued = await getDb().transaction((tx) => enqueueWebhookEvent(tx, org.id, { type: "key.created", data: { id: "key_123", name: "Billing" } }));
     expect(queued).toBe(1);
 
-    await eventually(async () => hooks.received.length, (n) => n >= 1);
+    await eventually(
+      async () => hooks.received.length,
+      (n) => n >= 1,
+    );
     expect(hooks.received).toHaveLength(1);
     const [request] = hooks.received;
-    const payload = new Webhook(endpoint.secret).verify(request!.body, request!.headers as Record<string, string>) as { type: string; data: unknown; timestamp: string };
+    const payload = new Webhook(endpoint.secret).verify(request!.body, request!.headers as Record<string, string>) as {
+      type: string;
+      data: unknown;
+      timestamp: string;
+    };
     expect(payload).toMatchObject({ type: "key.created", data: { id: "key_123", name: "Billing" } });
     expect(request!.headers["webhook-id"]).toMatch(/^msg_/);
     // Another secret does not verify it.
     expect(() => new Webhook(newSigningSecret()).verify(request!.body, request!.headers as Record<string, string>)).toThrow();
 
-    const [delivery] = await eventually(() => deliveriesOf(endpoint.id), (rows) => rows[0]?.status === "succeeded");
-    expect(delivery).toMatchObject({ id: request!.headers["webhook-id"], status: "succeeded", attempts: 1, responseStatus: 200, responseExcerpt: "thanks", eventType: "key.created" });
+    const [delivery] = await eventually(
+      () => deliveriesOf(endpoint.id),
+      (rows) => rows[0]?.status === "succeeded",
+    );
+    expect(delivery).toMatchObject({
+      id: request!.headers["webhook-id"],
+      status: "succeeded",
+      attempts: 1,
+      responseStatus: 200,
+      responseExcerpt: "thanks",
+      eventType: "key.created",
+    });
     expect(await deliveriesOf(ignored.id)).toEqual([]);
   });
 
@@ -96,7 +123,8 @@ describe("webhook delivery", () => {
     expect(hooks.received).toHaveLength(3);
     expect(new Set(hooks.received.map((r) => r.headers["webhook-id"]))).toEqual(new Set([delivery!.id]));
     // Each attempt signs anew, each one verifies.
-    for (const request of hooks.received) expect(() => new Webhook(endpoint.secret).verify(request.body, request.headers as Record<string, string>)).not.toThrow();
+    for (const request of hooks.received)
+      expect(() => new Webhook(endpoint.secret).verify(request.body, request.headers as Record<string, string>)).not.toThrow();
     // Backoff: the attempts are spread out, not sent back to back.
     expect(hooks.received[2]!.at - hooks.received[0]!.at).toBeGreaterThanOrEqual(1_000);
   }, 30_000);
@@ -144,10 +172,15 @@ describe("webhook delivery", () => {
     const endpoint = await endpointFor(org.id, hooks.url);
     process.env.WEBHOOK_ALLOW_PRIVATE = "false";
     await getDb().transaction((tx) => enqueueWebhookEvent(tx, org.id, { type: "key.created", data: {} }));
-    const [delivery] = await eventually(() => deliveriesOf(endpoint.id), (rows) => (rows[0]?.attempts ?? 0) >= 1);
+    const [delivery] = await eventually(
+      () => deliveriesOf(endpoint.id),
+      (rows) => (rows[0]?.attempts ?? 0) >= 1,
+    );
     await getDb().update(webhookEndpoints).set({ enabled: false, disabledReason: "manual" }).where(eq(webhookEndpoints.id, endpoint.id));
     expect(delivery).toMatchObject({ status: "pending", responseStatus: null });
-    expect(delivery!.responseExcerpt).toBe("127.0.0.1 resolves to 127.0.0.1, a private, loopback or reserved address: webhooks are sent to public addresses only.");
+    expect(delivery!.responseExcerpt).toBe(
+      "127.0.0.1 resolves to 127.0.0.1, a private, loopback or reserved address: webhooks are sent to public addresses only.",
+    );
     expect(hooks.received).toEqual([]);
   });
 
@@ -161,18 +194,39 @@ describe("webhook delivery", () => {
     const endpoint = await endpointFor(org.id, byName.toString());
     process.env.WEBHOOK_ALLOW_PRIVATE = "false";
     await getDb().transaction((tx) => enqueueWebhookEvent(tx, org.id, { type: "key.created", data: {} }));
-    const [delivery] = await eventually(() => deliveriesOf(endpoint.id), (rows) => (rows[0]?.attempts ?? 0) >= 1);
+    const [delivery] = await eventually(
+      () => deliveriesOf(endpoint.id),
+      (rows) => (rows[0]?.attempts ?? 0) >= 1,
+    );
     await getDb().update(webhookEndpoints).set({ enabled: false, disabledReason: "manual" }).where(eq(webhookEndpoints.id, endpoint.id));
-    expect(delivery!.responseExcerpt).toMatch(/^localhost resolves to (127\.0\.0\.1|::1), a private, loopback or reserved address: webhooks are sent to public addresses only\.$/);
+    expect(delivery!.responseExcerpt).toMatch(
+      /^localhost resolves to (127\.0\.0\.1|::1), a private, loopback or reserved address: webhooks are sent to public addresses only\.$/,
+    );
     expect(delivery).toMatchObject({ status: "pending", responseStatus: null });
     expect(hooks.received).toEqual([]);
   });
 
   it("knows which addresses are public", () => {
-    for (const address of ["10.0.0.1", "172.16.5.4", "192.168.1.1", "127.0.0.1", "169.254.169.254", "100.64.0.1", "0.0.0.0", "::1", "fc00::1", "fe80::1", "::ffff:127.0.0.1", "::ffff:10.1.2.3", "224.0.0.1", "not an address"]) {
+    for (const address of [
+      "10.0.0.1",
+      "172.16.5.4",
+      "192.168.1.1",
+      "127.0.0.1",
+      "169.254.169.254",
+      "100.64.0.1",
+      "0.0.0.0",
+      "::1",
+      "fc00::1",
+      "fe80::1",
+      "::ffff:127.0.0.1",
+      "::ffff:10.1.2.3",
+      "224.0.0.1",
+      "not an address",
+    ]) {
       expect([address, isPublicAddress(address)]).toEqual([address, false]);
     }
-    for (const address of ["93.184.216.34", "1.1.1.1", "2606:4700:4700::1111", "::ffff:93.184.216.34"]) expect([address, isPublicAddress(address)]).toEqual([address, true]);
+    for (const address of ["93.184.216.34", "1.1.1.1", "2606:4700:4700::1111", "::ffff:93.184.216.34"])
+      expect([address, isPublicAddress(address)]).toEqual([address, true]);
   });
 
   it("queues nothing when the change's transaction rolls back", async () => {
@@ -215,7 +269,10 @@ describe("webhook delivery", () => {
     const hooks = await receiver();
     const endpoint = await endpointFor(org.id, hooks.url, { failingSince: new Date(Date.now() - 86_400_000) });
     await getDb().transaction((tx) => enqueueWebhookEvent(tx, org.id, { type: "key.created", data: {} }));
-    await eventually(() => deliveriesOf(endpoint.id), (rows) => rows[0]?.status === "succeeded");
+    await eventually(
+      () => deliveriesOf(endpoint.id),
+      (rows) => rows[0]?.status === "succeeded",
+    );
     const [row] = await getDb().select().from(webhookEndpoints).where(eq(webhookEndpoints.id, endpoint.id));
     expect(row).toMatchObject({ enabled: true, failingSince: null });
   });
@@ -230,13 +287,28 @@ describe("webhook delivery", () => {
     expect((await revokeApiKeyAction(null, form({ orgId: team.org.id, keyId: created.data.key.id, reason: "no_longer_used" }))).ok).toBe(true);
     await raiseQuotaAlerts(getDb(), { orgId: team.org.id, month: utcMonthStart(new Date()), quota: 10_000, thresholds: [80], at: new Date() });
 
-    await eventually(async () => hooks.received.length, (n) => n >= 3);
-    const bodies = hooks.received.map((request) => new Webhook(endpoint.secret).verify(request.body, request.headers as Record<string, string>) as { type: string; data: Record<string, unknown> });
+    await eventually(
+      async () => hooks.received.length,
+      (n) => n >= 3,
+    );
+    const bodies = hooks.received.map(
+      (request) =>
+        new Webhook(endpoint.secret).verify(request.body, request.headers as Record<string, string>) as { type: string; data: Record<string, unknown> },
+    );
     expect(bodies.map((body) => body.type).sort()).toEqual(["key.created", "key.revoked", "usage.quota_threshold"]);
-    expect(bodies.find((body) => body.type === "key.created")!.data).toMatchObject({ id: created.data.key.id, name: "Billing server", actor_user_id: team.owner.id });
+    expect(bodies.find((body) => body.type === "key.created")!.data).toMatchObject({
+      id: created.data.key.id,
+      name: "Billing server",
+      actor_user_id: team.owner.id,
+    });
     expect(JSON.stringify(bodies)).not.toContain(created.data.value);
     // The revoked key is named as the created one was, hint included, so a receiver can match the two.
-    expect(bodies.find((body) => body.type === "key.revoked")!.data).toMatchObject({ id: created.data.key.id, name: "Billing server", hint: created.data.key.hint, reason: "no_longer_used" });
+    expect(bodies.find((body) => body.type === "key.revoked")!.data).toMatchObject({
+      id: created.data.key.id,
+      name: "Billing server",
+      hint: created.data.key.hint,
+      reason: "no_longer_used",
+    });
     expect(bodies.find((body) => body.type === "usage.quota_threshold")!.data).toMatchObject({ threshold: 80, quota: 10_000, calls: 8_000 });
   });
 
@@ -256,18 +328,41 @@ describe("webhook delivery", () => {
     await raiseKeyExpiryAlerts(getDb(), now);
     await raiseQuotaAlerts(getDb(), { orgId: team.org.id, month: utcMonthStart(now), quota: 10_000, thresholds: [80], at: now });
     const limited = await insertKey(team.org.id, { name: "Busy" });
-    await getDb().insert(rateLimitWindows).values({ orgId: team.org.id, apiKeyId: limited.id, windowStart: new Date(Math.floor(now.getTime() / 60_000) * 60_000), count: 100 });
+    await getDb()
+      .insert(rateLimitWindows)
+      .values({ orgId: team.org.id, apiKeyId: limited.id, windowStart: new Date(Math.floor(now.getTime() / 60_000) * 60_000), count: 100 });
     await raiseRateLimitAlert(getDb(), { orgId: team.org.id, apiKeyId: limited.id, rateLimit: 60, at: now });
     const budgeted = await insertKey(team.org.id, { name: "Budgeted", budget: { limit: 10, period: "week" } });
-    await raiseBudgetAlerts(getDb(), { orgId: team.org.id, apiKeyId: budgeted.id, limit: 10, period: "week", periodStart: budgetPeriodStart(now, "week"), thresholds: [80], at: now });
+    await raiseBudgetAlerts(getDb(), {
+      orgId: team.org.id,
+      apiKeyId: budgeted.id,
+      limit: 10,
+      period: "week",
+      periodStart: budgetPeriodStart(now, "week"),
+      thresholds: [80],
+      at: now,
+    });
     const leaked = await insertKey(team.org.id, { name: "Pushed to GitHub" });
-    await raiseKeyLeakedAlert(getDb(), { orgId: team.org.id, apiKeyId: leaked.id, url: "https://github.com/o/r/blob/1/.env", source: "content", response: "alert", at: now });
+    await raiseKeyLeakedAlert(getDb(), {
+      orgId: team.org.id,
+      apiKeyId: leaked.id,
+      url: "https://github.com/o/r/blob/1/.env",
+      source: "content",
+      response: "alert",
+      at: now,
+    });
     expect((await sendTestWebhookAction(null, form({ orgId: team.org.id, endpointId: endpoint.id }))).ok).toBe(true);
 
     // Every type a receiver can get: a new one fails here until it is sent above.
     const types = [...WEBHOOK_EVENT_TYPE_VALUES, WEBHOOK_TEST_EVENT].sort();
-    await eventually(async () => new Set(hooks.received.map((request) => (JSON.parse(request.body) as { type: string }).type)).size, (n) => n >= types.length);
-    const bodies = hooks.received.map((request) => new Webhook(endpoint.secret).verify(request.body, request.headers as Record<string, string>) as { type: string; data: Record<string, unknown> });
+    await eventually(
+      async () => new Set(hooks.received.map((request) => (JSON.parse(request.body) as { type: string }).type)).size,
+      (n) => n >= types.length,
+    );
+    const bodies = hooks.received.map(
+      (request) =>
+        new Webhook(endpoint.secret).verify(request.body, request.headers as Record<string, string>) as { type: string; data: Record<string, unknown> },
+    );
     expect([...new Set(bodies.map((body) => body.type))].sort()).toEqual(types);
     const keysOf = (value: unknown): string[] =>
       value !== null && typeof value === "object" ? Object.entries(value).flatMap(([key, inner]) => [key, ...keysOf(inner)]) : [];
@@ -280,7 +375,15 @@ describe("webhook delivery", () => {
     expect(dataOf("key.expired")).toMatchObject({ key_id: expect.any(String), expires_at: expect.any(String) });
     expect(dataOf("usage.quota_threshold")).toMatchObject({ threshold: 80, quota: 10_000, calls: 8_000 });
     expect(dataOf("usage.rate_limited")).toMatchObject({ key_id: limited.id, rate_limit: 60, refused: 40 });
-    expect(dataOf("key.budget_threshold")).toMatchObject({ key_id: budgeted.id, threshold: 80, limit: 10, used: 8, period: "week", period_start: expect.any(String), resets_at: expect.any(String) });
+    expect(dataOf("key.budget_threshold")).toMatchObject({
+      key_id: budgeted.id,
+      threshold: 80,
+      limit: 10,
+      used: 8,
+      period: "week",
+      period_start: expect.any(String),
+      resets_at: expect.any(String),
+    });
     expect(dataOf("key.leaked")).toMatchObject({ key_id: leaked.id, url: "https://github.com/o/r/blob/1/.env", source: "content", response: "alert" });
     expect(dataOf(WEBHOOK_TEST_EVENT)).toMatchObject({ endpoint_id: endpoint.id });
     // The delivery log shows the body as it was sent.

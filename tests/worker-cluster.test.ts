@@ -18,7 +18,10 @@ describe("how many workers a server runs", () => {
   it("one per core on PostgreSQL, or WEB_CONCURRENCY", () => {
     expect(workerCount(postgres)).toEqual({ workers: availableParallelism(), notice: null });
     expect(workerCount({ ...postgres, WEB_CONCURRENCY: "3" })).toEqual({ workers: 3, notice: null });
-    for (const bad of ["0", "two", "1.5"]) expect(() => workerCount({ ...postgres, WEB_CONCURRENCY: bad })).toThrow(`WEB_CONCURRENCY must be a whole number of worker processes, at least 1 (it is "${bad}").`);
+    for (const bad of ["0", "two", "1.5"])
+      expect(() => workerCount({ ...postgres, WEB_CONCURRENCY: bad })).toThrow(
+        `WEB_CONCURRENCY must be a whole number of worker processes, at least 1 (it is "${bad}").`,
+      );
   });
 
   it("one on the embedded database, saying so when asked for more", () => {
@@ -110,34 +113,37 @@ function workersByRole(primary: number): { front: number[]; back: number[]; sock
 }
 
 // server.ts serves a production build: .ci/run's PostgreSQL pass runs after the build the e2e tests made.
-describe.skipIf(!process.env.DATABASE_URL || !productionBuildExists())("npm start on PostgreSQL: the API's workers on the port, the dashboard's behind them", () => {
-  it("answers /v1 in front and pages from behind, replaces a dashboard worker that dies while the API goes on, and drains both kinds on SIGTERM", async () => {
-    const server = await startServerProcess("server.ts", { WEB_CONCURRENCY: "1" });
-    const exit = once(server.child, "exit");
-    const before = workersByRole(server.child.pid!);
-    expect([before.front.length, before.back.length]).toEqual([1, 1]);
-    const api = async () => (await fetch(`${server.base}/v1/products`)).status;
-    const page = async () => {
-      const response = await fetch(`${server.base}/signin`);
-      return { status: response.status, body: await response.text() };
-    };
-    expect(await api()).toBe(401);
-    expect(await page()).toMatchObject({ status: 200, body: expect.stringContaining("Sign in") });
-
-    process.kill(before.back[0]!, "SIGKILL");
-    const statuses = new Set<number>();
-    for (let answered = false; !answered; ) {
+describe.skipIf(!process.env.DATABASE_URL || !productionBuildExists())(
+  "npm start on PostgreSQL: the API's workers on the port, the dashboard's behind them",
+  () => {
+    it("answers /v1 in front and pages from behind, replaces a dashboard worker that dies while the API goes on, and drains both kinds on SIGTERM", async () => {
+      const server = await startServerProcess("server.ts", { WEB_CONCURRENCY: "1" });
+      const exit = once(server.child, "exit");
+      const before = workersByRole(server.child.pid!);
+      expect([before.front.length, before.back.length]).toEqual([1, 1]);
+      const api = async () => (await fetch(`${server.base}/v1/products`)).status;
+      const page = async () => {
+        const response = await fetch(`${server.base}/signin`);
+        return { status: response.status, body: await response.text() };
+      };
       expect(await api()).toBe(401);
-      const { status } = await page();
-      statuses.add(status);
-      answered = status === 200 && workersByRole(server.child.pid!).back.length === 1;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    expect([...statuses].every((status) => status === 502 || status === 200)).toBe(true);
-    expect(workersByRole(server.child.pid!).back).not.toEqual(before.back);
+      expect(await page()).toMatchObject({ status: 200, body: expect.stringContaining("Sign in") });
 
-    server.child.kill("SIGTERM");
-    expect((await exit)[0]).toBe(0);
-    expect(existsSync(path.dirname(before.socket))).toBe(false);
-  }, 120_000);
-});
+      process.kill(before.back[0]!, "SIGKILL");
+      const statuses = new Set<number>();
+      for (let answered = false; !answered;) {
+        expect(await api()).toBe(401);
+        const { status } = await page();
+        statuses.add(status);
+        answered = status === 200 && workersByRole(server.child.pid!).back.length === 1;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect([...statuses].every((status) => status === 502 || status === 200)).toBe(true);
+      expect(workersByRole(server.child.pid!).back).not.toEqual(before.back);
+
+      server.child.kill("SIGTERM");
+      expect((await exit)[0]).toBe(0);
+      expect(existsSync(path.dirname(before.socket))).toBe(false);
+    }, 120_000);
+  },
+);

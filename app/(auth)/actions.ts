@@ -58,11 +58,14 @@ async function signInOrExplain(email: string, password: string, redirectTo: stri
  * recovery code. The session gets a new id before it becomes a whole one, so a copy of the cookie
  * taken at the password step never reaches more than that step.
  */
-export const secondFactorSignInAction = secondStepAction(secondFactorProofInput.and(z.object({ callbackUrl: boundedString(2048).optional() })), async ({ callbackUrl, ...proof }, { userId, sessionId }) => {
-  await requireSecondFactor({ userId, sessionId }, proof, (await currentClient()).ip);
-  await completeSecondFactor(await renewSession(), userId);
-  redirect(safeCallbackPath(callbackUrl));
-});
+export const secondFactorSignInAction = secondStepAction(
+  secondFactorProofInput.and(z.object({ callbackUrl: boundedString(2048).optional() })),
+  async ({ callbackUrl, ...proof }, { userId, sessionId }) => {
+    await requireSecondFactor({ userId, sessionId }, proof, (await currentClient()).ip);
+    await completeSecondFactor(await renewSession(), userId);
+    redirect(safeCallbackPath(callbackUrl));
+  },
+);
 
 /** A passkey challenge for the second step, kept on the waiting session's row (docs/features/two-factor.md). */
 export const beginPasskeySignInAction = secondStepAction(z.object({}), (_input, session) => passkeyAssertionOptions(session));

@@ -32,7 +32,21 @@ export function NewPasswordField({ error }: { error?: string }) {
 }
 
 /** The submit button, and the way to the other form for someone on the wrong one. */
-export function CredentialsFooter({ pending, submit, submitting, prompt, href, link }: { pending: boolean; submit: string; submitting: string; prompt: string; href: string; link: string }) {
+export function CredentialsFooter({
+  pending,
+  submit,
+  submitting,
+  prompt,
+  href,
+  link,
+}: {
+  pending: boolean;
+  submit: string;
+  submitting: string;
+  prompt: string;
+  href: string;
+  link: string;
+}) {
   return (
     <CardFooter className="mt-6 flex flex-col gap-3">
       <Button type="submit" className="w-full" disabled={pending}>

@@ -7,8 +7,7 @@ const VARIANTS = {
   default: "bg-primary text-primary-foreground shadow-xs hover:bg-primary/90",
   destructive:
     "bg-destructive text-destructive-foreground shadow-xs hover:bg-destructive/90 focus-visible:ring-destructive/20 dark:bg-destructive/60 dark:focus-visible:ring-destructive/40",
-  outline:
-    "border bg-background shadow-xs hover:bg-accent hover:text-accent-foreground dark:border-input dark:bg-input/30 dark:hover:bg-input/50",
+  outline: "border bg-background shadow-xs hover:bg-accent hover:text-accent-foreground dark:border-input dark:bg-input/30 dark:hover:bg-input/50",
   secondary: "bg-secondary text-secondary-foreground shadow-xs hover:bg-secondary/80",
   ghost: "hover:bg-accent hover:text-accent-foreground dark:hover:bg-accent/50",
   link: "text-primary underline-offset-4 hover:underline",
@@ -26,6 +25,10 @@ export type ButtonVariant = keyof typeof VARIANTS;
 export type ButtonSize = keyof typeof SIZES;
 
 /** The classes of a button, for elements that should look like one (a link): usable from server components too. */
-export function buttonVariants({ variant = "default", size = "default", className }: { variant?: ButtonVariant | null; size?: ButtonSize | null; className?: string } = {}) {
+export function buttonVariants({
+  variant = "default",
+  size = "default",
+  className,
+}: { variant?: ButtonVariant | null; size?: ButtonSize | null; className?: string } = {}) {
   return cn(BASE, VARIANTS[variant ?? "default"], SIZES[size ?? "default"], className);
 }

@@ -30,7 +30,8 @@ function FormField({ label, children, description, error, id, className, labelCl
   const errorId = `${controlId}-error`;
   const hasError = error !== undefined && error !== null && error !== false && error !== "";
 
-  const describedBy = [children.props["aria-describedby"], description ? descriptionId : null, hasError ? errorId : null].filter(Boolean).join(" ") || undefined;
+  const describedBy =
+    [children.props["aria-describedby"], description ? descriptionId : null, hasError ? errorId : null].filter(Boolean).join(" ") || undefined;
   const control = React.cloneElement(children, {
     id: controlId,
     "aria-describedby": describedBy,

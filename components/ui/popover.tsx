@@ -22,7 +22,13 @@ function PopoverClose(props: React.ComponentProps<typeof PopoverPrimitive.Close>
   return <PopoverPrimitive.Close data-slot="popover-close" {...props} />;
 }
 
-function PopoverContent({ className, align = "center", sideOffset = 4, collisionPadding = 8, ...props }: React.ComponentProps<typeof PopoverPrimitive.Content>) {
+function PopoverContent({
+  className,
+  align = "center",
+  sideOffset = 4,
+  collisionPadding = 8,
+  ...props
+}: React.ComponentProps<typeof PopoverPrimitive.Content>) {
   return (
     <PopoverPrimitive.Portal>
       <PopoverPrimitive.Content

@@ -27,13 +27,7 @@ function TableRow({ className, ...props }: React.ComponentProps<"tr">) {
 }
 
 function TableHead({ className, ...props }: React.ComponentProps<"th">) {
-  return (
-    <th
-      data-slot="table-head"
-      className={cn("ui-table-head", className)}
-      {...props}
-    />
-  );
+  return <th data-slot="table-head" className={cn("ui-table-head", className)} {...props} />;
 }
 
 /** The header of a row's controls column: named for assistive technology, blank on screen. */
@@ -46,13 +40,7 @@ function TableActionsHead({ className }: { className?: string }) {
 }
 
 function TableCell({ className, ...props }: React.ComponentProps<"td">) {
-  return (
-    <td
-      data-slot="table-cell"
-      className={cn("ui-table-cell", className)}
-      {...props}
-    />
-  );
+  return <td data-slot="table-cell" className={cn("ui-table-cell", className)} {...props} />;
 }
 
 function TableCaption({ className, ...props }: React.ComponentProps<"caption">) {

@@ -19,7 +19,10 @@ export function TooltipBubble({ anchor, className, children }: { anchor: HTMLEle
       ref={setBubble}
       style={floatingStyles}
       role="tooltip"
-      className={cn("z-50 w-max max-w-xs rounded-md bg-foreground px-3 py-1.5 text-xs text-balance text-background shadow-md animate-in fade-in-0 zoom-in-95", className)}
+      className={cn(
+        "z-50 w-max max-w-xs rounded-md bg-foreground px-3 py-1.5 text-xs text-balance text-background shadow-md animate-in fade-in-0 zoom-in-95",
+        className,
+      )}
     >
       {children}
     </div>,

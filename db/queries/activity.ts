@@ -2,7 +2,17 @@ import "server-only";
 import { and, asc, eq, inArray, or, sql, type SQL } from "drizzle-orm";
 import { copyOut, getDb, type DbOrTx } from "@/db";
 import { inert, withLiterals } from "@/db/csv-export";
-import { beyondCursor, cursorTime, keysetPage, walkingOrder, withinWindow, type KeysetColumns, type KeysetCursor, type KeysetPage, type KeysetSlice } from "@/db/keyset";
+import {
+  beyondCursor,
+  cursorTime,
+  keysetPage,
+  walkingOrder,
+  withinWindow,
+  type KeysetColumns,
+  type KeysetCursor,
+  type KeysetPage,
+  type KeysetSlice,
+} from "@/db/keyset";
 import { timeWindow, type RangePreset } from "@/core/request-log";
 import { activityLog, memberships, users } from "@/db/schema";
 import { KEY_ENDING_ACTIONS, type ActivityAction, type ActivityChange, type ActivityTargetType, type ActivityValues } from "@/core/activity";
@@ -13,7 +23,10 @@ export type ActivityActor = { kind: "user"; userId: string; ip: string | null; u
 /** Writes the entries of one change; called inside the change's own transaction. */
 export async function insertActivity(tx: DbOrTx, orgId: string, actor: ActivityActor, changes: readonly ActivityChange[]): Promise<void> {
   if (changes.length === 0) return;
-  const who = actor.kind === "user" ? { actorKind: "user" as const, actorUserId: actor.userId, ip: actor.ip, userAgent: actor.userAgent } : { actorKind: "system" as const };
+  const who =
+    actor.kind === "user"
+      ? { actorKind: "user" as const, actorUserId: actor.userId, ip: actor.ip, userAgent: actor.userAgent }
+      : { actorKind: "system" as const };
   await tx.insert(activityLog).values(
     changes.map((change) => ({
       orgId,
@@ -123,7 +136,14 @@ export async function keyEndings(orgId: string, keyIds: readonly string[]): Prom
   const rows = await getDb()
     .selectDistinctOn([activityLog.targetId], { keyId: activityLog.targetId, action: activityLog.action, at: activityLog.createdAt })
     .from(activityLog)
-    .where(and(eq(activityLog.orgId, orgId), eq(activityLog.targetType, "api_key"), inArray(activityLog.targetId, [...keyIds]), inArray(activityLog.action, [...KEY_ENDING_ACTIONS])))
+    .where(
+      and(
+        eq(activityLog.orgId, orgId),
+        eq(activityLog.targetType, "api_key"),
+        inArray(activityLog.targetId, [...keyIds]),
+        inArray(activityLog.action, [...KEY_ENDING_ACTIONS]),
+      ),
+    )
     .orderBy(activityLog.targetId, asc(activityLog.createdAt), asc(activityLog.id));
   return new Map(rows.map((row) => [row.keyId, { action: row.action as KeyEndingDto["action"], at: row.at.toISOString() }]));
 }
@@ -166,7 +186,12 @@ export async function getActivityActors(orgId: string): Promise<ActivityActorOpt
     .selectDistinct({ id: users.id, name: users.name })
     .from(users)
     .leftJoin(memberships, and(eq(memberships.userId, users.id), eq(memberships.orgId, orgId)))
-    .where(or(sql`${memberships.userId} is not null`, sql`exists (select 1 from ${activityLog} where ${activityLog.orgId} = ${orgId} and ${activityLog.actorUserId} = ${users.id})`))
+    .where(
+      or(
+        sql`${memberships.userId} is not null`,
+        sql`exists (select 1 from ${activityLog} where ${activityLog.orgId} = ${orgId} and ${activityLog.actorUserId} = ${users.id})`,
+      ),
+    )
     .orderBy(asc(users.name));
   return rows;
 }

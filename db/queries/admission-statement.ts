@@ -26,7 +26,9 @@ function sqlLiteral(value: string | number | boolean | null): string {
 /** Each resource's permissions and their ranks (core/enums.ts), as the statement's table. */
 function scopeRanksSql(): string {
   return API_RESOURCE_NAMES.flatMap((resource) =>
-    (API_RESOURCES[resource].permissions as readonly Permission[]).map((permission) => `(${[resource, permission, permissionRank(resource, permission)].map(sqlLiteral).join(", ")})`),
+    (API_RESOURCES[resource].permissions as readonly Permission[]).map(
+      (permission) => `(${[resource, permission, permissionRank(resource, permission)].map(sqlLiteral).join(", ")})`,
+    ),
   ).join(", ");
 }
 

@@ -27,16 +27,21 @@ const RETURNING = sql`returning id::int as id, org_id as "orgId", kind, api_key_
  * once the calls have reached them. `month` is "YYYY-MM-01"; the details keep the call count the
  * threshold stands for, not the racing count of the request that saw it.
  */
-export async function insertQuotaAlerts(db: DbOrTx, alert: { orgId: string; month: string; quota: number; thresholds: number[]; at: Date }): Promise<RaisedAlert[]> {
+export async function insertQuotaAlerts(
+  db: DbOrTx,
+  alert: { orgId: string; month: string; quota: number; thresholds: number[]; at: Date },
+): Promise<RaisedAlert[]> {
   // "2026-11" of the "YYYY-MM-01" month.
   const month = alert.month.slice(0, 7);
-  return rowsOf<RaisedAlert>(await db.execute(sql`
+  return rowsOf<RaisedAlert>(
+    await db.execute(sql`
     insert into alerts (org_id, kind, period, details, created_at)
     select ${alert.orgId}, 'quota_threshold', ${month} || ':' || t, jsonb_build_object('threshold', t, 'quota', ${alert.quota}::int, 'calls', ceil(${alert.quota}::int * t / 100.0)::int, 'month', ${month}::text), ${alert.at.toISOString()}::timestamptz
     from unnest(${`{${alert.thresholds.join(",")}}`}::int[]) as t
     order by t
     on conflict (org_id, kind, period) do nothing
-    ${RETURNING}`));
+    ${RETURNING}`),
+  );
 }
 
 /**
@@ -48,7 +53,8 @@ export async function insertBudgetAlerts(
   alert: { orgId: string; apiKeyId: string; limit: number; period: BudgetPeriod; periodStart: Date; thresholds: number[]; at: Date },
 ): Promise<RaisedAlert[]> {
   const start = alert.periodStart.toISOString();
-  return rowsOf<RaisedAlert>(await db.execute(sql`
+  return rowsOf<RaisedAlert>(
+    await db.execute(sql`
     insert into alerts (org_id, kind, period, api_key_id, details, created_at)
     select ${alert.orgId}, 'budget_threshold', ${alert.apiKeyId} || ':' || ${start}::text || ':' || t, ${alert.apiKeyId},
            jsonb_build_object('threshold', t, 'limit', ${alert.limit}::int, 'used', ceil(${alert.limit}::int * t / 100.0)::int, 'period', ${alert.period}::text, 'periodStart', ${start}::text,
@@ -57,7 +63,8 @@ export async function insertBudgetAlerts(
     from unnest(${`{${alert.thresholds.join(",")}}`}::int[]) as t
     order by t
     on conflict (org_id, kind, period) do nothing
-    ${RETURNING}`));
+    ${RETURNING}`),
+  );
 }
 
 /**
@@ -67,7 +74,8 @@ export async function insertBudgetAlerts(
  */
 export async function insertRateLimitAlert(db: DbOrTx, alert: { orgId: string; apiKeyId: string; rateLimit: number; at: Date }): Promise<RaisedAlert[]> {
   const at = alert.at.toISOString();
-  return rowsOf<RaisedAlert>(await db.execute(sql`
+  return rowsOf<RaisedAlert>(
+    await db.execute(sql`
     with refused as (
       select coalesce(sum(greatest(w.count - ${alert.rateLimit}::int, 0)), 0)::int as n from rate_limit_windows w
       where w.org_id = ${alert.orgId} and w.api_key_id = ${alert.apiKeyId}
@@ -79,7 +87,8 @@ export async function insertRateLimitAlert(db: DbOrTx, alert: { orgId: string; a
     from organizations o, refused r
     where o.id = ${alert.orgId} and r.n > o.rate_limit_alert_threshold
     on conflict (org_id, kind, period) do nothing
-    ${RETURNING}`));
+    ${RETURNING}`),
+  );
 }
 
 /**
@@ -93,7 +102,8 @@ export async function insertRateLimitAlert(db: DbOrTx, alert: { orgId: string; a
 export async function insertKeyExpiryAlerts(db: DbOrTx, now: Date): Promise<RaisedAlert[]> {
   const at = now.toISOString();
   const window = sql`make_interval(days => ${KEY_EXPIRING_ALERT_DAYS}::int)`;
-  return rowsOf<RaisedAlert>(await db.execute(sql`
+  return rowsOf<RaisedAlert>(
+    await db.execute(sql`
     insert into alerts (org_id, kind, period, api_key_id, details, created_at)
     select k.org_id, case when k.expires_at <= ${at}::timestamptz then 'key_expired' else 'key_expiring' end,
            k.id || ':' || to_char(k.expires_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'), k.id,
@@ -107,7 +117,8 @@ export async function insertKeyExpiryAlerts(db: DbOrTx, now: Date): Promise<Rais
       and not exists (select from api_keys successor where successor.replaces_key_id = k.id)
     order by k.org_id, k.expires_at
     on conflict (org_id, kind, period) do nothing
-    ${RETURNING}`));
+    ${RETURNING}`),
+  );
 }
 
 /**
@@ -119,12 +130,14 @@ export async function insertWebhookDisabledAlert(
   db: DbOrTx,
   alert: { orgId: string; endpointId: string; url: string; failingSince: Date; days: number; at: Date },
 ): Promise<RaisedAlert[]> {
-  return rowsOf<RaisedAlert>(await db.execute(sql`
+  return rowsOf<RaisedAlert>(
+    await db.execute(sql`
     insert into alerts (org_id, kind, period, details, created_at)
     values (${alert.orgId}, 'webhook_disabled', ${`${alert.endpointId}:${alert.failingSince.toISOString()}`},
             jsonb_build_object('endpointId', ${alert.endpointId}::text, 'url', ${alert.url}::text, 'days', ${alert.days}::int), ${alert.at.toISOString()}::timestamptz)
     on conflict (org_id, kind, period) do nothing
-    ${RETURNING}`));
+    ${RETURNING}`),
+  );
 }
 
 /**
@@ -136,10 +149,12 @@ export async function insertKeyLeakedAlert(
   db: DbOrTx,
   alert: { orgId: string; apiKeyId: string; url: string; source: string; response: "revoke" | "alert"; at: Date },
 ): Promise<RaisedAlert[]> {
-  return rowsOf<RaisedAlert>(await db.execute(sql`
+  return rowsOf<RaisedAlert>(
+    await db.execute(sql`
     insert into alerts (org_id, kind, period, api_key_id, details, created_at)
     values (${alert.orgId}, 'key_leaked', ${alert.apiKeyId}, ${alert.apiKeyId},
             jsonb_build_object('url', ${alert.url}::text, 'source', ${alert.source}::text, 'response', ${alert.response}::text), ${alert.at.toISOString()}::timestamptz)
     on conflict (org_id, kind, period) do nothing
-    ${RETURNING}`));
+    ${RETURNING}`),
+  );
 }

@@ -10,7 +10,17 @@ import { keyStatus, type ApiKeyStatus } from "@/core/key-status";
 
 export async function insertApiKey(
   tx: DbOrTx,
-  key: { id: string; orgId: string; name: string; keyHash: string; hint: string; createdBy: string; expiresAt: Date | null; replacesKeyId?: string; budget: KeyBudget | null } & KeyRestrictions,
+  key: {
+    id: string;
+    orgId: string;
+    name: string;
+    keyHash: string;
+    hint: string;
+    createdBy: string;
+    expiresAt: Date | null;
+    replacesKeyId?: string;
+    budget: KeyBudget | null;
+  } & KeyRestrictions,
 ): Promise<void> {
   const { budget, ...columns } = key;
   await tx.insert(apiKeys).values({ ...columns, ...budgetColumns(budget) });
@@ -73,7 +83,14 @@ export async function setKeyAccess(
 ): Promise<{ name: string; before: KeyRestrictions & { budget: KeyBudget | null } } | null> {
   const changeable = and(eq(apiKeys.orgId, orgId), eq(apiKeys.id, keyId), isNull(apiKeys.revokedAt));
   const [current] = await tx
-    .select({ name: apiKeys.name, access: apiKeys.access, scopes: apiKeys.scopes, ipAllowlist: apiKeys.ipAllowlist, budgetLimit: apiKeys.budgetLimit, budgetPeriod: apiKeys.budgetPeriod })
+    .select({
+      name: apiKeys.name,
+      access: apiKeys.access,
+      scopes: apiKeys.scopes,
+      ipAllowlist: apiKeys.ipAllowlist,
+      budgetLimit: apiKeys.budgetLimit,
+      budgetPeriod: apiKeys.budgetPeriod,
+    })
     .from(apiKeys)
     .where(changeable)
     .for("update");
@@ -118,12 +135,18 @@ export async function lockKeyForRoll(tx: DbOrTx, orgId: string, keyId: string): 
     .where(and(eq(apiKeys.orgId, orgId), eq(apiKeys.id, keyId)))
     .for("update");
   if (!row) return null;
-  const [next] = await tx.select({ id: apiKeys.id }).from(apiKeys).where(and(eq(apiKeys.orgId, orgId), eq(apiKeys.replacesKeyId, keyId)));
+  const [next] = await tx
+    .select({ id: apiKeys.id })
+    .from(apiKeys)
+    .where(and(eq(apiKeys.orgId, orgId), eq(apiKeys.replacesKeyId, keyId)));
   const { budgetLimit, budgetPeriod, ...key } = row;
   return { ...key, budget: budgetOfColumns({ budgetLimit, budgetPeriod }), replacedById: next?.id ?? null };
 }
 
 /** Moves a key's end to `at` (a roll's overlap end). */
 export async function endApiKeyAt(tx: DbOrTx, orgId: string, keyId: string, at: Date): Promise<void> {
-  await tx.update(apiKeys).set({ expiresAt: at }).where(and(eq(apiKeys.orgId, orgId), eq(apiKeys.id, keyId)));
+  await tx
+    .update(apiKeys)
+    .set({ expiresAt: at })
+    .where(and(eq(apiKeys.orgId, orgId), eq(apiKeys.id, keyId)));
 }

@@ -36,7 +36,6 @@ export interface ApiKeyDto extends KeyRestrictions {
   budget: KeyBudgetDto | null;
 }
 
-
 const creator = alias(users, "creator");
 const revoker = alias(users, "revoker");
 const successor = alias(apiKeys, "successor");

@@ -137,12 +137,15 @@ async function fetchSlice(orgId: string, filters: AuditLogFilters, now: Date, sl
   return slice.direction === "older" ? rows : rows.reverse();
 }
 
-
 /**
  * One page of the organization's requests matching the filters, newest first, by keyset:
  * `filters.before` walks to older rows, `filters.after` to newer ones; page 1000 costs what page 1 does.
  */
-export async function listAuditLog(orgId: string, filters: AuditLogFilters, options: { now?: Date; pageSize?: number; route?: Route } = {}): Promise<AuditLogPageDto> {
+export async function listAuditLog(
+  orgId: string,
+  filters: AuditLogFilters,
+  options: { now?: Date; pageSize?: number; route?: Route } = {},
+): Promise<AuditLogPageDto> {
   const now = options.now ?? new Date();
   const page = await keysetPage((slice) => fetchSlice(orgId, filters, now, { ...slice, route: options.route }), filters, options.pageSize ?? AUDIT_PAGE_SIZE);
   return { ...page, rows: page.rows.map(({ cursorAt: _cursor, ...row }) => auditRowDto(row)) };

@@ -54,7 +54,12 @@ export async function updateLiveCustomer(orgId: string, id: string, changes: Par
 
 /** The organization's customers among `ids`, deleted ones included; no ids, no query. */
 export async function customersByIds(orgId: string, ids: string[], db: DbOrTx = getDb()): Promise<CustomerRow[]> {
-  return ids.length ? db.select().from(customers).where(and(eq(customers.orgId, orgId), inArray(customers.id, ids))) : [];
+  return ids.length
+    ? db
+        .select()
+        .from(customers)
+        .where(and(eq(customers.orgId, orgId), inArray(customers.id, ids)))
+    : [];
 }
 
 /**
@@ -81,7 +86,10 @@ export async function deleteLiveCustomer(orgId: string, id: string): Promise<{ o
     const [row] = await tx.select({ id: customers.id }).from(customers).where(live(orgId, id)).for("update");
     if (!row) return null;
     const of = and(eq(invoices.orgId, orgId), eq(invoices.customerId, id));
-    const [open] = await tx.select({ n: count() }).from(invoices).where(and(of, eq(invoices.status, "open")));
+    const [open] = await tx
+      .select({ n: count() })
+      .from(invoices)
+      .where(and(of, eq(invoices.status, "open")));
     if (open!.n > 0) return { openInvoices: open!.n };
     await tx.delete(invoices).where(and(of, eq(invoices.status, "draft")));
     await tx.update(customers).set({ deletedAt: new Date(), updatedAt: new Date() }).where(live(orgId, id));

@@ -23,11 +23,7 @@ export interface StoredResponse {
   body: Uint8Array;
 }
 
-export type IdempotencyClaim =
-  | { kind: "claimed" }
-  | { kind: "replay"; response: StoredResponse }
-  | { kind: "in_use" }
-  | { kind: "reused" };
+export type IdempotencyClaim = { kind: "claimed" } | { kind: "replay"; response: StoredResponse } | { kind: "in_use" } | { kind: "reused" };
 
 interface KeyRow {
   request_hash: string;

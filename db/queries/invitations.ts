@@ -20,7 +20,14 @@ const inviter = alias(users, "inviter");
 
 export async function listOpenInvitations(orgId: string, now = new Date()): Promise<InvitationDto[]> {
   const rows = await getDb()
-    .select({ id: invitations.id, email: invitations.email, role: invitations.role, invitedByName: inviter.name, createdAt: invitations.createdAt, expiresAt: invitations.expiresAt })
+    .select({
+      id: invitations.id,
+      email: invitations.email,
+      role: invitations.role,
+      invitedByName: inviter.name,
+      createdAt: invitations.createdAt,
+      expiresAt: invitations.expiresAt,
+    })
     .from(invitations)
     .leftJoin(inviter, eq(inviter.id, invitations.invitedBy))
     .where(and(eq(invitations.orgId, orgId), isNull(invitations.acceptedAt), isNull(invitations.revokedAt)))
@@ -70,7 +77,12 @@ export interface InvitationViewDto {
 }
 
 /** The invitation whose token hashes to `tokenHash`, in whatever state, or null. Locks it inside a transaction. */
-export async function findInvitationByTokenHash(db: DbOrTx, tokenHash: string, now = new Date(), options: { lock?: boolean } = {}): Promise<InvitationViewDto | null> {
+export async function findInvitationByTokenHash(
+  db: DbOrTx,
+  tokenHash: string,
+  now = new Date(),
+  options: { lock?: boolean } = {},
+): Promise<InvitationViewDto | null> {
   const query = db
     .select({
       id: invitations.id,
@@ -98,4 +110,3 @@ export async function findInvitationByTokenHash(db: DbOrTx, tokenHash: string, n
 export async function markInvitationAccepted(tx: DbOrTx, invitationId: string, userId: string): Promise<void> {
   await tx.update(invitations).set({ acceptedAt: new Date(), acceptedBy: userId }).where(eq(invitations.id, invitationId));
 }
-

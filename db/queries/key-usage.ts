@@ -52,9 +52,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const noRequests = (): Record<StatusClass, number> => ({ "2xx": 0, "3xx": 0, "4xx": 0, "5xx": 0 });
 
 function ranked<K>(counts: Map<K, number>, total: number): { key: K; count: number; share: number }[] {
-  return [...counts]
-    .map(([key, count]) => ({ key, count, share: total ? count / total : 0 }))
-    .sort((a, b) => b.count - a.count);
+  return [...counts].map(([key, count]) => ({ key, count, share: total ? count / total : 0 })).sort((a, b) => b.count - a.count);
 }
 
 /**
@@ -72,7 +70,9 @@ export async function getKeyUsage(orgId: string, keyId: string, now = new Date()
       count: requestDailyRollup.count,
     })
     .from(requestDailyRollup)
-    .where(and(eq(requestDailyRollup.orgId, orgId), eq(requestDailyRollup.apiKeyId, keyId), gte(requestDailyRollup.day, from), lte(requestDailyRollup.day, to)));
+    .where(
+      and(eq(requestDailyRollup.orgId, orgId), eq(requestDailyRollup.apiKeyId, keyId), gte(requestDailyRollup.day, from), lte(requestDailyRollup.day, to)),
+    );
 
   const daily = new Map<string, DailyUsageDto>();
   for (let at = utcDayStart(from).getTime(); utcDay(new Date(at)) <= to; at += DAY_MS) {

@@ -40,7 +40,13 @@ export async function tailRows(orgId: string, after: number, head: number, filte
  * (the screen keeps no more): `after` itself when that many or fewer wait, else just before the
  * `keep`-th newest. Reads at most `scan` entries of the index however long the tail was away.
  */
-export async function resumeCursor(orgId: string, after: number, filters: TailFilters, keep: number, scan: number): Promise<{ cursor: number; skipped: boolean }> {
+export async function resumeCursor(
+  orgId: string,
+  after: number,
+  filters: TailFilters,
+  keep: number,
+  scan: number,
+): Promise<{ cursor: number; skipped: boolean }> {
   const db = getDb();
   const [far] = await db
     .select({ id: requestLog.id })
@@ -69,8 +75,13 @@ export async function resumeCursor(orgId: string, after: number, filters: TailFi
 export async function claimStream(stream: { id: string; userId: string; orgId: string }, limit: number, staleMs: number): Promise<boolean> {
   return getDb().transaction(async (tx) => {
     await tx.execute(sql`select 1 from users where id = ${stream.userId} for update`);
-    await tx.delete(liveTailStreams).where(and(eq(liveTailStreams.userId, stream.userId), lt(liveTailStreams.seenAt, sql`now() - ${staleMs}::int * interval '1 millisecond'`)));
-    const [open] = await tx.select({ count: sql<number>`count(*)::int` }).from(liveTailStreams).where(eq(liveTailStreams.userId, stream.userId));
+    await tx
+      .delete(liveTailStreams)
+      .where(and(eq(liveTailStreams.userId, stream.userId), lt(liveTailStreams.seenAt, sql`now() - ${staleMs}::int * interval '1 millisecond'`)));
+    const [open] = await tx
+      .select({ count: sql<number>`count(*)::int` })
+      .from(liveTailStreams)
+      .where(eq(liveTailStreams.userId, stream.userId));
     if ((open?.count ?? 0) >= limit) return false;
     await tx.insert(liveTailStreams).values(stream);
     return true;
@@ -79,7 +90,11 @@ export async function claimStream(stream: { id: string; userId: string; orgId: s
 
 /** Marks the stream as alive; false when its row is gone. */
 export async function touchStream(streamId: string): Promise<boolean> {
-  const touched = await getDb().update(liveTailStreams).set({ seenAt: sql`now()` }).where(eq(liveTailStreams.id, streamId)).returning({ id: liveTailStreams.id });
+  const touched = await getDb()
+    .update(liveTailStreams)
+    .set({ seenAt: sql`now()` })
+    .where(eq(liveTailStreams.id, streamId))
+    .returning({ id: liveTailStreams.id });
   return touched.length > 0;
 }
 

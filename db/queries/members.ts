@@ -20,7 +20,15 @@ export interface MemberDto {
 /** The Members page's order: owners first, then by role, then by name. */
 export async function listMembers(orgId: string): Promise<MemberDto[]> {
   const rows = await getDb()
-    .select({ userId: users.id, name: users.name, email: users.email, role: memberships.role, joinedAt: memberships.createdAt, lastSignInAt: users.lastSignInAt, hasTwoFactor: hasSecondFactorSql(users.id) })
+    .select({
+      userId: users.id,
+      name: users.name,
+      email: users.email,
+      role: memberships.role,
+      joinedAt: memberships.createdAt,
+      lastSignInAt: users.lastSignInAt,
+      hasTwoFactor: hasSecondFactorSql(users.id),
+    })
     .from(memberships)
     .innerJoin(users, eq(users.id, memberships.userId))
     .where(eq(memberships.orgId, orgId))
@@ -48,12 +56,18 @@ export async function lockMember(tx: DbOrTx, orgId: string, userId: string): Pro
 }
 
 export async function countOwners(tx: DbOrTx, orgId: string): Promise<number> {
-  const [row] = await tx.select({ n: sql<number>`count(*)::int` }).from(memberships).where(and(eq(memberships.orgId, orgId), eq(memberships.role, "owner")));
+  const [row] = await tx
+    .select({ n: sql<number>`count(*)::int` })
+    .from(memberships)
+    .where(and(eq(memberships.orgId, orgId), eq(memberships.role, "owner")));
   return row!.n;
 }
 
 export async function setMemberRole(tx: DbOrTx, orgId: string, userId: string, role: Role): Promise<void> {
-  await tx.update(memberships).set({ role }).where(and(eq(memberships.orgId, orgId), eq(memberships.userId, userId)));
+  await tx
+    .update(memberships)
+    .set({ role })
+    .where(and(eq(memberships.orgId, orgId), eq(memberships.userId, userId)));
 }
 
 export async function deleteMember(tx: DbOrTx, orgId: string, userId: string): Promise<void> {

@@ -32,7 +32,11 @@ const idsOf = (result: unknown) => rowsOf<{ id: string }>(result).map((row) => r
  * that kind on, and, for a leaked key (docs/security.md#leaked-keys-and-secret-scanning), to every owner whatever they chose. Run it in
  * the transaction that raised them. Returns the new emails' ids.
  */
-export async function insertAlertEmails(tx: DbOrTx, alerts: { id: number; orgId: string; kind: NoticeKind; apiKeyId: string | null }[], at: Date): Promise<string[]> {
+export async function insertAlertEmails(
+  tx: DbOrTx,
+  alerts: { id: number; orgId: string; kind: NoticeKind; apiKeyId: string | null }[],
+  at: Date,
+): Promise<string[]> {
   const result = await tx.execute(sql`
     insert into notification_emails (id, org_id, user_id, kind, dedupe_key, alert_id, api_key_id, created_at)
     select ${NEW_ID}, m.org_id, m.user_id, a.kind, 'alert:' || a.id, a.id, a.api_key_id, ${at.toISOString()}::timestamptz

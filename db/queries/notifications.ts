@@ -24,7 +24,10 @@ export async function setEmailPreferences(tx: DbOrTx, orgId: string, userId: str
   await tx
     .insert(notificationPreferences)
     .values(rows)
-    .onConflictDoUpdate({ target: [notificationPreferences.orgId, notificationPreferences.userId, notificationPreferences.kind], set: { email: sql`excluded.email`, updatedAt: sql`excluded.updated_at` } });
+    .onConflictDoUpdate({
+      target: [notificationPreferences.orgId, notificationPreferences.userId, notificationPreferences.kind],
+      set: { email: sql`excluded.email`, updatedAt: sql`excluded.updated_at` },
+    });
 }
 
 /** A queued email with what composing it needs: the person, the organization, and whether the person still wants it. */
@@ -63,7 +66,11 @@ export async function findQueuedEmail(emailId: string): Promise<QueuedEmail | nu
     .leftJoin(memberships, and(eq(memberships.orgId, notificationEmails.orgId), eq(memberships.userId, notificationEmails.userId)))
     .leftJoin(
       notificationPreferences,
-      and(eq(notificationPreferences.orgId, notificationEmails.orgId), eq(notificationPreferences.userId, notificationEmails.userId), eq(notificationPreferences.kind, notificationEmails.kind)),
+      and(
+        eq(notificationPreferences.orgId, notificationEmails.orgId),
+        eq(notificationPreferences.userId, notificationEmails.userId),
+        eq(notificationPreferences.kind, notificationEmails.kind),
+      ),
     )
     .where(eq(notificationEmails.id, emailId));
   if (!row) return null;
@@ -87,7 +94,10 @@ export async function findQueuedEmail(emailId: string): Promise<QueuedEmail | nu
 }
 
 /** One attempt's outcome in the email's log. */
-export async function recordEmailAttempt(emailId: string, outcome: { status: QueuedEmail["status"]; error: string | null; at: Date; attempted: boolean }): Promise<void> {
+export async function recordEmailAttempt(
+  emailId: string,
+  outcome: { status: QueuedEmail["status"]; error: string | null; at: Date; attempted: boolean },
+): Promise<void> {
   await getDb()
     .update(notificationEmails)
     .set({

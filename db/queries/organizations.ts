@@ -82,7 +82,10 @@ export async function getKeyPolicy(orgId: string): Promise<KeyPolicy> {
  * concurrent key creations cannot both pass the plan's maximum, nor a plan or policy change slip
  * between them.
  */
-export async function lockOrganization(tx: DbOrTx, orgId: string): Promise<{ name: string; plan: Plan; rateLimitPerMinute: number | null; keyPolicy: KeyPolicy }> {
+export async function lockOrganization(
+  tx: DbOrTx,
+  orgId: string,
+): Promise<{ name: string; plan: Plan; rateLimitPerMinute: number | null; keyPolicy: KeyPolicy }> {
   const [org] = await tx
     .select({ name: organizations.name, plan: organizations.plan, rateLimitPerMinute: organizations.rateLimitPerMinute, ...keyPolicyColumns })
     .from(organizations)
@@ -109,7 +112,11 @@ export async function securitySettings(orgId: string): Promise<SecuritySettings>
 
 /** The same, read under the row's lock for a change, with the organization's name for its history entry. */
 export async function lockSecuritySettings(tx: DbOrTx, orgId: string): Promise<SecuritySettings & { name: string }> {
-  const [org] = await tx.select({ name: organizations.name, ...securityColumns }).from(organizations).where(eq(organizations.id, orgId)).for("update");
+  const [org] = await tx
+    .select({ name: organizations.name, ...securityColumns })
+    .from(organizations)
+    .where(eq(organizations.id, orgId))
+    .for("update");
   if (!org) throw new Error(`Organization ${orgId} not found`);
   return org;
 }
@@ -119,7 +126,10 @@ export async function setSecuritySettings(tx: DbOrTx, orgId: string, change: Par
 }
 
 export async function setKeyPolicy(tx: DbOrTx, orgId: string, policy: KeyPolicy): Promise<void> {
-  await tx.update(organizations).set({ keyMaxLifetimeDays: policy.maxLifetimeDays, keyExpiryRequired: policy.expiryRequired }).where(eq(organizations.id, orgId));
+  await tx
+    .update(organizations)
+    .set({ keyMaxLifetimeDays: policy.maxLifetimeDays, keyExpiryRequired: policy.expiryRequired })
+    .where(eq(organizations.id, orgId));
 }
 
 export async function setPlan(tx: DbOrTx, orgId: string, plan: Plan, changedBy: string): Promise<void> {

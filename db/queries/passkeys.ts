@@ -34,7 +34,13 @@ export async function listPasskeys(userId: string, db: DbOrTx = getDb()): Promis
 /** The person's passkeys with what a ceremony checks them by. */
 export async function passkeyCredentials(userId: string): Promise<PasskeyCredential[]> {
   return getDb()
-    .select({ id: passkeys.id, credentialId: passkeys.credentialId, publicKey: passkeys.publicKey, signCount: passkeys.signCount, transports: passkeys.transports })
+    .select({
+      id: passkeys.id,
+      credentialId: passkeys.credentialId,
+      publicKey: passkeys.publicKey,
+      signCount: passkeys.signCount,
+      transports: passkeys.transports,
+    })
     .from(passkeys)
     .where(eq(passkeys.userId, userId));
 }
@@ -47,7 +53,10 @@ export async function insertPasskey(tx: Tx, passkey: { userId: string; name: str
 
 /** A passkey signed: its counter moves on and the Security page shows when. */
 export async function recordPasskeyUse(id: string, signCount: number): Promise<void> {
-  await getDb().update(passkeys).set({ signCount, lastUsedAt: sql`now()` }).where(eq(passkeys.id, id));
+  await getDb()
+    .update(passkeys)
+    .set({ signCount, lastUsedAt: sql`now()` })
+    .where(eq(passkeys.id, id));
 }
 
 /** Removes one of the person's passkeys; their recovery codes go with their last second factor. */
@@ -62,7 +71,10 @@ export async function removePasskey(tx: Tx, userId: string, passkeyId: string): 
 
 /** Gives the session's browser a new WebAuthn challenge; it replaces any earlier one. */
 export async function setWebauthnChallenge(sessionId: string, challenge: string): Promise<void> {
-  await getDb().update(sessions).set({ webauthnChallenge: challenge, webauthnChallengeAt: sql`now()` }).where(eq(sessions.id, sessionId));
+  await getDb()
+    .update(sessions)
+    .set({ webauthnChallenge: challenge, webauthnChallengeAt: sql`now()` })
+    .where(eq(sessions.id, sessionId));
 }
 
 /**

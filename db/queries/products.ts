@@ -41,7 +41,12 @@ export async function updateProductColumns(orgId: string, id: string, changes: P
 
 /** The organization's products among `ids`, in no particular order; no ids, no query. */
 export async function productsByIds(orgId: string, ids: string[], db: DbOrTx = getDb()): Promise<ProductRow[]> {
-  return ids.length ? db.select().from(products).where(and(eq(products.orgId, orgId), inArray(products.id, ids))) : [];
+  return ids.length
+    ? db
+        .select()
+        .from(products)
+        .where(and(eq(products.orgId, orgId), inArray(products.id, ids)))
+    : [];
 }
 
 /** Locks the stocked products the invoice sells, in id order, so concurrent finalizations queue up instead of deadlocking. */

@@ -38,7 +38,14 @@ export async function findRequest(orgId: string, requestId: string): Promise<Req
       and(eq(requestDetails.orgId, requestLog.orgId), eq(requestDetails.createdAt, requestLog.createdAt), eq(requestDetails.requestId, requestLog.requestId)),
     )
     // The row's time is the id's to the millisecond.
-    .where(and(eq(requestLog.orgId, orgId), gte(requestLog.createdAt, at), lt(requestLog.createdAt, new Date(at.getTime() + 1)), eq(requestLog.requestId, requestId)))
+    .where(
+      and(
+        eq(requestLog.orgId, orgId),
+        gte(requestLog.createdAt, at),
+        lt(requestLog.createdAt, new Date(at.getTime() + 1)),
+        eq(requestLog.requestId, requestId),
+      ),
+    )
     .limit(1);
   if (!row) return null;
   const { detailAt, idempotencyKey, replayed, errorMessage, requestBody, requestBodyBytes, responseBody, responseBodyBytes, ...auditRow } = row;

@@ -12,7 +12,11 @@ const USER_AGENT_MAX = 512;
  * page (docs/features/members.md), and forgets their sessions that ended unused. With `secondFactorPending` the
  * session reaches nothing but the second-factor step until completeSecondFactor (docs/features/two-factor.md).
  */
-export async function createSession(userId: string, client: { ip: string | null; userAgent: string | null }, { secondFactorPending }: { secondFactorPending: boolean }): Promise<string> {
+export async function createSession(
+  userId: string,
+  client: { ip: string | null; userAgent: string | null },
+  { secondFactorPending }: { secondFactorPending: boolean },
+): Promise<string> {
   const id = newId("ses");
   await getDb()
     .insert(sessions)

@@ -11,8 +11,14 @@ export interface TwoFactorStatusDto {
 
 export async function twoFactorStatus(userId: string, db: DbOrTx = getDb()): Promise<TwoFactorStatusDto> {
   const [[totp], [codes]] = await Promise.all([
-    db.select({ confirmedAt: totpFactors.confirmedAt }).from(totpFactors).where(and(eq(totpFactors.userId, userId), isNotNull(totpFactors.confirmedAt))),
-    db.select({ left: count() }).from(recoveryCodes).where(and(eq(recoveryCodes.userId, userId), isNull(recoveryCodes.usedAt))),
+    db
+      .select({ confirmedAt: totpFactors.confirmedAt })
+      .from(totpFactors)
+      .where(and(eq(totpFactors.userId, userId), isNotNull(totpFactors.confirmedAt))),
+    db
+      .select({ left: count() })
+      .from(recoveryCodes)
+      .where(and(eq(recoveryCodes.userId, userId), isNull(recoveryCodes.usedAt))),
   ]);
   return { totp: totp?.confirmedAt ? { confirmedAt: totp.confirmedAt } : null, recoveryCodesLeft: codes?.left ?? 0 };
 }
@@ -74,7 +80,11 @@ export async function startTotpSetup(userId: string, sealedSecret: string): Prom
   const rows = await getDb()
     .insert(totpFactors)
     .values({ userId, sealedSecret })
-    .onConflictDoUpdate({ target: totpFactors.userId, set: { sealedSecret, createdAt: sql`now()`, lastUsedStep: null }, setWhere: isNull(totpFactors.confirmedAt) })
+    .onConflictDoUpdate({
+      target: totpFactors.userId,
+      set: { sealedSecret, createdAt: sql`now()`, lastUsedStep: null },
+      setWhere: isNull(totpFactors.confirmedAt),
+    })
     .returning({ userId: totpFactors.userId });
   return rows.length > 0;
 }
@@ -116,7 +126,10 @@ export async function dropRecoveryCodesWithoutFactor(tx: Tx, userId: string): Pr
 
 /** Removes the person's authenticator app; their recovery codes go with their last second factor. */
 export async function removeTotp(tx: Tx, userId: string): Promise<boolean> {
-  const removed = await tx.delete(totpFactors).where(and(eq(totpFactors.userId, userId), isNotNull(totpFactors.confirmedAt))).returning({ userId: totpFactors.userId });
+  const removed = await tx
+    .delete(totpFactors)
+    .where(and(eq(totpFactors.userId, userId), isNotNull(totpFactors.confirmedAt)))
+    .returning({ userId: totpFactors.userId });
   if (removed.length > 0) await dropRecoveryCodesWithoutFactor(tx, userId);
   return removed.length > 0;
 }

@@ -55,7 +55,9 @@ export type Source = { kind: "rows"; piece: Piece } | { kind: "periods" | "cumul
 /** How far the organization's snapshots reach (lib/usage/snapshots.ts), each grain's end in epoch ms. */
 export async function snapshotReach(orgId: string): Promise<Record<"hour" | "day", number>> {
   const [mark] = rowsOf<{ hours: number | null; days: number | null }>(
-    await getDb().execute(sql`select ${epochMs(sql.raw("hours_through"))} as hours, ${epochMs(sql.raw("days_through"))} as days from usage_snapshot_mark where org_id = ${orgId}`),
+    await getDb().execute(
+      sql`select ${epochMs(sql.raw("hours_through"))} as hours, ${epochMs(sql.raw("days_through"))} as days from usage_snapshot_mark where org_id = ${orgId}`,
+    ),
   );
   return { hour: Number(mark?.hours ?? 0), day: Number(mark?.days ?? 0) };
 }
@@ -66,8 +68,10 @@ function documentsOf(query: UsageQuery, sources: Source[], level: SnapshotLevel)
     const where = sql`org_id = ${query.orgId} and grain = ${piece.grain} and level = ${level}`;
     const period = epochMs(sql.raw("period_start"));
     if (kind === "periods") {
-      return [sql`select ${period} as period_ms, 1 as sign, document from usage_snapshot
-        where ${where} and kind = 'period' and period_start >= ${piece.from.toISOString()} and period_start < ${piece.to.toISOString()}`];
+      return [
+        sql`select ${period} as period_ms, 1 as sign, document from usage_snapshot
+        where ${where} and kind = 'period' and period_start >= ${piece.from.toISOString()} and period_start < ${piece.to.toISOString()}`,
+      ];
     }
     if (kind !== "cumulative") return [];
     // Every request through the stretch's last day, less every request before its first.
@@ -83,11 +87,24 @@ function documentsOf(query: UsageQuery, sources: Source[], level: SnapshotLevel)
 
 /** The rollup rows of the pieces that match the query's filters (pieceRows), as parts. */
 export async function rollupParts(query: UsageQuery, pieces: Piece[]): Promise<UsagePart[]> {
-  return partsOf(pieces.length === 0 ? [] : await getDb().execute(sql.join(pieces.map((piece) => pieceRows(query, piece)), sql` union all `)));
+  return partsOf(
+    pieces.length === 0
+      ? []
+      : await getDb().execute(
+          sql.join(
+            pieces.map((piece) => pieceRows(query, piece)),
+            sql` union all `,
+          ),
+        ),
+  );
 }
 
 /** The documents of the snapshot sources at the query's level (documentsOf), each with its period's start and sign. */
-export async function snapshotDocuments(query: UsageQuery, sources: Source[], level: SnapshotLevel): Promise<{ periodStart: number; sign: 1 | -1; document: string }[]> {
+export async function snapshotDocuments(
+  query: UsageQuery,
+  sources: Source[],
+  level: SnapshotLevel,
+): Promise<{ periodStart: number; sign: 1 | -1; document: string }[]> {
   const documents = documentsOf(query, sources, level);
   const rows = rowsOf<{ period_ms: number; sign: number; document: string }>(documents === null ? [] : await getDb().execute(documents));
   return rows.map(({ period_ms, sign, document }) => ({ periodStart: Number(period_ms), sign: Number(sign) < 0 ? -1 : 1, document }));

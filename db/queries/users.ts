@@ -10,10 +10,7 @@ export interface UserDto {
 }
 
 export async function getUser(userId: string, db: DbOrTx = getDb()): Promise<UserDto | null> {
-  const [row] = await db
-    .select({ id: users.id, name: users.name, email: users.email })
-    .from(users)
-    .where(eq(users.id, userId));
+  const [row] = await db.select({ id: users.id, name: users.name, email: users.email }).from(users).where(eq(users.id, userId));
   return row ?? null;
 }
 

@@ -18,7 +18,14 @@ export async function subscribedEndpointIds(db: DbOrTx, orgId: string, eventType
   const endpoints = await db
     .select({ id: webhookEndpoints.id })
     .from(webhookEndpoints)
-    .where(and(eq(webhookEndpoints.orgId, orgId), eq(webhookEndpoints.enabled, true), eq(webhookEndpoints.format, "standard"), sql`${eventType} = any(${webhookEndpoints.eventTypes})`));
+    .where(
+      and(
+        eq(webhookEndpoints.orgId, orgId),
+        eq(webhookEndpoints.enabled, true),
+        eq(webhookEndpoints.format, "standard"),
+        sql`${eventType} = any(${webhookEndpoints.eventTypes})`,
+      ),
+    );
   return endpoints.map((endpoint) => endpoint.id);
 }
 
@@ -33,7 +40,15 @@ export async function enabledSlackChannels(db: DbOrTx, orgIds: string[]): Promis
 /** A queued delivery with what sending it needs: its endpoint's URL, state and secrets. */
 export async function findQueuedDelivery(deliveryId: string) {
   const [row] = await getDb()
-    .select({ delivery: webhookDeliveries, url: webhookEndpoints.url, enabled: webhookEndpoints.enabled, format: webhookEndpoints.format, secret: webhookEndpoints.signingSecret, previous: webhookEndpoints.previousSigningSecret, previousEndsAt: webhookEndpoints.previousSecretEndsAt })
+    .select({
+      delivery: webhookDeliveries,
+      url: webhookEndpoints.url,
+      enabled: webhookEndpoints.enabled,
+      format: webhookEndpoints.format,
+      secret: webhookEndpoints.signingSecret,
+      previous: webhookEndpoints.previousSigningSecret,
+      previousEndsAt: webhookEndpoints.previousSecretEndsAt,
+    })
     .from(webhookDeliveries)
     .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
     .where(eq(webhookDeliveries.id, deliveryId));
@@ -80,7 +95,10 @@ export async function recordAttempt(
     .set({ status, attempts: sql`${webhookDeliveries.attempts} + 1`, lastAttemptAt: times.at, ...answer })
     .where(eq(webhookDeliveries.id, delivery.id))
     .returning({ orgId: webhookDeliveries.orgId, attempts: webhookDeliveries.attempts });
-  if (counted) await tx.insert(webhookDeliveryAttempts).values({ orgId: counted.orgId, deliveryId: delivery.id, attempt: counted.attempts, attemptedAt: times.at, ...answer });
+  if (counted)
+    await tx
+      .insert(webhookDeliveryAttempts)
+      .values({ orgId: counted.orgId, deliveryId: delivery.id, attempt: counted.attempts, attemptedAt: times.at, ...answer });
   return recordEndpointHealth(tx, delivery.endpointId, attempt.ok, times.finishedAt, times.disableAfterMs);
 }
 

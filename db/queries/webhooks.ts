@@ -105,7 +105,13 @@ async function attemptsOf(orgId: string, deliveryIds: string[]): Promise<Map<str
     .orderBy(webhookDeliveryAttempts.deliveryId, webhookDeliveryAttempts.attempt);
   for (const row of rows) {
     const attempts = byDelivery.get(row.deliveryId) ?? [];
-    attempts.push({ attempt: row.attempt, attemptedAt: row.attemptedAt.toISOString(), responseStatus: row.responseStatus, durationMs: row.durationMs, responseExcerpt: row.responseExcerpt });
+    attempts.push({
+      attempt: row.attempt,
+      attemptedAt: row.attemptedAt.toISOString(),
+      responseStatus: row.responseStatus,
+      durationMs: row.durationMs,
+      responseExcerpt: row.responseExcerpt,
+    });
     byDelivery.set(row.deliveryId, attempts);
   }
   return byDelivery;
@@ -119,7 +125,10 @@ export async function listWebhookDeliveries(orgId: string, endpointId: string, l
     .where(and(eq(webhookDeliveries.orgId, orgId), eq(webhookDeliveries.endpointId, endpointId)))
     .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
     .limit(limit);
-  const attempts = await attemptsOf(orgId, rows.map((row) => row.id));
+  const attempts = await attemptsOf(
+    orgId,
+    rows.map((row) => row.id),
+  );
   return rows.map((row) => ({
     id: row.id,
     eventType: row.eventType,
@@ -146,7 +155,10 @@ export async function lockWebhookEndpoint(tx: DbOrTx, orgId: string, endpointId:
 }
 
 export async function countWebhookEndpoints(tx: DbOrTx, orgId: string, format: WebhookFormat): Promise<number> {
-  const [row] = await tx.select({ n: count() }).from(webhookEndpoints).where(and(eq(webhookEndpoints.orgId, orgId), eq(webhookEndpoints.format, format)));
+  const [row] = await tx
+    .select({ n: count() })
+    .from(webhookEndpoints)
+    .where(and(eq(webhookEndpoints.orgId, orgId), eq(webhookEndpoints.format, format)));
   return row?.n ?? 0;
 }
 
@@ -163,7 +175,16 @@ export async function lockWebhookDelivery(tx: DbOrTx, orgId: string, deliveryId:
 
 export async function insertWebhookEndpoint(
   tx: DbOrTx,
-  endpoint: { id: string; orgId: string; url: string; description: string; eventTypes: WebhookEventType[]; format: WebhookFormat; signingSecret: string; createdBy: string },
+  endpoint: {
+    id: string;
+    orgId: string;
+    url: string;
+    description: string;
+    eventTypes: WebhookEventType[];
+    format: WebhookFormat;
+    signingSecret: string;
+    createdBy: string;
+  },
 ): Promise<void> {
   await tx.insert(webhookEndpoints).values(endpoint);
 }

@@ -39,7 +39,11 @@ export async function lockSnapshotMark(tx: DbOrTx, orgId: string): Promise<Snaps
       from usage_snapshot_mark where org_id = ${orgId} for update skip locked`),
   );
   if (!mark) return null;
-  return { ...mark, hours_through: mark.hours_through === null ? null : Number(mark.hours_through), days_through: mark.days_through === null ? null : Number(mark.days_through) };
+  return {
+    ...mark,
+    hours_through: mark.hours_through === null ? null : Number(mark.hours_through),
+    days_through: mark.days_through === null ? null : Number(mark.days_through),
+  };
 }
 
 /** Records that the organization's snapshots of a grain reach `through`. */
@@ -57,7 +61,14 @@ export async function foldPendingBefore(tx: DbOrTx, orgId: string, before: numbe
 }
 
 /** A period's documents, one per level, encoded. */
-export async function insertSnapshotDocuments(tx: DbOrTx, orgId: string, grain: SnapshotGrain, kind: "period" | "cumulative", periodStart: number, documents: { level: SnapshotLevel; document: string }[]): Promise<void> {
+export async function insertSnapshotDocuments(
+  tx: DbOrTx,
+  orgId: string,
+  grain: SnapshotGrain,
+  kind: "period" | "cumulative",
+  periodStart: number,
+  documents: { level: SnapshotLevel; document: string }[],
+): Promise<void> {
   const values = documents.map(({ level, document }) => sql`(${orgId}, ${grain}, ${kind}, ${level}, ${iso(periodStart)}, ${document})`);
   await tx.execute(sql`insert into usage_snapshot (org_id, grain, kind, level, period_start, document) values ${sql.join(values, sql`, `)}`);
 }
@@ -113,7 +124,10 @@ export async function dropExpiredSnapshots(tx: DbOrTx, now: Date): Promise<void>
 
 /** Forgets an organization's snapshots so that the next build starts again from its rollups (after they are rebuilt). */
 export async function resetUsageSnapshots(db: DbOrTx, orgIds: string[]): Promise<void> {
-  const orgs = sql.join(orgIds.map((id) => sql`${id}`), sql`, `);
+  const orgs = sql.join(
+    orgIds.map((id) => sql`${id}`),
+    sql`, `,
+  );
   await db.execute(sql`delete from usage_snapshot where org_id in (${orgs})`);
   await db.execute(sql`insert into usage_snapshot_mark (org_id) select unnest(array[${orgs}]::text[])
     on conflict (org_id) do update set hours_through = null, days_through = null`);

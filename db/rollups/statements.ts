@@ -47,7 +47,10 @@ export function pendingRollupInsert(source: string): string {
 /** Recomputes every grain's rollups of these organizations from request_log (seed and repair, with no traffic of theirs meanwhile). */
 export async function rebuildRollups(db: DbOrTx, orgIds: string[], now = new Date()): Promise<void> {
   if (orgIds.length === 0) return;
-  const orgs = sql.join(orgIds.map((id) => sql`${id}`), sql`, `);
+  const orgs = sql.join(
+    orgIds.map((id) => sql`${id}`),
+    sql`, `,
+  );
   // Their pending rows are in the log too: folded after the rebuild, they would count twice.
   await db.execute(sql`delete from request_rollup_pending where org_id in (${orgs})`);
   // Snapshots of the old rollups go; the next build takes them again from the new ones.

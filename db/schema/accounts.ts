@@ -1,6 +1,16 @@
 import { sql } from "drizzle-orm";
 import { bigint, boolean, check, index, integer, pgEnum, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
-import { DEFAULT_QUOTA_ALERT_THRESHOLDS, DEFAULT_RATE_LIMIT_ALERT_THRESHOLD, QUOTA_ALERT_THRESHOLDS_MAX, RATE_LIMIT_ALERT_THRESHOLD_MAX, KEY_MAX_LIFETIME_DAYS, LEAKED_KEY_RESPONSE_VALUES, PLAN_VALUES, ROLE_VALUES, type KeyMaxLifetimeDays } from "@/core/enums";
+import {
+  DEFAULT_QUOTA_ALERT_THRESHOLDS,
+  DEFAULT_RATE_LIMIT_ALERT_THRESHOLD,
+  QUOTA_ALERT_THRESHOLDS_MAX,
+  RATE_LIMIT_ALERT_THRESHOLD_MAX,
+  KEY_MAX_LIFETIME_DAYS,
+  LEAKED_KEY_RESPONSE_VALUES,
+  PLAN_VALUES,
+  ROLE_VALUES,
+  type KeyMaxLifetimeDays,
+} from "@/core/enums";
 import { createdAt } from "./columns";
 
 // Who signs in and where: people, organizations and their members, invitations, sessions, sign-in throttling.
@@ -54,12 +64,18 @@ export const organizations = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
-    check("organizations_key_max_lifetime_known", sql`${t.keyMaxLifetimeDays} is null or ${t.keyMaxLifetimeDays} in (${sql.raw(KEY_MAX_LIFETIME_DAYS.join(", "))})`),
+    check(
+      "organizations_key_max_lifetime_known",
+      sql`${t.keyMaxLifetimeDays} is null or ${t.keyMaxLifetimeDays} in (${sql.raw(KEY_MAX_LIFETIME_DAYS.join(", "))})`,
+    ),
     check(
       "organizations_quota_alert_thresholds_valid",
       sql`cardinality(${t.quotaAlertThresholds}) <= ${sql.raw(String(QUOTA_ALERT_THRESHOLDS_MAX))} and 1 <= all(${t.quotaAlertThresholds}) and 100 >= all(${t.quotaAlertThresholds})`,
     ),
-    check("organizations_leaked_key_response_known", sql`${t.leakedKeyResponse} in (${sql.raw(LEAKED_KEY_RESPONSE_VALUES.map((value) => `'${value}'`).join(", "))})`),
+    check(
+      "organizations_leaked_key_response_known",
+      sql`${t.leakedKeyResponse} in (${sql.raw(LEAKED_KEY_RESPONSE_VALUES.map((value) => `'${value}'`).join(", "))})`,
+    ),
     check("organizations_rate_limit_alert_threshold_valid", sql`${t.rateLimitAlertThreshold} between 1 and ${sql.raw(String(RATE_LIMIT_ALERT_THRESHOLD_MAX))}`),
   ],
 );
@@ -104,7 +120,9 @@ export const invitations = pgTable(
     revokedBy: text("revoked_by").references(() => users.id, { onDelete: "set null" }),
   },
   (t) => [
-    uniqueIndex("invitations_open_email_idx").on(t.orgId, t.email).where(sql`${t.acceptedAt} is null and ${t.revokedAt} is null`),
+    uniqueIndex("invitations_open_email_idx")
+      .on(t.orgId, t.email)
+      .where(sql`${t.acceptedAt} is null and ${t.revokedAt} is null`),
     index("invitations_org_time_idx").on(t.orgId, t.createdAt),
     check("invitations_closed_once", sql`${t.acceptedAt} is null or ${t.revokedAt} is null`),
   ],
@@ -163,7 +181,10 @@ export const passkeys = pgTable(
     /** The COSE public key, base64url. */
     publicKey: text("public_key").notNull(),
     signCount: bigint("sign_count", { mode: "number" }).notNull().default(0),
-    transports: text("transports").array().notNull().default(sql`'{}'::text[]`),
+    transports: text("transports")
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     name: text("name").notNull(),
     createdAt: createdAt(),
     lastUsedAt: timestamp("last_used_at", { withTimezone: true, mode: "date" }),

@@ -15,7 +15,9 @@ export const activityLog = pgTable(
     id: bigserial("id", { mode: "number" }).notNull(),
     orgId: tenant(),
     /** "user" entries name their actor; "system" ones (expiries) have none. */
-    actorKind: text("actor_kind", { enum: ["user", "system"] }).notNull().default("user"),
+    actorKind: text("actor_kind", { enum: ["user", "system"] })
+      .notNull()
+      .default("user"),
     actorUserId: text("actor_user_id").references(() => users.id, { onDelete: "set null" }),
     action: text("action").notNull(),
     targetType: text("target_type", { enum: ACTIVITY_TARGET_TYPES }).notNull(),
@@ -34,6 +36,8 @@ export const activityLog = pgTable(
     index("activity_log_org_time_idx").on(t.orgId, t.createdAt, t.id),
     index("activity_log_org_target_time_idx").on(t.orgId, t.targetId, t.createdAt, t.id),
     // The system records a key's expiry once, whichever process sees it first.
-    uniqueIndex("activity_log_key_expired_once_idx").on(t.orgId, t.targetId).where(sql`${t.action} = 'api_key.expired'`),
+    uniqueIndex("activity_log_key_expired_once_idx")
+      .on(t.orgId, t.targetId)
+      .where(sql`${t.action} = 'api_key.expired'`),
   ],
 );

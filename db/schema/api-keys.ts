@@ -33,7 +33,10 @@ export const apiKeys = pgTable(
     /** A restricted key's permission per resource (core/enums.ts API_RESOURCES); empty for the other kinds. */
     scopes: jsonb("scopes").$type<KeyScopes>().notNull().default({}),
     /** Addresses and CIDR ranges the key may be used from, canonical as lib/keys/ip-allowlist.ts writes them; empty: anywhere. */
-    ipAllowlist: text("ip_allowlist").array().notNull().default(sql`'{}'::text[]`),
+    ipAllowlist: text("ip_allowlist")
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     /** At most this many admitted requests per `budget_period` (UTC); null: no budget. */
     budgetLimit: integer("budget_limit"),
     budgetPeriod: text("budget_period", { enum: BUDGET_PERIOD_VALUES }),
@@ -51,7 +54,10 @@ export const apiKeys = pgTable(
       "api_keys_budget_valid",
       sql`(${t.budgetLimit} is null and ${t.budgetPeriod} is null) or (${t.budgetLimit} between 1 and ${sql.raw(String(KEY_BUDGET_MAX))} and ${t.budgetPeriod} in (${sql.raw(BUDGET_PERIOD_VALUES.map((period) => `'${period}'`).join(", "))}))`,
     ),
-    check("api_keys_revoke_reason_known", sql`${t.revokeReason} is null or ${t.revokeReason} in (${sql.raw(REVOKE_REASON_VALUES.map((reason) => `'${reason}'`).join(", "))})`),
+    check(
+      "api_keys_revoke_reason_known",
+      sql`${t.revokeReason} is null or ${t.revokeReason} in (${sql.raw(REVOKE_REASON_VALUES.map((reason) => `'${reason}'`).join(", "))})`,
+    ),
   ],
 );
 

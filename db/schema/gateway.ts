@@ -81,8 +81,14 @@ export const requestDetails = pgTable(
  */
 const rollupMeasures = () => ({
   count: bigint("count", { mode: "number" }).notNull().default(0),
-  latencyBuckets: smallint("latency_buckets").array().notNull().default(sql`'{}'`),
-  latencyCounts: bigint("latency_counts", { mode: "number" }).array().notNull().default(sql`'{}'`),
+  latencyBuckets: smallint("latency_buckets")
+    .array()
+    .notNull()
+    .default(sql`'{}'`),
+  latencyCounts: bigint("latency_counts", { mode: "number" })
+    .array()
+    .notNull()
+    .default(sql`'{}'`),
 });
 
 /** Daily counts per key, endpoint and status, kept in step with request_log as rows are written. */
@@ -96,10 +102,7 @@ export const requestDailyRollup = pgTable(
     status: smallint("status").notNull(),
     ...rollupMeasures(),
   },
-  (t) => [
-    primaryKey({ columns: [t.orgId, t.apiKeyId, t.day, t.endpoint, t.status] }),
-    index("request_daily_rollup_org_day_idx").on(t.orgId, t.day),
-  ],
+  (t) => [primaryKey({ columns: [t.orgId, t.apiKeyId, t.day, t.endpoint, t.status] }), index("request_daily_rollup_org_day_idx").on(t.orgId, t.day)],
 );
 
 /**

@@ -76,7 +76,9 @@ export class ApiKeysPage {
 
   /** Revokes the key named `name` (owners) without a reason. */
   async revokeNow(name: string) {
-    await this.row(name).getByRole("button", { name: `Revoke ${name}` }).click();
+    await this.row(name)
+      .getByRole("button", { name: `Revoke ${name}` })
+      .click();
     const dialog = this.page.getByRole("alertdialog", { name: "Revoke API key" });
     await dialog.getByRole("button", { name: "Revoke key" }).click();
     await expect(dialog).toBeHidden();
@@ -84,7 +86,9 @@ export class ApiKeysPage {
 
   /** Revokes the key named `name` (owners) with a reason and a note for the history. */
   async revoke(name: string, reason: string, note: string) {
-    await this.row(name).getByRole("button", { name: `Revoke ${name}` }).click();
+    await this.row(name)
+      .getByRole("button", { name: `Revoke ${name}` })
+      .click();
     const dialog = this.page.getByRole("alertdialog", { name: "Revoke API key" });
     await dialog.getByRole("combobox", { name: "Reason (optional)" }).click();
     await this.page.getByRole("option", { name: reason, exact: true }).click();

@@ -17,7 +17,8 @@ export const alertSettingsInput = z.object({
       const bad = parts.find((_, i) => !(percents[i]! >= 1 && percents[i]! <= 100));
       if (bad !== undefined) ctx.addIssue({ code: "custom", message: `"${bad.slice(0, 20)}" is not a whole percentage from 1 to 100.` });
       else if (new Set(percents).size !== percents.length) ctx.addIssue({ code: "custom", message: "Name each percentage once." });
-      else if (percents.length > QUOTA_ALERT_THRESHOLDS_MAX) ctx.addIssue({ code: "custom", message: `Use at most ${QUOTA_ALERT_THRESHOLDS_MAX} percentages.` });
+      else if (percents.length > QUOTA_ALERT_THRESHOLDS_MAX)
+        ctx.addIssue({ code: "custom", message: `Use at most ${QUOTA_ALERT_THRESHOLDS_MAX} percentages.` });
       return percents.sort((a, b) => a - b);
     }),
   ),

@@ -39,7 +39,13 @@ async function raise(db: DbOrTx, insert: (tx: DbOrTx) => Promise<RaisedAlert[]>,
     const raised = await insert(tx);
     for (const alert of raised) {
       const type = EVENT_OF[alert.kind];
-      if (type) await enqueueWebhookEvent(tx, alert.orgId, { type, data: { alertId: alert.id, ...(alert.apiKeyId ? { keyId: alert.apiKeyId } : {}), ...alert.details } }, at);
+      if (type)
+        await enqueueWebhookEvent(
+          tx,
+          alert.orgId,
+          { type, data: { alertId: alert.id, ...(alert.apiKeyId ? { keyId: alert.apiKeyId } : {}), ...alert.details } },
+          at,
+        );
     }
     await enqueueSlackAlerts(tx, raised, at);
     await queueAlertEmails(tx, raised, at);

@@ -15,7 +15,10 @@ export async function markRead({ alertId }: z.output<typeof markAlertsReadInput>
 const SETTING_FIELDS = ["quotaAlertThresholds", "rateLimitAlertThreshold"] as const;
 
 /** The quota thresholds and the burst size, for owners and admins; the entry names what changed. */
-export async function changeAlertSettings({ quotaAlertThresholds, rateLimitAlertThreshold }: z.output<typeof alertSettingsInput>, ctx: ActionContext): Promise<Change<AlertSettings>> {
+export async function changeAlertSettings(
+  { quotaAlertThresholds, rateLimitAlertThreshold }: z.output<typeof alertSettingsInput>,
+  ctx: ActionContext,
+): Promise<Change<AlertSettings>> {
   const { name, ...before } = await lockAlertSettings(ctx.tx, ctx.orgId);
   const after: AlertSettings = { quotaAlertThresholds, rateLimitAlertThreshold };
   // The history's values are plain: the thresholds as "80 %, 90 %, 100 %", none as null ("Off").

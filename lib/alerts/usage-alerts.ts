@@ -61,7 +61,15 @@ export class UsageAlerts {
       this.budgetRaised.set(admission.keyId, (raised = { periodStart, thresholds: new Set() }));
     }
     return raiseUnremembered(raised.thresholds, budgetThresholdsReached(budget.limit, budget.used), (thresholds) =>
-      raiseBudgetAlerts(getDb(), { orgId: admission.orgId, apiKeyId: admission.keyId, limit: budget.limit, period: budget.period, periodStart: new Date(periodStart), thresholds, at: new Date(now) }),
+      raiseBudgetAlerts(getDb(), {
+        orgId: admission.orgId,
+        apiKeyId: admission.keyId,
+        limit: budget.limit,
+        period: budget.period,
+        periodStart: new Date(periodStart),
+        thresholds,
+        at: new Date(now),
+      }),
     );
   }
 

@@ -46,7 +46,11 @@ function decodeJsonString(token: string): string {
   try {
     return JSON.parse(closed) as string;
   } catch {
-    return token.slice(1).replace(/\\(?:u([0-9A-Fa-f]{4})|([\s\S]))/g, (_, hex: string | undefined, char: string | undefined) => (hex ? String.fromCharCode(Number.parseInt(hex, 16)) : (char ?? "")));
+    return token
+      .slice(1)
+      .replace(/\\(?:u([0-9A-Fa-f]{4})|([\s\S]))/g, (_, hex: string | undefined, char: string | undefined) =>
+        hex ? String.fromCharCode(Number.parseInt(hex, 16)) : (char ?? ""),
+      );
   }
 }
 

@@ -15,5 +15,13 @@ export type ApiEnv = {
    * credentials: the request's own (lib/api/request-capture.ts), kept out of everything stored.
    * errorCode, errorMessage, errorBody: the refusal rendered, for the audit row and its details.
    */
-  Variables: { requestId: string; receivedAt: number; caller: ApiCaller; credentials: readonly string[]; errorCode?: ApiErrorCode; errorMessage?: string; errorBody?: ApiErrorBody };
+  Variables: {
+    requestId: string;
+    receivedAt: number;
+    caller: ApiCaller;
+    credentials: readonly string[];
+    errorCode?: ApiErrorCode;
+    errorMessage?: string;
+    errorBody?: ApiErrorBody;
+  };
 };

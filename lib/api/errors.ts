@@ -21,7 +21,8 @@ export const API_ERRORS = {
   rate_limited: { status: 429, description: "The key's per-minute rate limit is used up; retry after Retry-After seconds." },
   key_budget_exceeded: {
     status: 429,
-    description: "The key's own budget (requests per UTC day, week or month, set in the dashboard) is used up; it resets when X-Key-Budget-Reset says (Retry-After).",
+    description:
+      "The key's own budget (requests per UTC day, week or month, set in the dashboard) is used up; it resets when X-Key-Budget-Reset says (Retry-After).",
   },
   monthly_quota_exceeded: {
     status: 429,

@@ -86,7 +86,10 @@ function decide(c: Context<ApiEnv>, admission: Admission, ask: { need: RequiredA
   if (admission.expiresAt) c.header("X-API-Key-Expires", rfc3339(admission.expiresAt));
   if (!admission.ipAllowed) {
     const from = ask.ip ? `from ${ask.ip}` : "from an address the server cannot read";
-    throw ApiError.of("ip_not_allowed", `This API key cannot be used ${from}: the address is not on the key's IP allowlist. An admin can change the allowlist in the dashboard.`);
+    throw ApiError.of(
+      "ip_not_allowed",
+      `This API key cannot be used ${from}: the address is not on the key's IP allowlist. An admin can change the allowlist in the dashboard.`,
+    );
   }
   const plan = PLANS[admission.plan];
   if (!plan.apiAccess) {
@@ -125,12 +128,17 @@ function decide(c: Context<ApiEnv>, admission: Admission, ask: { need: RequiredA
       { headers: { "Retry-After": String(retryAfter) } },
     );
   }
-  if (used === 1 && Math.random() < 0.05) void pruneRateWindows(new Date(now - 5 * RATE_WINDOW_MS)).catch((error) => console.error("Pruning rate-limit windows failed", error));
+  if (used === 1 && Math.random() < 0.05)
+    void pruneRateWindows(new Date(now - 5 * RATE_WINDOW_MS)).catch((error) => console.error("Pruning rate-limit windows failed", error));
   if (quota !== null && !admission.quotaCounted) {
     const retryAfter = Math.ceil((nextUtcMonth(new Date(now)).getTime() - now) / 1000);
-    throw ApiError.of("monthly_quota_exceeded", `The ${plan.label} plan's ${quota.toLocaleString("en-US")} API calls for this month are used up. The quota resets at the start of next month (UTC).`, {
-      headers: { "Retry-After": String(retryAfter) },
-    });
+    throw ApiError.of(
+      "monthly_quota_exceeded",
+      `The ${plan.label} plan's ${quota.toLocaleString("en-US")} API calls for this month are used up. The quota resets at the start of next month (UTC).`,
+      {
+        headers: { "Retry-After": String(retryAfter) },
+      },
+    );
   }
 }
 
@@ -152,7 +160,8 @@ export function gateway(): MiddlewareHandler<ApiEnv> {
     const presented = c.req.header("x-api-key")?.trim();
     if (!presented) throw ApiError.of("api_key_missing", "Send your API key in the X-API-Key header.");
     const format = parseApiKey(presented);
-    if (!format.ok) throw ApiError.of("api_key_invalid", `This is not a valid API key. Keys start with ${API_KEY_PREFIX} and have ${API_KEY_LENGTH} characters.`);
+    if (!format.ok)
+      throw ApiError.of("api_key_invalid", `This is not a valid API key. Keys start with ${API_KEY_PREFIX} and have ${API_KEY_LENGTH} characters.`);
     const keyHash = hashApiKey(presented);
     const failed = (error: unknown) => {
       // A failure of the gateway's own checks (the database, say) answers with the request id; the

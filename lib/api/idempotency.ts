@@ -45,10 +45,18 @@ export function idempotency(): MiddlewareHandler<ApiEnv> {
     if (!parsed.success) throw validationError(parsed.error, "header");
 
     const { orgId, keyId } = c.get("caller");
-    const request: IdempotentRequest = { orgId, key: idempotencyKeyDigest(header), apiKeyId: keyId, requestHash: requestHash(c.req.method, c.req.url, await c.req.arrayBuffer()) };
+    const request: IdempotentRequest = {
+      orgId,
+      key: idempotencyKeyDigest(header),
+      apiKeyId: keyId,
+      requestHash: requestHash(c.req.method, c.req.url, await c.req.arrayBuffer()),
+    };
     const claim = await claimIdempotencyKey(request);
     if (claim.kind === "reused") {
-      throw ApiError.of("idempotency_key_reused", "This Idempotency-Key was used with a different request in the last 24 hours. Use a new key for a new request.");
+      throw ApiError.of(
+        "idempotency_key_reused",
+        "This Idempotency-Key was used with a different request in the last 24 hours. Use a new key for a new request.",
+      );
     }
     if (claim.kind === "in_use") {
       throw ApiError.of("idempotency_key_in_use", "A request with this Idempotency-Key is still running. Retry once it has finished.");

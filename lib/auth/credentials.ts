@@ -33,7 +33,11 @@ export async function checkPassword(email: string, password: string): Promise<Us
  * run at once (lib/auth/throttled-check.ts). Sign-in and sudo mode's confirmation count against
  * the same windows, so asking for the password again gives no extra guesses.
  */
-export async function throttledPasswordCheck(email: string, password: string, clientIp: string): Promise<{ refusedBy: "email" | "address" } | { user: UserDto | null }> {
+export async function throttledPasswordCheck(
+  email: string,
+  password: string,
+  clientIp: string,
+): Promise<{ refusedBy: "email" | "address" } | { user: UserDto | null }> {
   const byIp: ThrottleLimit = { subject: `signin-ip:${clientIp}`, limit: MAX_FAILURES_PER_IP, windowSeconds: SIGN_IN_WINDOW_SECONDS };
   const byEmail: ThrottleLimit = { subject: `signin-email:${email}`, limit: MAX_FAILURES_PER_EMAIL, windowSeconds: SIGN_IN_WINDOW_SECONDS };
   const outcome = await throttledCheck(byIp, byEmail, () => checkPassword(email, password));

@@ -6,7 +6,13 @@ import { clientOf } from "./client";
 import { authorizeCredentials } from "./credentials";
 import { authConfig } from "./config";
 
-export const { handlers, auth, signIn, signOut, unstable_update: update } = NextAuth({
+export const {
+  handlers,
+  auth,
+  signIn,
+  signOut,
+  unstable_update: update,
+} = NextAuth({
   ...authConfig,
   callbacks: {
     ...authConfig.callbacks,

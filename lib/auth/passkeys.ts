@@ -76,14 +76,23 @@ export async function verifyNewPasskey(session: { sessionId: string }, credentia
   const challenge = await takeWebauthnChallenge(session.sessionId);
   if (!response || !challenge) throw new UserFacingError("The passkey could not be added: start again.");
   const { rpID, origin } = await relyingParty();
-  const verification = await verifyRegistrationResponse({ response, expectedChallenge: challenge, expectedOrigin: origin, expectedRPID: rpID, requireUserVerification: false }).catch(
-    (error: unknown) => {
-      throw new UserFacingError(`The passkey could not be added: ${error instanceof Error ? error.message : "its answer did not check out"}.`);
-    },
-  );
+  const verification = await verifyRegistrationResponse({
+    response,
+    expectedChallenge: challenge,
+    expectedOrigin: origin,
+    expectedRPID: rpID,
+    requireUserVerification: false,
+  }).catch((error: unknown) => {
+    throw new UserFacingError(`The passkey could not be added: ${error instanceof Error ? error.message : "its answer did not check out"}.`);
+  });
   if (!verification.verified) throw new UserFacingError("The passkey could not be added: its answer did not check out.");
   const { credential } = verification.registrationInfo;
-  return { credentialId: credential.id, publicKey: isoBase64URL.fromBuffer(credential.publicKey), signCount: credential.counter, transports: credential.transports ?? [] };
+  return {
+    credentialId: credential.id,
+    publicKey: isoBase64URL.fromBuffer(credential.publicKey),
+    signCount: credential.counter,
+    transports: credential.transports ?? [],
+  };
 }
 
 /** The options for navigator.credentials.get(): a new challenge and the person's passkeys. Null when they have none. */

@@ -25,5 +25,7 @@ export function normalizeRecoveryCode(typed: string): string | null {
 
 /** What is stored: the SHA-256 (hex) of the normalized code. Fifty random bits need no slow hash behind a throttle. */
 export function hashRecoveryCode(code: string): string {
-  return createHash("sha256").update(`recovery:${normalizeRecoveryCode(code) ?? code}`).digest("hex");
+  return createHash("sha256")
+    .update(`recovery:${normalizeRecoveryCode(code) ?? code}`)
+    .digest("hex");
 }

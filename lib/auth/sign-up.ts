@@ -65,7 +65,11 @@ export async function createUserWithOrganization(input: {
     await insertOrganization(tx, { id: orgId, name: input.organizationName, slug });
     await insertMembership(tx, orgId, user.id, "owner");
     await insertActivity(tx, orgId, { kind: "user", userId: user.id, ...input.client }, [
-      { action: "organization.created", target: { type: "organization", id: orgId, name: input.organizationName }, after: { name: input.organizationName, slug } },
+      {
+        action: "organization.created",
+        target: { type: "organization", id: orgId, name: input.organizationName },
+        after: { name: input.organizationName, slug },
+      },
     ]);
     return { user, orgSlug: slug };
   });

@@ -8,7 +8,11 @@ import { attemptFailed, attemptSucceeded, countAttempt, type CountedAttempt, typ
  * its own count back and forgets the subject's failures counted before it began (not those of
  * attempts alongside it); a failure stays counted. `check` answers null for a wrong secret.
  */
-export async function throttledCheck<T>(byAddress: ThrottleLimit, bySubject: ThrottleLimit, check: () => Promise<T | null>): Promise<{ refusedBy: ThrottleLimit } | { passed: T | null }> {
+export async function throttledCheck<T>(
+  byAddress: ThrottleLimit,
+  bySubject: ThrottleLimit,
+  check: () => Promise<T | null>,
+): Promise<{ refusedBy: ThrottleLimit } | { passed: T | null }> {
   // Address before subject, always: the row locks cannot deadlock.
   const attempt = await countAttempt([byAddress, bySubject]);
   if ("refusedBy" in attempt) return attempt;

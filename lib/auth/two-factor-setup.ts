@@ -17,7 +17,8 @@ export interface TotpSetupDto {
 /** Starts setting up an authenticator app with a new secret (a setup begun earlier is replaced). */
 export async function beginTotpSetup(userId: string, account: string): Promise<TotpSetupDto> {
   const secret = newTotpSecret();
-  if (!(await startTotpSetup(userId, sealSecret(secret)))) throw new UserFacingError("Your authenticator app is already set up. Remove it first to set up another.");
+  if (!(await startTotpSetup(userId, sealSecret(secret))))
+    throw new UserFacingError("Your authenticator app is already set up. Remove it first to set up another.");
   const qrCodeSvg = await QRCode.toString(totpUri(secret, account), { type: "svg", margin: 1, errorCorrectionLevel: "M" });
   return { secret, qrCodeSvg };
 }

@@ -50,7 +50,11 @@ async function join(tx: Tx, invitation: InvitationViewDto, user: { id: string; n
   await insertMembership(tx, invitation.orgId, user.id, invitation.role);
   await markInvitationAccepted(tx, invitation.id, user.id);
   await insertActivity(tx, invitation.orgId, { kind: "user", userId: user.id, ...client }, [
-    { action: "member.joined", target: { type: "member", id: user.id, name: user.name }, after: { email: invitation.email, role: invitation.role, invitation: invitation.id } },
+    {
+      action: "member.joined",
+      target: { type: "member", id: user.id, name: user.name },
+      after: { email: invitation.email, role: invitation.role, invitation: invitation.id },
+    },
   ]);
   return { orgSlug: invitation.orgSlug };
 }
@@ -62,7 +66,9 @@ export async function acceptInvitation(token: string, userId: string, client: Cl
     const user = await getUser(userId, tx);
     if (!user) throw new UserFacingError("Your session has ended. Sign in again.");
     if (user.email !== invitation.email) {
-      throw new UserFacingError(`This invitation is for ${invitation.email}, and you are signed in as ${user.email}. Sign out and sign in with ${invitation.email} to accept it.`);
+      throw new UserFacingError(
+        `This invitation is for ${invitation.email}, and you are signed in as ${user.email}. Sign out and sign in with ${invitation.email} to accept it.`,
+      );
     }
     if (await findMembership(userId, invitation.orgId, tx)) throw new UserFacingError(`You are already a member of ${invitation.orgName}.`);
     return join(tx, invitation, user, client);
@@ -70,7 +76,10 @@ export async function acceptInvitation(token: string, userId: string, client: Cl
 }
 
 /** A new user signs up through the link: the account takes the invitation's email and joins, with no organization of its own. */
-export async function signUpWithInvitation(input: { token: string; name: string; password: string }, client: Client): Promise<{ email: string; orgSlug: string }> {
+export async function signUpWithInvitation(
+  input: { token: string; name: string; password: string },
+  client: Client,
+): Promise<{ email: string; orgSlug: string }> {
   await countSignUp(client);
   const passwordHash = await hashPassword(input.password);
   return getDb().transaction(async (tx) => {

@@ -1,4 +1,13 @@
-import { API_RESOURCE_NAMES, API_RESOURCES, permissionRank, type ApiResource, type KeyAccess, type KeyRestrictions, type KeyScopes, type Permission } from "@/core/enums";
+import {
+  API_RESOURCE_NAMES,
+  API_RESOURCES,
+  permissionRank,
+  type ApiResource,
+  type KeyAccess,
+  type KeyRestrictions,
+  type KeyScopes,
+  type Permission,
+} from "@/core/enums";
 
 /** Restricted keys for requests and people: what a request needs, and what a key can do, from the resource table of core/enums.ts. */
 
@@ -63,24 +72,42 @@ export function describeScopes(access: KeyAccess, scopes: KeyScopes): { resource
   return API_RESOURCE_NAMES.map((resource) => {
     const { label, permissions } = API_RESOURCES[resource];
     const held: readonly Permission[] =
-      access === "full" ? permissions : access === "read_only" ? (permissions[0] === "read" ? ["read"] : []) : permissions.slice(0, permissionRank(resource, scopes[resource]));
+      access === "full"
+        ? permissions
+        : access === "read_only"
+          ? permissions[0] === "read"
+            ? ["read"]
+            : []
+          : permissions.slice(0, permissionRank(resource, scopes[resource]));
     return { resource, label, can: held.length === 0 ? "No access" : held.map((permission) => PERMISSION_LABELS[permission]).join(" and ") };
   });
 }
 
 /** "invoices: write, analytics: read": a restricted key's permissions in one line, for the history and its CSV. */
 export function scopesLine(scopes: KeyScopes): string {
-  return API_RESOURCE_NAMES.filter((resource) => scopes[resource]).map((resource) => `${resource}: ${scopes[resource]}`).join(", ");
+  return API_RESOURCE_NAMES.filter((resource) => scopes[resource])
+    .map((resource) => `${resource}: ${scopes[resource]}`)
+    .join(", ");
 }
 
 /**
  * A key's restrictions as the activity history records them, only the fields that differ between
  * `before` and `after` (all of them for a new key): plain values, the allowlist null when empty.
  */
-export function restrictionChanges(before: KeyRestrictions | null, after: KeyRestrictions): { before: Record<string, string | null>; after: Record<string, string | null> } {
-  const values = (r: KeyRestrictions) => ({ access: r.access, scopes: r.access === "restricted" ? scopesLine(r.scopes) : null, ipAllowlist: r.ipAllowlist.length > 0 ? r.ipAllowlist.join(", ") : null });
+export function restrictionChanges(
+  before: KeyRestrictions | null,
+  after: KeyRestrictions,
+): { before: Record<string, string | null>; after: Record<string, string | null> } {
+  const values = (r: KeyRestrictions) => ({
+    access: r.access,
+    scopes: r.access === "restricted" ? scopesLine(r.scopes) : null,
+    ipAllowlist: r.ipAllowlist.length > 0 ? r.ipAllowlist.join(", ") : null,
+  });
   const now = values(after);
   const then = before ? values(before) : null;
   const fields = (Object.keys(now) as (keyof typeof now)[]).filter((field) => !then || then[field] !== now[field]);
-  return { before: Object.fromEntries(fields.map((field) => [field, then ? then[field] : null])), after: Object.fromEntries(fields.map((field) => [field, now[field]])) };
+  return {
+    before: Object.fromEntries(fields.map((field) => [field, then ? then[field] : null])),
+    after: Object.fromEntries(fields.map((field) => [field, now[field]])),
+  };
 }

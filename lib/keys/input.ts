@@ -1,6 +1,27 @@
 import { z } from "zod";
-import { API_RESOURCE_NAMES, API_RESOURCES, IP_ALLOWLIST_MAX, KEY_ACCESS_VALUES, KEY_MAX_LIFETIME_DAYS, PERSON_REVOKE_REASON_VALUES, type ApiResource, type KeyMaxLifetimeDays, type KeyRestrictions, type KeyScopes } from "@/core/enums";
-import { blankAsUndefined, boundedDate, boundedString, characterCount, CONTROL_CHARACTER, idSchema, NO_CONTROL_CHARACTERS, orgIdSchema, utf8Bytes } from "@/lib/input-rules";
+import {
+  API_RESOURCE_NAMES,
+  API_RESOURCES,
+  IP_ALLOWLIST_MAX,
+  KEY_ACCESS_VALUES,
+  KEY_MAX_LIFETIME_DAYS,
+  PERSON_REVOKE_REASON_VALUES,
+  type ApiResource,
+  type KeyMaxLifetimeDays,
+  type KeyRestrictions,
+  type KeyScopes,
+} from "@/core/enums";
+import {
+  blankAsUndefined,
+  boundedDate,
+  boundedString,
+  characterCount,
+  CONTROL_CHARACTER,
+  idSchema,
+  NO_CONTROL_CHARACTERS,
+  orgIdSchema,
+  utf8Bytes,
+} from "@/lib/input-rules";
 import { BUDGET_PERIOD_VALUES, KEY_BUDGET_MAX, type KeyBudget } from "@/core/key-budget";
 import { customExpiryBounds, KEY_EXPIRY_VALUES } from "./expiry";
 import { IP_ALLOWLIST_TEXT_MAX, parseAllowlist } from "./ip-allowlist";
@@ -45,7 +66,8 @@ export const keyExpiryInput = z
     if (expiresIn !== "date") return;
     if (!expiresOn) return void ctx.addIssue({ code: "custom", path: ["expiresOn"], message: "Choose the day the key expires." });
     const { first, last } = customExpiryBounds(new Date());
-    if (expiresOn < first) ctx.addIssue({ code: "custom", path: ["expiresOn"], message: "Choose today or a later day: a key cannot be created already expired." });
+    if (expiresOn < first)
+      ctx.addIssue({ code: "custom", path: ["expiresOn"], message: "Choose today or a later day: a key cannot be created already expired." });
     if (expiresOn > last) ctx.addIssue({ code: "custom", path: ["expiresOn"], message: `Choose a day at most 5 years from now (${last}), or "Never".` });
   });
 
@@ -67,7 +89,10 @@ function scopeSchema(resource: ApiResource) {
 export const keyRestrictionsInput = z
   .object({
     access: z.preprocess(blankAsUndefined, z.enum(KEY_ACCESS_VALUES, { error: "Choose full access, read only or restricted." }).default("full")),
-    ...(Object.fromEntries(API_RESOURCE_NAMES.map((resource) => [scopeField(resource), scopeSchema(resource)])) as Record<ScopeField, ReturnType<typeof scopeSchema>>),
+    ...(Object.fromEntries(API_RESOURCE_NAMES.map((resource) => [scopeField(resource), scopeSchema(resource)])) as Record<
+      ScopeField,
+      ReturnType<typeof scopeSchema>
+    >),
     ipAllowlist: z.preprocess(
       (value) => value ?? "",
       boundedString(IP_ALLOWLIST_TEXT_MAX, `This list is too long: use at most ${IP_ALLOWLIST_MAX} addresses or ranges.`).transform((text, ctx) => {
@@ -102,7 +127,7 @@ const BUDGET_LIMIT_MESSAGE = `Enter a whole number of requests from 1 to ${KEY_B
 export const keyBudgetInput = z
   .object({
     budgetLimit: z.preprocess(
-      (value) => (typeof value === "string" ? value.trim().replace(/[,\s_]/g, "") : value ?? ""),
+      (value) => (typeof value === "string" ? value.trim().replace(/[,\s_]/g, "") : (value ?? "")),
       z.string({ error: BUDGET_LIMIT_MESSAGE }).max(20, BUDGET_LIMIT_MESSAGE).regex(/^\d*$/, BUDGET_LIMIT_MESSAGE),
     ),
     budgetPeriod: z.preprocess(blankAsUndefined, z.enum(BUDGET_PERIOD_VALUES, { error: "Choose a day, a week or a month." }).default("day")),
@@ -142,7 +167,11 @@ export const revokeApiKeyInput = z
   });
 
 export const renameApiKeyInput = z.object({ orgId: orgIdSchema, keyId: idSchema, name: apiKeyNameSchema });
-export const rollApiKeyInput = z.object({ orgId: orgIdSchema, keyId: idSchema, overlap: z.enum(ROLL_OVERLAP_VALUES, { error: "Choose how long the old key keeps working." }) });
+export const rollApiKeyInput = z.object({
+  orgId: orgIdSchema,
+  keyId: idSchema,
+  overlap: z.enum(ROLL_OVERLAP_VALUES, { error: "Choose how long the old key keeps working." }),
+});
 
 const MAX_LIFETIME_VALUES = ["none", ...KEY_MAX_LIFETIME_DAYS.map(String)] as [string, ...string[]];
 

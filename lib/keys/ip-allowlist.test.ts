@@ -38,7 +38,10 @@ describe("an allowlist entry", () => {
 
 describe("a typed allowlist", () => {
   it("splits on lines, commas and spaces, and drops repeats", () => {
-    expect(parseAllowlist("203.0.113.10\n10.0.0.0/8, 203.0.113.10/32  2001:db8::1")).toEqual({ ok: true, entries: ["203.0.113.10", "10.0.0.0/8", "2001:db8::1"] });
+    expect(parseAllowlist("203.0.113.10\n10.0.0.0/8, 203.0.113.10/32  2001:db8::1")).toEqual({
+      ok: true,
+      entries: ["203.0.113.10", "10.0.0.0/8", "2001:db8::1"],
+    });
     expect(parseAllowlist("  \n")).toEqual({ ok: true, entries: [] });
   });
 

@@ -1,7 +1,16 @@
 import "server-only";
 import type { z } from "zod";
 import { countActiveKeys, getApiKey, type ApiKeyDto } from "@/db/queries/api-keys";
-import { carryBudgetUsage, endApiKeyAt, insertApiKey, lockKeyForRoll, markApiKeyRevoked, renameApiKey, setKeyAccess, type KeyRevocation } from "@/db/queries/api-key-writes";
+import {
+  carryBudgetUsage,
+  endApiKeyAt,
+  insertApiKey,
+  lockKeyForRoll,
+  markApiKeyRevoked,
+  renameApiKey,
+  setKeyAccess,
+  type KeyRevocation,
+} from "@/db/queries/api-key-writes";
 import type { KeyRestrictions, Plan } from "@/core/enums";
 import type { Tx } from "@/db";
 import { restrictionChanges } from "@/lib/keys/access";
@@ -26,7 +35,10 @@ function keyEventData(key: ApiKeyDto, by: string) {
 }
 
 /** A new key's value, hash and hint, stored; the value is returned once, to be shown once. */
-async function mintKey(ctx: ActionContext, key: { name: string; expiresAt: Date | null; replacesKeyId?: string; budget: KeyBudget | null } & KeyRestrictions): Promise<{ key: ApiKeyDto; value: string }> {
+async function mintKey(
+  ctx: ActionContext,
+  key: { name: string; expiresAt: Date | null; replacesKeyId?: string; budget: KeyBudget | null } & KeyRestrictions,
+): Promise<{ key: ApiKeyDto; value: string }> {
   const { value, hash, hint } = mintApiKey();
   const id = newId("key");
   await insertApiKey(ctx.tx, { id, orgId: ctx.orgId, keyHash: hash, hint, createdBy: ctx.userId, ...key });
@@ -55,7 +67,10 @@ function requireApiAccess(plan: Plan): void {
 /** A budget as the history records it: "3 requests per day", or null for none. */
 const budgetEntry = (budget: KeyBudget | null) => (budget ? describeBudget(budget) : null);
 
-export async function createKey({ name, expiresIn, expiresOn, access, scopes, ipAllowlist, budget }: z.output<typeof createApiKeyInput>, ctx: ActionContext): Promise<Change<{ key: ApiKeyDto; value: string }>> {
+export async function createKey(
+  { name, expiresIn, expiresOn, access, scopes, ipAllowlist, budget }: z.output<typeof createApiKeyInput>,
+  ctx: ActionContext,
+): Promise<Change<{ key: ApiKeyDto; value: string }>> {
   if (budget) requirePermission(ctx, "keys.budget");
   const { plan, keyPolicy } = await lockOrganization(ctx.tx, ctx.orgId);
   requireApiAccess(plan);
@@ -78,7 +93,13 @@ export async function createKey({ name, expiresIn, expiresOn, access, scopes, ip
     activity: {
       action: "api_key.created",
       target: { type: "api_key", id: key.id, name },
-      after: { name, hint: key.hint, expiresAt: key.expiresAt, ...restrictionChanges(null, restrictions).after, ...(budget ? { budget: budgetEntry(budget) } : {}) },
+      after: {
+        name,
+        hint: key.hint,
+        expiresAt: key.expiresAt,
+        ...restrictionChanges(null, restrictions).after,
+        ...(budget ? { budget: budgetEntry(budget) } : {}),
+      },
     },
   };
 }
@@ -89,7 +110,10 @@ export async function createKey({ name, expiresIn, expiresOn, access, scopes, ip
  * the plan's key limit, since the old key is on its way out. A lifetime outside the key policy is
  * brought within it: rolling is how an owner brings an old key into line.
  */
-export async function rollKey({ keyId, overlap }: z.output<typeof rollApiKeyInput>, ctx: ActionContext): Promise<Change<{ key: ApiKeyDto; value: string; oldKey: { id: string; endsAt: string } }>> {
+export async function rollKey(
+  { keyId, overlap }: z.output<typeof rollApiKeyInput>,
+  ctx: ActionContext,
+): Promise<Change<{ key: ApiKeyDto; value: string; oldKey: { id: string; endsAt: string } }>> {
   const { plan, keyPolicy } = await lockOrganization(ctx.tx, ctx.orgId);
   requireApiAccess(plan);
   const now = new Date();
@@ -103,9 +127,20 @@ export async function rollKey({ keyId, overlap }: z.output<typeof rollApiKeyInpu
   await endApiKeyAt(ctx.tx, ctx.orgId, old.id, endsAt);
   // The replacement can do what the old key could, from where it could (docs/features/api-keys.md#roll).
   const restrictions = { access: old.access, scopes: old.scopes, ipAllowlist: old.ipAllowlist };
-  const created = await mintKey(ctx, { name: old.name, expiresAt: fitToPolicy(keyPolicy, replacementExpiresAt(old, now), now), replacesKeyId: old.id, budget: old.budget, ...restrictions });
+  const created = await mintKey(ctx, {
+    name: old.name,
+    expiresAt: fitToPolicy(keyPolicy, replacementExpiresAt(old, now), now),
+    replacesKeyId: old.id,
+    budget: old.budget,
+    ...restrictions,
+  });
   const { key } = created;
-  await enqueueWebhookEvent(ctx.tx, ctx.orgId, { type: "key.rolled", data: { ...keyEventData(key, ctx.userId), replaces: { id: old.id, hint: old.hint, endsAt: endsAt.toISOString() } } }, now);
+  await enqueueWebhookEvent(
+    ctx.tx,
+    ctx.orgId,
+    { type: "key.rolled", data: { ...keyEventData(key, ctx.userId), replaces: { id: old.id, hint: old.hint, endsAt: endsAt.toISOString() } } },
+    now,
+  );
   return {
     data: { ...created, oldKey: { id: old.id, endsAt: endsAt.toISOString() } },
     activity: [
@@ -118,7 +153,14 @@ export async function rollKey({ keyId, overlap }: z.output<typeof rollApiKeyInpu
       {
         action: "api_key.created",
         target: { type: "api_key", id: key.id, name: key.name },
-        after: { name: key.name, hint: key.hint, expiresAt: key.expiresAt, replaces: old.hint, ...restrictionChanges(null, restrictions).after, ...(old.budget ? { budget: budgetEntry(old.budget) } : {}) },
+        after: {
+          name: key.name,
+          hint: key.hint,
+          expiresAt: key.expiresAt,
+          replaces: old.hint,
+          ...restrictionChanges(null, restrictions).after,
+          ...(old.budget ? { budget: budgetEntry(old.budget) } : {}),
+        },
       },
     ],
   };
@@ -138,7 +180,12 @@ export async function revokeApiKey(
 ): Promise<{ data: { id: string; name: string }; activity: ActivityChange } | null> {
   const revoked = await markApiKeyRevoked(tx, orgId, keyId, revocation, at);
   if (!revoked) return null;
-  await enqueueWebhookEvent(tx, orgId, { type: "key.revoked", data: { id: revoked.id, name: revoked.name, hint: revoked.hint, reason: revocation.reason, actorUserId: revocation.userId } }, at);
+  await enqueueWebhookEvent(
+    tx,
+    orgId,
+    { type: "key.revoked", data: { id: revoked.id, name: revoked.name, hint: revoked.hint, reason: revocation.reason, actorUserId: revocation.userId } },
+    at,
+  );
   return {
     data: { id: revoked.id, name: revoked.name },
     activity: {
@@ -150,7 +197,10 @@ export async function revokeApiKey(
   };
 }
 
-export async function revokeKey({ keyId, reason, note }: z.output<typeof revokeApiKeyInput>, ctx: ActionContext): Promise<Change<{ id: string; name: string }>> {
+export async function revokeKey(
+  { keyId, reason, note }: z.output<typeof revokeApiKeyInput>,
+  ctx: ActionContext,
+): Promise<Change<{ id: string; name: string }>> {
   const revoked = await revokeApiKey(ctx.tx, ctx.orgId, keyId, { userId: ctx.userId, reason: reason ?? null, note: note ?? null });
   if (!revoked) throw await revokedOrMissing(ctx, keyId, (name) => `"${name}" is already revoked.`);
   return revoked;
@@ -172,7 +222,10 @@ export async function renameKey({ keyId, name }: z.output<typeof renameApiKeyInp
  * next request is decided by the new rule. A budget raised or lowered within a period keeps the
  * period's count: the key gets the difference, or nothing more until the period ends.
  */
-export async function restrictKey({ keyId, access, scopes, ipAllowlist, budget }: z.output<typeof updateKeyRestrictionsInput>, ctx: ActionContext): Promise<Change<{ key: ApiKeyDto }>> {
+export async function restrictKey(
+  { keyId, access, scopes, ipAllowlist, budget }: z.output<typeof updateKeyRestrictionsInput>,
+  ctx: ActionContext,
+): Promise<Change<{ key: ApiKeyDto }>> {
   const restrictions = { access, scopes, ipAllowlist };
   const changed = await setKeyAccess(ctx.tx, ctx.orgId, keyId, { ...restrictions, budget });
   if (!changed) throw await revokedOrMissing(ctx, keyId, (name) => `"${name}" is revoked: its access can no longer change.`);

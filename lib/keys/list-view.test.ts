@@ -24,7 +24,10 @@ describe("the key list's view", () => {
   it("writes the defaults out of the address, and the rest back in", () => {
     expect(keyListQuery({ status: "active", order: DEFAULT_KEY_ORDER })).toBe("");
     expect(keyListQuery({ status: "all", order: { column: "name", descending: false } })).toBe("?status=all&sort=name");
-    expect(keyListView(Object.fromEntries(new URLSearchParams("status=expired&sort=-lastUsed")))).toEqual({ status: "expired", order: { column: "lastUsed", descending: true } });
+    expect(keyListView(Object.fromEntries(new URLSearchParams("status=expired&sort=-lastUsed")))).toEqual({
+      status: "expired",
+      order: { column: "lastUsed", descending: true },
+    });
   });
 
   it("cycles a header: its first direction (text ascending, times descending), the other, then the default order", () => {

@@ -19,7 +19,8 @@ export const KEY_STATUS_FILTERS = {
   active: { label: "Active", matches: (key: ListedKey) => key.status === "active" },
   expiring: {
     label: `Expiring within ${EXPIRING_WITHIN_DAYS} days`,
-    matches: (key: ListedKey, now: number) => key.status === "active" && key.expiresAt !== null && Date.parse(key.expiresAt) - now <= EXPIRING_WITHIN_DAYS * DAY_MS,
+    matches: (key: ListedKey, now: number) =>
+      key.status === "active" && key.expiresAt !== null && Date.parse(key.expiresAt) - now <= EXPIRING_WITHIN_DAYS * DAY_MS,
   },
   expired: { label: "Expired", matches: (key: ListedKey) => key.status === "expired" },
   revoked: { label: "Revoked", matches: (key: ListedKey) => key.status === "revoked" },

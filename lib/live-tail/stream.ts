@@ -112,7 +112,13 @@ async function startingPoint(orgId: string, filters: TailFilters, after: number 
   const first: Uint8Array[] = [encoder.encode("retry: 2000\n\n")];
   if (after === null) return { cursor: await tailHead(orgId), first };
   const resumed = await resumeCursor(orgId, after, filters, LIVE_ROWS_KEPT, RESUME_SCAN_ROWS);
-  if (resumed.skipped) first.push(sse({ event: "skipped", data: { message: `More than ${LIVE_ROWS_KEPT} requests came in while this view was away: the oldest of them are in the audit log.` } }));
+  if (resumed.skipped)
+    first.push(
+      sse({
+        event: "skipped",
+        data: { message: `More than ${LIVE_ROWS_KEPT} requests came in while this view was away: the oldest of them are in the audit log.` },
+      }),
+    );
   return { cursor: resumed.cursor, first };
 }
 
@@ -237,7 +243,8 @@ class Tail {
       if (this.halted.signal.aborted) return;
       if (reason) return this.end(reason);
       const stalledMs = Date.now() - this.roomAt;
-      if (this.queueFull() && stalledMs >= this.timing.slowConsumerMs) this.drop(`The client took nothing from its live tail's full queue for ${stalledMs} ms.`);
+      if (this.queueFull() && stalledMs >= this.timing.slowConsumerMs)
+        this.drop(`The client took nothing from its live tail's full queue for ${stalledMs} ms.`);
     } catch (error) {
       this.fail(error);
     } finally {

@@ -66,7 +66,10 @@ type ChangedMember = { userId: string; name: string };
 const memberTarget = (member: { userId: string; name: string }) => ({ type: "member" as const, id: member.userId, name: member.name });
 
 /** An invitation link, shown once; a new invitation to the same email replaces the open one. */
-export async function inviteMember({ email, role }: z.output<typeof inviteMemberInput>, ctx: ActionContext): Promise<Change<Invited, Invited & { mail: MailOutcome }>> {
+export async function inviteMember(
+  { email, role }: z.output<typeof inviteMemberInput>,
+  ctx: ActionContext,
+): Promise<Change<Invited, Invited & { mail: MailOutcome }>> {
   const { actor: inviter, orgName } = await lockMembers(ctx);
   requireManageable(inviter.role, role, "role");
   if (await isMemberEmail(ctx.tx, ctx.orgId, email)) {
@@ -100,12 +103,20 @@ export async function revokeInvitation({ invitationId }: z.output<typeof invitat
   await markInvitationRevoked(ctx.tx, invitation.id, ctx.userId);
   return {
     data: { id: invitation.id, email: invitation.email },
-    activity: { action: "invitation.revoked", target: { type: "invitation", id: invitation.id, name: invitation.email }, before: { status: "pending", role: invitation.role }, after: { status: "revoked" } },
+    activity: {
+      action: "invitation.revoked",
+      target: { type: "invitation", id: invitation.id, name: invitation.email },
+      before: { status: "pending", role: invitation.role },
+      after: { status: "revoked" },
+    },
   };
 }
 
 /** Re-role: the acting user must be able to manage both the member's role and the new one. */
-export async function changeMemberRole({ userId, role }: z.output<typeof changeMemberRoleInput>, ctx: ActionContext): Promise<Change<ChangedMember & { role: Role }>> {
+export async function changeMemberRole(
+  { userId, role }: z.output<typeof changeMemberRoleInput>,
+  ctx: ActionContext,
+): Promise<Change<ChangedMember & { role: Role }>> {
   const { actor } = await lockMembers(ctx);
   const member = await memberOf(ctx, userId);
   requireManageable(actor.role, member.role);

@@ -6,7 +6,9 @@ import { orgIdSchema } from "@/lib/input-rules";
 import type { ActionContext, Change } from "@/lib/action";
 
 /** A switch of the form: "on" when it is on, absent when it is off (a form sends no unchecked box). */
-const switchValue = z.preprocess((value) => value ?? "off", z.enum(["on", "off", "true", "false"], { error: "Turn it on or off." })).transform((value) => value === "on" || value === "true");
+const switchValue = z
+  .preprocess((value) => value ?? "off", z.enum(["on", "off", "true", "false"], { error: "Turn it on or off." }))
+  .transform((value) => value === "on" || value === "true");
 
 /** Every kind's email switch, as /settings/notifications sends them. */
 export const emailPreferencesInput = z.object({

@@ -34,13 +34,23 @@ async function queueJobs(tx: DbOrTx, emailIds: string[]): Promise<number> {
   const boss = await jobQueue();
   for (const emailId of emailIds) {
     const job: MailJob = { emailId };
-    await boss.send(MAIL_QUEUE, job, { db: executorOf(tx), retryLimit: RETRY_LIMIT, retryDelay: retryDelaySeconds(), retryBackoff: true, expireInSeconds: JOB_EXPIRES_SECONDS } as never);
+    await boss.send(MAIL_QUEUE, job, {
+      db: executorOf(tx),
+      retryLimit: RETRY_LIMIT,
+      retryDelay: retryDelaySeconds(),
+      retryBackoff: true,
+      expireInSeconds: JOB_EXPIRES_SECONDS,
+    } as never);
   }
   return emailIds.length;
 }
 
 /** The emails of the alerts just raised (who gets which: insertAlertEmails). Run it in the transaction that raised them. */
-export async function queueAlertEmails(tx: DbOrTx, alerts: { id: number; orgId: string; kind: NoticeKind; apiKeyId: string | null }[], at: Date): Promise<number> {
+export async function queueAlertEmails(
+  tx: DbOrTx,
+  alerts: { id: number; orgId: string; kind: NoticeKind; apiKeyId: string | null }[],
+  at: Date,
+): Promise<number> {
   if (!mailEnabled() || alerts.length === 0) return 0;
   return queueJobs(tx, await insertAlertEmails(tx, alerts, at));
 }

@@ -16,10 +16,31 @@ export const DEFAULT_RATE_LIMIT_PER_MINUTE = 60;
 export const ENTERPRISE_RATE_LIMIT_RANGE = { min: 1, max: 100_000 } as const;
 
 export const PLANS: Record<Plan, PlanLimits> = {
-  trial: { label: "Trial", maxActiveKeys: 2, monthlyCalls: 50, apiAccess: true, customRateLimit: false, description: "Try the API: 50 calls a month, for testing only." },
+  trial: {
+    label: "Trial",
+    maxActiveKeys: 2,
+    monthlyCalls: 50,
+    apiAccess: true,
+    customRateLimit: false,
+    description: "Try the API: 50 calls a month, for testing only.",
+  },
   solo: { label: "Solo", maxActiveKeys: 0, monthlyCalls: 0, apiAccess: false, customRateLimit: false, description: "The dashboard only, without API access." },
-  pro: { label: "Pro", maxActiveKeys: 10, monthlyCalls: 10_000, apiAccess: true, customRateLimit: false, description: "For production integrations: 10,000 calls a month." },
-  enterprise: { label: "Enterprise", maxActiveKeys: null, monthlyCalls: null, apiAccess: true, customRateLimit: true, description: "Unlimited keys and calls, with a custom rate limit per key." },
+  pro: {
+    label: "Pro",
+    maxActiveKeys: 10,
+    monthlyCalls: 10_000,
+    apiAccess: true,
+    customRateLimit: false,
+    description: "For production integrations: 10,000 calls a month.",
+  },
+  enterprise: {
+    label: "Enterprise",
+    maxActiveKeys: null,
+    monthlyCalls: null,
+    apiAccess: true,
+    customRateLimit: true,
+    description: "Unlimited keys and calls, with a custom rate limit per key.",
+  },
 };
 
 /** The plans in the order the plan page lists them: the database enum's order. */

@@ -21,7 +21,10 @@ export async function changePlan({ plan }: z.output<typeof changePlanInput>, ctx
   };
 }
 
-export async function setCustomRateLimit({ rateLimitPerMinute }: z.output<typeof rateLimitInput>, ctx: ActionContext): Promise<Change<{ rateLimitPerMinute: number }>> {
+export async function setCustomRateLimit(
+  { rateLimitPerMinute }: z.output<typeof rateLimitInput>,
+  ctx: ActionContext,
+): Promise<Change<{ rateLimitPerMinute: number }>> {
   const current = await lockOrganization(ctx.tx, ctx.orgId);
   if (!PLANS[current.plan].customRateLimit) {
     const plans = plansWith("customRateLimit");

@@ -43,7 +43,10 @@ async function actOnLeakAlone(key: ReportedKeyDto, token: ReportedToken, now: Da
     await actOnLeak(key, token, now);
     return true;
   } catch (error) {
-    console.error(`Acting on the leaked key ${key.id} of organization ${key.orgId} failed: it was not ${key.response === "revoke" ? "revoked" : "alerted on"}`, error);
+    console.error(
+      `Acting on the leaked key ${key.id} of organization ${key.orgId} failed: it was not ${key.response === "revoke" ? "revoked" : "alerted on"}`,
+      error,
+    );
     return false;
   }
 }
@@ -71,6 +74,10 @@ export async function answerReport(report: SecretScanningReport, now = new Date(
     const key = keys.get(hash);
     if (key?.active && !(await actOnLeakAlone(key, token, now))) failedKeys += 1;
   }
-  const labels = tokens.map((token): TokenLabel => ({ token_hash: token.hash, token_type: token.type, label: keys.has(token.hash) ? "true_positive" : "false_positive" }));
+  const labels = tokens.map((token): TokenLabel => ({
+    token_hash: token.hash,
+    token_type: token.type,
+    label: keys.has(token.hash) ? "true_positive" : "false_positive",
+  }));
   return { labels, failedKeys };
 }

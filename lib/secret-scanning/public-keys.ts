@@ -116,7 +116,9 @@ export async function signingKey(identifier: string): Promise<KeyObject | null> 
   if (entry.fetched && Date.now() - entry.fetched.fetchedAt < REFETCH_INTERVAL_MS) return null;
   if (entry.failure && !entry.pending && Date.now() < entry.failure.until) {
     const until = new Date(entry.failure.until).toISOString();
-    throw new SigningKeysUnavailable(`The secret scanning keys at ${url} failed ${entry.failure.inARow} time(s) in a row; not fetched again before ${until}`, { cause: entry.failure.error });
+    throw new SigningKeysUnavailable(`The secret scanning keys at ${url} failed ${entry.failure.inARow} time(s) in a row; not fetched again before ${until}`, {
+      cause: entry.failure.error,
+    });
   }
   return (await refetch(url, entry)).keys.get(identifier) ?? null;
 }

@@ -7,7 +7,8 @@ import { SECRET_SCANNING_MAX_BODY_BYTES, secretScanningReport, signedBy, type To
 /** Reports per client address a minute: GitHub batches tokens, so a scanner sends few; a flood of junk is cut off early. */
 export const SECRET_SCANNING_REPORTS_PER_MINUTE = 120;
 
-export type ReceivedReport = { status: 200; labels: TokenLabel[] } | { status: 400 | 401 | 413 | 429 | 503; code: string; message: string; retryAfterSeconds?: number };
+export type ReceivedReport =
+  { status: 200; labels: TokenLabel[] } | { status: 400 | 401 | 413 | 429 | 503; code: string; message: string; retryAfterSeconds?: number };
 
 /** The body, read up to the bound: null once it passes it (the rest is never read). */
 async function boundedBody(request: Request): Promise<Buffer | null> {
@@ -29,25 +30,33 @@ async function boundedBody(request: Request): Promise<Buffer | null> {
  */
 export async function receiveReport(request: Request, clientIp: string): Promise<ReceivedReport> {
   const byAddress: ThrottleLimit = { subject: `secret-scanning-ip:${clientIp}`, limit: SECRET_SCANNING_REPORTS_PER_MINUTE, windowSeconds: 60 };
-  if ("refusedBy" in (await countAttempt([byAddress]))) return { status: 429, code: "rate_limited", message: "Too many reports from this address. Try again in a minute.", retryAfterSeconds: 60 };
+  if ("refusedBy" in (await countAttempt([byAddress])))
+    return { status: 429, code: "rate_limited", message: "Too many reports from this address. Try again in a minute.", retryAfterSeconds: 60 };
 
   const body = await boundedBody(request);
   if (!body) return { status: 413, code: "body_too_large", message: `A report is at most ${SECRET_SCANNING_MAX_BODY_BYTES} bytes.` };
 
   const identifier = request.headers.get("github-public-key-identifier");
   const signature = request.headers.get("github-public-key-signature");
-  if (!identifier || !signature) return { status: 401, code: "signature_missing", message: "Sign the report: Github-Public-Key-Identifier and Github-Public-Key-Signature are required." };
+  if (!identifier || !signature)
+    return { status: 401, code: "signature_missing", message: "Sign the report: Github-Public-Key-Identifier and Github-Public-Key-Signature are required." };
   let key;
   try {
     key = await signingKey(identifier);
   } catch (error) {
     if (error instanceof SigningKeysUnavailable) {
       console.error(error);
-      return { status: 503, code: "signing_keys_unavailable", message: "The signing keys could not be fetched to check this report. Send it again later.", retryAfterSeconds: 60 };
+      return {
+        status: 503,
+        code: "signing_keys_unavailable",
+        message: "The signing keys could not be fetched to check this report. Send it again later.",
+        retryAfterSeconds: 60,
+      };
     }
     throw error;
   }
-  if (!key || !signedBy(body, signature, key)) return { status: 401, code: "signature_invalid", message: "The signature does not match the report and the named key." };
+  if (!key || !signedBy(body, signature, key))
+    return { status: 401, code: "signature_invalid", message: "The signature does not match the report and the named key." };
 
   let json: unknown;
   try {
@@ -60,6 +69,12 @@ export async function receiveReport(request: Request, clientIp: string): Promise
   const answer = await answerReport(report.data);
   // A key that could not be acted on must not stay live on a 200: the scanner retries an error,
   // and the rest of the report, acted on already, changes nothing the second time.
-  if (answer.failedKeys > 0) return { status: 503, code: "report_not_acted_on", message: `${answer.failedKeys} reported key(s) could not be acted on. Send the report again.`, retryAfterSeconds: 60 };
+  if (answer.failedKeys > 0)
+    return {
+      status: 503,
+      code: "report_not_acted_on",
+      message: `${answer.failedKeys} reported key(s) could not be acted on. Send the report again.`,
+      retryAfterSeconds: 60,
+    };
   return { status: 200, labels: answer.labels };
 }

@@ -31,10 +31,7 @@ function compareText(a: string | null, b: string | null): number {
 /** The order of usage rows: by bucket, then key, endpoint and status (the groups a query has). */
 export function compareUsageRows(a: Ordered, b: Ordered): number {
   return (
-    compareText(a.bucketStart, b.bucketStart) ||
-    compareText(a.keyId, b.keyId) ||
-    compareText(a.endpoint, b.endpoint) ||
-    (a.status ?? -1) - (b.status ?? -1)
+    compareText(a.bucketStart, b.bucketStart) || compareText(a.keyId, b.keyId) || compareText(a.endpoint, b.endpoint) || (a.status ?? -1) - (b.status ?? -1)
   );
 }
 

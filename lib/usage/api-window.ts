@@ -39,9 +39,14 @@ export function apiUsageWindow(query: ApiWindowInput, now: Date): ApiWindow {
   const to = new Date(ceilToGrain((query.to ? instant(query.to) : now).getTime(), bucket));
   if (to <= from) return { ok: false, field: "query.to", message: "to must be after from." };
   if (from < rollupKeptSince(bucket, now)) {
-    const reach = bucket === "hour" ? `${HOURLY_ROLLUP_RETENTION_DAYS} days, by the hour` : `${REQUEST_LOG_RETENTION_MONTHS} months (this month and the 12 before it)`;
+    const reach =
+      bucket === "hour" ? `${HOURLY_ROLLUP_RETENTION_DAYS} days, by the hour` : `${REQUEST_LOG_RETENTION_MONTHS} months (this month and the 12 before it)`;
     const hint = query.bucket === undefined ? " (the bucket when from or to is inside a day)" : "";
-    return { ok: false, field: "query.from", message: `Usage reaches back ${reach}${bucket === "hour" ? `${hint}: ask for bucket=day, or a later from` : ""}.` };
+    return {
+      ok: false,
+      field: "query.from",
+      message: `Usage reaches back ${reach}${bucket === "hour" ? `${hint}: ask for bucket=day, or a later from` : ""}.`,
+    };
   }
   return { ok: true, window: { from, to, bucket } };
 }

@@ -10,7 +10,13 @@ export function decodeUsageCursor(cursor: string): UsageCursor | null {
   try {
     const [bucketStart, keyId, endpoint, status] = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as unknown[];
     const textOrNull = (value: unknown) => value === null || typeof value === "string";
-    if (typeof bucketStart === "string" && !Number.isNaN(Date.parse(bucketStart)) && textOrNull(keyId) && textOrNull(endpoint) && (status === null || Number.isInteger(status))) {
+    if (
+      typeof bucketStart === "string" &&
+      !Number.isNaN(Date.parse(bucketStart)) &&
+      textOrNull(keyId) &&
+      textOrNull(endpoint) &&
+      (status === null || Number.isInteger(status))
+    ) {
       return { bucketStart, keyId: keyId as string | null, endpoint: endpoint as string | null, status: status as number | null };
     }
   } catch {

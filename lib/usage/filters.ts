@@ -2,7 +2,16 @@ import { z } from "zod";
 import { DEFAULT_USAGE_RANGE, RANGE_PRESET_MS, type RangePreset } from "@/core/request-log";
 import { utcDay, utcDayStart } from "@/core/time";
 import { ceilToGrain, floorToGrain, ROLLUP_GRAIN_MS, rollupKeptSince, type RollupGrain } from "@/core/usage-grains";
-import { auditSearchParams, checkRangeAndPage, filterSearchParams, rangeAndPageFields, requestFilterFields, searchParamsRecord, type AuditFilters, type SearchParamsInput } from "@/lib/audit-filters";
+import {
+  auditSearchParams,
+  checkRangeAndPage,
+  filterSearchParams,
+  rangeAndPageFields,
+  requestFilterFields,
+  searchParamsRecord,
+  type AuditFilters,
+  type SearchParamsInput,
+} from "@/lib/audit-filters";
 
 /**
  * The Usage page's URL (docs/features/usage-analytics.md): a window (a preset reaching back from now, or whole UTC days)
@@ -43,9 +52,16 @@ const WHOLE_DAY_PRESETS = new Set<RangePreset>(["7d", "30d", "90d"]);
  * endpoint. The window is always named (the audit log's default is all time): the last hour and
  * 24 hours as the same presets, whole days as the same days.
  */
-export function auditParamsFor(filters: UsageFilters, window: { from: string; to: string }, row: { keyId?: string | null; endpoint?: string | null } = {}): URLSearchParams {
+export function auditParamsFor(
+  filters: UsageFilters,
+  window: { from: string; to: string },
+  row: { keyId?: string | null; endpoint?: string | null } = {},
+): URLSearchParams {
   const range = filters.range ?? DEFAULT_USAGE_RANGE;
-  const days = range === "custom" || WHOLE_DAY_PRESETS.has(range) ? { range: "custom" as const, from: window.from.slice(0, 10), to: utcDay(new Date(Date.parse(window.to) - 1)) } : { range };
+  const days =
+    range === "custom" || WHOLE_DAY_PRESETS.has(range)
+      ? { range: "custom" as const, from: window.from.slice(0, 10), to: utcDay(new Date(Date.parse(window.to) - 1)) }
+      : { range };
   const audit: AuditFilters = {
     ...days,
     key: row.keyId ?? filters.key,

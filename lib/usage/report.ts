@@ -149,7 +149,10 @@ export interface KeyLatencyDto {
 export async function keyLatency(orgId: string, keyId: string, fromDay: string, toDay: string): Promise<KeyLatencyDto> {
   const window: UsageWindow = { from: utcDayStart(fromDay), to: new Date(utcDayStart(toDay).getTime() + ROLLUP_GRAIN_MS.day), bucket: "day", open: false };
   const query = { orgId, keyId, from: window.from, to: window.to };
-  const [daily, endpoints] = await Promise.all([usageRows({ ...query, bucket: "day", groupBy: [] }), usageRows({ ...query, bucket: null, groupBy: ["endpoint"] })]);
+  const [daily, endpoints] = await Promise.all([
+    usageRows({ ...query, bucket: "day", groupBy: [] }),
+    usageRows({ ...query, bucket: null, groupBy: ["endpoint"] }),
+  ]);
   return {
     daily: fullSeries(daily, window),
     endpoints: Object.fromEntries(endpoints.map((row) => [row.endpoint!, { p50Ms: row.p50Ms, p95Ms: row.p95Ms, p99Ms: row.p99Ms }])),

@@ -42,7 +42,14 @@ export function encodeSnapshot(merged: readonly UsagePart[]): string {
   const keyPositions = new Map<string, number>();
   const endpointPositions = new Map<string, number>();
   for (const part of merged) {
-    const row = [indexOf(document.keys, keyPositions, part.keyId), indexOf(document.endpoints, endpointPositions, part.endpoint), part.status, part.count, part.errors4xx, part.errors5xx];
+    const row = [
+      indexOf(document.keys, keyPositions, part.keyId),
+      indexOf(document.endpoints, endpointPositions, part.endpoint),
+      part.status,
+      part.count,
+      part.errors4xx,
+      part.errors5xx,
+    ];
     for (let i = 0; i < part.buckets.length; i++) row.push(part.buckets[i]!, part.counts[i]!);
     document.rows.push(row);
   }
@@ -70,7 +77,17 @@ export function decodeSnapshot(text: string, periodStart: number, sign: 1 | -1, 
   const parts: UsagePart[] = [];
   for (const row of document.rows) {
     const [key, endpoint, status, count, errors4xx, errors5xx] = row as [number, number, number, number, number, number];
-    const part = { periodStart, keyId: document.keys[key] ?? "", endpoint: document.endpoints[endpoint] ?? "", status, count: sign * count, errors4xx: sign * errors4xx, errors5xx: sign * errors5xx, buckets: [] as number[], counts: [] as number[] };
+    const part = {
+      periodStart,
+      keyId: document.keys[key] ?? "",
+      endpoint: document.endpoints[endpoint] ?? "",
+      status,
+      count: sign * count,
+      errors4xx: sign * errors4xx,
+      errors5xx: sign * errors5xx,
+      buckets: [] as number[],
+      counts: [] as number[],
+    };
     if (!matchesUsageFilters(part, query)) continue;
     const size = (row.length - HISTOGRAM_AT) / 2;
     part.buckets = new Array<number>(size);

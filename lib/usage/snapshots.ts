@@ -31,7 +31,14 @@ import { decodeSnapshot, encodeSnapshot, snapshotAt } from "./snapshot-document"
 export const SNAPSHOT_GRACE_MS = 2 * 60_000;
 
 /** A period's documents, one per level: `documentAt` gives the level's parts, summed at it. */
-async function insertDocuments(tx: DbOrTx, orgId: string, grain: SnapshotGrain, kind: "period" | "cumulative", periodStart: number, documentAt: (level: SnapshotLevel) => UsagePart[]): Promise<void> {
+async function insertDocuments(
+  tx: DbOrTx,
+  orgId: string,
+  grain: SnapshotGrain,
+  kind: "period" | "cumulative",
+  periodStart: number,
+  documentAt: (level: SnapshotLevel) => UsagePart[],
+): Promise<void> {
   const documents = SNAPSHOT_LEVEL_NAMES.map((level) => ({ level, document: encodeSnapshot(documentAt(level)) }));
   await insertSnapshotDocuments(tx, orgId, grain, kind, periodStart, documents);
 }

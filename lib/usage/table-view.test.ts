@@ -35,7 +35,12 @@ describe("a breakdown table's view in the Usage page's URL", () => {
       ["order", "asc"],
       ["page", "2"],
     ]);
-    expect(parseTableView(Object.fromEntries(tableViewParams({ table: "endpoint", sort: "p99Ms", order: "desc", page: 4 })))).toEqual({ table: "endpoint", sort: "p99Ms", order: "desc", page: 4 });
+    expect(parseTableView(Object.fromEntries(tableViewParams({ table: "endpoint", sort: "p99Ms", order: "desc", page: 4 })))).toEqual({
+      table: "endpoint",
+      sort: "p99Ms",
+      order: "desc",
+      page: 4,
+    });
   });
 });
 

@@ -51,7 +51,8 @@ export function tableViewParams(view: TableView): [string, string][] {
 }
 
 /** What a row is, in words: the key's name, the endpoint, or both. */
-export const rowName = (row: BreakdownRowDto) => [row.keyId === null ? null : (row.keyName ?? "Deleted key"), row.endpoint].filter((part) => part !== null).join(" · ");
+export const rowName = (row: BreakdownRowDto) =>
+  [row.keyId === null ? null : (row.keyName ?? "Deleted key"), row.endpoint].filter((part) => part !== null).join(" · ");
 
 const byName = new Intl.Collator("en-US", { numeric: true, sensitivity: "base" });
 
@@ -65,7 +66,12 @@ function compare(column: SortColumn, a: BreakdownRowDto, b: BreakdownRowDto): nu
  * the last shows the last). Rows without a latency come last either way; equal rows keep the
  * report's order, busiest first.
  */
-export function pageOfRows(rows: BreakdownRowDto[], sort: SortColumn, order: SortOrder, page: number): { rows: BreakdownRowDto[]; page: number; pages: number } {
+export function pageOfRows(
+  rows: BreakdownRowDto[],
+  sort: SortColumn,
+  order: SortOrder,
+  page: number,
+): { rows: BreakdownRowDto[]; page: number; pages: number } {
   const sign = order === "asc" ? 1 : -1;
   const missing = (row: BreakdownRowDto) => sort !== "name" && row[sort] === null;
   const sorted = [...rows].sort((a, b) => Number(missing(a)) - Number(missing(b)) || sign * compare(sort, a, b));

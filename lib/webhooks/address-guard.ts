@@ -35,7 +35,10 @@ export function isPublicAddress(address: string): boolean {
 }
 
 export class RefusedAddressError extends Error {
-  constructor(readonly host: string, readonly address: string) {
+  constructor(
+    readonly host: string,
+    readonly address: string,
+  ) {
     super(`${host} resolves to ${address}, a private, loopback or reserved address: webhooks are sent to public addresses only.`);
     this.name = "RefusedAddressError";
   }
@@ -58,7 +61,10 @@ export const guardedLookup: LookupFunction = (hostname, options, callback) => {
   dns.lookup(hostname, { ...options, all: true }, (error, addresses) => {
     if (error) return callback(error, "", 0);
     const list = addresses as dns.LookupAddress[];
-    const refusal = refusalOf(hostname, list.map((entry) => entry.address));
+    const refusal = refusalOf(
+      hostname,
+      list.map((entry) => entry.address),
+    );
     if (refusal) return callback(refusal, "", 0);
     if (options.all) return (callback as unknown as (error: null, addresses: dns.LookupAddress[]) => void)(null, list);
     const first = list[0];
@@ -86,5 +92,10 @@ export async function addressProblem(hostname: string): Promise<string | null> {
   } catch {
     return `${hostname} could not be resolved. Check the address.`;
   }
-  return refusalOf(hostname, addresses.map((entry) => entry.address))?.message ?? null;
+  return (
+    refusalOf(
+      hostname,
+      addresses.map((entry) => entry.address),
+    )?.message ?? null
+  );
 }

@@ -17,7 +17,13 @@ import { lockOrganization } from "@/db/queries/organizations";
 import { createDelivery, queueDelivery } from "./queue";
 import type { ActionContext, Change } from "@/lib/action";
 import { UserFacingError } from "@/lib/errors";
-import type { createSlackChannelInput, createWebhookEndpointInput, resendWebhookDeliveryInput, setWebhookEndpointEnabledInput, webhookEndpointInput } from "@/lib/webhooks/input";
+import type {
+  createSlackChannelInput,
+  createWebhookEndpointInput,
+  resendWebhookDeliveryInput,
+  setWebhookEndpointEnabledInput,
+  webhookEndpointInput,
+} from "@/lib/webhooks/input";
 import { slackUrlHint } from "@/core/slack-url-hint";
 import { addressProblem } from "@/lib/webhooks/address-guard";
 import { newSigningSecret } from "@/lib/webhooks/signing-secret";
@@ -35,7 +41,11 @@ async function endpointOf(ctx: ActionContext, endpointId: string) {
 
 /** How pages and the history name an endpoint: its URL, or for a Slack channel the URL's hint (it is a credential). */
 const shownUrl = (endpoint: { url: string; format: WebhookFormat }) => (endpoint.format === "slack" ? slackUrlHint(endpoint.url) : endpoint.url);
-const targetOf = (endpoint: { id: string; url: string; format: WebhookFormat }) => ({ type: "webhook_endpoint" as const, id: endpoint.id, name: shownUrl(endpoint) });
+const targetOf = (endpoint: { id: string; url: string; format: WebhookFormat }) => ({
+  type: "webhook_endpoint" as const,
+  id: endpoint.id,
+  name: shownUrl(endpoint),
+});
 
 /**
  * What every new endpoint passes: its host resolves to public addresses only (the SSRF guard),
@@ -48,40 +58,74 @@ async function admitNewEndpoint(ctx: ActionContext, url: string, format: Webhook
   await lockOrganization(ctx.tx, ctx.orgId);
   const max = format === "slack" ? SLACK_CHANNELS_MAX : WEBHOOK_ENDPOINTS_MAX;
   if ((await countWebhookEndpoints(ctx.tx, ctx.orgId, format)) >= max) {
-    throw new UserFacingError(`An organization can have at most ${max} ${format === "slack" ? "Slack channels" : "webhook endpoints"}. Delete one you no longer use first.`);
+    throw new UserFacingError(
+      `An organization can have at most ${max} ${format === "slack" ? "Slack channels" : "webhook endpoints"}. Delete one you no longer use first.`,
+    );
   }
 }
 
 /** A new endpoint and its signing secret, which the result carries once and no page shows again. */
-export async function createEndpoint({ url, description, eventTypes }: z.output<typeof createWebhookEndpointInput>, ctx: ActionContext): Promise<Change<{ id: string; url: string; secret: string }>> {
+export async function createEndpoint(
+  { url, description, eventTypes }: z.output<typeof createWebhookEndpointInput>,
+  ctx: ActionContext,
+): Promise<Change<{ id: string; url: string; secret: string }>> {
   await admitNewEndpoint(ctx, url, "standard");
-  const endpoint = { id: newId("whe"), orgId: ctx.orgId, url, description, eventTypes, format: "standard" as const, signingSecret: newSigningSecret(), createdBy: ctx.userId };
+  const endpoint = {
+    id: newId("whe"),
+    orgId: ctx.orgId,
+    url,
+    description,
+    eventTypes,
+    format: "standard" as const,
+    signingSecret: newSigningSecret(),
+    createdBy: ctx.userId,
+  };
   await insertWebhookEndpoint(ctx.tx, endpoint);
   return {
     data: { id: endpoint.id, url, secret: endpoint.signingSecret },
-    activity: { action: "webhook_endpoint.created", target: targetOf(endpoint), after: { url, description: description || null, eventTypes: eventTypes.join(", ") } },
+    activity: {
+      action: "webhook_endpoint.created",
+      target: targetOf(endpoint),
+      after: { url, description: description || null, eventTypes: eventTypes.join(", ") },
+    },
   };
 }
 
-export async function setEndpointEnabled({ endpointId, enabled }: z.output<typeof setWebhookEndpointEnabledInput>, ctx: ActionContext): Promise<Change<{ enabled: boolean }>> {
+export async function setEndpointEnabled(
+  { endpointId, enabled }: z.output<typeof setWebhookEndpointEnabledInput>,
+  ctx: ActionContext,
+): Promise<Change<{ enabled: boolean }>> {
   const endpoint = await endpointOf(ctx, endpointId);
   if (endpoint.enabled === enabled) throw new UserFacingError(enabled ? "This endpoint is already on." : "This endpoint is already off.");
   await setWebhookEndpointEnabled(ctx.tx, endpoint.id, enabled);
   return {
     data: { enabled },
-    activity: { action: enabled ? "webhook_endpoint.enabled" : "webhook_endpoint.disabled", target: targetOf(endpoint), before: { enabled: endpoint.enabled }, after: { enabled } },
+    activity: {
+      action: enabled ? "webhook_endpoint.enabled" : "webhook_endpoint.disabled",
+      target: targetOf(endpoint),
+      before: { enabled: endpoint.enabled },
+      after: { enabled },
+    },
   };
 }
 
 /** A new secret, shown once; the previous one keeps signing beside it for 24 hours. */
-export async function rotateSecret({ endpointId }: z.output<typeof webhookEndpointInput>, ctx: ActionContext): Promise<Change<{ secret: string; previousEndsAt: string }>> {
+export async function rotateSecret(
+  { endpointId }: z.output<typeof webhookEndpointInput>,
+  ctx: ActionContext,
+): Promise<Change<{ secret: string; previousEndsAt: string }>> {
   const endpoint = await endpointOf(ctx, endpointId);
   const secret = newSigningSecret();
   const previousEndsAt = new Date(Date.now() + PREVIOUS_SECRET_HOURS * 3600_000);
   await rotateWebhookSecret(ctx.tx, endpoint.id, secret, endpoint.signingSecret, previousEndsAt);
   return {
     data: { secret, previousEndsAt: previousEndsAt.toISOString() },
-    activity: { action: "webhook_endpoint.secret_rotated", target: targetOf(endpoint), before: { secret: signingSecretHint(endpoint.signingSecret) }, after: { secret: signingSecretHint(secret) } },
+    activity: {
+      action: "webhook_endpoint.secret_rotated",
+      target: targetOf(endpoint),
+      before: { secret: signingSecretHint(endpoint.signingSecret) },
+      after: { secret: signingSecretHint(secret) },
+    },
   };
 }
 
@@ -96,14 +140,30 @@ export async function deleteEndpoint({ endpointId }: z.output<typeof webhookEndp
  * message, through the same durable, retried and logged deliveries as an endpoint. It needs no
  * signing secret of its own to be read; one is kept so the sending path stays one.
  */
-export async function createSlackChannel({ url, description }: z.output<typeof createSlackChannelInput>, ctx: ActionContext): Promise<Change<{ id: string; hint: string }>> {
+export async function createSlackChannel(
+  { url, description }: z.output<typeof createSlackChannelInput>,
+  ctx: ActionContext,
+): Promise<Change<{ id: string; hint: string }>> {
   await admitNewEndpoint(ctx, url, "slack");
-  const channel = { id: newId("whe"), orgId: ctx.orgId, url, description, eventTypes: [], format: "slack" as const, signingSecret: newSigningSecret(), createdBy: ctx.userId };
+  const channel = {
+    id: newId("whe"),
+    orgId: ctx.orgId,
+    url,
+    description,
+    eventTypes: [],
+    format: "slack" as const,
+    signingSecret: newSigningSecret(),
+    createdBy: ctx.userId,
+  };
   await insertWebhookEndpoint(ctx.tx, channel);
   const hint = slackUrlHint(url);
   return {
     data: { id: channel.id, hint },
-    activity: { action: "webhook_endpoint.created", target: targetOf(channel), after: { url: hint, description: description || null, eventTypes: "Every alert, as a Slack message" } },
+    activity: {
+      action: "webhook_endpoint.created",
+      target: targetOf(channel),
+      after: { url: hint, description: description || null, eventTypes: "Every alert, as a Slack message" },
+    },
   };
 }
 
@@ -111,7 +171,13 @@ export async function createSlackChannel({ url, description }: z.output<typeof c
 export async function sendTestEvent({ endpointId }: z.output<typeof webhookEndpointInput>, ctx: ActionContext): Promise<Change<{ deliveryId: string }>> {
   const endpoint = await endpointOf(ctx, endpointId);
   if (!endpoint.enabled) throw new UserFacingError("Turn the endpoint on to send it a test event.");
-  const deliveryId = await createDelivery(ctx.tx, ctx.orgId, endpoint.id, { type: WEBHOOK_TEST_EVENT, data: { endpointId: endpoint.id, message: "A test event from the Invoicing dashboard." } }, new Date());
+  const deliveryId = await createDelivery(
+    ctx.tx,
+    ctx.orgId,
+    endpoint.id,
+    { type: WEBHOOK_TEST_EVENT, data: { endpointId: endpoint.id, message: "A test event from the Invoicing dashboard." } },
+    new Date(),
+  );
   return { data: { deliveryId }, activity: { action: "webhook_endpoint.test_sent", target: targetOf(endpoint), after: { delivery: deliveryId } } };
 }
 
@@ -125,6 +191,10 @@ export async function resendDelivery({ deliveryId }: z.output<typeof resendWebho
   await queueDelivery(ctx.tx, found.delivery.id, new Date());
   return {
     data: { deliveryId },
-    activity: { action: "webhook_delivery.resent", target: targetOf({ id: found.delivery.endpointId, url: found.url, format: found.format }), after: { delivery: deliveryId, event: found.delivery.eventType } },
+    activity: {
+      action: "webhook_delivery.resent",
+      target: targetOf({ id: found.delivery.endpointId, url: found.url, format: found.format }),
+      after: { delivery: deliveryId, event: found.delivery.eventType },
+    },
   };
 }

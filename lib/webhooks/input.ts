@@ -9,7 +9,14 @@ export const WEBHOOK_DESCRIPTION_MAX = 200;
 const webhookEventTypesSchema = z.preprocess(
   (value) => value ?? "",
   boundedString(1000).transform((text, ctx) => {
-    const types = [...new Set(text.split(",").map((type) => type.trim()).filter(Boolean))];
+    const types = [
+      ...new Set(
+        text
+          .split(",")
+          .map((type) => type.trim())
+          .filter(Boolean),
+      ),
+    ];
     const unknown = types.find((type) => !(WEBHOOK_EVENT_TYPE_VALUES as readonly string[]).includes(type));
     if (unknown !== undefined) ctx.addIssue({ code: "custom", message: `"${unknown.slice(0, 40)}" is not an event type.` });
     else if (types.length === 0) ctx.addIssue({ code: "custom", message: "Choose at least one event." });

@@ -68,7 +68,13 @@ export function webhookPayload(event: WebhookEvent, at: Date): WebhookPayload {
 export async function queueDelivery(db: DbOrTx, deliveryId: string, since: Date): Promise<void> {
   const boss = await jobQueue();
   const job: DeliveryJob = { deliveryId, since: since.toISOString() };
-  await boss.send(WEBHOOK_QUEUE, job, { db: executorOf(db), retryLimit: RETRY_LIMIT, retryDelay: retryDelaySeconds(), retryBackoff: true, expireInSeconds: JOB_EXPIRES_SECONDS } as never);
+  await boss.send(WEBHOOK_QUEUE, job, {
+    db: executorOf(db),
+    retryLimit: RETRY_LIMIT,
+    retryDelay: retryDelaySeconds(),
+    retryBackoff: true,
+    expireInSeconds: JOB_EXPIRES_SECONDS,
+  } as never);
 }
 
 /** A delivery of `event` to one endpoint, queued. */

@@ -20,7 +20,18 @@ export interface Exchange {
 const DOC_ID = "https://contract.test/openapi.json";
 
 /** The gateway's refusals and route_not_found: what a path outside the API can answer. */
-const OUTSIDE_THE_API: readonly string[] = ["api_key_missing", "api_key_invalid", "api_key_revoked", "api_key_expired", "ip_not_allowed", "plan_no_api_access", "api_key_scope_insufficient", "rate_limited", "monthly_quota_exceeded", "route_not_found"];
+const OUTSIDE_THE_API: readonly string[] = [
+  "api_key_missing",
+  "api_key_invalid",
+  "api_key_revoked",
+  "api_key_expired",
+  "ip_not_allowed",
+  "plan_no_api_access",
+  "api_key_scope_insufficient",
+  "rate_limited",
+  "monthly_quota_exceeded",
+  "route_not_found",
+];
 
 function pointer(...segments: string[]): string {
   return segments.map((segment) => `/${encodeURIComponent(segment.replace(/~/g, "~0").replace(/\//g, "~1"))}`).join("");
@@ -69,7 +80,7 @@ export class OpenApiContract {
     const where = `${exchange.method} ${exchange.path} → ${exchange.status}`;
     const template = this.template(pathname);
     const method = exchange.method.toLowerCase();
-    const operation = template ? ((this.doc.paths as Json)[template] as Json)[method] as Json | undefined : undefined;
+    const operation = template ? (((this.doc.paths as Json)[template] as Json)[method] as Json | undefined) : undefined;
     if (!template || !operation) {
       // The description documents the answers for a path outside the API: the gateway's, then 404.
       const code = /"code":"([a-z_]+)"/.exec(exchange.body.toString("utf8"))?.[1];
@@ -100,7 +111,13 @@ export class OpenApiContract {
     }
 
     if (exchange.status < 300 && exchange.requestBody !== undefined) {
-      problems.push(...this.schemaErrors(pointer("paths", template, method, "requestBody", "content", "application/json", "schema"), exchange.requestBody, `${where}: request`));
+      problems.push(
+        ...this.schemaErrors(
+          pointer("paths", template, method, "requestBody", "content", "application/json", "schema"),
+          exchange.requestBody,
+          `${where}: request`,
+        ),
+      );
     }
     return problems;
   }
@@ -119,7 +136,14 @@ export function contractApi(options: Parameters<typeof startApiServer>[0] = {}) 
       response
         .clone()
         .arrayBuffer()
-        .then((body) => ({ method: init.method ?? "GET", path, requestBody: init.json, status: response.status, headers: response.headers, body: Buffer.from(body) })),
+        .then((body) => ({
+          method: init.method ?? "GET",
+          path,
+          requestBody: init.json,
+          status: response.status,
+          headers: response.headers,
+          body: Buffer.from(body),
+        })),
     );
     return response;
   };

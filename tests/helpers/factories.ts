@@ -30,7 +30,9 @@ export async function addMember(orgId: string, role: Role, name = `${role} user`
 /** Gives the person a confirmed authenticator app (docs/features/two-factor.md#authenticator-app), written directly; returns its secret for codes. */
 export async function giveSecondFactor(userId: string): Promise<string> {
   const secret = newTotpSecret();
-  await getDb().insert(totpFactors).values({ userId, sealedSecret: sealSecret(secret), confirmedAt: new Date() });
+  await getDb()
+    .insert(totpFactors)
+    .values({ userId, sealedSecret: sealSecret(secret), confirmedAt: new Date() });
   return secret;
 }
 
@@ -47,7 +49,17 @@ export async function createTeam(plan: Plan = "pro") {
 /** A key row written directly (bypassing the action), returning its value for API calls. */
 export async function insertKey(
   orgId: string,
-  options: { name?: string; revoked?: boolean; createdBy?: string; expiresAt?: Date; createdAt?: Date; access?: KeyAccess; scopes?: KeyScopes; ipAllowlist?: string[]; budget?: KeyBudget } = {},
+  options: {
+    name?: string;
+    revoked?: boolean;
+    createdBy?: string;
+    expiresAt?: Date;
+    createdAt?: Date;
+    access?: KeyAccess;
+    scopes?: KeyScopes;
+    ipAllowlist?: string[];
+    budget?: KeyBudget;
+  } = {},
 ) {
   const { value, hash, hint } = mintApiKey();
   const id = newId("key");

@@ -125,7 +125,10 @@ export class SchemaArbitraries {
       case "integer": {
         const min = (schema.minimum as number | undefined) ?? -(2 ** 31);
         const max = (schema.maximum as number | undefined) ?? 2 ** 31;
-        return fc.oneof(fc.integer({ min: Math.max(min, Number.MIN_SAFE_INTEGER), max: Math.min(max, Number.MAX_SAFE_INTEGER) }), fc.constantFrom(min, max, min - 1, max + 1));
+        return fc.oneof(
+          fc.integer({ min: Math.max(min, Number.MIN_SAFE_INTEGER), max: Math.min(max, Number.MAX_SAFE_INTEGER) }),
+          fc.constantFrom(min, max, min - 1, max + 1),
+        );
       }
       case "number": {
         const min = (schema.minimum as number | undefined) ?? -1e6;

@@ -41,7 +41,18 @@ export async function leastCpuMs(firstCpuMs: number, again: () => Promise<{ cpuM
   return cpuMs;
 }
 
-const TENANT_TABLES = ["customers", "products", "invoices", "invoice_line_items", "invoice_counters", "api_keys", "organizations", "activity_log", "memberships", "invitations"] as const;
+const TENANT_TABLES = [
+  "customers",
+  "products",
+  "invoices",
+  "invoice_line_items",
+  "invoice_counters",
+  "api_keys",
+  "organizations",
+  "activity_log",
+  "memberships",
+  "invitations",
+] as const;
 
 /**
  * One hash over every row the organization owns, leaving out what every authenticated call
@@ -74,7 +85,10 @@ export class FuzzTally {
   }
 
   summary(what: string): string {
-    const outcomes = [...this.statuses].sort(([a], [b]) => String(a).localeCompare(String(b))).map(([status, n]) => `${status}×${n}`).join(" ");
+    const outcomes = [...this.statuses]
+      .sort(([a], [b]) => String(a).localeCompare(String(b)))
+      .map(([status, n]) => `${status}×${n}`)
+      .join(" ");
     return `${what}: ${this.cases.toLocaleString("en-US")} cases, ${this.serverErrors} answered 5xx; outcomes ${outcomes}; most CPU for one case ${this.slowest.cpuMs.toFixed(1)} ms (${this.slowest.label})`;
   }
 }

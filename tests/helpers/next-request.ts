@@ -21,7 +21,13 @@ export class Browser {
   }
 
   headers(): Headers {
-    const headers = new Headers({ host: "localhost:3000", "x-forwarded-proto": "http", "x-forwarded-for": this.ip, "user-agent": this.userAgent, ...this.extraHeaders });
+    const headers = new Headers({
+      host: "localhost:3000",
+      "x-forwarded-proto": "http",
+      "x-forwarded-for": this.ip,
+      "user-agent": this.userAgent,
+      ...this.extraHeaders,
+    });
     if (this.cookies.size) headers.set("cookie", [...this.cookies].map(([name, value]) => `${name}=${value}`).join("; "));
     return headers;
   }

@@ -72,7 +72,16 @@ export async function startServerProcess(
   const child = spawn(process.execPath, [...nodeFlags, ...serverArguments(script, checkout, runtime)], {
     cwd: checkout,
     // One worker unless the caller asks for more (servers/worker-cluster.ts): a test or bench says what it runs.
-    env: { ...process.env, WEB_CONCURRENCY: "1", ...TEST_SERVER_POOL, ...env, API_PORT: String(port), PORT: String(port), HOSTNAME_BIND: "127.0.0.1", NODE_ENV: "production" },
+    env: {
+      ...process.env,
+      WEB_CONCURRENCY: "1",
+      ...TEST_SERVER_POOL,
+      ...env,
+      API_PORT: String(port),
+      PORT: String(port),
+      HOSTNAME_BIND: "127.0.0.1",
+      NODE_ENV: "production",
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";

@@ -60,13 +60,31 @@ export class SoftwarePasskey {
     const credentialId = isoBase64URL.toBuffer(this.credentialId);
     const idLength = Buffer.alloc(2);
     idLength.writeUInt16BE(credentialId.length);
-    const authData = Buffer.concat([this.rpIdHash, Buffer.from([USER_PRESENT | USER_VERIFIED | ATTESTED_CREDENTIAL]), uint32(this.counter), Buffer.alloc(16), idLength, credentialId, this.coseKey()]);
-    const attestationObject = isoCBOR.encode(new Map<string, unknown>([["fmt", "none"], ["attStmt", new Map()], ["authData", new Uint8Array(authData)]]) as never);
+    const authData = Buffer.concat([
+      this.rpIdHash,
+      Buffer.from([USER_PRESENT | USER_VERIFIED | ATTESTED_CREDENTIAL]),
+      uint32(this.counter),
+      Buffer.alloc(16),
+      idLength,
+      credentialId,
+      this.coseKey(),
+    ]);
+    const attestationObject = isoCBOR.encode(
+      new Map<string, unknown>([
+        ["fmt", "none"],
+        ["attStmt", new Map()],
+        ["authData", new Uint8Array(authData)],
+      ]) as never,
+    );
     return JSON.stringify({
       id: this.credentialId,
       rawId: this.credentialId,
       type: "public-key",
-      response: { clientDataJSON: b64url(this.clientData("webauthn.create", options.challenge, origin)), attestationObject: b64url(attestationObject), transports: ["internal"] },
+      response: {
+        clientDataJSON: b64url(this.clientData("webauthn.create", options.challenge, origin)),
+        attestationObject: b64url(attestationObject),
+        transports: ["internal"],
+      },
       clientExtensionResults: {},
       authenticatorAttachment: "platform",
     });

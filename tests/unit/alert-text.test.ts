@@ -13,7 +13,9 @@ const leaked = (url: string): AlertDto => ({
 
 describe("a leaked key's alert", () => {
   it("names the URL the scanner reported", () => {
-    expect(describeAlert(leaked("https://github.com/someone/app/blob/abc/.env"), "acme").detail).toMatch(/^A secret scanner reported it at https:\/\/github\.com\/someone\/app\/blob\/abc\/\.env\. It was revoked/);
+    expect(describeAlert(leaked("https://github.com/someone/app/blob/abc/.env"), "acme").detail).toMatch(
+      /^A secret scanner reported it at https:\/\/github\.com\/someone\/app\/blob\/abc\/\.env\. It was revoked/,
+    );
   });
 
   it("reads as a sentence when the report named no URL", () => {

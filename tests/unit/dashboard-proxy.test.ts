@@ -75,7 +75,11 @@ function send(method: string, url: string, headers: Record<string, string> = {},
 
 describe("a front worker hands the dashboard what is not /v1", () => {
   it("with the Host the client sent, its address as X-Forwarded-For, and no forwarding header of its own making", async () => {
-    const answer = await send("GET", "/acme/settings/api?tab=keys", { Host: "invoicing.example.com", "X-Forwarded-For": "203.0.113.9", "X-Forwarded-Host": "evil.example" });
+    const answer = await send("GET", "/acme/settings/api?tab=keys", {
+      Host: "invoicing.example.com",
+      "X-Forwarded-For": "203.0.113.9",
+      "X-Forwarded-Host": "evil.example",
+    });
     expect(answer).toMatchObject({ status: 200, body: "dashboard GET /acme/settings/api?tab=keys" });
     const seen = reached.at(-1)!;
     expect(seen.headers.host).toBe("invoicing.example.com");
@@ -97,7 +101,9 @@ describe("a front worker hands the dashboard what is not /v1", () => {
   });
 
   it("streams an answer as it is written, and closes the dashboard's side when the client goes", async () => {
-    const incoming = await new Promise<IncomingMessage>((resolve, reject) => request({ host: "127.0.0.1", port, path: "/stream" }, resolve).on("error", reject).end());
+    const incoming = await new Promise<IncomingMessage>((resolve, reject) =>
+      request({ host: "127.0.0.1", port, path: "/stream" }, resolve).on("error", reject).end(),
+    );
     expect(incoming.headers["content-type"]).toBe("text/event-stream");
     const [first] = (await new Promise((resolve) => incoming.once("data", (chunk: Buffer) => resolve([chunk.toString()])))) as string[];
     expect(first).toBe("data: first\n\n");

@@ -67,7 +67,6 @@ describe("the README and docs/", () => {
   it.each(files.map((file) => [path.relative(root, file), file]))("%s: every relative link resolves", (_name, file) => {
     expect(brokenLinks(file)).toEqual([]);
   });
-
 });
 
 /** A citation of the product contract kept outside the repository, which a clone does not have. */

@@ -15,7 +15,11 @@ const root = path.resolve(import.meta.dirname, "../..");
 type Graph = { staticClient: Set<string>; onDemand: Set<string> };
 
 function resolve(from: string, specifier: string): string {
-  const base = specifier.startsWith("@/") ? path.join(root, specifier.slice(2)) : specifier.startsWith(".") ? path.resolve(path.dirname(from), specifier) : null;
+  const base = specifier.startsWith("@/")
+    ? path.join(root, specifier.slice(2))
+    : specifier.startsWith(".")
+      ? path.resolve(path.dirname(from), specifier)
+      : null;
   if (base === null) return specifier.startsWith("@") ? specifier.split("/").slice(0, 2).join("/") : specifier.split("/")[0]!;
   for (const candidate of [base, `${base}.ts`, `${base}.tsx`, path.join(base, "index.ts"), path.join(base, "index.tsx")]) {
     if (fs.existsSync(candidate) && fs.statSync(candidate).isFile()) return candidate;
@@ -25,7 +29,13 @@ function resolve(from: string, specifier: string): string {
 
 /** A module's static imports that survive compilation (not `import type`, not only types), and its import() targets. */
 function importsOf(file: string): { statics: string[]; dynamics: string[]; directive: string | null } {
-  const source = ts.createSourceFile(file, fs.readFileSync(file, "utf8"), ts.ScriptTarget.Latest, true, file.endsWith(".tsx") ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+  const source = ts.createSourceFile(
+    file,
+    fs.readFileSync(file, "utf8"),
+    ts.ScriptTarget.Latest,
+    true,
+    file.endsWith(".tsx") ? ts.ScriptKind.TSX : ts.ScriptKind.TS,
+  );
   const first = source.statements[0];
   const directive = first !== undefined && ts.isExpressionStatement(first) && ts.isStringLiteral(first.expression) ? first.expression.text : null;
   const statics: string[] = [];
@@ -33,14 +43,21 @@ function importsOf(file: string): { statics: string[]; dynamics: string[]; direc
   for (const statement of source.statements) {
     if (ts.isImportDeclaration(statement)) {
       const clause = statement.importClause;
-      const onlyTypes = clause && (clause.isTypeOnly || (!clause.name && clause.namedBindings && ts.isNamedImports(clause.namedBindings) && clause.namedBindings.elements.every((element) => element.isTypeOnly)));
+      const onlyTypes =
+        clause &&
+        (clause.isTypeOnly ||
+          (!clause.name &&
+            clause.namedBindings &&
+            ts.isNamedImports(clause.namedBindings) &&
+            clause.namedBindings.elements.every((element) => element.isTypeOnly)));
       if (!onlyTypes) statics.push((statement.moduleSpecifier as ts.StringLiteral).text);
     } else if (ts.isExportDeclaration(statement) && statement.moduleSpecifier && !statement.isTypeOnly) {
       statics.push((statement.moduleSpecifier as ts.StringLiteral).text);
     }
   }
   const visit = (node: ts.Node) => {
-    if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && ts.isStringLiteral(node.arguments[0]!)) dynamics.push(node.arguments[0].text);
+    if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && ts.isStringLiteral(node.arguments[0]!))
+      dynamics.push(node.arguments[0].text);
     ts.forEachChild(node, visit);
   };
   visit(source);
@@ -76,11 +93,21 @@ function clientGraph(page: string): Graph {
 const relative = (files: Iterable<string>) => [...files].map((file) => (path.isAbsolute(file) ? path.relative(root, file) : file)).sort();
 
 const PAGES: { page: string; serverOnly: string[] }[] = [
-  { page: "app/[orgSlug]/settings/members/page.tsx", serverOnly: ["app/[orgSlug]/settings/members/members-table.tsx", "app/[orgSlug]/settings/members/pending-invitations.tsx"] },
+  {
+    page: "app/[orgSlug]/settings/members/page.tsx",
+    serverOnly: ["app/[orgSlug]/settings/members/members-table.tsx", "app/[orgSlug]/settings/members/pending-invitations.tsx"],
+  },
   { page: "app/[orgSlug]/settings/webhooks/(list)/page.tsx", serverOnly: [] },
   { page: "app/[orgSlug]/settings/webhooks/[endpointId]/page.tsx", serverOnly: ["app/[orgSlug]/settings/webhooks/[endpointId]/delivery-log.tsx"] },
   { page: "app/[orgSlug]/settings/plan/page.tsx", serverOnly: [] },
-  { page: "app/settings/security/page.tsx", serverOnly: ["app/settings/security/passkeys-card.tsx", "app/settings/security/authenticator-app-card.tsx", "app/settings/security/recovery-codes-card.tsx"] },
+  {
+    page: "app/settings/security/page.tsx",
+    serverOnly: [
+      "app/settings/security/passkeys-card.tsx",
+      "app/settings/security/authenticator-app-card.tsx",
+      "app/settings/security/recovery-codes-card.tsx",
+    ],
+  },
   { page: "app/[orgSlug]/settings/api/audit/(log)/page.tsx", serverOnly: ["app/[orgSlug]/settings/api/audit/audit-rows.tsx", "components/request-format.tsx"] },
   { page: "app/[orgSlug]/settings/api/activity/page.tsx", serverOnly: ["components/activity-entries.tsx"] },
   { page: "app/[orgSlug]/settings/api/(list)/page.tsx", serverOnly: [] },
@@ -125,14 +152,16 @@ it("the dialogs' forms are loaded on demand", () => {
 
 // The logs' filters and the key list's status filter are the browser's own select (components/ui/native-select.tsx):
 // the Radix select renders every option of a closed menu and hydrates it with the page.
-it.each(["app/[orgSlug]/settings/api/audit/(log)/page.tsx", "app/[orgSlug]/settings/api/activity/page.tsx", "app/[orgSlug]/settings/api/usage/page.tsx", "app/[orgSlug]/settings/api/(list)/page.tsx"])(
-  "%s draws its filters without the Radix select",
-  (page) => {
-    const client = relative(clientGraph(page).staticClient);
-    expect(client).toContain("components/ui/native-select.tsx");
-    expect(client).not.toContain("components/ui/select.tsx");
-  },
-);
+it.each([
+  "app/[orgSlug]/settings/api/audit/(log)/page.tsx",
+  "app/[orgSlug]/settings/api/activity/page.tsx",
+  "app/[orgSlug]/settings/api/usage/page.tsx",
+  "app/[orgSlug]/settings/api/(list)/page.tsx",
+])("%s draws its filters without the Radix select", (page) => {
+  const client = relative(clientGraph(page).staticClient);
+  expect(client).toContain("components/ui/native-select.tsx");
+  expect(client).not.toContain("components/ui/select.tsx");
+});
 
 // Toasts load on the page's first use (docs/decisions/0067-toasts-load-on-first-use.md).
 it.each(["app/[orgSlug]/layout.tsx", "app/settings/security/layout.tsx"])("%s loads sonner on first use, not with the page", (layout) => {

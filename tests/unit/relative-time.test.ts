@@ -9,7 +9,33 @@ const NOW = Date.parse("2026-11-27T12:00:00Z");
 const MINUTE = 60_000;
 
 // Offsets across every unit's edges (59.5 minutes rounds up to "60 minutes", 11.5 months to "1 year").
-const OFFSETS = [1, 1.49, 1.5, 2, 45, 59.4, 59.5, 60, 89, 90, 23 * 60 + 29, 23 * 60 + 31, 24 * 60, 36 * 60, 29 * 1440, 29.6 * 1440, 30 * 1440, 45 * 1440, 345 * 1440, 346 * 1440, 364 * 1440, 365 * 1440, 547 * 1440, 548 * 1440, 3000 * 1440];
+const OFFSETS = [
+  1,
+  1.49,
+  1.5,
+  2,
+  45,
+  59.4,
+  59.5,
+  60,
+  89,
+  90,
+  23 * 60 + 29,
+  23 * 60 + 31,
+  24 * 60,
+  36 * 60,
+  29 * 1440,
+  29.6 * 1440,
+  30 * 1440,
+  45 * 1440,
+  345 * 1440,
+  346 * 1440,
+  364 * 1440,
+  365 * 1440,
+  547 * 1440,
+  548 * 1440,
+  3000 * 1440,
+];
 
 describe("RelativeTime's words", () => {
   it("says what date-fns' formatDistanceStrict says, in the past and the future", () => {

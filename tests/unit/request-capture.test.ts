@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { CAPTURE_READ_BYTES, CAPTURED_BODY_BYTES, captureBody, captureText, credentialsOf, REDACTED, redactCredentials, storablePath } from "@/lib/api/request-capture";
+import {
+  CAPTURE_READ_BYTES,
+  CAPTURED_BODY_BYTES,
+  captureBody,
+  captureText,
+  credentialsOf,
+  REDACTED,
+  redactCredentials,
+  storablePath,
+} from "@/lib/api/request-capture";
 
 const KEY = "ik_0123456789ABCDEFGHIJabcdefghijkl";
 const bytes = (text: string) => new TextEncoder().encode(text);

@@ -14,15 +14,28 @@ function staticImports(source: string): { specifier: string; names: string[] }[]
     }
     const clause = match[1]!;
     const named = /\{([^}]*)\}/.exec(clause)?.[1];
-    const names = (named ?? "").split(",").map((name) => name.trim()).filter(Boolean);
-    const onlyTypes = named !== undefined && names.every((name) => name.startsWith("type ")) && clause.replace(/\{[^}]*\}/, "").replace(/,/g, "").trim() === "";
+    const names = (named ?? "")
+      .split(",")
+      .map((name) => name.trim())
+      .filter(Boolean);
+    const onlyTypes =
+      named !== undefined &&
+      names.every((name) => name.startsWith("type ")) &&
+      clause
+        .replace(/\{[^}]*\}/, "")
+        .replace(/,/g, "")
+        .trim() === "";
     if (!onlyTypes) found.push({ specifier: match[2]!, names: names.filter((name) => !name.startsWith("type ")).map((name) => name.split(/\s+as\s+/)[0]!) });
   }
   return found;
 }
 
 function resolve(specifier: string, from: string): string | null {
-  const base = specifier.startsWith("@/") ? path.join(ROOT, specifier.slice(2)) : specifier.startsWith(".") ? path.resolve(path.dirname(from), specifier) : null;
+  const base = specifier.startsWith("@/")
+    ? path.join(ROOT, specifier.slice(2))
+    : specifier.startsWith(".")
+      ? path.resolve(path.dirname(from), specifier)
+      : null;
   if (!base) return null;
   return ["", ".ts", ".tsx", "/index.ts", "/index.tsx"].map((end) => base + end).find((file) => statSync(file, { throwIfNoEntry: false })?.isFile()) ?? null;
 }
@@ -60,7 +73,13 @@ function clientPackages(entries: string[]): Map<string, Set<string>> {
 }
 
 const SIGN_IN = ["instrumentation-client.ts", "app/layout.tsx", "app/(auth)/layout.tsx", "app/(auth)/signin/page.tsx"];
-const DASHBOARD = ["instrumentation-client.ts", "app/layout.tsx", "app/[orgSlug]/layout.tsx", "app/[orgSlug]/settings/layout.tsx", "app/settings/security/layout.tsx"];
+const DASHBOARD = [
+  "instrumentation-client.ts",
+  "app/layout.tsx",
+  "app/[orgSlug]/layout.tsx",
+  "app/[orgSlug]/settings/layout.tsx",
+  "app/settings/security/layout.tsx",
+];
 
 // The JavaScript every dashboard page and the sign-in page load before their own
 // (docs/decisions/0063-shared-page-weight.md): the framework, icons, class names, toasts, and of

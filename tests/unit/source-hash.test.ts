@@ -14,13 +14,30 @@ const write = (file: string, text: string) => {
 
 beforeEach(() => {
   root = fs.mkdtempSync(path.join(os.tmpdir(), "source-hash-"));
-  for (const file of ["app/page.tsx", "lib/money.ts", "lib/money.test.ts", "server.ts", "package-lock.json", "README.md", "tests/a.test.ts", "dist/server.js", ".next/BUILD_ID", "data/pglite/x"]) write(file, file);
+  for (const file of [
+    "app/page.tsx",
+    "lib/money.ts",
+    "lib/money.test.ts",
+    "server.ts",
+    "package-lock.json",
+    "README.md",
+    "tests/a.test.ts",
+    "dist/server.js",
+    ".next/BUILD_ID",
+    "data/pglite/x",
+  ])
+    write(file, file);
 });
 afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
 
 describe("the sources' hash a build is stamped with", () => {
   it("changes with a source, the lockfile or a file in a new folder", () => {
-    for (const [file, text] of [["lib/money.ts", "changed"], ["package-lock.json", "{}"], ["hooks/use-thing.ts", "new"], ["server.ts", ""]]) {
+    for (const [file, text] of [
+      ["lib/money.ts", "changed"],
+      ["package-lock.json", "{}"],
+      ["hooks/use-thing.ts", "new"],
+      ["server.ts", ""],
+    ]) {
       const before = sourceHash(root);
       write(file!, text!);
       expect(sourceHash(root), file).not.toBe(before);
@@ -29,7 +46,21 @@ describe("the sources' hash a build is stamped with", () => {
 
   it("does not change with what no build reads: docs, tests, the outputs, the data", () => {
     const before = sourceHash(root);
-    for (const file of ["README.md", "docs/operations.md", "docs/layers.svg", "tests/a.test.ts", "tests/helpers/factories.ts", "lib/money.test.ts", "e2e/x.spec.ts", "bench/run.ts", "dist/server.js", ".next/BUILD_ID", "data/pglite/x", "next-env.d.ts"]) write(file, "changed");
+    for (const file of [
+      "README.md",
+      "docs/operations.md",
+      "docs/layers.svg",
+      "tests/a.test.ts",
+      "tests/helpers/factories.ts",
+      "lib/money.test.ts",
+      "e2e/x.spec.ts",
+      "bench/run.ts",
+      "dist/server.js",
+      ".next/BUILD_ID",
+      "data/pglite/x",
+      "next-env.d.ts",
+    ])
+      write(file, "changed");
     expect(sourceHash(root)).toBe(before);
   });
 

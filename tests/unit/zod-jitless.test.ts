@@ -4,7 +4,10 @@ import { describe, expect, it } from "vitest";
 /** zod's `jitless` setting in a fresh Node process that evaluates the two modules in this order. */
 function jitlessAfter(first: string, second: string): string {
   const script = `await import(${JSON.stringify(first)}); await import(${JSON.stringify(second)}); const { z } = await import("zod"); console.log(String(z.config().jitless));`;
-  return execFileSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { cwd: import.meta.dirname + "/../..", encoding: "utf8" }).trim();
+  return execFileSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
+    cwd: import.meta.dirname + "/../..",
+    encoding: "utf8",
+  }).trim();
 }
 
 // instrumentation-client.ts turns zod's compiled parsers off in the browser (the CSP refuses eval)

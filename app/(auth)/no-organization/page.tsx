@@ -19,7 +19,8 @@ export default async function NoOrganizationPage() {
       <CardHeader>
         <CardTitle className="text-xl">You are not in an organization</CardTitle>
         <CardDescription>
-          {user?.email ? `${user.email} is` : "Your account is"} not a member of any organization. Ask an owner or admin of your team for an invitation link, and open it while signed in.
+          {user?.email ? `${user.email} is` : "Your account is"} not a member of any organization. Ask an owner or admin of your team for an invitation link,
+          and open it while signed in.
         </CardDescription>
       </CardHeader>
       <SignOutForm />

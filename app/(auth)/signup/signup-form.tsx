@@ -27,7 +27,14 @@ export function SignUpForm() {
             <Input name="organizationName" autoComplete="organization" required placeholder="Acme Inc" />
           </FormField>
         </CardContent>
-        <CredentialsFooter pending={pending} submit="Create account" submitting="Creating your account…" prompt="Already have an account?" href="/signin" link="Sign in" />
+        <CredentialsFooter
+          pending={pending}
+          submit="Create account"
+          submitting="Creating your account…"
+          prompt="Already have an account?"
+          href="/signin"
+          link="Sign in"
+        />
       </form>
     </Card>
   );

@@ -47,14 +47,28 @@ export function AddPasskeyForm({ close, onRecoveryCodes }: AddPasskeyFormProps) 
     <form onSubmit={submit} noValidate className="space-y-4">
       <DialogHeader>
         <DialogTitle>Add a passkey</DialogTitle>
-        <DialogDescription>Your browser asks your device (a security key, Touch ID, Windows Hello or your phone) to make a passkey for this account.</DialogDescription>
+        <DialogDescription>
+          Your browser asks your device (a security key, Touch ID, Windows Hello or your phone) to make a passkey for this account.
+        </DialogDescription>
       </DialogHeader>
       {error ? <FormAlert>{error}</FormAlert> : null}
       <FormField label="Name" description="So you can tell your passkeys apart.">
-        <Input name="name" value={name} onChange={(event) => setName(event.target.value)} maxLength={PASSKEY_NAME_MAX} placeholder="MacBook Touch ID" autoFocus required />
+        <Input
+          name="name"
+          value={name}
+          onChange={(event) => setName(event.target.value)}
+          maxLength={PASSKEY_NAME_MAX}
+          placeholder="MacBook Touch ID"
+          autoFocus
+          required
+        />
       </FormField>
-      <FormDialogFooter label="Continue" pendingLabel={waiting ? "Waiting for your device…" : "Adding…"} pending={waiting || add.pending} disabled={name.trim() === ""} />
+      <FormDialogFooter
+        label="Continue"
+        pendingLabel={waiting ? "Waiting for your device…" : "Adding…"}
+        pending={waiting || add.pending}
+        disabled={name.trim() === ""}
+      />
     </form>
   );
 }
-

@@ -59,7 +59,12 @@ export default async function SecurityPage({ searchParams }: { searchParams: Pro
       ) : null}
       <AuthenticatorAppCard addedAt={status.totp?.confirmedAt.toISOString() ?? null} methods={methods} />
       <PasskeysCard
-        passkeys={passkeys.map((passkey) => ({ id: passkey.id, name: passkey.name, createdAt: passkey.createdAt.toISOString(), lastUsedAt: passkey.lastUsedAt?.toISOString() ?? null }))}
+        passkeys={passkeys.map((passkey) => ({
+          id: passkey.id,
+          name: passkey.name,
+          createdAt: passkey.createdAt.toISOString(),
+          lastUsedAt: passkey.lastUsedAt?.toISOString() ?? null,
+        }))}
         methods={methods}
       />
       <RecoveryCodesCard enabled={on} left={status.recoveryCodesLeft} total={RECOVERY_CODE_COUNT} />

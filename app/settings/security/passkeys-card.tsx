@@ -14,7 +14,10 @@ export function PasskeysCard({ passkeys, methods }: { passkeys: PasskeyRow[]; me
         <CardTitle className="flex items-center gap-2 text-base">
           <Fingerprint className="size-4 text-primary" aria-hidden /> Passkeys <TwoFactorStatusBadge on={passkeys.length > 0} />
         </CardTitle>
-        <CardDescription>Sign in with your fingerprint, face, screen lock or a security key instead of typing a code. A passkey works only on this site, so a look-alike site cannot use it.</CardDescription>
+        <CardDescription>
+          Sign in with your fingerprint, face, screen lock or a security key instead of typing a code. A passkey works only on this site, so a look-alike site
+          cannot use it.
+        </CardDescription>
       </CardHeader>
       <PasskeysControls hasPasskeys={passkeys.length > 0}>
         {passkeys.length > 0 ? (
@@ -25,7 +28,14 @@ export function PasskeysCard({ passkeys, methods }: { passkeys: PasskeyRow[]; me
                   <div className="min-w-0">
                     <p className="font-medium break-words">{passkey.name}</p>
                     <p className="text-sm text-muted-foreground">
-                      Added <RelativeTime value={passkey.createdAt} /> · {passkey.lastUsedAt ? <>Last used <RelativeTime value={passkey.lastUsedAt} /></> : "Never used"}
+                      Added <RelativeTime value={passkey.createdAt} /> ·{" "}
+                      {passkey.lastUsedAt ? (
+                        <>
+                          Last used <RelativeTime value={passkey.lastUsedAt} />
+                        </>
+                      ) : (
+                        "Never used"
+                      )}
                     </p>
                   </div>
                   <RemovePasskeyDialog passkey={passkey} methods={methods} />

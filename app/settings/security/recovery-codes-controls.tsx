@@ -37,7 +37,14 @@ export function RecoveryCodesControls({ left }: { left: number }) {
             <AlertDialogTitle>Renew your recovery codes?</AlertDialogTitle>
             <AlertDialogDescription>Your {left} unused codes stop working at once. You get ten new ones, shown once.</AlertDialogDescription>
           </AlertDialogHeader>
-          <ConfirmFooter label="Renew codes" pendingLabel="Renewing…" pending={renew.pending} error={renew.error} variant="default" onConfirm={() => renew.run({})} />
+          <ConfirmFooter
+            label="Renew codes"
+            pendingLabel="Renewing…"
+            pending={renew.pending}
+            error={renew.error}
+            variant="default"
+            onConfirm={() => renew.run({})}
+          />
         </AlertDialogContent>
       </AlertDialog>
     </CardFooter>

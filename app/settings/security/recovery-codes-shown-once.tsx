@@ -29,7 +29,10 @@ export function RecoveryCodesShownOnce({ codes, onDone, doneMessage }: { codes: 
           <p>They are shown this once. If you lose your phone, each code signs you in once in place of a code from the app.</p>
         </AlertDescription>
       </Alert>
-      <ul aria-label="Recovery codes" className="grid grid-cols-2 gap-x-6 gap-y-1.5 rounded-md border bg-muted/40 p-4 font-mono text-sm sm:grid-cols-5 sm:gap-x-4">
+      <ul
+        aria-label="Recovery codes"
+        className="grid grid-cols-2 gap-x-6 gap-y-1.5 rounded-md border bg-muted/40 p-4 font-mono text-sm sm:grid-cols-5 sm:gap-x-4"
+      >
         {codes.map((code) => (
           <li key={code}>{code}</li>
         ))}
@@ -54,4 +57,3 @@ export function RecoveryCodesShownOnce({ codes, onDone, doneMessage }: { codes: 
     </CardContent>
   );
 }
-

@@ -41,4 +41,3 @@ export function RemovePasskeyForm({ passkey, methods, close }: RemovePasskeyForm
     </form>
   );
 }
-

@@ -31,4 +31,3 @@ export function RemoveTotpForm({ close, methods }: RemoveTotpFormProps) {
     </form>
   );
 }
-

@@ -50,7 +50,15 @@ export function TotpSetupSteps({ setup, onConfirmed, onCancel }: TotpSetupStepsP
           <p className="text-sm font-medium">2. Enter the code the app shows</p>
           {error && !fieldErrors.code ? <FormAlert>{error}</FormAlert> : null}
           <FormField label="Authentication code" error={fieldErrors.code?.[0]} className="max-w-xs">
-            <Input name="code" inputMode="numeric" autoComplete="one-time-code" maxLength={7} placeholder="123456" className="font-mono tracking-widest" required />
+            <Input
+              name="code"
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              maxLength={7}
+              placeholder="123456"
+              className="font-mono tracking-widest"
+              required
+            />
           </FormField>
         </li>
       </ol>
@@ -65,4 +73,3 @@ export function TotpSetupSteps({ setup, onConfirmed, onCancel }: TotpSetupStepsP
     </form>
   );
 }
-

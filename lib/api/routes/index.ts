@@ -14,7 +14,9 @@ import { usageRoutes } from "./usage";
 const RESOURCE_TABLE = [
   "| resource | paths | permissions |",
   "|---|---|---|",
-  ...API_RESOURCE_NAMES.map((resource) => `| ${API_RESOURCES[resource].label} | \`/v1/${resource}\` | none, ${API_RESOURCES[resource].permissions.join(", ")} |`),
+  ...API_RESOURCE_NAMES.map(
+    (resource) => `| ${API_RESOURCES[resource].label} | \`/v1/${resource}\` | none, ${API_RESOURCES[resource].permissions.join(", ")} |`,
+  ),
 ].join("\n");
 
 const DESCRIPTION = `

@@ -85,8 +85,12 @@ const finalize = transition(
   "draft → open, all or nothing: gives the organization's next number (INV-000123, no gaps, no duplicates), sets the issue date (today, UTC, unless set) and the due date (30 days later unless set), freezes the customer details, and takes the units of stocked products out of stock. Refused with `insufficient_stock` when a product would go below zero, and with `validation_failed` when the draft's due date falls before the issue date it would get.",
   ["invoice_not_draft", "insufficient_stock"],
 );
-const pay = transition("pay", "payInvoice", "Mark an invoice paid", "open → paid. Revenue in /v1/analytics counts it on the day of this call (UTC).", ["invoice_not_open"]);
-const voidIt = transition("void", "voidInvoice", "Void an invoice", "open → void: the invoice keeps its number, and the units it sold go back into stock.", ["invoice_not_open"]);
+const pay = transition("pay", "payInvoice", "Mark an invoice paid", "open → paid. Revenue in /v1/analytics counts it on the day of this call (UTC).", [
+  "invoice_not_open",
+]);
+const voidIt = transition("void", "voidInvoice", "Void an invoice", "open → void: the invoice keeps its number, and the units it sold go back into stock.", [
+  "invoice_not_open",
+]);
 
 export function invoiceRoutes(app: OpenAPIHono<ApiEnv>): void {
   app.openapi(list, async (c) => c.json(await listInvoices(c.get("caller").orgId, c.req.valid("query")), 200));

@@ -17,7 +17,10 @@ const generate = createRoute({
   responses: {
     200: {
       description: "The PDF document.",
-      headers: { ...ADMITTED, "Content-Disposition": { description: 'attachment; filename="INV-000123.pdf"', required: true, schema: { type: "string", maxLength: 128 } } },
+      headers: {
+        ...ADMITTED,
+        "Content-Disposition": { description: 'attachment; filename="INV-000123.pdf"', required: true, schema: { type: "string", maxLength: 128 } },
+      },
       content: { "application/pdf": { schema: PdfDocument } },
     },
     ...refusals(["not_found"], { body: true, idempotent: true }),

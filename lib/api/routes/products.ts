@@ -56,7 +56,8 @@ const archive = createRoute({
   tags,
   operationId: "archiveProduct",
   summary: "Archive a product",
-  description: "Products are never deleted, so the invoices that sell them stay whole: an archived product cannot be added to invoices and can be restored with `active: true`.",
+  description:
+    "Products are never deleted, so the invoices that sell them stay whole: an archived product cannot be added to invoices and can be restored with `active: true`.",
   request: { params: ProductParams, headers: IdempotencyHeaders },
   responses: { 200: ok(Product, "The archived product."), ...refusals(["validation_failed", "not_found"], { idempotent: true }) },
 });

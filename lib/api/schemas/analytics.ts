@@ -14,7 +14,10 @@ const CurrencyAmount = z
   .object({ currency: Currency, amount: Amount, invoice_count: Count })
   .openapi("CurrencyAmount", { description: "An amount in one currency and the number of invoices it adds up." });
 
-const PerCurrency = z.array(CurrencyAmount).max(CURRENCY_CODES.length).openapi({ description: "One entry per currency, by currency code; amounts are never converted or summed across currencies." });
+const PerCurrency = z
+  .array(CurrencyAmount)
+  .max(CURRENCY_CODES.length)
+  .openapi({ description: "One entry per currency, by currency code; amounts are never converted or summed across currencies." });
 
 export const Analytics = z
   .object({
@@ -28,7 +31,16 @@ export const Analytics = z
       .object({ draft: Count, open: Count, paid: Count, void: Count, overdue: Count })
       .openapi({ description: "Invoices dated within the range, by status; overdue ones are also counted as open." }),
     revenue_by_month: z
-      .array(z.object({ month: z.string().regex(/^\d{4}-\d\d$/).max(7).openapi({ example: "2026-03" }), revenue: PerCurrency }))
+      .array(
+        z.object({
+          month: z
+            .string()
+            .regex(/^\d{4}-\d\d$/)
+            .max(7)
+            .openapi({ example: "2026-03" }),
+          revenue: PerCurrency,
+        }),
+      )
       .max(MAX_MONTHS)
       .openapi({ description: "Every month of the range, oldest first, with the revenue paid in it (an empty list for months without any)." }),
     top_customers: z

@@ -1,6 +1,20 @@
 import { z } from "@hono/zod-openapi";
 import { customerDetails } from "./customers";
-import { Amount, CalendarDate, Currency, TaxRate, Timestamp, checkDateRange, dateRange, deletedOf, idParams, listOf, objectId, pageQuery, text } from "./common";
+import {
+  Amount,
+  CalendarDate,
+  Currency,
+  TaxRate,
+  Timestamp,
+  checkDateRange,
+  dateRange,
+  deletedOf,
+  idParams,
+  listOf,
+  objectId,
+  pageQuery,
+  text,
+} from "./common";
 
 const INVOICE_STATUSES = ["draft", "open", "paid", "void"] as const;
 const QUANTITY_MAX = 1_000_000;
@@ -31,7 +45,10 @@ const LineInput = z
   })
   .openapi("InvoiceLineInput", { description: "A catalog product (`product`) or free text (`description` and `unit_amount`)." });
 
-const Lines = z.array(LineInput).min(1, { error: "An invoice has at least one line." }).max(LINES_MAX, { error: `An invoice has at most ${LINES_MAX} lines.` });
+const Lines = z
+  .array(LineInput)
+  .min(1, { error: "An invoice has at least one line." })
+  .max(LINES_MAX, { error: `An invoice has at most ${LINES_MAX} lines.` });
 
 const editable = {
   currency: Currency.optional().openapi({ description: "Defaults to the customer's currency." }),
@@ -40,12 +57,14 @@ const editable = {
   due_date: CalendarDate.nullable().optional().openapi({ description: "On or after the issue date; defaults to 30 days after it." }),
 };
 
-export const InvoiceCreate = z
-  .strictObject({ customer: objectId("cus_4fJ9kQ2mX7pL0aZ3bN8c"), lines: Lines, ...editable })
-  .openapi("InvoiceCreate");
+export const InvoiceCreate = z.strictObject({ customer: objectId("cus_4fJ9kQ2mX7pL0aZ3bN8c"), lines: Lines, ...editable }).openapi("InvoiceCreate");
 
 export const InvoiceUpdate = z
-  .strictObject({ customer: objectId("cus_4fJ9kQ2mX7pL0aZ3bN8c").optional(), lines: Lines.optional().openapi({ description: "Replaces every line." }), ...editable })
+  .strictObject({
+    customer: objectId("cus_4fJ9kQ2mX7pL0aZ3bN8c").optional(),
+    lines: Lines.optional().openapi({ description: "Replaces every line." }),
+    ...editable,
+  })
   .openapi("InvoiceUpdate", { description: "Drafts only. Only the fields sent change; null clears an optional field." });
 
 const LineItem = z
@@ -70,7 +89,11 @@ export const Invoice = z
   .object({
     id: objectId("in_9xK3mB6nV1cZ8aS2dF5g"),
     object: z.literal("invoice"),
-    number: z.string().max(32).nullable().openapi({ description: "INV-000123: the organization's next number, given at finalization without gaps.", example: "INV-000123" }),
+    number: z
+      .string()
+      .max(32)
+      .nullable()
+      .openapi({ description: "INV-000123: the organization's next number, given at finalization without gaps.", example: "INV-000123" }),
     status: z.enum(INVOICE_STATUSES).openapi({ description: "draft → open (finalize) → paid (pay) or void (void)." }),
     overdue: z.boolean().openapi({ description: "Open and past its due date (UTC)." }),
     customer: objectId("cus_4fJ9kQ2mX7pL0aZ3bN8c"),
@@ -98,7 +121,10 @@ export const InvoiceParams = idParams("in_9xK3mB6nV1cZ8aS2dF5g");
 export const InvoiceListQuery = z
   .strictObject({
     ...pageQuery("in_9xK3mB6nV1cZ8aS2dF5g"),
-    status: z.enum([...INVOICE_STATUSES, "overdue"]).optional().openapi({ description: "overdue: open invoices past their due date." }),
+    status: z
+      .enum([...INVOICE_STATUSES, "overdue"])
+      .optional()
+      .openapi({ description: "overdue: open invoices past their due date." }),
     customer: objectId("cus_4fJ9kQ2mX7pL0aZ3bN8c").optional().openapi({ description: "Only this customer's invoices." }),
     ...dateRange,
   })

@@ -6,4 +6,6 @@ export const PdfRequest = z
   .openapi("PdfRequest");
 
 // An invoice has at most 250 lines of bounded text: its PDF stays far below this bound.
-export const PdfDocument = z.string().openapi({ type: "string", format: "binary", maxLength: 10 * 1024 * 1024, description: "The invoice as a PDF document (at most 10 MiB)." });
+export const PdfDocument = z
+  .string()
+  .openapi({ type: "string", format: "binary", maxLength: 10 * 1024 * 1024, description: "The invoice as a PDF document (at most 10 MiB)." });

@@ -8,7 +8,10 @@ const StockQuantity = z
   .max(1_000_000_000, { error: "Stock is at most 1,000,000,000." })
   .nullable()
   .openapi({
-    format: "int32", description: "Units in stock; null when stock is not tracked. Finalizing an invoice takes its units out of stock, voiding it puts them back.", example: 120 });
+    format: "int32",
+    description: "Units in stock; null when stock is not tracked. Finalizing an invoice takes its units out of stock, voiding it puts them back.",
+    example: 120,
+  });
 
 const LIMITS = { name: 200, description: 2000, sku: 64 } as const;
 

@@ -14,7 +14,8 @@ const HEADERS = {
   "X-RateLimit-Reset": "When the current window ends, in Unix seconds.",
   "X-Quota-Limit": "Calls per UTC calendar month allowed for the organization; absent when unlimited.",
   "X-Quota-Remaining": "Calls left this month; absent when unlimited.",
-  "X-Key-Budget-Limit": "Requests this key may make per UTC day, week (from Monday) or month: its own budget, set in the dashboard; absent when the key has none.",
+  "X-Key-Budget-Limit":
+    "Requests this key may make per UTC day, week (from Monday) or month: its own budget, set in the dashboard; absent when the key has none.",
   "X-Key-Budget-Remaining": "Requests left in the key's budget this period; absent when the key has none.",
   "X-Key-Budget-Reset": "When the key's budget period ends and the budget starts again, in Unix seconds; absent when the key has none.",
   "Retry-After": "Seconds to wait before retrying.",
@@ -46,7 +47,16 @@ const OPTIONAL_HEADERS: HeaderName[] = ["X-Quota-Limit", "X-Quota-Remaining", "X
 const headerRefs = (names: HeaderName[]) => Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }]));
 
 /** Headers of a request that passed authentication: the rate limit, the key's budget when it has one, and the quota when the plan has one. */
-export const ADMITTED = headerRefs(["X-Request-Id", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", ...BUDGET_HEADERS, "X-Quota-Limit", "X-Quota-Remaining", "X-API-Key-Expires"]);
+export const ADMITTED = headerRefs([
+  "X-Request-Id",
+  "X-RateLimit-Limit",
+  "X-RateLimit-Remaining",
+  "X-RateLimit-Reset",
+  ...BUDGET_HEADERS,
+  "X-Quota-Limit",
+  "X-Quota-Remaining",
+  "X-API-Key-Expires",
+]);
 
 // ── Error bodies ───────────────────────────────────────────────────────────────────────────────
 
@@ -62,8 +72,16 @@ function errorBody(codes: ApiErrorCode[]) {
     error: z.object({
       code: z.enum(codes as [ApiErrorCode, ...ApiErrorCode[]]),
       message: z.string().max(ERROR_TEXT_MAX).openapi({ description: "For people: what happened and what to do." }),
-      request_id: z.string().regex(/^req_[A-Za-z0-9]+$/).max(64).openapi({ example: "req_7Hq2LmN5pR8sT1vW4xY6" }),
-      details: z.array(ErrorDetail).max(ERROR_DETAILS_MAX).optional().openapi({ description: `Validation errors only: one entry per problem (the first ${ERROR_DETAILS_MAX}).` }),
+      request_id: z
+        .string()
+        .regex(/^req_[A-Za-z0-9]+$/)
+        .max(64)
+        .openapi({ example: "req_7Hq2LmN5pR8sT1vW4xY6" }),
+      details: z
+        .array(ErrorDetail)
+        .max(ERROR_DETAILS_MAX)
+        .optional()
+        .openapi({ description: `Validation errors only: one entry per problem (the first ${ERROR_DETAILS_MAX}).` }),
     }),
   });
 }
@@ -73,7 +91,9 @@ function describe(codes: ApiErrorCode[]): string {
 }
 
 // A shared response stands under one status, so the codes it lists must all have that status.
-type SharedResponse = { [S in ApiErrorStatus]: { codes: readonly [ApiErrorCodeWithStatus<S>, ...ApiErrorCodeWithStatus<S>[]]; headers: object } }[ApiErrorStatus];
+type SharedResponse = {
+  [S in ApiErrorStatus]: { codes: readonly [ApiErrorCodeWithStatus<S>, ...ApiErrorCodeWithStatus<S>[]]; headers: object };
+}[ApiErrorStatus];
 
 /** Shared responses of every route: the gateway's refusals and our own failures. */
 const SHARED = {
@@ -81,7 +101,17 @@ const SHARED = {
   Forbidden: { codes: ["ip_not_allowed", "plan_no_api_access", "api_key_scope_insufficient"], headers: headerRefs(["X-Request-Id", "X-API-Key-Expires"]) },
   TooManyRequests: {
     codes: ["rate_limited", "key_budget_exceeded", "monthly_quota_exceeded"],
-    headers: headerRefs(["X-Request-Id", "Retry-After", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", ...BUDGET_HEADERS, "X-Quota-Limit", "X-Quota-Remaining", "X-API-Key-Expires"]),
+    headers: headerRefs([
+      "X-Request-Id",
+      "Retry-After",
+      "X-RateLimit-Limit",
+      "X-RateLimit-Remaining",
+      "X-RateLimit-Reset",
+      ...BUDGET_HEADERS,
+      "X-Quota-Limit",
+      "X-Quota-Remaining",
+      "X-API-Key-Expires",
+    ]),
   },
   InternalError: { codes: ["internal_error"], headers: headerRefs(["X-Request-Id"]) },
   PayloadTooLarge: { codes: ["payload_too_large"], headers: ADMITTED },
@@ -135,7 +165,10 @@ export function refusals(codes: ApiErrorCode[], options: { body?: boolean; idemp
   }
   return {
     ...Object.fromEntries(
-      [...byStatus].map(([status, group]) => [status, { description: describe(group), headers: ADMITTED, content: { "application/json": { schema: errorBody(group) } } }]),
+      [...byStatus].map(([status, group]) => [
+        status,
+        { description: describe(group), headers: ADMITTED, content: { "application/json": { schema: errorBody(group) } } },
+      ]),
     ),
     ...shared("Unauthorized"),
     ...shared("Forbidden"),

@@ -13,7 +13,8 @@ function instant(name: "from" | "to") {
   return z
     .union([z.iso.datetime({ offset: true }).max(40), z.iso.date().max(10)], {
       // zod's own words for a union ("Invalid input") name neither the parameter nor what it takes.
-      error: (issue) => (issue.input === undefined ? `${name} is required: ${INSTANT_FORMS}.` : `${name} must be ${INSTANT_FORMS} (a date-time with its offset, Z or +01:00).`),
+      error: (issue) =>
+        issue.input === undefined ? `${name} is required: ${INSTANT_FORMS}.` : `${name} must be ${INSTANT_FORMS} (a date-time with its offset, Z or +01:00).`,
     })
     .refine(withinDateBounds, { error: `${name} must be on a day from ${DATE_MIN} to ${DATE_MAX}.` });
 }
@@ -32,9 +33,10 @@ export const UsageQuery = z.strictObject({
     description: `Start of the window, included: a UTC day (\`2026-11-01\`) or an instant (\`2026-11-01T13:00:00Z\`), from ${DATE_MIN} to ${DATE_MAX}; rounded down to its bucket's start.`,
     example: "2026-11-01",
   }),
-  to: instant("to")
-    .optional()
-    .openapi({ description: `End of the window, excluded, in the same forms as \`from\`; rounded up to a bucket's end. Now when omitted.`, example: "2026-11-08" }),
+  to: instant("to").optional().openapi({
+    description: `End of the window, excluded, in the same forms as \`from\`; rounded up to a bucket's end. Now when omitted.`,
+    example: "2026-11-08",
+  }),
   bucket: z
     .enum(["hour", "day"])
     .optional()
@@ -42,7 +44,9 @@ export const UsageQuery = z.strictObject({
   group_by: z
     .string()
     .max(40)
-    .regex(new RegExp(`^(${USAGE_GROUPS.join("|")})(,(${USAGE_GROUPS.join("|")}))*$`), { error: `Expected a comma-separated list of ${USAGE_GROUPS.join(", ")}.` })
+    .regex(new RegExp(`^(${USAGE_GROUPS.join("|")})(,(${USAGE_GROUPS.join("|")}))*$`), {
+      error: `Expected a comma-separated list of ${USAGE_GROUPS.join(", ")}.`,
+    })
     .optional()
     .openapi({ description: "Split each bucket's row by any of `key`, `endpoint` and `status`, comma-separated.", example: "key,endpoint" }),
   key_id: z.string().max(64).optional().openapi({ description: "Only this key's requests.", example: "key_4fJ9kQ2mX7pL0aZ3bN8c" }),
@@ -58,7 +62,11 @@ export const UsageQuery = z.strictObject({
   starting_after: z.string().max(400).optional().openapi({ description: "Cursor: the `next_cursor` of the previous page." }),
 });
 
-const Milliseconds = z.number().min(0).nullable().openapi({ description: "Milliseconds, within 2 % of the exact percentile; null when no duration was recorded.", example: 41.6 });
+const Milliseconds = z
+  .number()
+  .min(0)
+  .nullable()
+  .openapi({ description: "Milliseconds, within 2 % of the exact percentile; null when no duration was recorded.", example: 41.6 });
 
 export const UsageRow = z
   .object({

@@ -36,11 +36,23 @@ export async function analytics(orgId: string, range: { from: string; to: string
     revenue: perCurrency(revenue),
     outstanding: perCurrency(outstanding),
     overdue: perCurrency(overdue),
-    invoice_counts: { draft: count("draft"), open: count("open"), paid: count("paid"), void: count("void"), overdue: counts.find((row) => row.status === "open")?.overdue ?? 0 },
+    invoice_counts: {
+      draft: count("draft"),
+      open: count("open"),
+      paid: count("paid"),
+      void: count("void"),
+      overdue: counts.find((row) => row.status === "open")?.overdue ?? 0,
+    },
     revenue_by_month: monthsBetween(range.from, range.to).map((m) => ({
       month: m,
       revenue: perCurrency(byMonth.filter((row) => row.month === m)),
     })),
-    top_customers: top.map(({ customer, name, currency, amount, invoiceCount }) => ({ customer, name, currency, amount: Number(amount), invoice_count: invoiceCount })),
+    top_customers: top.map(({ customer, name, currency, amount, invoiceCount }) => ({
+      customer,
+      name,
+      currency,
+      amount: Number(amount),
+      invoice_count: invoiceCount,
+    })),
   };
 }

@@ -63,7 +63,10 @@ export async function deleteCustomer(orgId: string, id: string): Promise<{ id: s
   if (!outcome) throw notFound(id);
   const open = outcome.openInvoices;
   if (open > 0) {
-    throw ApiError.of("customer_has_open_invoices", `Customer ${id} has ${open} open invoice${open === 1 ? "" : "s"}: mark them paid or void them before deleting the customer.`);
+    throw ApiError.of(
+      "customer_has_open_invoices",
+      `Customer ${id} has ${open} open invoice${open === 1 ? "" : "s"}: mark them paid or void them before deleting the customer.`,
+    );
   }
   return { id, object: "customer", deleted: true };
 }

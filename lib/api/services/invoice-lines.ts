@@ -31,7 +31,8 @@ export async function priceLines(db: DbOrTx, orgId: string, currency: string, in
     const path = `lines.${position}`;
     const product = input.product ? catalog.find((row) => row.id === input.product) : undefined;
     if (input.product && !product) throw notFound(input.product, `${path}.product`);
-    if (product && !product.active) throw ApiError.of("product_archived", `Product ${product.id} (${product.name}) is archived and cannot be added to invoices.`);
+    if (product && !product.active)
+      throw ApiError.of("product_archived", `Product ${product.id} (${product.name}) is archived and cannot be added to invoices.`);
     if (product && product.currency !== currency) {
       throw invalid(`${path}.product`, `Product ${product.id} is priced in ${product.currency}; this invoice is in ${currency}.`);
     }

@@ -160,7 +160,11 @@ function drawTotals(layout: Layout, invoice: InvoiceDto, money: Money): void {
   const taxRates = [...new Set(invoice.lines.map((line) => line.tax_rate))].filter((rate) => rate > 0);
   if (taxRates.length) {
     layout.advance(14);
-    layout.text(`Tax per line at ${taxRates.map((rate) => `${rate}%`).join(", ")}, rounded half up to the minor unit.`, right, { size: 8, grey: true, align: "right" });
+    layout.text(`Tax per line at ${taxRates.map((rate) => `${rate}%`).join(", ")}, rounded half up to the minor unit.`, right, {
+      size: 8,
+      grey: true,
+      align: "right",
+    });
   }
 }
 
@@ -189,4 +193,3 @@ export async function renderInvoicePdf(organization: string, invoice: InvoiceDto
   if (invoice.notes) drawNotes(layout, invoice.notes);
   return doc.save();
 }
-

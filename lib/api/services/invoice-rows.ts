@@ -52,12 +52,21 @@ function toInvoice(row: InvoiceRow, lines: InvoiceLineRow[], details: CustomerDe
 /** Invoice objects for rows of one organization: their lines and, for drafts, the customer as it is now. */
 export async function withLines(orgId: string, rows: InvoiceRow[], db?: DbOrTx): Promise<InvoiceDto[]> {
   if (rows.length === 0) return [];
-  const lines = await linesOfInvoices(orgId, rows.map((row) => row.id), db);
+  const lines = await linesOfInvoices(
+    orgId,
+    rows.map((row) => row.id),
+    db,
+  );
   const draftCustomers = [...new Set(rows.filter((row) => !row.customerDetails).map((row) => row.customerId))];
   const live = await customersByIds(orgId, draftCustomers, db);
   const today = utcDay(new Date());
   return rows.map((row) => {
     const details = row.customerDetails ?? detailsOf(live.find((customer) => customer.id === row.customerId)!);
-    return toInvoice(row, lines.filter((line) => line.invoiceId === row.id), details, today);
+    return toInvoice(
+      row,
+      lines.filter((line) => line.invoiceId === row.id),
+      details,
+      today,
+    );
   });
 }

@@ -85,9 +85,14 @@ export async function updateInvoice(orgId: string, id: string, input: InvoiceUpd
     const merged: InvoiceRow = { ...invoice, ...changes };
     checkDates(merged.issueDate, merged.dueDate);
     // New lines, or a new currency the products must be priced in: the amounts are computed again.
-    const priced = input.lines || input.currency ? await priceLines(tx, orgId, merged.currency, input.lines ?? asInputs(await linesOfInvoices(orgId, [id], tx))) : null;
+    const priced =
+      input.lines || input.currency ? await priceLines(tx, orgId, merged.currency, input.lines ?? asInputs(await linesOfInvoices(orgId, [id], tx))) : null;
     if (priced) await replaceLines(tx, orgId, id, priced.lines);
-    await updateInvoiceColumns(tx, orgId, id, { ...changes, ...(priced && { subtotal: priced.subtotal, tax: priced.tax, total: priced.total }), updatedAt: new Date() });
+    await updateInvoiceColumns(tx, orgId, id, {
+      ...changes,
+      ...(priced && { subtotal: priced.subtotal, tax: priced.tax, total: priced.total }),
+      updatedAt: new Date(),
+    });
     return getInvoice(orgId, id, tx);
   });
 }

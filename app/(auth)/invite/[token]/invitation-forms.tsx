@@ -27,7 +27,14 @@ export function InvitationSignUpForm({ token, email, signInHref }: { token: stri
         <NameField error={fieldErrors.name?.[0]} />
         <NewPasswordField error={fieldErrors.password?.[0]} />
       </CardContent>
-      <CredentialsFooter pending={pending} submit="Create account and join" submitting="Creating your account…" prompt="Already have an account?" href={signInHref} link="Sign in to accept" />
+      <CredentialsFooter
+        pending={pending}
+        submit="Create account and join"
+        submitting="Creating your account…"
+        prompt="Already have an account?"
+        href={signInHref}
+        link="Sign in to accept"
+      />
     </form>
   );
 }

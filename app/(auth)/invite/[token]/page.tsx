@@ -42,7 +42,8 @@ export default async function InvitationPage({ params }: { params: Promise<{ tok
     <CardHeader>
       <CardTitle className="text-xl">Join {invitation.orgName}</CardTitle>
       <CardDescription>
-        {from} to join {invitation.orgName} as {ROLE_INFO[invitation.role].withArticle}. The invitation is for <strong className="text-foreground">{invitation.email}</strong>.
+        {from} to join {invitation.orgName} as {ROLE_INFO[invitation.role].withArticle}. The invitation is for{" "}
+        <strong className="text-foreground">{invitation.email}</strong>.
       </CardDescription>
     </CardHeader>
   );
@@ -61,7 +62,8 @@ export default async function InvitationPage({ params }: { params: Promise<{ tok
         {heading}
         <CardContent>
           <p className="text-sm text-muted-foreground">
-            You are signed in as <strong className="text-foreground">{signedIn.email}</strong>. Only {invitation.email} can accept this invitation: sign out, then sign in or sign up with that email.
+            You are signed in as <strong className="text-foreground">{signedIn.email}</strong>. Only {invitation.email} can accept this invitation: sign out,
+            then sign in or sign up with that email.
           </p>
         </CardContent>
         <SignOutForm callbackUrl={invitationPath(token)} />
@@ -71,7 +73,11 @@ export default async function InvitationPage({ params }: { params: Promise<{ tok
   return (
     <Card>
       {heading}
-      <InvitationSignUpForm token={token} email={invitation.email} signInHref={`/signin?${new URLSearchParams({ callbackUrl: invitationPath(token), email: invitation.email })}`} />
+      <InvitationSignUpForm
+        token={token}
+        email={invitation.email}
+        signInHref={`/signin?${new URLSearchParams({ callbackUrl: invitationPath(token), email: invitation.email })}`}
+      />
     </Card>
   );
 }

@@ -30,7 +30,9 @@ export function SecondFactorForm({ callbackUrl, methods }: { callbackUrl: string
         </CardContent>
         <CardFooter className="mt-2 flex flex-col gap-3">
           {method === "passkey" ? (
-            pending ? <p className="text-sm text-muted-foreground">Verifying…</p> : null
+            pending ? (
+              <p className="text-sm text-muted-foreground">Verifying…</p>
+            ) : null
           ) : (
             <Button type="submit" className="w-full" disabled={pending}>
               {pending ? "Verifying…" : "Verify"}

@@ -22,7 +22,9 @@ export function AlertSettingsForm({ orgId, settings, canManage, quota }: { orgId
   const [burst, setBurst] = useState(String(settings.rateLimitAlertThreshold));
   const { pending, onSubmit, error, fieldErrors } = useActionForm(setAlertSettingsAction, (saved) =>
     toast.success("Alert settings saved", {
-      description: saved.quotaAlertThresholds.length ? `Quota alerts at ${saved.quotaAlertThresholds.map((t) => `${t} %`).join(", ")}.` : "Quota alerts are off.",
+      description: saved.quotaAlertThresholds.length
+        ? `Quota alerts at ${saved.quotaAlertThresholds.map((t) => `${t} %`).join(", ")}.`
+        : "Quota alerts are off.",
     }),
   );
   const unchanged = thresholds.trim() === thresholdsText(settings.quotaAlertThresholds) && burst.trim() === String(settings.rateLimitAlertThreshold);
@@ -32,7 +34,10 @@ export function AlertSettingsForm({ orgId, settings, canManage, quota }: { orgId
         <CardTitle className="flex items-center gap-2 text-base">
           <BellRing className="size-4 text-primary" aria-hidden /> When to alert
         </CardTitle>
-        <CardDescription>Alerts appear under the bell for {holdersOf("alerts.view")}. Keys expiring within {KEY_EXPIRING_ALERT_DAYS} days, expired keys, and keys reaching 80 % and 100 % of their budget always raise one.</CardDescription>
+        <CardDescription>
+          Alerts appear under the bell for {holdersOf("alerts.view")}. Keys expiring within {KEY_EXPIRING_ALERT_DAYS} days, expired keys, and keys reaching 80 %
+          and 100 % of their budget always raise one.
+        </CardDescription>
       </CardHeader>
       <form onSubmit={onSubmit} noValidate>
         <CardContent className="grid items-start gap-5 sm:grid-cols-2">
@@ -51,14 +56,29 @@ export function AlertSettingsForm({ orgId, settings, canManage, quota }: { orgId
                 : "Each fires once a month when the organization's calls reach it. Up to 5 whole percentages; empty turns quota alerts off."
             }
           >
-            <Input name="quotaAlertThresholds" value={thresholds} onChange={(event) => setThresholds(event.target.value)} disabled={!canManage} placeholder="80, 90, 100" inputMode="numeric" />
+            <Input
+              name="quotaAlertThresholds"
+              value={thresholds}
+              onChange={(event) => setThresholds(event.target.value)}
+              disabled={!canManage}
+              placeholder="80, 90, 100"
+              inputMode="numeric"
+            />
           </FormField>
           <FormField
             label={`Rate-limit burst (refusals in ${RATE_LIMIT_ALERT_MINUTES} minutes)`}
             error={fieldErrors.rateLimitAlertThreshold?.[0]}
             description={`A key refused with 429 more often than this within ${RATE_LIMIT_ALERT_MINUTES} minutes raises an alert, at most once an hour per key.`}
           >
-            <Input name="rateLimitAlertThreshold" type="number" min={1} value={burst} onChange={(event) => setBurst(event.target.value)} disabled={!canManage} inputMode="numeric" />
+            <Input
+              name="rateLimitAlertThreshold"
+              type="number"
+              min={1}
+              value={burst}
+              onChange={(event) => setBurst(event.target.value)}
+              disabled={!canManage}
+              inputMode="numeric"
+            />
           </FormField>
         </CardContent>
         <CardFooter className="mt-5 flex justify-end">

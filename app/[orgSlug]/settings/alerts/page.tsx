@@ -28,7 +28,10 @@ export default async function AlertsPage({ params }: { params: Promise<{ orgSlug
   ]);
   return (
     <div className="space-y-6">
-      <PageHeader title="Alerts" description="Know before the monthly quota or a key's budget runs out, when a key keeps hitting its rate limit, and before a key expires." />
+      <PageHeader
+        title="Alerts"
+        description="Know before the monthly quota or a key's budget runs out, when a key keeps hitting its rate limit, and before a key expires."
+      />
       <AlertSettingsForm orgId={membership.orgId} settings={settings} canManage={mayManage} quota={PLANS[membership.plan].monthlyCalls} />
       {slackChannels ? <SlackChannels orgId={membership.orgId} orgSlug={orgSlug} channels={slackChannels} /> : null}
       <Card>

@@ -16,8 +16,8 @@ export function SlackChannels({ orgId, orgSlug, channels }: { orgId: string; org
           <Hash className="size-4 text-primary" aria-hidden /> Slack
         </CardTitle>
         <CardDescription>
-          Every alert is also posted to these channels, with the key it names and a link. Paste a Slack incoming-webhook URL (or any service that takes Slack&apos;s format, such as
-          Mattermost or Discord&apos;s /slack URLs). Messages are retried for 24 hours and logged.
+          Every alert is also posted to these channels, with the key it names and a link. Paste a Slack incoming-webhook URL (or any service that takes
+          Slack&apos;s format, such as Mattermost or Discord&apos;s /slack URLs). Messages are retried for 24 hours and logged.
         </CardDescription>
       </CardHeader>
       <CardContent className="space-y-4">
@@ -48,7 +48,11 @@ export function SlackChannels({ orgId, orgSlug, channels }: { orgId: string; org
             ))}
           </ul>
         ) : null}
-        {channels.length < SLACK_CHANNELS_MAX ? <AddSlackChannelForm orgId={orgId} /> : <p className="text-sm text-muted-foreground">{SLACK_CHANNELS_MAX} channels is the most an organization can have.</p>}
+        {channels.length < SLACK_CHANNELS_MAX ? (
+          <AddSlackChannelForm orgId={orgId} />
+        ) : (
+          <p className="text-sm text-muted-foreground">{SLACK_CHANNELS_MAX} channels is the most an organization can have.</p>
+        )}
       </CardContent>
     </Card>
   );

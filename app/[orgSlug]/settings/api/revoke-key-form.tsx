@@ -62,7 +62,14 @@ export function RevokeForm({ orgId, apiKey, onRevoked }: { orgId: string; apiKey
         description={`Kept in the activity history with the reason. ${note.trim().length}/${REVOKE_NOTE_MAX}`}
         error={fieldErrors.note?.[0]}
       >
-        <Textarea name="note" value={note} onChange={(event) => setNote(event.target.value)} maxLength={REVOKE_NOTE_MAX} rows={2} placeholder="e.g. Found in a public repository" />
+        <Textarea
+          name="note"
+          value={note}
+          onChange={(event) => setNote(event.target.value)}
+          maxLength={REVOKE_NOTE_MAX}
+          rows={2}
+          placeholder="e.g. Found in a public repository"
+        />
       </FormField>
       {error && !fieldErrors.reason && !fieldErrors.note ? <FormAlert>{error}</FormAlert> : null}
       <AlertDialogFooter>

@@ -41,7 +41,8 @@ export function RollKeyDialog({
       }
       intro={(key) => (
         <>
-          “{key.name}” has a new value. The old one ({apiKey.hint}) {oldKeyEnd && oldKeyEnd <= new Date().toISOString() ? "has stopped working" : `works until ${oldKeyEnd ? exactUtc(oldKeyEnd) : "the overlap ends"}`}.
+          “{key.name}” has a new value. The old one ({apiKey.hint}){" "}
+          {oldKeyEnd && oldKeyEnd <= new Date().toISOString() ? "has stopped working" : `works until ${oldKeyEnd ? exactUtc(oldKeyEnd) : "the overlap ends"}`}.
         </>
       )}
       form={(reveal) => (

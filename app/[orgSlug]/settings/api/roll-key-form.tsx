@@ -59,7 +59,11 @@ export function RollForm({
         <FormField
           label="The old value keeps working"
           error={fieldErrors.overlap?.[0]}
-          description={atOnce ? "Calls with the old value are refused with 401 api_key_expired as soon as you roll." : "Both values work until then; after it, the old one gets 401 api_key_expired."}
+          description={
+            atOnce
+              ? "Calls with the old value are refused with 401 api_key_expired as soon as you roll."
+              : "Both values work until then; after it, the old one gets 401 api_key_expired."
+          }
         >
           <SelectTrigger className="w-full">
             <SelectValue />

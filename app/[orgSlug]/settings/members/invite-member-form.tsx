@@ -40,11 +40,13 @@ export function Invite({ orgId, roles, onDone }: InviteProps) {
       <DialogHeader>
         <DialogTitle>Send this link to {invited.email}</DialogTitle>
         <DialogDescription>
-          {invited.mail.status === "sent" ? "We also emailed it. " : ""}It works once, for {INVITATION_LIFETIME_DAYS} days, and only for someone signed in as {invited.email}.
-          {invited.replaced ? " The earlier invitation to this email no longer works." : ""}
+          {invited.mail.status === "sent" ? "We also emailed it. " : ""}It works once, for {INVITATION_LIFETIME_DAYS} days, and only for someone signed in as{" "}
+          {invited.email}.{invited.replaced ? " The earlier invitation to this email no longer works." : ""}
         </DialogDescription>
       </DialogHeader>
-      {invited.mail.status === "failed" ? <FormAlert>The email could not be sent ({invited.mail.reason}). Copy the link and send it yourself.</FormAlert> : null}
+      {invited.mail.status === "failed" ? (
+        <FormAlert>The email could not be sent ({invited.mail.reason}). Copy the link and send it yourself.</FormAlert>
+      ) : null}
       <OneTimeSecret id="invitation-link" label="Invitation link" value={invited.url} warning="This link will not be shown again">
         <p>Anyone who has it can see the invitation, so send it directly to {invited.email}. If it gets lost, invite them again for a new link.</p>
       </OneTimeSecret>

@@ -22,7 +22,12 @@ interface MenuProps {
 
 export function RoleSelectMenu({ member, grantable, choose, onOpen, defaultOpen, autoFocus }: MenuProps & { grantable: Role[] }) {
   return (
-    <Select value={member.role} onValueChange={(role) => choose({ kind: "change-role", member, role: role as Role })} onOpenChange={(open) => open && onOpen()} defaultOpen={defaultOpen}>
+    <Select
+      value={member.role}
+      onValueChange={(role) => choose({ kind: "change-role", member, role: role as Role })}
+      onOpenChange={(open) => open && onOpen()}
+      defaultOpen={defaultOpen}
+    >
       <SelectTrigger size="sm" className="w-28" aria-label={`Role of ${member.name}`} autoFocus={autoFocus}>
         <SelectValue>{ROLE_INFO[member.role].label}</SelectValue>
       </SelectTrigger>
@@ -37,7 +42,14 @@ export function RoleSelectMenu({ member, grantable, choose, onOpen, defaultOpen,
   );
 }
 
-export function ActionsMenu({ member, actions, choose, onOpen, defaultOpen, trigger }: Omit<MenuProps, "autoFocus"> & { actions: MemberActions; trigger: ReactElement }) {
+export function ActionsMenu({
+  member,
+  actions,
+  choose,
+  onOpen,
+  defaultOpen,
+  trigger,
+}: Omit<MenuProps, "autoFocus"> & { actions: MemberActions; trigger: ReactElement }) {
   return (
     <DropdownMenu onOpenChange={(open) => open && onOpen()} defaultOpen={defaultOpen}>
       <DropdownMenuTrigger asChild>{trigger}</DropdownMenuTrigger>

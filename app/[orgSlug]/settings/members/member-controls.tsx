@@ -40,7 +40,17 @@ const loadActionsMenu = () => import("./member-control-menus").then((module) => 
  * the select's closed trigger; the select itself loads when the pointer or the keyboard comes to it
  * (docs/decisions/0070-member-menus-load-on-intent.md).
  */
-export function MemberRoleSelect({ context, member, grantable, locked }: { context: ConfirmationContext; member: MemberDto; grantable: Role[]; locked: boolean }) {
+export function MemberRoleSelect({
+  context,
+  member,
+  grantable,
+  locked,
+}: {
+  context: ConfirmationContext;
+  member: MemberDto;
+  grantable: Role[];
+  locked: boolean;
+}) {
   const { choose, confirmation } = useMemberChange(context);
   const select = useLoadOnIntent(loadRoleSelect);
   const hintId = `last-owner-${member.userId}`;
@@ -51,7 +61,14 @@ export function MemberRoleSelect({ context, member, grantable, locked }: { conte
   return (
     <>
       {select.Part && !locked ? (
-        <select.Part member={member} grantable={grantable} choose={choose} onOpen={Confirmation.prefetch} defaultOpen={select.openOnArrival} autoFocus={select.focusOnArrival} />
+        <select.Part
+          member={member}
+          grantable={grantable}
+          choose={choose}
+          onOpen={Confirmation.prefetch}
+          defaultOpen={select.openOnArrival}
+          autoFocus={select.focusOnArrival}
+        />
       ) : (
         <button
           type="button"

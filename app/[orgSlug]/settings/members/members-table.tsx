@@ -64,7 +64,15 @@ export function MembersTable({ orgId, orgName, members, viewerId, viewerRole, gr
         </TableHeader>
         <TableBody>
           {members.map((member) => (
-            <MemberRow key={member.userId} member={member} context={context} viewerId={viewerId} viewerRole={viewerRole} grantable={grantable} lastOwnerId={lastOwnerId} />
+            <MemberRow
+              key={member.userId}
+              member={member}
+              context={context}
+              viewerId={viewerId}
+              viewerRole={viewerRole}
+              grantable={grantable}
+              lastOwnerId={lastOwnerId}
+            />
           ))}
         </TableBody>
       </Table>

@@ -16,7 +16,11 @@ export const metadata: Metadata = { title: "Members" };
 export default async function MembersPage({ params }: { params: Promise<{ orgSlug: string }> }) {
   const { orgSlug } = await params;
   const { userId, membership } = await requireOrgAccess(orgSlug, "members.view");
-  const [members, invitations, { requireTwoFactor }] = await Promise.all([listMembers(membership.orgId), listOpenInvitations(membership.orgId), securitySettings(membership.orgId)]);
+  const [members, invitations, { requireTwoFactor }] = await Promise.all([
+    listMembers(membership.orgId),
+    listOpenInvitations(membership.orgId),
+    securitySettings(membership.orgId),
+  ]);
   const grantable = grantableRoles(membership.role);
   const canInvite = can(membership.role, "members.manage");
   return (
@@ -35,7 +39,14 @@ export default async function MembersPage({ params }: { params: Promise<{ orgSlu
         canManage={can(membership.role, "security.manage")}
         viewerHasTwoFactor={members.some((member) => member.userId === userId && member.hasTwoFactor)}
       />
-      <MembersTable orgId={membership.orgId} orgName={membership.orgName} members={members} viewerId={userId} viewerRole={membership.role} grantable={grantable} />
+      <MembersTable
+        orgId={membership.orgId}
+        orgName={membership.orgName}
+        members={members}
+        viewerId={userId}
+        viewerRole={membership.role}
+        grantable={grantable}
+      />
       <PendingInvitations orgId={membership.orgId} invitations={invitations} grantable={grantable} canInvite={canInvite} />
     </div>
   );

@@ -13,7 +13,17 @@ import { holdersCan } from "@/lib/authz";
 import { RevokeInvitationButton } from "./revoke-invitation-button";
 
 /** Invitations not yet accepted, with who sent them and when they expire; rendered on the server, only "Revoke" hydrates. */
-export function PendingInvitations({ orgId, invitations, grantable, canInvite }: { orgId: string; invitations: InvitationDto[]; grantable: Role[]; canInvite: boolean }) {
+export function PendingInvitations({
+  orgId,
+  invitations,
+  grantable,
+  canInvite,
+}: {
+  orgId: string;
+  invitations: InvitationDto[];
+  grantable: Role[];
+  canInvite: boolean;
+}) {
   return (
     <Card className="gap-0 overflow-hidden py-0">
       <CardHeader className="border-b py-4">
@@ -24,7 +34,11 @@ export function PendingInvitations({ orgId, invitations, grantable, canInvite }:
         <EmptyState
           icon={<MailPlus aria-hidden />}
           title="No pending invitations"
-          description={canInvite ? "Use “Invite member” to bring in the admin who creates keys or the people who watch usage." : holdersCan("members.manage", "invite people to this organization")}
+          description={
+            canInvite
+              ? "Use “Invite member” to bring in the admin who creates keys or the people who watch usage."
+              : holdersCan("members.manage", "invite people to this organization")
+          }
         />
       ) : (
         <Table aria-label="Pending invitations">
@@ -52,9 +66,7 @@ export function PendingInvitations({ orgId, invitations, grantable, canInvite }:
                 </TableCell>
                 <TableCell>{invitation.expired ? <Badge variant="warning">Expired</Badge> : <ExpiryTime expiresAt={invitation.expiresAt} bare />}</TableCell>
                 <TableCell className="text-right">
-                  {grantable.includes(invitation.role) ? (
-                    <RevokeInvitationButton orgId={orgId} invitationId={invitation.id} email={invitation.email} />
-                  ) : null}
+                  {grantable.includes(invitation.role) ? <RevokeInvitationButton orgId={orgId} invitationId={invitation.id} email={invitation.email} /> : null}
                 </TableCell>
               </TableRow>
             ))}

@@ -21,7 +21,9 @@ export function EmailPreferencesForm({ orgId, preferences }: { orgId: string; pr
   const [chosen, setChosen] = useState(preferences);
   const { pending, onSubmit, error } = useActionForm(setEmailPreferencesAction, (saved) => {
     const on = Object.values(saved).filter(Boolean).length;
-    toast.success("Email notifications saved", { description: on === 0 ? "You get no email from this organization." : `${on} kind${on === 1 ? "" : "s"} of email on.` });
+    toast.success("Email notifications saved", {
+      description: on === 0 ? "You get no email from this organization." : `${on} kind${on === 1 ? "" : "s"} of email on.`,
+    });
   });
   const unchanged = Object.entries(chosen).every(([kind, on]) => preferences[kind as NoticeKind] === on);
   return (

@@ -52,7 +52,11 @@ export default async function PlanPage({ params }: { params: Promise<{ orgSlug: 
                     <ul className="space-y-2 text-sm">
                       {planFeatures(plan).map((feature) => (
                         <li key={feature.text} className={cn("flex gap-2", !feature.included && "text-muted-foreground")}>
-                          {feature.included ? <Check className="size-4 shrink-0 text-primary" aria-hidden /> : <Minus className="size-4 shrink-0" aria-hidden />}
+                          {feature.included ? (
+                            <Check className="size-4 shrink-0 text-primary" aria-hidden />
+                          ) : (
+                            <Minus className="size-4 shrink-0" aria-hidden />
+                          )}
                           {feature.text}
                         </li>
                       ))}
@@ -80,7 +84,12 @@ export default async function PlanPage({ params }: { params: Promise<{ orgSlug: 
           ) : null}
         </PlanChooser>
         {PLANS[current].customRateLimit ? (
-          <RateLimitCard orgId={membership.orgId} canManage={canManage} effective={rateLimitFor(current, usage.rateLimitPerMinute)} custom={usage.rateLimitPerMinute} />
+          <RateLimitCard
+            orgId={membership.orgId}
+            canManage={canManage}
+            effective={rateLimitFor(current, usage.rateLimitPerMinute)}
+            custom={usage.rateLimitPerMinute}
+          />
         ) : null}
       </div>
     </div>

@@ -30,7 +30,13 @@ export function PlanChangeConfirmation({ target, usage, pending, onConfirm, onCl
             </div>
           </AlertDialogDescription>
         </AlertDialogHeader>
-        <ConfirmFooter label={`Switch to ${target.label}`} pendingLabel="Switching…" pending={pending} onConfirm={onConfirm} variant={target.apiAccess ? "default" : "destructive"} />
+        <ConfirmFooter
+          label={`Switch to ${target.label}`}
+          pendingLabel="Switching…"
+          pending={pending}
+          onConfirm={onConfirm}
+          variant={target.apiAccess ? "default" : "destructive"}
+        />
       </AlertDialogContent>
     </AlertDialog>
   );

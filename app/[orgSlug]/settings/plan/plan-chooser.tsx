@@ -31,7 +31,13 @@ export function PlanChooser({ orgId, usage, children }: { orgId: string; usage: 
       {error ? <FormAlert>{error}</FormAlert> : null}
       {children}
       {confirming ? (
-        <Confirmation target={confirming} usage={usage} pending={pending} onConfirm={() => run({ orgId, plan: confirming.id })} onClose={() => setConfirming(null)} />
+        <Confirmation
+          target={confirming}
+          usage={usage}
+          pending={pending}
+          onConfirm={() => run({ orgId, plan: confirming.id })}
+          onClose={() => setConfirming(null)}
+        />
       ) : null}
     </Chooser>
   );

@@ -19,7 +19,11 @@ function limitText(value: number | null, unit: string): string {
 }
 
 export function planFeatures(plan: PlanOption): { text: string; included: boolean }[] {
-  if (!plan.apiAccess) return [{ text: "No API access", included: false }, { text: "Dashboard only", included: true }];
+  if (!plan.apiAccess)
+    return [
+      { text: "No API access", included: false },
+      { text: "Dashboard only", included: true },
+    ];
   return [
     { text: limitText(plan.maxActiveKeys, "active API keys"), included: true },
     { text: `${limitText(plan.monthlyCalls, "API calls")} a month`, included: true },
@@ -30,16 +34,23 @@ export function planFeatures(plan: PlanOption): { text: string; included: boolea
 /** What switching to `target` changes for the organization today, said before it happens. */
 export function switchConsequences(target: PlanLimits, usage: PlanUsage): string[] {
   if (!target.apiAccess) {
-    return [`The API refuses every key with 403 plan_no_api_access${usage.activeKeys ? ` (your ${usage.activeKeys} active keys are kept, not deleted)` : ""}.`, "No new keys can be created."];
+    return [
+      `The API refuses every key with 403 plan_no_api_access${usage.activeKeys ? ` (your ${usage.activeKeys} active keys are kept, not deleted)` : ""}.`,
+      "No new keys can be created.",
+    ];
   }
   const lines: string[] = [];
   if (target.maxActiveKeys !== null && usage.activeKeys > target.maxActiveKeys) {
-    lines.push(`You have ${usage.activeKeys} active keys and ${target.label} allows ${target.maxActiveKeys}: they all keep working, but no new key can be created until fewer than ${target.maxActiveKeys} are active.`);
+    lines.push(
+      `You have ${usage.activeKeys} active keys and ${target.label} allows ${target.maxActiveKeys}: they all keep working, but no new key can be created until fewer than ${target.maxActiveKeys} are active.`,
+    );
   } else {
     lines.push(`${limitText(target.maxActiveKeys, "active API keys")} (${usage.activeKeys} in use).`);
   }
   if (target.monthlyCalls !== null && usage.callsThisMonth >= target.monthlyCalls) {
-    lines.push(`This month's ${number.format(usage.callsThisMonth)} calls already use up ${target.label}'s ${number.format(target.monthlyCalls)}: further calls get 429 until next month.`);
+    lines.push(
+      `This month's ${number.format(usage.callsThisMonth)} calls already use up ${target.label}'s ${number.format(target.monthlyCalls)}: further calls get 429 until next month.`,
+    );
   } else {
     lines.push(`${limitText(target.monthlyCalls, "API calls")} a month (${number.format(usage.callsThisMonth)} used this month).`);
   }

@@ -35,7 +35,15 @@ export function RateLimitCard({ orgId, canManage, effective, custom }: { orgId: 
               description={`From ${ENTERPRISE_RATE_LIMIT_RANGE.min} to ${number.format(ENTERPRISE_RATE_LIMIT_RANGE.max)}.`}
               error={fieldErrors.rateLimitPerMinute?.[0]}
             >
-              <Input name="rateLimitPerMinute" type="number" inputMode="numeric" min={ENTERPRISE_RATE_LIMIT_RANGE.min} max={ENTERPRISE_RATE_LIMIT_RANGE.max} defaultValue={effective} className="max-w-48" />
+              <Input
+                name="rateLimitPerMinute"
+                type="number"
+                inputMode="numeric"
+                min={ENTERPRISE_RATE_LIMIT_RANGE.min}
+                max={ENTERPRISE_RATE_LIMIT_RANGE.max}
+                defaultValue={effective}
+                className="max-w-48"
+              />
             </FormField>
           </CardContent>
           <CardFooter className="mt-4">

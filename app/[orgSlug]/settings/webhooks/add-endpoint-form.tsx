@@ -59,7 +59,9 @@ function AddEndpointForm({ orgId, onAdded }: { orgId: string; onAdded: (secret: 
     <form onSubmit={onSubmit} className="grid gap-4" noValidate>
       <DialogHeader>
         <DialogTitle>Add a webhook endpoint</DialogTitle>
-        <DialogDescription>Events are sent as signed JSON POST requests (Standard Webhooks), retried for 24 hours until your server answers 2xx.</DialogDescription>
+        <DialogDescription>
+          Events are sent as signed JSON POST requests (Standard Webhooks), retried for 24 hours until your server answers 2xx.
+        </DialogDescription>
       </DialogHeader>
       {error && !fieldErrors.url && !fieldErrors.eventTypes ? <FormAlert>{error}</FormAlert> : null}
       <input type="hidden" name="orgId" value={orgId} />

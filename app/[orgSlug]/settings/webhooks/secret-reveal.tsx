@@ -8,7 +8,8 @@ export function SecretReveal({ secret, note }: { secret: string; note?: string }
     <div className="grid gap-3">
       <OneTimeSecret id="webhook-signing-secret" label="Signing secret" value={secret} warning="This secret will not be shown again">
         <p>
-          Verify each delivery&apos;s <code>webhook-signature</code> with it (any Standard Webhooks library does). {note ?? "If you lose it, rotate the secret."}
+          Verify each delivery&apos;s <code>webhook-signature</code> with it (any Standard Webhooks library does).{" "}
+          {note ?? "If you lose it, rotate the secret."}
         </p>
       </OneTimeSecret>
     </div>

@@ -21,11 +21,7 @@ export function CreateKeyDialog({ orgId, keyPolicy, limitReached }: { orgId: str
     <div className="flex max-w-xs flex-col items-start gap-2 sm:items-end">
       <OneTimeKeyDialog
         trigger={
-          <Button
-            disabled={limitReached !== null}
-            aria-describedby={limitReached ? "key-limit" : undefined}
-            {...CreateKeyForm.prefetchHandlers}
-          >
+          <Button disabled={limitReached !== null} aria-describedby={limitReached ? "key-limit" : undefined} {...CreateKeyForm.prefetchHandlers}>
             <Plus className="size-4" aria-hidden /> Create API key
           </Button>
         }

@@ -38,7 +38,14 @@ export function CreateKeyForm({ orgId, keyPolicy, onCreated }: { orgId: string; 
         <DialogTitle>Create API key</DialogTitle>
         <DialogDescription>Name the key after where it will be used, so you know what breaks if you revoke it.</DialogDescription>
       </DialogHeader>
-      {error && !fieldErrors.name && !fieldErrors.expiresIn && !fieldErrors.expiresOn && !accessFieldsShowError(fieldErrors) && !budgetFieldsShowError(fieldErrors) ? <FormAlert>{error}</FormAlert> : null}
+      {error &&
+      !fieldErrors.name &&
+      !fieldErrors.expiresIn &&
+      !fieldErrors.expiresOn &&
+      !accessFieldsShowError(fieldErrors) &&
+      !budgetFieldsShowError(fieldErrors) ? (
+        <FormAlert>{error}</FormAlert>
+      ) : null}
       <input type="hidden" name="orgId" value={orgId} />
       <KeyNameField value={name} onChange={setName} error={fieldErrors.name?.[0]} />
       <div className="grid gap-4 sm:grid-cols-2">

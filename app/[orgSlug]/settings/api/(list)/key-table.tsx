@@ -83,7 +83,9 @@ export function KeyTable({
               </TableCell>
             </TableRow>
           ) : (
-            visible.map((key) => <KeyRow key={key.id} orgId={orgId} orgSlug={orgSlug} apiKey={key} keyPolicy={keyPolicy} canRevoke={canRevoke} canRoll={canRoll} />)
+            visible.map((key) => (
+              <KeyRow key={key.id} orgId={orgId} orgSlug={orgSlug} apiKey={key} keyPolicy={keyPolicy} canRevoke={canRevoke} canRoll={canRoll} />
+            ))
           )}
         </TableBody>
       </Table>
@@ -92,7 +94,14 @@ export function KeyTable({
 }
 
 /** What the Revoke dialog shows of a key: only this travels to the browser with each row. */
-const revokable = ({ id, name, hint, lastUsedAt, lastUsedIp, lastUsedEndpoint }: ApiKeyDto): RevokableKey => ({ id, name, hint, lastUsedAt, lastUsedIp, lastUsedEndpoint });
+const revokable = ({ id, name, hint, lastUsedAt, lastUsedIp, lastUsedEndpoint }: ApiKeyDto): RevokableKey => ({
+  id,
+  name,
+  hint,
+  lastUsedAt,
+  lastUsedIp,
+  lastUsedEndpoint,
+});
 
 /** One key's row: its name and badges, value hint, times, use, status and Revoke. */
 function KeyRow({

@@ -14,10 +14,21 @@ import { KeyTable, NoKeys } from "./key-table";
 
 export const metadata: Metadata = { title: "API keys" };
 
-export default async function ApiKeysPage({ params, searchParams }: { params: Promise<{ orgSlug: string }>; searchParams: Promise<{ status?: string | string[]; sort?: string | string[] }> }) {
+export default async function ApiKeysPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ orgSlug: string }>;
+  searchParams: Promise<{ status?: string | string[]; sort?: string | string[] }>;
+}) {
   const [{ orgSlug }, query] = await Promise.all([params, searchParams]);
   const { membership } = await requireOrgAccess(orgSlug, "keys.view");
-  const [keys, usage, baseUrl, keyPolicy] = await Promise.all([listApiKeys(membership.orgId), getOrgUsage(membership.orgId), publicBaseUrl(), getKeyPolicy(membership.orgId)]);
+  const [keys, usage, baseUrl, keyPolicy] = await Promise.all([
+    listApiKeys(membership.orgId),
+    getOrgUsage(membership.orgId),
+    publicBaseUrl(),
+    getKeyPolicy(membership.orgId),
+  ]);
   const canCreate = can(membership.role, "keys.create");
   const { apiAccess } = PLANS[usage.plan];
   // A server component renders once per request: the request's moment, which the time-based filters compare with.
@@ -28,7 +39,11 @@ export default async function ApiKeysPage({ params, searchParams }: { params: Pr
       <PageHeader
         title="API keys"
         description="Keys authenticate your servers' calls to the Invoicing API. Treat them like passwords: keep them in environment variables, never in client-side code."
-        actions={canCreate && apiAccess ? <CreateKeyDialog orgId={membership.orgId} keyPolicy={keyPolicy} limitReached={keyLimitReached(usage.plan, usage.activeKeys)} /> : null}
+        actions={
+          canCreate && apiAccess ? (
+            <CreateKeyDialog orgId={membership.orgId} keyPolicy={keyPolicy} limitReached={keyLimitReached(usage.plan, usage.activeKeys)} />
+          ) : null
+        }
       />
       <PlanUsageBanner usage={usage} orgSlug={orgSlug} />
       {keys.length === 0 ? (

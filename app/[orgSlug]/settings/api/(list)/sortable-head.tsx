@@ -7,7 +7,17 @@ import { TableHead } from "@/components/ui/table";
  * A column header that orders the list by a link to the ordered list's address: it works before
  * the page's JavaScript has loaded and keeps the order in the URL. `aria-sort` says the order.
  */
-export function SortableHead({ label, href, sorted, className }: { label: string; href: string; sorted: "ascending" | "descending" | null; className?: string }) {
+export function SortableHead({
+  label,
+  href,
+  sorted,
+  className,
+}: {
+  label: string;
+  href: string;
+  sorted: "ascending" | "descending" | null;
+  className?: string;
+}) {
   const Icon = sorted === "ascending" ? ArrowUp : sorted === "descending" ? ArrowDown : ArrowUpDown;
   return (
     <TableHead aria-sort={sorted ?? undefined} className={className}>

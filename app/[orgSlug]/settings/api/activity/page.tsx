@@ -36,7 +36,11 @@ export default async function ActivityPage({
       base={base}
       state={view}
       exportHref={view.kind === "ok" && view.page.rows.length > 0 ? `${base}/export?${activitySearchParams(filters)}` : null}
-      filters={view.kind === "refused" ? null : <ActivityFiltersClient filters={filters} current={activitySearchParams(filters).toString()} actors={view.actors} keys={view.keys} />}
+      filters={
+        view.kind === "refused" ? null : (
+          <ActivityFiltersClient filters={filters} current={activitySearchParams(filters).toString()} actors={view.actors} keys={view.keys} />
+        )
+      }
     >
       {view.kind === "ok" ? <Entries orgSlug={orgSlug} base={base} filters={view.filters} page={view.page} /> : null}
     </LogPage>

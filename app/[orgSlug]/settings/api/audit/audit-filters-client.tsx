@@ -16,7 +16,17 @@ async function normalize(params: URLSearchParams): Promise<URLSearchParams | str
 }
 
 /** The audit log's filter bar; `current` is the filters as URL parameters (the server's auditSearchParams). */
-export function AuditFiltersClient({ filters, current, options, keys }: { filters: AuditFilters; current: string; options: AuditFilterOptionsDto; keys: KeyOptionDto[] }) {
+export function AuditFiltersClient({
+  filters,
+  current,
+  options,
+  keys,
+}: {
+  filters: AuditFilters;
+  current: string;
+  options: AuditFilterOptionsDto;
+  keys: KeyOptionDto[];
+}) {
   return (
     <LogFilters
       current={current}

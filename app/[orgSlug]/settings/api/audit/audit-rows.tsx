@@ -14,7 +14,12 @@ export type KeyEndings = Record<string, KeyEndingDto>;
 
 function KeyName({ orgSlug, row }: { orgSlug: string; row: AuditLogRowDto }) {
   return (
-    <Link prefetch={false} href={`/${orgSlug}/settings/api/keys/${row.keyId}`} className="block min-w-0 truncate font-medium hover:underline" title={row.keyName ?? row.keyId}>
+    <Link
+      prefetch={false}
+      href={`/${orgSlug}/settings/api/keys/${row.keyId}`}
+      className="block min-w-0 truncate font-medium hover:underline"
+      title={row.keyName ?? row.keyId}
+    >
       {row.keyName ?? "Deleted key"}
     </Link>
   );
@@ -29,7 +34,9 @@ function KeyEndBadge({ orgSlug, row, ending }: { orgSlug: string; row: AuditLogR
     const href = `/${orgSlug}/settings/api/activity?${activitySearchParams({ key: row.keyId, action: ending.action })}`;
     return (
       <Badge variant="warning" className="px-1.5 py-0" asChild>
-        <Link prefetch={false} href={href}>{ending.action === "api_key.revoked" ? "Refused: key revoked" : "Refused: key expired"}</Link>
+        <Link prefetch={false} href={href}>
+          {ending.action === "api_key.revoked" ? "Refused: key revoked" : "Refused: key expired"}
+        </Link>
       </Badge>
     );
   }

@@ -81,7 +81,14 @@ function LiveSwitchBar({ tail, blocked }: { tail: LiveTail; blocked: string | nu
   return (
     <div className="flex flex-wrap items-center justify-between gap-3 border-b px-4 py-3 sm:px-6">
       <div className="flex items-center gap-2.5">
-        <Switch id="audit-live" {...AuditRows.prefetchHandlers} checked={live} onCheckedChange={turnLive} disabled={blocked !== null} aria-describedby="audit-live-status" />
+        <Switch
+          id="audit-live"
+          {...AuditRows.prefetchHandlers}
+          checked={live}
+          onCheckedChange={turnLive}
+          disabled={blocked !== null}
+          aria-describedby="audit-live-status"
+        />
         <Label htmlFor="audit-live" className="flex items-center gap-1.5">
           <Radio className="size-4 text-muted-foreground" aria-hidden /> Live
         </Label>

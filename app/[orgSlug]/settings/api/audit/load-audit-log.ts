@@ -29,7 +29,6 @@ export type AuditLogView =
       liveSince: number;
     };
 
-
 /** Everything the audit log page shows for this URL, or why it shows nothing. */
 export async function loadAuditLog(slug: string, searchParams: Record<string, string | string[] | undefined>): Promise<AuditLogView> {
   const access = await auditAccess(slug);

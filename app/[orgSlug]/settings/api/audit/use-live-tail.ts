@@ -83,7 +83,11 @@ export type LiveTail = ReturnType<typeof useLiveTail>;
 /** What the switch's status line says while live, or null when not. */
 export function liveStatus({ live, paused, connection, liveRows, held }: LiveTail): string | null {
   if (!live) return null;
-  if (paused) return held.length === 0 ? "Paused" : `Paused: ${held.length === LIVE_ROWS_KEPT ? `${LIVE_ROWS_KEPT}+` : held.length} new ${held.length === 1 ? "request" : "requests"} held`;
-  if (connection === "open") return liveRows.length === 0 ? "Live: waiting for new requests" : `Live: ${liveRows.length} new ${liveRows.length === 1 ? "request" : "requests"}`;
+  if (paused)
+    return held.length === 0
+      ? "Paused"
+      : `Paused: ${held.length === LIVE_ROWS_KEPT ? `${LIVE_ROWS_KEPT}+` : held.length} new ${held.length === 1 ? "request" : "requests"} held`;
+  if (connection === "open")
+    return liveRows.length === 0 ? "Live: waiting for new requests" : `Live: ${liveRows.length} new ${liveRows.length === 1 ? "request" : "requests"}`;
   return connection === "reconnecting" ? "Reconnecting…" : "Connecting…";
 }

@@ -28,7 +28,17 @@ function outsideCount(policy: KeyPolicy, keys: PolicyKey[]): { outside: number; 
   return { outside: inService.filter((key) => keyOutsidePolicy(policy, key) !== null).length, inService: inService.length };
 }
 
-function MaxLifetimeSelect({ value, onValueChange, disabled, error }: { value: string; onValueChange: (value: string) => void; disabled: boolean; error: string | undefined }) {
+function MaxLifetimeSelect({
+  value,
+  onValueChange,
+  disabled,
+  error,
+}: {
+  value: string;
+  onValueChange: (value: string) => void;
+  disabled: boolean;
+  error: string | undefined;
+}) {
   return (
     <Select name="maxLifetimeDays" value={value} onValueChange={onValueChange} disabled={disabled}>
       <FormField label="Maximum lifetime" className="max-w-xs" error={error} description="The longest a key may live from the day it is created (UTC).">
@@ -114,7 +124,9 @@ export function KeyPolicyForm({
   const draft: KeyPolicy = { maxLifetimeDays: maxLifetime === "none" ? null : (Number(maxLifetime) as KeyMaxLifetimeDays), expiryRequired };
   const unchanged = draft.maxLifetimeDays === keyPolicy.maxLifetimeDays && mustExpire(draft) === keyPolicy.expiryRequired;
   const { pending, onSubmit, error, fieldErrors } = useActionForm(setKeyPolicyAction, (saved) =>
-    toast.success("Key policy saved", { description: `${describeKeyPolicy(saved) ?? "No policy: keys may be created without an expiry"}. It applies to keys created or rolled from now on.` }),
+    toast.success("Key policy saved", {
+      description: `${describeKeyPolicy(saved) ?? "No policy: keys may be created without an expiry"}. It applies to keys created or rolled from now on.`,
+    }),
   );
   const shown = canManage ? draft : keyPolicy;
 

@@ -23,7 +23,9 @@ const HELP: Record<LeakedKeyResponse, string> = {
 export function LeakedKeysCard({ orgId, response, canManage }: { orgId: string; response: LeakedKeyResponse; canManage: boolean }) {
   const id = useId();
   const [chosen, setChosen] = useState(response);
-  const { pending, onSubmit, error } = useActionForm(setLeakedKeyResponseAction, (data) => toast.success("Leaked-key response saved", { description: LEAKED_KEY_RESPONSES[data.response] }));
+  const { pending, onSubmit, error } = useActionForm(setLeakedKeyResponseAction, (data) =>
+    toast.success("Leaked-key response saved", { description: LEAKED_KEY_RESPONSES[data.response] }),
+  );
   return (
     <Card>
       <form onSubmit={onSubmit} noValidate>
@@ -32,15 +34,31 @@ export function LeakedKeysCard({ orgId, response, canManage }: { orgId: string; 
             <ShieldAlert className="size-4 text-primary" aria-hidden /> Leaked keys
           </CardTitle>
           <CardDescription>
-            GitHub and other secret scanners report keys of this organization they find in public code, within seconds of the push. Choose what happens to a reported key.
+            GitHub and other secret scanners report keys of this organization they find in public code, within seconds of the push. Choose what happens to a
+            reported key.
           </CardDescription>
         </CardHeader>
         <CardContent className="space-y-3">
           {error ? <FormAlert>{error}</FormAlert> : null}
           <input type="hidden" name="orgId" value={orgId} />
-          <RadioGroup name="response" value={chosen} onValueChange={(value) => setChosen(value as LeakedKeyResponse)} disabled={!canManage} aria-label="Leaked keys" className="gap-2">
+          <RadioGroup
+            name="response"
+            value={chosen}
+            onValueChange={(value) => setChosen(value as LeakedKeyResponse)}
+            disabled={!canManage}
+            aria-label="Leaked keys"
+            className="gap-2"
+          >
             {(Object.keys(LEAKED_KEY_RESPONSES) as LeakedKeyResponse[]).map((choice) => (
-              <RadioCard key={choice} id={`${id}-${choice}`} value={choice} label={LEAKED_KEY_RESPONSES[choice]} description={HELP[choice]} selected={chosen === choice} disabled={!canManage} />
+              <RadioCard
+                key={choice}
+                id={`${id}-${choice}`}
+                value={choice}
+                label={LEAKED_KEY_RESPONSES[choice]}
+                description={HELP[choice]}
+                selected={chosen === choice}
+                disabled={!canManage}
+              />
             ))}
           </RadioGroup>
         </CardContent>

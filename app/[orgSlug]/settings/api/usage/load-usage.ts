@@ -36,7 +36,14 @@ function noApiAccess(membership: MembershipDto): NoApiAccessDto | null {
 export type UsageView =
   | { kind: "refused"; status: 401 | 403 | 404; message: string }
   | { kind: "invalid"; message: string; filters: UsageFilters; options: AuditFilterOptionsDto; keys: KeyOptionDto[] }
-  | { kind: "ok"; filters: UsageFilters; report: Promise<UsageReportDto>; options: AuditFilterOptionsDto; keys: KeyOptionDto[]; noApiAccess: NoApiAccessDto | null };
+  | {
+      kind: "ok";
+      filters: UsageFilters;
+      report: Promise<UsageReportDto>;
+      options: AuditFilterOptionsDto;
+      keys: KeyOptionDto[];
+      noApiAccess: NoApiAccessDto | null;
+    };
 
 /**
  * Everything the Usage page shows for this URL at `now`, or why it shows nothing. The report is
@@ -47,7 +54,13 @@ export async function loadUsage(slug: string, searchParams: Record<string, strin
   if (!access.ok) return { kind: "refused", status: access.status, message: access.message };
   const { orgId } = access.membership;
   const options = getAuditFilterOptions(orgId);
-  const invalid = async (message: string, filters: UsageFilters): Promise<UsageView> => ({ kind: "invalid", message, filters, options: await options, keys: await listKeyNames(orgId) });
+  const invalid = async (message: string, filters: UsageFilters): Promise<UsageView> => ({
+    kind: "invalid",
+    message,
+    filters,
+    options: await options,
+    keys: await listKeyNames(orgId),
+  });
   const filters = parseUsageFilters(searchParams);
   if (!filters.success) return invalid(filtersError(filters.error), {});
   const window = usageWindow(filters.data, now);

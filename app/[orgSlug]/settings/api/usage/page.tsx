@@ -25,7 +25,13 @@ export const metadata: Metadata = { title: "Usage" };
 
 const DESCRIPTION = "How your organization's API keys are used: requests, errors and latency per key and endpoint, counted to the request. Times are UTC.";
 
-export default async function UsagePage({ params, searchParams }: { params: Promise<{ orgSlug: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function UsagePage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ orgSlug: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const { orgSlug } = await params;
   const query = await searchParams;
   const view = await loadUsage(orgSlug, query);
@@ -37,7 +43,11 @@ export default async function UsagePage({ params, searchParams }: { params: Prom
       base={base}
       state={view}
       exportHref={null}
-      filters={view.kind === "refused" ? null : <UsageFiltersClient filters={view.filters} current={usageSearchParams(view.filters).toString()} options={view.options} keys={view.keys} />}
+      filters={
+        view.kind === "refused" ? null : (
+          <UsageFiltersClient filters={view.filters} current={usageSearchParams(view.filters).toString()} options={view.options} keys={view.keys} />
+        )
+      }
     >
       {view.kind === "ok" ? (
         <Suspense fallback={<UsageReportSkeleton />}>
@@ -53,7 +63,8 @@ const percent = new Intl.NumberFormat("en-US", { style: "percent", maximumFracti
 const rate = (count: number, of: number) => (of === 0 ? "—" : count > 0 && count / of < 0.001 ? "<0.1%" : percent.format(count / of));
 const requestCount = (count: number) => `${number.format(count)} ${count === 1 ? "request" : "requests"}`;
 const latency = (ms: number | null) => (ms === null ? "—" : formatMs(ms));
-const instant = (iso: string) => new Date(iso).toLocaleString("en-US", { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZone: "UTC" });
+const instant = (iso: string) =>
+  new Date(iso).toLocaleString("en-US", { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZone: "UTC" });
 
 function windowName(filters: UsageFilters, report: UsageReportDto): string {
   if (filters.range !== "custom") return RANGE_PRESETS[filters.range ?? DEFAULT_USAGE_RANGE].toLowerCase();
@@ -75,7 +86,19 @@ function NoApiAccess({ notice }: { notice: NoApiAccessDto }) {
   );
 }
 
-async function Report({ orgSlug, filters, tableView, report: loading, noApiAccess }: { orgSlug: string; filters: UsageFilters; tableView: TableView; report: Promise<UsageReportDto>; noApiAccess: NoApiAccessDto | null }) {
+async function Report({
+  orgSlug,
+  filters,
+  tableView,
+  report: loading,
+  noApiAccess,
+}: {
+  orgSlug: string;
+  filters: UsageFilters;
+  tableView: TableView;
+  report: Promise<UsageReportDto>;
+  noApiAccess: NoApiAccessDto | null;
+}) {
   const report = await loading;
   const narrowed = hasUsageFilters({ ...filters, range: undefined, from: undefined, to: undefined });
   // Traffic from before a downgrade is still shown; an empty report says why there is none.
@@ -165,7 +188,9 @@ function UsageCharts({ report }: { report: UsageReportDto }) {
         <Card>
           <CardHeader>
             <CardTitle className="text-base">Latency</CardTitle>
-            <CardDescription>p50, p95 and p99 per {per}, within {LATENCY_RELATIVE_ERROR * 100} % of the exact values.</CardDescription>
+            <CardDescription>
+              p50, p95 and p99 per {per}, within {LATENCY_RELATIVE_ERROR * 100} % of the exact values.
+            </CardDescription>
           </CardHeader>
           <CardContent>
             <LatencyChart points={report.series} grain={per} />

@@ -9,7 +9,13 @@ export function SortButton({ href, children }: { href: string; children: ReactNo
   const router = useRouter();
   const [pending, startTransition] = useTransition();
   return (
-    <Button variant="ghost" size="sm" className="-ml-2 h-8 gap-1 px-2" aria-busy={pending} onClick={() => startTransition(() => router.replace(href, { scroll: false }))}>
+    <Button
+      variant="ghost"
+      size="sm"
+      className="-ml-2 h-8 gap-1 px-2"
+      aria-busy={pending}
+      onClick={() => startTransition(() => router.replace(href, { scroll: false }))}
+    >
       {children}
     </Button>
   );

@@ -18,7 +18,17 @@ async function normalize(params: URLSearchParams): Promise<URLSearchParams | str
  * The window and the filters of the Usage page, each change a navigation to the URL that holds it;
  * `current` is the filters as URL parameters (the server's usageSearchParams).
  */
-export function UsageFiltersClient({ filters, current, options, keys }: { filters: UsageFilters; current: string; options: AuditFilterOptionsDto; keys: KeyOptionDto[] }) {
+export function UsageFiltersClient({
+  filters,
+  current,
+  options,
+  keys,
+}: {
+  filters: UsageFilters;
+  current: string;
+  options: AuditFilterOptionsDto;
+  keys: KeyOptionDto[];
+}) {
   return (
     <LogFilters
       current={current}

@@ -12,7 +12,16 @@ import { TabsContent } from "@/components/ui/tabs";
 import { splitEndpoint } from "@/core/request-log";
 import { BREAKDOWN_NAMES, BREAKDOWNS, type Breakdown } from "@/lib/usage/breakdowns";
 import { auditParamsFor, usageSearchParams, type UsageFilters } from "@/lib/usage/filters";
-import { BREAKDOWN_PAGE_SIZE, DEFAULT_TABLE_VIEW, firstOrder, pageOfRows, rowName, tableViewParams, type SortColumn, type TableView } from "@/lib/usage/table-view";
+import {
+  BREAKDOWN_PAGE_SIZE,
+  DEFAULT_TABLE_VIEW,
+  firstOrder,
+  pageOfRows,
+  rowName,
+  tableViewParams,
+  type SortColumn,
+  type TableView,
+} from "@/lib/usage/table-view";
 import { SortButton } from "./sort-button";
 import { UsageTabsClient } from "./usage-tabs-client";
 
@@ -34,7 +43,8 @@ const COLUMNS: { id: SortColumn; header: string; cell: (row: BreakdownRowDto) =>
 
 // On a phone: the row, its requests, p95 and the way to its requests; the rest waits for width.
 const HIDDEN_ON_PHONE = new Set<string>(["share", "rate4xx", "p50Ms", "p99Ms"]);
-const columnClass = (columnId: string) => (HIDDEN_ON_PHONE.has(columnId) ? "hidden md:table-cell" : columnId === "name" ? "max-w-72 whitespace-normal" : "text-right tabular-nums");
+const columnClass = (columnId: string) =>
+  HIDDEN_ON_PHONE.has(columnId) ? "hidden md:table-cell" : columnId === "name" ? "max-w-72 whitespace-normal" : "text-right tabular-nums";
 
 function KeyCell({ orgSlug, row }: { orgSlug: string; row: BreakdownRowDto }) {
   return (
@@ -101,7 +111,10 @@ function BreakdownTable({ breakdown, rows, view, orgSlug, filters, window }: Sho
       <Table aria-label={`Usage ${name}`}>
         <TableHeader>
           <TableRow>
-            {sortHead("name", BREAKDOWNS[breakdown].label.replace("By ", "").replace(/^./, (c) => c.toUpperCase()))}
+            {sortHead(
+              "name",
+              BREAKDOWNS[breakdown].label.replace("By ", "").replace(/^./, (c) => c.toUpperCase()),
+            )}
             {COLUMNS.map((column) => sortHead(column.id, column.header))}
             <TableHead>
               <span className="sr-only">Requests</span>
@@ -124,7 +137,11 @@ function BreakdownTable({ breakdown, rows, view, orgSlug, filters, window }: Sho
               ))}
               <TableCell>
                 <Button variant="ghost" size="icon" className="size-8" asChild>
-                  <Link href={`/${orgSlug}/settings/api/audit?${auditParamsFor(filters, window, row)}`} aria-label={`Requests of ${rowName(row)} in the audit log`} title="Open these requests in the audit log">
+                  <Link
+                    href={`/${orgSlug}/settings/api/audit?${auditParamsFor(filters, window, row)}`}
+                    aria-label={`Requests of ${rowName(row)} in the audit log`}
+                    title="Open these requests in the audit log"
+                  >
                     <ScrollText className="size-4" aria-hidden />
                   </Link>
                 </Button>
@@ -136,7 +153,8 @@ function BreakdownTable({ breakdown, rows, view, orgSlug, filters, window }: Sho
       {shown.pages > 1 ? (
         <nav aria-label={`Pages of ${name}`} className="flex items-center justify-between gap-2 border-t px-4 py-3 text-sm text-muted-foreground">
           <span>
-            Rows {number.format((shown.page - 1) * BREAKDOWN_PAGE_SIZE + 1)}–{number.format(Math.min(rows.length, shown.page * BREAKDOWN_PAGE_SIZE))} of {number.format(rows.length)}
+            Rows {number.format((shown.page - 1) * BREAKDOWN_PAGE_SIZE + 1)}–{number.format(Math.min(rows.length, shown.page * BREAKDOWN_PAGE_SIZE))} of{" "}
+            {number.format(rows.length)}
           </span>
           <span className="flex gap-2">
             <PageLink href={shown.page > 1 ? hrefOf({ page: shown.page - 1 }) : null} label="Previous" icon="previous" scroll={false} />

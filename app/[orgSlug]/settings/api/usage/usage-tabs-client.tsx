@@ -10,7 +10,17 @@ import { BREAKDOWN_NAMES, BREAKDOWNS, type Breakdown } from "@/lib/usage/breakdo
  * The breakdowns' tabs and the open one's CSV. The tables themselves are drawn on the server
  * (`children`, one TabsContent each), so switching tabs needs no request.
  */
-export function UsageTabsClient({ initial, exportPath, exportQuery, children }: { initial: Breakdown; exportPath: string; exportQuery: string; children: ReactNode }) {
+export function UsageTabsClient({
+  initial,
+  exportPath,
+  exportQuery,
+  children,
+}: {
+  initial: Breakdown;
+  exportPath: string;
+  exportQuery: string;
+  children: ReactNode;
+}) {
   const [current, setCurrent] = useState<Breakdown>(initial);
   const exportParams = new URLSearchParams(exportQuery);
   exportParams.set("table", current);

@@ -46,7 +46,8 @@ export default async function WebhooksPage({ params }: { params: Promise<{ orgSl
                 </div>
                 {endpoint.description ? <p className="text-sm text-muted-foreground">{endpoint.description}</p> : null}
                 <p className="text-xs text-muted-foreground">
-                  {endpoint.eventTypes.length} {endpoint.eventTypes.length === 1 ? "event" : "events"} · {endpoint.deliveries.total.toLocaleString("en-US")} deliveries
+                  {endpoint.eventTypes.length} {endpoint.eventTypes.length === 1 ? "event" : "events"} · {endpoint.deliveries.total.toLocaleString("en-US")}{" "}
+                  deliveries
                   {endpoint.deliveries.failed ? `, ${endpoint.deliveries.failed.toLocaleString("en-US")} failed` : ""}
                   {endpoint.deliveries.lastAt ? (
                     <>
@@ -56,7 +57,11 @@ export default async function WebhooksPage({ params }: { params: Promise<{ orgSl
                   ) : null}
                 </p>
               </div>
-              <Link href={`/${orgSlug}/settings/webhooks/${endpoint.id}`} className="inline-flex items-center gap-1 text-sm font-medium text-primary hover:underline" aria-label={`Deliveries of ${endpoint.url}`}>
+              <Link
+                href={`/${orgSlug}/settings/webhooks/${endpoint.id}`}
+                className="inline-flex items-center gap-1 text-sm font-medium text-primary hover:underline"
+                aria-label={`Deliveries of ${endpoint.url}`}
+              >
                 Deliveries <ChevronRight className="size-4" aria-hidden />
               </Link>
             </div>

@@ -30,7 +30,13 @@ export function ResendDeliveryButton({ orgId, deliveryId, eventType }: { orgId: 
     onError: toast.error,
   });
   return (
-    <Button variant="ghost" size="sm" disabled={resend.pending} onClick={() => resend.run({ orgId, deliveryId })} aria-label={`Resend ${eventType} ${deliveryId}`}>
+    <Button
+      variant="ghost"
+      size="sm"
+      disabled={resend.pending}
+      onClick={() => resend.run({ orgId, deliveryId })}
+      aria-label={`Resend ${eventType} ${deliveryId}`}
+    >
       <RotateCcw className="size-4" aria-hidden /> Resend
     </Button>
   );

@@ -26,7 +26,9 @@ function AttemptLog({ attempts }: { attempts: WebhookAttemptDto[] }) {
               <span className="tabular-nums text-muted-foreground">{attempt.durationMs.toLocaleString("en-US")} ms</span>
               <RelativeTime value={attempt.attemptedAt} className="text-muted-foreground" />
             </div>
-            {attempt.responseExcerpt ? <pre className="max-h-40 overflow-auto rounded bg-muted p-2 break-all whitespace-pre-wrap">{attempt.responseExcerpt}</pre> : null}
+            {attempt.responseExcerpt ? (
+              <pre className="max-h-40 overflow-auto rounded bg-muted p-2 break-all whitespace-pre-wrap">{attempt.responseExcerpt}</pre>
+            ) : null}
           </li>
         ))}
       </ol>
@@ -92,7 +94,9 @@ export function DeliveryLog({ orgId, deliveries, canResend }: { orgId: string; d
                     <span className="text-muted-foreground">—</span>
                   )}
                 </TableCell>
-                <TableCell className="text-right tabular-nums">{delivery.durationMs !== null ? `${delivery.durationMs.toLocaleString("en-US")} ms` : "—"}</TableCell>
+                <TableCell className="text-right tabular-nums">
+                  {delivery.durationMs !== null ? `${delivery.durationMs.toLocaleString("en-US")} ms` : "—"}
+                </TableCell>
                 <TableCell>
                   <RelativeTime value={delivery.createdAt} />
                 </TableCell>

@@ -30,8 +30,14 @@ type Endpoint = { id: string; url: string; enabled: boolean; format: WebhookForm
 export function EndpointControls({ orgId, orgSlug, endpoint }: { orgId: string; orgSlug: string; endpoint: Endpoint }) {
   const slack = endpoint.format === "slack";
   const input = { orgId, endpointId: endpoint.id };
-  const test = useConfirmAction(sendTestWebhookAction, { onSuccess: () => toast.success("Test event queued", { description: "It appears in the deliveries below." }), onError: toast.error });
-  const toggle = useConfirmAction(setWebhookEndpointEnabledAction, { onSuccess: ({ enabled }) => toast.success(enabled ? "Endpoint turned on" : "Endpoint turned off"), onError: toast.error });
+  const test = useConfirmAction(sendTestWebhookAction, {
+    onSuccess: () => toast.success("Test event queued", { description: "It appears in the deliveries below." }),
+    onError: toast.error,
+  });
+  const toggle = useConfirmAction(setWebhookEndpointEnabledAction, {
+    onSuccess: ({ enabled }) => toast.success(enabled ? "Endpoint turned on" : "Endpoint turned off"),
+    onError: toast.error,
+  });
   return (
     <div className="flex flex-wrap gap-2">
       <Button variant="outline" disabled={!endpoint.enabled || test.pending} onClick={() => test.run(input)}>
@@ -41,7 +47,12 @@ export function EndpointControls({ orgId, orgSlug, endpoint }: { orgId: string; 
         <Power className="size-4" aria-hidden /> {endpoint.enabled ? "Turn off" : "Turn on"}
       </Button>
       {slack ? null : <RotateSecret input={input} />}
-      <DeleteEndpoint input={input} url={endpoint.url} back={`/${orgSlug}/settings/${slack ? "alerts" : "webhooks"}`} noun={slack ? "Slack channel" : "endpoint"} />
+      <DeleteEndpoint
+        input={input}
+        url={endpoint.url}
+        back={`/${orgSlug}/settings/${slack ? "alerts" : "webhooks"}`}
+        noun={slack ? "Slack channel" : "endpoint"}
+      />
     </div>
   );
 }
@@ -80,7 +91,14 @@ function RotateSecret({ input }: { input: { orgId: string; endpointId: string } 
             </AlertDialogFooter>
           </>
         ) : (
-          <ConfirmFooter label="Rotate secret" pendingLabel="Rotating…" pending={rotate.pending} error={rotate.error} variant="default" onConfirm={() => rotate.run(input)} />
+          <ConfirmFooter
+            label="Rotate secret"
+            pendingLabel="Rotating…"
+            pending={rotate.pending}
+            error={rotate.error}
+            variant="default"
+            onConfirm={() => rotate.run(input)}
+          />
         )}
       </AlertDialogContent>
     </AlertDialog>
@@ -106,7 +124,8 @@ function DeleteEndpoint({ input, url, back, noun }: { input: { orgId: string; en
         <AlertDialogHeader>
           <AlertDialogTitle>Delete this {noun}?</AlertDialogTitle>
           <AlertDialogDescription>
-            <span className="break-all font-mono">{url}</span> stops receiving events at once, deliveries still being retried are dropped, and its delivery log is deleted. The activity history keeps the deletion.
+            <span className="break-all font-mono">{url}</span> stops receiving events at once, deliveries still being retried are dropped, and its delivery log
+            is deleted. The activity history keeps the deletion.
           </AlertDialogDescription>
         </AlertDialogHeader>
         <ConfirmFooter label={`Delete ${noun}`} pendingLabel="Deleting…" pending={remove.pending} error={remove.error} onConfirm={() => remove.run(input)} />

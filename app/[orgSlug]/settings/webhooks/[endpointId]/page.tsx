@@ -33,9 +33,18 @@ export default async function WebhookEndpointPage({ params }: { params: Promise<
       <PageHeader
         title={<span className="break-all font-mono text-xl">{endpoint.url}</span>}
         description={endpoint.description || undefined}
-        actions={<EndpointControls orgId={membership.orgId} orgSlug={orgSlug} endpoint={{ id: endpoint.id, url: endpoint.url, enabled: endpoint.enabled, format: endpoint.format }} />}
+        actions={
+          <EndpointControls
+            orgId={membership.orgId}
+            orgSlug={orgSlug}
+            endpoint={{ id: endpoint.id, url: endpoint.url, enabled: endpoint.enabled, format: endpoint.format }}
+          />
+        }
       >
-        <Link href={`/${orgSlug}/settings/${slack ? "alerts" : "webhooks"}`} className="inline-flex items-center gap-1 text-sm text-muted-foreground hover:text-foreground">
+        <Link
+          href={`/${orgSlug}/settings/${slack ? "alerts" : "webhooks"}`}
+          className="inline-flex items-center gap-1 text-sm text-muted-foreground hover:text-foreground"
+        >
           <ArrowLeft className="size-4" aria-hidden /> {slack ? "Alerts" : "Webhooks"}
         </Link>
       </PageHeader>
@@ -76,25 +85,25 @@ function EndpointFacts({ endpoint }: { endpoint: WebhookEndpointDto }) {
           </div>
         ) : (
           <>
-        <div className="space-y-1">
-          <p className="text-xs font-medium uppercase tracking-wide text-muted-foreground">Signing secret</p>
-          <p className="font-mono">{endpoint.secretHint}</p>
-          {endpoint.previousSecretEndsAt ? (
-            <p className="text-muted-foreground">
-              The previous secret also signs until <RelativeTime value={endpoint.previousSecretEndsAt} />.
-            </p>
-          ) : null}
-        </div>
-        <div className="space-y-1">
-          <p className="text-xs font-medium uppercase tracking-wide text-muted-foreground">Events</p>
-          <div className="flex flex-wrap gap-1">
-            {endpoint.eventTypes.map((type) => (
-              <Badge key={type} variant="secondary" title={WEBHOOK_EVENT_TYPES[type]}>
-                {type}
-              </Badge>
-            ))}
-          </div>
-        </div>
+            <div className="space-y-1">
+              <p className="text-xs font-medium uppercase tracking-wide text-muted-foreground">Signing secret</p>
+              <p className="font-mono">{endpoint.secretHint}</p>
+              {endpoint.previousSecretEndsAt ? (
+                <p className="text-muted-foreground">
+                  The previous secret also signs until <RelativeTime value={endpoint.previousSecretEndsAt} />.
+                </p>
+              ) : null}
+            </div>
+            <div className="space-y-1">
+              <p className="text-xs font-medium uppercase tracking-wide text-muted-foreground">Events</p>
+              <div className="flex flex-wrap gap-1">
+                {endpoint.eventTypes.map((type) => (
+                  <Badge key={type} variant="secondary" title={WEBHOOK_EVENT_TYPES[type]}>
+                    {type}
+                  </Badge>
+                ))}
+              </div>
+            </div>
           </>
         )}
       </CardContent>

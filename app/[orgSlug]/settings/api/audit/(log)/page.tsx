@@ -38,9 +38,15 @@ export default async function AuditLogPage({
       state={view}
       exportHref={view.kind === "ok" && view.page.rows.length > 0 ? `${base}/export?${auditSearchParams(filters)}` : null}
       search={<RequestSearch base={base} className="w-full sm:w-80" />}
-      filters={view.kind === "refused" ? null : <AuditFiltersClient filters={filters} current={auditSearchParams(filters).toString()} options={view.options} keys={view.keys} />}
+      filters={
+        view.kind === "refused" ? null : (
+          <AuditFiltersClient filters={filters} current={auditSearchParams(filters).toString()} options={view.options} keys={view.keys} />
+        )
+      }
     >
-      {view.kind === "ok" ? <Results orgSlug={orgSlug} base={base} filters={view.filters} page={view.page} endings={view.endings} liveSince={view.liveSince} /> : null}
+      {view.kind === "ok" ? (
+        <Results orgSlug={orgSlug} base={base} filters={view.filters} page={view.page} endings={view.endings} liveSince={view.liveSince} />
+      ) : null}
     </LogPage>
   );
 }
@@ -48,7 +54,8 @@ export default async function AuditLogPage({
 /** Why this view of the log cannot go live, or null: live shows new requests, so the newest page of a range that reaches now. */
 function liveBlocked(filters: AuditFilters): string | null {
   if (filters.before || filters.after) return "Live shows the newest requests: go back to the newest page to turn it on.";
-  if (filters.range === "custom" && filters.to && filters.to < utcDay(new Date())) return "Live shows requests as they come: choose a range that includes today.";
+  if (filters.range === "custom" && filters.to && filters.to < utcDay(new Date()))
+    return "Live shows requests as they come: choose a range that includes today.";
   return null;
 }
 

@@ -165,15 +165,16 @@ function BodyCard({ title, body, bytes, request }: { title: string; body: string
       <CardHeader className="flex flex-row items-start justify-between gap-2">
         <div className="space-y-1">
           <CardTitle className="text-base">{title}</CardTitle>
-          <CardDescription>
-            {body === null ? missingBody(title, request) : label}
-          </CardDescription>
+          <CardDescription>{body === null ? missingBody(title, request) : label}</CardDescription>
         </div>
         {body ? <CopyButton value={body} label={`Copy ${title.toLowerCase()}`} size="sm" /> : null}
       </CardHeader>
       {body ? (
         <CardContent>
-          <pre aria-label={title} className="max-h-[28rem] overflow-auto rounded-md bg-muted p-3 font-mono text-xs leading-relaxed whitespace-pre-wrap break-all">
+          <pre
+            aria-label={title}
+            className="max-h-[28rem] overflow-auto rounded-md bg-muted p-3 font-mono text-xs leading-relaxed whitespace-pre-wrap break-all"
+          >
             {readable(body, !cut)}
           </pre>
         </CardContent>

@@ -16,9 +16,7 @@ export function KeyAccess({ apiKey, editor }: { apiKey: KeyRestrictions; editor:
     <Card>
       <CardHeader className="flex flex-wrap items-start justify-between gap-2">
         <div className="space-y-1.5">
-          <CardTitle className="flex flex-wrap items-center gap-2 text-base">
-            Access: {KEY_ACCESS_LABELS[apiKey.access]}
-          </CardTitle>
+          <CardTitle className="flex flex-wrap items-center gap-2 text-base">Access: {KEY_ACCESS_LABELS[apiKey.access]}</CardTitle>
           <CardDescription>{SUMMARY[apiKey.access]}</CardDescription>
         </div>
         {editor}

@@ -75,7 +75,10 @@ export function KeyFacts({ orgSlug, apiKey }: { orgSlug: string; apiKey: ApiKeyD
     { label: "Expires", value: <ExpiryTime expiresAt={apiKey.expiresAt} /> },
   ];
   // A roll links the two keys both ways.
-  for (const [label, key] of [["Replaced by", apiKey.replacedBy], ["Replaces", apiKey.replaces]] as const) {
+  for (const [label, key] of [
+    ["Replaced by", apiKey.replacedBy],
+    ["Replaces", apiKey.replaces],
+  ] as const) {
     if (!key) continue;
     facts.push({
       label,
@@ -91,7 +94,8 @@ export function KeyFacts({ orgSlug, apiKey }: { orgSlug: string; apiKey: ApiKeyD
       label: "Revoked",
       value: (
         <>
-          {calendarDay(apiKey.revokedAt)} <span className="text-muted-foreground">by {apiKey.revokedByName ?? (apiKey.revokeReason === "leaked" ? "secret scanning" : "a deleted user")}</span>
+          {calendarDay(apiKey.revokedAt)}{" "}
+          <span className="text-muted-foreground">by {apiKey.revokedByName ?? (apiKey.revokeReason === "leaked" ? "secret scanning" : "a deleted user")}</span>
         </>
       ),
     });

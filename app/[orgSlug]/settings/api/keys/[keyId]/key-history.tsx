@@ -14,7 +14,10 @@ export function KeyHistory({ orgSlug, keyId, history }: { orgSlug: string; keyId
           <CardDescription>Who changed this key, and when.</CardDescription>
         </div>
         {history.older ? (
-          <Link href={`/${orgSlug}/settings/api/activity?${activitySearchParams({ key: keyId })}`} className="inline-flex items-center gap-1 text-sm font-medium text-primary hover:underline">
+          <Link
+            href={`/${orgSlug}/settings/api/activity?${activitySearchParams({ key: keyId })}`}
+            className="inline-flex items-center gap-1 text-sm font-medium text-primary hover:underline"
+          >
             All of this key&apos;s history <ArrowRight className="size-4" aria-hidden />
           </Link>
         ) : null}

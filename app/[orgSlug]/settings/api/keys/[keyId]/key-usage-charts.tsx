@@ -14,7 +14,11 @@ import { LazyDailyRequestsBars, LazyStatusCodesBars } from "@/components/usage-c
 /** Requests per UTC day over the whole window, quiet days as gaps, stacked by status class. */
 export function DailyRequestsChart({ daily }: { daily: DailyUsageDto[] }) {
   const busiest = daily.reduce((best, day) => (day.total > best.total ? day : best), daily[0]!);
-  const series = { from: utcDayStart(daily[0]!.day).getTime(), grain: "day" as const, rows: daily.map((day) => STATUS_CLASSES.map((c) => day[c]) as DailyCounts) };
+  const series = {
+    from: utcDayStart(daily[0]!.day).getTime(),
+    grain: "day" as const,
+    rows: daily.map((day) => STATUS_CLASSES.map((c) => day[c]) as DailyCounts),
+  };
   return (
     <ChartFrame
       className="h-64"

@@ -62,7 +62,14 @@ export default async function KeyDetailsPage({ params }: { params: Promise<{ org
           canRename || mayRoll || canRevoke ? (
             <>
               {canRename ? <RenameKeyDialog orgId={membership.orgId} apiKey={apiKey} /> : null}
-              {mayRoll ? <RollKeyDialog orgId={membership.orgId} apiKey={apiKey} rollable={canRoll} policyLifetime={outsidePolicy ? describeKeyPolicy(keyPolicy) : null} /> : null}
+              {mayRoll ? (
+                <RollKeyDialog
+                  orgId={membership.orgId}
+                  apiKey={apiKey}
+                  rollable={canRoll}
+                  policyLifetime={outsidePolicy ? describeKeyPolicy(keyPolicy) : null}
+                />
+              ) : null}
               {canRevoke ? <RevokeKeyDialog orgId={membership.orgId} apiKey={apiKey} size="default" /> : null}
             </>
           ) : null
@@ -101,7 +108,9 @@ export default async function KeyDetailsPage({ params }: { params: Promise<{ org
 
 function noRequestsAdvice(apiKey: ApiKeyDto, plan: Plan): string {
   if (apiKey.status === "revoked") return "This key is revoked, so it cannot make calls any more. Its older history stays in the audit log.";
-  if (apiKey.status === "expired") return "This key has expired, so calls with it are refused with 401 api_key_expired. Create a new key for the clients that used it.";
-  if (!PLANS[plan].apiAccess) return `The ${PLANS[plan].label} plan has no API access, so calls with this key are refused. An owner can change the plan on the Plan page.`;
+  if (apiKey.status === "expired")
+    return "This key has expired, so calls with it are refused with 401 api_key_expired. Create a new key for the clients that used it.";
+  if (!PLANS[plan].apiAccess)
+    return `The ${PLANS[plan].label} plan has no API access, so calls with this key are refused. An owner can change the plan on the Plan page.`;
   return "Here is how to make your first call: send this key in the X-API-Key header, as in the example below. Requests show up here within seconds.";
 }

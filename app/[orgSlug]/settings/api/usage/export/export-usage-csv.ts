@@ -29,7 +29,20 @@ export async function exportUsageCsv(slug: string, searchParams: URLSearchParams
   const from = window.window.from.toISOString();
   const to = window.window.to.toISOString();
   const csv = stringify(
-    rows.map((row) => [from, to, row.keyId, row.keyName, row.endpoint, row.requests, row.share.toFixed(6), row.errors4xx, row.errors5xx, row.p50Ms, row.p95Ms, row.p99Ms]),
+    rows.map((row) => [
+      from,
+      to,
+      row.keyId,
+      row.keyName,
+      row.endpoint,
+      row.requests,
+      row.share.toFixed(6),
+      row.errors4xx,
+      row.errors5xx,
+      row.p50Ms,
+      row.p95Ms,
+      row.p99Ms,
+    ]),
     { header: true, columns: COLUMNS, escape_formulas: true },
   );
   return csvResponse(new Response(csv).body!, `usage-by-${table}-${orgSlug}-${utcDay(now)}.csv`);
