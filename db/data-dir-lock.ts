@@ -20,6 +20,22 @@ function isAlive(pid: number): boolean {
   }
 }
 
+/** The lock file this process holds, if it opened an embedded database folder. */
+let heldLockPath: string | null = null;
+
+/**
+ * Whether this process still holds the embedded database folder's lock (null when it opened none):
+ * a lock file removed or taken over means another process may open the folder beside this one.
+ */
+export function dataDirLockHeld(): boolean | null {
+  if (!heldLockPath) return null;
+  try {
+    return fs.readFileSync(heldLockPath, "utf8") === String(process.pid);
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Makes this process the only one that opens the PGlite folder: two processes writing one folder
  * silently lose rows. Returns the function that gives the folder up (also run on exit).
@@ -29,7 +45,9 @@ export function acquireDataDirLock(dir: string): () => void {
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       fs.writeFileSync(lockPath, String(process.pid), { flag: "wx" });
+      heldLockPath = lockPath;
       const release = () => {
+        heldLockPath = null;
         try {
           if (fs.readFileSync(lockPath, "utf8") === String(process.pid)) fs.unlinkSync(lockPath);
         } catch {

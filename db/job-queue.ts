@@ -147,6 +147,13 @@ export function jobQueue(): Promise<PgBoss> {
   return g[BOSS];
 }
 
+/** Whether this process's job queue has started (and not stopped since): what the readiness probe asks. */
+export async function jobQueueRunning(): Promise<boolean> {
+  const started = (globalThis as GlobalWithBoss)[BOSS];
+  if (!started) return false;
+  return started.then(() => true).catch(() => false);
+}
+
 /** Stops the process's pg-boss (its workers finish the job in hand) before the database closes. */
 export async function stopJobQueue(): Promise<void> {
   const g = globalThis as GlobalWithBoss;

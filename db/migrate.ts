@@ -1,4 +1,7 @@
+import fs from "node:fs";
+import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { sql } from "drizzle-orm";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import type { PgliteDatabase } from "drizzle-orm/pglite";
@@ -6,6 +9,7 @@ import type { PostgresJsDatabase } from "drizzle-orm/postgres-js";
 import { getDb, postgresClient } from "./index";
 import { withMigrationLock } from "./migration-lock";
 import { maintainRequestLog } from "./partitions";
+import { rowsOf } from "./rows";
 
 // Beside this module: db/migrations from the sources, dist/migrations in the compiled servers
 // (scripts/build.mjs copies them there), whatever directory the process was started in.
@@ -22,4 +26,24 @@ export async function migrateDatabase(): Promise<void> {
     else await migratePglite(db as unknown as PgliteDatabase, { migrationsFolder });
     await maintainRequestLog(db);
   });
+}
+
+let newestCommitted: number | undefined;
+
+/** The newest committed migration's timestamp, from drizzle-kit's journal beside the migrations. */
+function newestCommittedMigration(): number {
+  if (newestCommitted === undefined) {
+    const journal = JSON.parse(fs.readFileSync(path.join(migrationsFolder, "meta", "_journal.json"), "utf8")) as { entries: { when: number }[] };
+    newestCommitted = Math.max(...journal.entries.map((entry) => entry.when));
+  }
+  return newestCommitted;
+}
+
+/**
+ * Whether every committed migration is applied, decided as drizzle's migrator decides what to
+ * apply: the newest applied migration's timestamp reaches the newest committed one's.
+ */
+export async function migrationsApplied(): Promise<boolean> {
+  const [row] = rowsOf<{ newest: string | number | null }>(await getDb().execute(sql`select max(created_at) as newest from drizzle.__drizzle_migrations`));
+  return Number(row?.newest ?? 0) >= newestCommittedMigration();
 }

@@ -2,6 +2,7 @@ import type { IncomingMessage, RequestListener, ServerResponse } from "node:http
 import type { TLSSocket } from "node:tls";
 import { getRequestListener } from "@hono/node-server";
 import { clientAddress } from "@/lib/client-address";
+import { answerProbe } from "./health-probes";
 
 /** Browsers keep to HTTPS for two years once they have seen this over HTTPS (RFC 6797). */
 export const STRICT_TRANSPORT_SECURITY = "max-age=63072000; includeSubDomains";
@@ -39,7 +40,8 @@ function toOriginForm(req: IncomingMessage): void {
 }
 
 /**
- * One port: /v1 goes straight to the API (a fetch handler), everything else to Next: in this
+ * One port: the health probes are answered first (servers/health-probes.ts), /v1 goes straight to
+ * the API (a fetch handler), everything else to Next: in this
  * process (`handleNext` is its request handler) or, on PostgreSQL, in the dashboard workers behind
  * this one (servers/dashboard-proxy.ts).
  *
@@ -59,6 +61,7 @@ export function createOnePortListener(options: {
   const handleApi = getRequestListener(options.apiFetch, { overrideGlobalObjects: !options.nextInProcess });
   return (req, res) => {
     toOriginForm(req);
+    if (answerProbe(req, res)) return;
     // From here on X-Forwarded-For names the client alone (sign-in throttling and the sessions
     // table read it, lib/auth/client.ts): the socket's address, or the entry our own proxies vouch for.
     req.headers["x-forwarded-for"] = clientAddress(req.socket.remoteAddress, [req.headers["x-forwarded-for"] ?? []].flat().join(","), proxyHops) ?? "";

@@ -44,7 +44,7 @@ beforeAll(async () => {
   // Only this process's own client starts from the snapshot: servers a test spawns inherit the environment.
   if (template?.kind === "pglite") process.env.PGLITE_SNAPSHOT = template.snapshotFile;
   try {
-    // On a copy nothing is left to migrate; the request log's partitions and the expiry watch run as at every start.
+    // On a copy nothing is left to migrate; the request log's partitions run as at every start.
     const { migrateDatabase } = await import("@/db/migrate");
     await migrateDatabase();
   } finally {
