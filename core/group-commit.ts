@@ -11,6 +11,16 @@ const MAX_BATCHES_IN_FLIGHT = 1;
 const RETRYABLE = new Set(["40P01", "40001"]);
 const ATTEMPTS = 3;
 
+/** Told of every batch a GroupCommit ran, whether it committed or failed (the metrics count them). */
+export type BatchObserver = (batch: { name: string; size: number; seconds: number }) => void;
+
+let batchObserver: BatchObserver | null = null;
+
+/** Sets the process's one batch observer (null: none, the default). */
+export function observeBatches(observer: BatchObserver | null): void {
+  batchObserver = observer;
+}
+
 interface Waiting<In, Out> {
   item: In;
   resolve: (result: Out) => void;
@@ -28,6 +38,8 @@ export class GroupCommit<In, Out> {
   private inFlight = 0;
 
   constructor(
+    /** What the batches are, for their observer: "admission", "request_log_write". */
+    private readonly name: string,
     private readonly run: (items: In[]) => Promise<Out[]>,
     private readonly describe: (size: number) => string,
   ) {}
@@ -51,6 +63,12 @@ export class GroupCommit<In, Out> {
   }
 
   private async flush(batch: Waiting<In, Out>[]): Promise<void> {
+    const started = performance.now();
+    await this.settle(batch);
+    batchObserver?.({ name: this.name, size: batch.length, seconds: (performance.now() - started) / 1000 });
+  }
+
+  private async settle(batch: Waiting<In, Out>[]): Promise<void> {
     const items = batch.map(({ item }) => item);
     for (let attempt = 1; ; attempt++) {
       try {

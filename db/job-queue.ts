@@ -147,6 +147,12 @@ export function jobQueue(): Promise<PgBoss> {
   return g[BOSS];
 }
 
+/** How many jobs wait in each queue (created or to retry, not yet taken): the metrics' queue depth. */
+export async function queueDepths(): Promise<Record<string, number>> {
+  const boss = await jobQueue();
+  return Object.fromEntries(await Promise.all(QUEUES.map(async (queue) => [queue, await boss.getQueueSize(queue)] as const)));
+}
+
 /** Whether this process's job queue has started (and not stopped since): what the readiness probe asks. */
 export async function jobQueueRunning(): Promise<boolean> {
   const started = (globalThis as GlobalWithBoss)[BOSS];

@@ -3,6 +3,8 @@ import type { TLSSocket } from "node:tls";
 import { getRequestListener } from "@hono/node-server";
 import { clientAddress } from "@/lib/client-address";
 import { answerProbe } from "./health-probes";
+import { answerMetrics } from "./metrics-endpoint";
+import { serviceMetrics } from "@/lib/metrics/service-metrics";
 
 /** Browsers keep to HTTPS for two years once they have seen this over HTTPS (RFC 6797). */
 export const STRICT_TRANSPORT_SECURITY = "max-age=63072000; includeSubDomains";
@@ -59,9 +61,10 @@ export function createOnePortListener(options: {
   const { handleNext, proxyHops } = options;
   const trustProxy = proxyHops > 0;
   const handleApi = getRequestListener(options.apiFetch, { overrideGlobalObjects: !options.nextInProcess });
+  const metrics = serviceMetrics();
   return (req, res) => {
     toOriginForm(req);
-    if (answerProbe(req, res)) return;
+    if (answerProbe(req, res) || answerMetrics(req, res)) return;
     // From here on X-Forwarded-For names the client alone (sign-in throttling and the sessions
     // table read it, lib/auth/client.ts): the socket's address, or the entry our own proxies vouch for.
     req.headers["x-forwarded-for"] = clientAddress(req.socket.remoteAddress, [req.headers["x-forwarded-for"] ?? []].flat().join(","), proxyHops) ?? "";
@@ -69,7 +72,12 @@ export function createOnePortListener(options: {
     // would otherwise build its URLs (and pick its cookies' names) from what the client claims.
     if (!trustProxy) for (const header of PROXY_HEADERS) delete req.headers[header];
     if (servedOverHttps(req, trustProxy)) res.setHeader("Strict-Transport-Security", STRICT_TRANSPORT_SECURITY);
-    if (isApiPath(req.url)) void handleApi(req, res);
-    else void handleNext(req, res);
+    if (isApiPath(req.url)) return void handleApi(req, res);
+    // The API counts its own requests by route template (lib/api/app.ts); Next.js's pages are one route here.
+    if (metrics) {
+      const started = performance.now();
+      res.once("finish", () => metrics.request("(dashboard)", req.method ?? "", res.statusCode, (performance.now() - started) / 1000));
+    }
+    void handleNext(req, res);
   };
 }

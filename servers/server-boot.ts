@@ -1,3 +1,4 @@
+import cluster from "node:cluster";
 import type { Server } from "node:http";
 import { closeDb, getDb } from "@/db";
 import { migrateDatabase } from "@/db/migrate";
@@ -6,6 +7,8 @@ import { watchKeyExpiries } from "@/lib/keys/expiry-watch";
 import { startWebhookWorker } from "@/lib/webhooks/worker";
 import { startMailWorker } from "@/lib/notifications/mail-worker";
 import { scheduleMaintenance } from "./maintenance";
+import { offerWorkerMetrics } from "./metrics-endpoint";
+import { serviceMetrics } from "@/lib/metrics/service-metrics";
 
 /**
  * What both servers (server.ts, api-server.ts) do before they listen: check the proxy setting,
@@ -15,6 +18,9 @@ import { scheduleMaintenance } from "./maintenance";
 export async function startServices(): Promise<void> {
   // A TRUST_PROXY_HOPS that is no number of proxies stops the start instead of failing every request.
   trustedProxyHops();
+  // Made before any request or batch, so the metrics count from the start; a worker offers them to the primary's scrape.
+  const metrics = serviceMetrics();
+  if (metrics && cluster.isWorker) offerWorkerMetrics(metrics.registry);
   await migrateDatabase();
   await watchKeyExpiries(getDb());
   scheduleMaintenance(getDb);

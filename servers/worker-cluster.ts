@@ -3,6 +3,7 @@ import fs from "node:fs";
 import os, { availableParallelism } from "node:os";
 import path from "node:path";
 import { wholeNumberFromEnv } from "@/core/env-number";
+import { gatherWorkerMetrics } from "./metrics-endpoint";
 
 /**
  * How many worker processes a server runs (docs/operations.md#every-core): WEB_CONCURRENCY, or one per core. On the
@@ -89,6 +90,7 @@ function startWorker(start: () => Promise<StopServing>, split: SplitWorkers | un
 }
 
 function runPrimary(groups: WorkerGroup[], ready: string): void {
+  gatherWorkerMetrics();
   const workersLeft = () => Object.keys(cluster.workers ?? {}).length;
   const total = groups.reduce((sum, group) => sum + group.count, 0);
   // Which group each worker is of, so a replacement is of the same kind.

@@ -1,4 +1,3 @@
-import { createServer, type Server } from "node:http";
 import { mkdtempSync, rmSync, unlinkSync } from "node:fs";
 import net, { type AddressInfo } from "node:net";
 import os from "node:os";
@@ -9,11 +8,10 @@ import { getDb } from "@/db";
 import { acquireDataDirLock } from "@/db/data-dir-lock";
 import { jobQueue, stopJobQueue } from "@/db/job-queue";
 import { rowsOf } from "@/db/rows";
-import { createApiApp } from "@/lib/api/app";
 import { readiness } from "@/servers/health-probes";
-import { createOnePortListener } from "@/servers/one-port-listener";
 import { eventually } from "./helpers/eventually";
 import { createOrg, insertKey } from "./helpers/factories";
+import { listenOnePort } from "./helpers/one-port";
 import { startServerProcess, type ServerProcess } from "./helpers/server-process";
 
 // The probes of docs/operations.md#health-probes: /healthz answers while the process does,
@@ -81,23 +79,15 @@ describe("readiness, in this process", () => {
 });
 
 describe("the probes on the one-port listener", () => {
-  let server: Server;
+  let listener: Awaited<ReturnType<typeof listenOnePort>>;
   let base = "";
   const reachedNext: string[] = [];
   beforeAll(async () => {
     await jobQueue();
-    server = createServer(
-      createOnePortListener({
-        handleNext: (req, res) => (reachedNext.push(req.url ?? ""), res.writeHead(200).end("Next")),
-        apiFetch: createApiApp().fetch,
-        proxyHops: 0,
-        nextInProcess: true,
-      }),
-    );
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    listener = await listenOnePort((req, res) => (reachedNext.push(req.url ?? ""), res.writeHead(200).end("Next")));
+    base = listener.base;
   });
-  afterAll(() => new Promise((resolve) => server.close(resolve)));
+  afterAll(() => listener.close());
 
   it("answer before Next and the API, uncached, with a key or without, and write no request-log row", async () => {
     const org = await createOrg("pro");

@@ -110,7 +110,7 @@ export function admissionFor(rules: PlanRule[]): (ask: AdmissionAsk) => Promise<
     const byPlace = new Map(rows.map((row) => [row.ord, row]));
     return asks.map((_, i) => byPlace.get(i + 1) ?? null);
   };
-  const batches = new GroupCommit(admitBatch, (size) => `Admitting a batch of ${size} requests failed`);
+  const batches = new GroupCommit("admission", admitBatch, (size) => `Admitting a batch of ${size} requests failed`);
   return async (ask) => {
     const { at } = ask;
     const row = await batches.submit(ask);

@@ -101,3 +101,12 @@ export async function touchStream(streamId: string): Promise<boolean> {
 export async function releaseStream(streamId: string): Promise<void> {
   await getDb().delete(liveTailStreams).where(eq(liveTailStreams.id, streamId));
 }
+
+/** Live-tail streams open across every process: those touched within `staleMs` (an older row's process died). */
+export async function countOpenStreams(staleMs: number): Promise<number> {
+  const [open] = await getDb()
+    .select({ count: sql<number>`count(*)::int` })
+    .from(liveTailStreams)
+    .where(sql`${liveTailStreams.seenAt} >= now() - ${staleMs}::int * interval '1 millisecond'`);
+  return open?.count ?? 0;
+}

@@ -111,7 +111,7 @@ async function writeRequestLogBatch(rows: RequestLogEntry[]): Promise<void[]> {
 // Each request's row, its details, its daily rollup, its pending row for the finer rollups and the key's last-used time go out
 // with those of the other requests that finished meanwhile; a request waits for its batch's
 // commit, so a response that reached its client has its row.
-const requestLogWriter = new GroupCommit(writeRequestLogBatch, (size) => `Writing a batch of ${size} request-log rows failed`);
+const requestLogWriter = new GroupCommit("request_log_write", writeRequestLogBatch, (size) => `Writing a batch of ${size} request-log rows failed`);
 
 /** The request's audit row, its rollups and the key's last use; resolves once they are committed. */
 export function writeRequestLog(entry: RequestLogEntry): Promise<void> {

@@ -5,7 +5,8 @@ import { bodyLimit, MAX_BODY_BYTES } from "./body-limit";
 import type { ApiEnv } from "./env";
 import { ApiError, validationError, type ApiErrorCode, type ApiErrorCodeWithStatus, type ApiErrorStatus } from "./errors";
 import { newRequestId } from "@/core/ids";
-import { gateway } from "./gateway";
+import { gateway, routeTemplate } from "./gateway";
+import { serviceMetrics } from "@/lib/metrics/service-metrics";
 import { idempotency } from "./idempotency";
 import { renderError } from "./render-error";
 import { registerRoutes } from "./routes";
@@ -22,6 +23,7 @@ const HTTP_EXCEPTION_CODES: Partial<Record<number, ApiErrorCode>> = {
 export function createApiApp(options: { clock?: () => number } = {}): OpenAPIHono<ApiEnv> {
   const clock = options.clock ?? Date.now;
   const gatewayMiddleware = gateway();
+  const metrics = serviceMetrics();
   const app = new OpenAPIHono<ApiEnv>({
     defaultHook: (result, c) => {
       if (!result.success) return renderError(c as Context<ApiEnv>, validationError(result.error, result.target));
@@ -48,7 +50,9 @@ export function createApiApp(options: { clock?: () => number } = {}): OpenAPIHon
     // Every answer, errors included, is data for one caller: never sniffed as another type, never stored.
     c.header("X-Content-Type-Options", "nosniff");
     c.header("Cache-Control", "no-store");
+    const started = performance.now();
     await next();
+    metrics?.request(routeTemplate(c) ?? "(no route)", c.req.method, c.res.status, (performance.now() - started) / 1000);
   });
   // The OpenAPI document is public; every other /v1 request passes the gateway.
   app.use("/v1/*", (c, next) => (c.req.path === "/v1/openapi.json" ? next() : gatewayMiddleware(c, next)));

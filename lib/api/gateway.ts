@@ -11,6 +11,7 @@ import { BUDGET_PERIOD_LABELS } from "@/core/key-budget";
 import type { ApiEnv } from "./env";
 import { ApiError } from "./errors";
 import { renderError } from "./render-error";
+import { serviceMetrics } from "@/lib/metrics/service-metrics";
 import { UsageAlerts } from "@/lib/alerts/usage-alerts";
 import { admissionFor, findKeyOwner, type Admission, type KeyOwner } from "@/db/queries/gateway";
 import type { PlanRule } from "@/db/queries/admission-statement";
@@ -35,7 +36,7 @@ function scopeRefusal(admission: Admission, need: RequiredAccess | null): ApiErr
 }
 
 /** The template of the route that answers the request ("/v1/invoices/:id"), or null when none does and it will be a 404. */
-function routeTemplate(c: Context<ApiEnv>): string | null {
+export function routeTemplate(c: Context<ApiEnv>): string | null {
   // Hono matches every handler before the first runs: the last is the route's, or a "/v1/*" middleware.
   const template = routePath(c, -1);
   return !template || template.includes("*") ? null : template;
@@ -152,16 +153,18 @@ function decide(c: Context<ApiEnv>, admission: Admission, ask: { need: RequiredA
 export function gateway(): MiddlewareHandler<ApiEnv> {
   const usageAlerts = new UsageAlerts();
   const captureBodies = bodyCaptureEnabled();
+  const metrics = serviceMetrics();
+  const refused = (error: ApiError) => (metrics?.refused(error.code), error);
   return async (c, next) => {
     const started = performance.now();
     const now = c.get("receivedAt");
     const requestId = c.get("requestId");
 
     const presented = c.req.header("x-api-key")?.trim();
-    if (!presented) throw ApiError.of("api_key_missing", "Send your API key in the X-API-Key header.");
+    if (!presented) throw refused(ApiError.of("api_key_missing", "Send your API key in the X-API-Key header."));
     const format = parseApiKey(presented);
     if (!format.ok)
-      throw ApiError.of("api_key_invalid", `This is not a valid API key. Keys start with ${API_KEY_PREFIX} and have ${API_KEY_LENGTH} characters.`);
+      throw refused(ApiError.of("api_key_invalid", `This is not a valid API key. Keys start with ${API_KEY_PREFIX} and have ${API_KEY_LENGTH} characters.`));
     const keyHash = hashApiKey(presented);
     const failed = (error: unknown) => {
       // A failure of the gateway's own checks (the database, say) answers with the request id; the
@@ -183,18 +186,20 @@ export function gateway(): MiddlewareHandler<ApiEnv> {
       key = await findKeyOwner(keyHash).catch(() => null);
       if (!key) return c.res;
     }
-    if (!key) throw ApiError.of("api_key_invalid", `No API key matches ${apiKeyHint(presented)}.`);
+    if (!key) throw refused(ApiError.of("api_key_invalid", `No API key matches ${apiKeyHint(presented)}.`));
     // Nothing stored about a request keeps a credential it carried (docs/security.md#request-details-keep-no-credential): read once, for the
     // log row below and the idempotency step's stored answer.
     const secrets = credentialsOf((name) => c.req.header(name));
     c.set("credentials", secrets);
     if (admission) {
+      let admitted = false;
       try {
         decide(c, admission, ask, now);
+        admitted = true;
         c.set("caller", { keyId: admission.keyId, orgId: admission.orgId, plan: admission.plan });
         await next();
       } catch (error) {
-        c.res = error instanceof ApiError ? renderError(c, error) : failed(error);
+        c.res = error instanceof ApiError ? renderError(c, admitted ? error : refused(error)) : failed(error);
       }
       // Beside the log write; an alert that cannot be raised now is asked again by the next request.
       watching = usageAlerts.watch(admission, now)?.catch((error: unknown) => console.error(`Raising usage alerts for ${key.orgId} failed`, error));

@@ -30,7 +30,7 @@ const SLOW_CONSUMER_MS = 30_000;
 // Proxies close a connection silent for a minute or so.
 const HEARTBEAT_MS = 15_000;
 // A stream not touched for this long belongs to a process that died: it no longer counts.
-const STALE_STREAM_MS = 30_000;
+export const STALE_STREAM_MS = 30_000;
 const PAGE_ROWS = 100;
 // However long a tail was away, resuming looks at most this many rows back.
 const RESUME_SCAN_ROWS = 20_000;
