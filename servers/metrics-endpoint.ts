@@ -1,68 +1,14 @@
 import cluster from "node:cluster";
-import { createHash, randomUUID, timingSafeEqual } from "node:crypto";
+import { createHash, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { AggregatorRegistry, type Registry } from "prom-client";
 import { serviceMetrics } from "@/lib/metrics/service-metrics";
+import { askPrimary } from "./cluster-metrics";
 
 /**
  * GET /metrics (docs/operations.md#metrics): Prometheus text for the whole server, whichever
- * worker the scrape reaches. A worker asks the primary, which gathers every worker's registry
- * (prom-client's AggregatorRegistry over node:cluster's channel) and answers with the sum; a
- * server of one process answers from its own. Behind METRICS_TOKEN as a bearer token; unset, the
- * path is not served.
+ * worker the scrape reaches (servers/cluster-metrics.ts); a server of one process answers from its
+ * own. Behind METRICS_TOKEN as a bearer token; unset, the path is not served.
  */
-
-const SCRAPE = "invoicing:metrics-scrape";
-const SCRAPED = "invoicing:metrics-scraped";
-const SCRAPE_TIMEOUT_MS = 10_000;
-
-interface ScrapeMessage {
-  type: typeof SCRAPE | typeof SCRAPED;
-  id: string;
-  text?: string;
-  error?: string;
-}
-
-const isScrapeMessage = (message: unknown, type: ScrapeMessage["type"]): message is ScrapeMessage =>
-  typeof message === "object" && message !== null && (message as ScrapeMessage).type === type;
-
-/** In the primary of a server on several workers: answers each worker's scrape with every worker's metrics. */
-export function gatherWorkerMetrics(): void {
-  if (!process.env.METRICS_TOKEN) return;
-  const aggregator = new AggregatorRegistry();
-  cluster.on("message", (worker, message: unknown) => {
-    if (!isScrapeMessage(message, SCRAPE)) return;
-    aggregator.clusterMetrics().then(
-      (text) => worker.send({ type: SCRAPED, id: message.id, text }),
-      (error: unknown) => worker.send({ type: SCRAPED, id: message.id, error: String(error) }),
-    );
-  });
-}
-
-/** In a worker: offers `registry` to the primary's gathering (prom-client answers its requests). */
-export function offerWorkerMetrics(registry: Registry): void {
-  AggregatorRegistry.setRegistries([registry]);
-  new AggregatorRegistry();
-}
-
-function askPrimary(): Promise<string> {
-  const id = randomUUID();
-  return new Promise((resolve, reject) => {
-    const answered = (message: unknown) => {
-      if (!isScrapeMessage(message, SCRAPED) || message.id !== id) return;
-      clearTimeout(timer);
-      process.off("message", answered);
-      if (message.error !== undefined) reject(new Error(`Gathering the workers' metrics failed: ${message.error}`));
-      else resolve(message.text ?? "");
-    };
-    const timer = setTimeout(() => {
-      process.off("message", answered);
-      reject(new Error(`The primary did not answer a metrics scrape within ${SCRAPE_TIMEOUT_MS / 1000} s`));
-    }, SCRAPE_TIMEOUT_MS);
-    process.on("message", answered);
-    process.send!({ type: SCRAPE, id });
-  });
-}
 
 /** Whether the request carries the token, compared in constant time (digests of equal length). */
 function authorized(req: IncomingMessage, token: string): boolean {

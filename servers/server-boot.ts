@@ -7,7 +7,7 @@ import { watchKeyExpiries } from "@/lib/keys/expiry-watch";
 import { startWebhookWorker } from "@/lib/webhooks/worker";
 import { startMailWorker } from "@/lib/notifications/mail-worker";
 import { scheduleMaintenance } from "./maintenance";
-import { offerWorkerMetrics } from "./metrics-endpoint";
+import { offerWorkerMetrics } from "./cluster-metrics";
 import { serviceMetrics } from "@/lib/metrics/service-metrics";
 
 /**
@@ -20,7 +20,7 @@ export async function startServices(): Promise<void> {
   trustedProxyHops();
   // Made before any request or batch, so the metrics count from the start; a worker offers them to the primary's scrape.
   const metrics = serviceMetrics();
-  if (metrics && cluster.isWorker) offerWorkerMetrics(metrics.registry);
+  if (metrics && cluster.isWorker) await offerWorkerMetrics(metrics.registry);
   await migrateDatabase();
   await watchKeyExpiries(getDb());
   scheduleMaintenance(getDb);

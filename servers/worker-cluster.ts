@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os, { availableParallelism } from "node:os";
 import path from "node:path";
 import { wholeNumberFromEnv } from "@/core/env-number";
-import { gatherWorkerMetrics } from "./metrics-endpoint";
+import { gatherWorkerMetrics } from "./cluster-metrics";
 
 /**
  * How many worker processes a server runs (docs/operations.md#every-core): WEB_CONCURRENCY, or one per core. On the
