@@ -1,9 +1,10 @@
 import { serveOnWorkers } from "@/servers/worker-cluster";
+import { log } from "@/core/log";
 
 // The API alone, for deployments that scale it apart from the dashboard. An embedded database
 // has a single owning process, so this needs a shared PostgreSQL.
 if (!process.env.DATABASE_URL) {
-  console.error(
+  log.error(
     "npm run start:api needs DATABASE_URL: the API on its own shares a PostgreSQL server with the dashboard (the embedded database has one owning process). Use npm start for everything on one port.",
   );
   process.exit(1);

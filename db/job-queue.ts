@@ -4,6 +4,7 @@ import type postgres from "postgres";
 import { arrayLiteral, beforeDbClose, databaseHandle, type DbOrTx } from "./index";
 import { withMigrationLock } from "./migration-lock";
 import { rowsOf } from "./rows";
+import { log } from "@/core/log";
 
 /**
  * The job queue: pg-boss, in its own `pgboss` schema of the application's database, on the
@@ -133,7 +134,7 @@ export function jobQueue(): Promise<PgBoss> {
     // No cron schedules. Supervision stays on: every 15 s one process expires the jobs of a process
     // that died mid-job, so they are retried (a delivery's job expires 20 s after it was taken).
     const boss = new PgBoss({ db: clientExecutor(), schema: "pgboss", schedule: false, maintenanceIntervalSeconds: MAINTENANCE_SECONDS });
-    boss.on("error", (error: unknown) => console.error("Job queue error", error));
+    boss.on("error", (error: unknown) => log.error({ err: error }, "Job queue error"));
     await withMigrationLock(async () => {
       await boss.start();
       for (const queue of QUEUES) await ensureQueue(boss, queue);

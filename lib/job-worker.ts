@@ -1,5 +1,6 @@
 import type { Job } from "pg-boss";
 import { jobQueue } from "@/db/job-queue";
+import { log } from "@/core/log";
 
 /** What one attempt of a job came to: done, not needed, to be tried again, or given up. */
 export type Outcome = "delivered" | "retry" | "failed" | "skipped";
@@ -21,7 +22,7 @@ export async function startJobWorker<T extends object>(
       jobs.map(async (job) => {
         const meta = job as Job<T> & { retryCount: number; retryLimit: number };
         const outcome = await attempt(job.data, { lastRetry: meta.retryCount >= meta.retryLimit }).catch((error: unknown) => {
-          console.error(`${describe(job.data)} could not be attempted`, error);
+          log.error({ err: error, queue, jobId: job.id }, `${describe(job.data)} could not be attempted`);
           return "retry" as const;
         });
         if (outcome === "retry") await boss.fail(queue, job.id, { message: `${describe(job.data)} was not accepted; it is retried with backoff.` });

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { createProxyServer } from "httpxy";
+import { log } from "@/core/log";
 
 /** What a front worker answers when no dashboard worker could take the request. */
 const UNAVAILABLE_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Dashboard unavailable</title>
@@ -22,7 +23,7 @@ export function proxyToDashboard(socketPath: string): (req: IncomingMessage, res
         res.destroy(error instanceof Error ? error : undefined);
         return;
       }
-      console.error(`The dashboard did not answer ${req.method} ${req.url}`, error);
+      log.error({ err: error, method: req.method }, "The dashboard did not answer");
       res.writeHead(502, { "Content-Type": "text/html; charset=utf-8", "Retry-After": "5", "Cache-Control": "no-store" });
       res.end(UNAVAILABLE_PAGE);
     });

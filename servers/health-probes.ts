@@ -4,6 +4,7 @@ import { getDb } from "@/db";
 import { dataDirLockHeld } from "@/db/data-dir-lock";
 import { jobQueueRunning } from "@/db/job-queue";
 import { migrationsApplied } from "@/db/migrate";
+import { log } from "@/core/log";
 
 /**
  * The probes an orchestrator restarts and routes by (docs/operations.md#health-probes), answered
@@ -38,7 +39,7 @@ async function runCheck(name: string, check: () => Promise<Finding | null>): Pro
     timer = setTimeout(() => resolve(`no answer within ${CHECK_TIMEOUT_MS / 1000} s`), CHECK_TIMEOUT_MS);
   });
   const answered = check().catch((error: unknown) => {
-    console.error(`Readiness check ${name} failed`, error);
+    log.error({ err: error, check: name }, "Readiness check failed");
     return "failed (the server's log has the error)";
   });
   try {

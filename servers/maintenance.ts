@@ -4,6 +4,7 @@ import { foldPendingRollups } from "@/db/rollups/fold";
 import { trySessionLock } from "@/db/session-lock";
 import { watchKeyExpiries } from "@/lib/keys/expiry-watch";
 import { buildUsageSnapshots } from "@/lib/usage/snapshots";
+import { log } from "@/core/log";
 
 const REQUEST_LOG_INTERVAL_MS = 6 * 3600_000;
 // The gateway refuses an expired key on its own at once; this only bounds how late its
@@ -36,7 +37,7 @@ function every(intervalMs: number, what: string, lock: number, run: () => Promis
   const runAlone = exclusiveTask(lock, run);
   setInterval(() => {
     const again = intervalMs < 60_000 ? `${intervalMs / 1000} seconds` : `${intervalMs / 60_000} minutes`;
-    runAlone().catch((error: unknown) => console.error(`${what} failed; it runs again in ${again}`, error));
+    runAlone().catch((error: unknown) => log.error({ err: error }, `${what} failed; it runs again in ${again}`));
   }, intervalMs).unref();
 }
 

@@ -3,6 +3,7 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { serviceMetrics } from "@/lib/metrics/service-metrics";
 import { askPrimary } from "./cluster-metrics";
+import { log } from "@/core/log";
 
 /**
  * GET /metrics (docs/operations.md#metrics): Prometheus text for the whole server, whichever
@@ -31,7 +32,7 @@ export function answerMetrics(req: IncomingMessage, res: ServerResponse): boolea
   (cluster.isWorker ? askPrimary() : metrics.registry.metrics()).then(
     (text) => res.writeHead(200, { "Content-Type": metrics.registry.contentType, "Cache-Control": "no-store" }).end(text),
     (error: unknown) => {
-      console.error("Serving /metrics failed", error);
+      log.error({ err: error }, "Serving /metrics failed");
       res.writeHead(500, { "Content-Type": "text/plain" }).end("The metrics could not be gathered; the server's log has the error.\n");
     },
   );

@@ -8,6 +8,7 @@ import { trustedProxyHops } from "@/lib/client-address";
 import { prepareNext } from "@/servers/next-handler";
 import { drain, startServices } from "@/servers/server-boot";
 import type { StopServing } from "@/servers/worker-cluster";
+import { log } from "@/core/log";
 
 /**
  * `npm start` (server.ts) in one process, on the embedded database or in development: the
@@ -18,7 +19,7 @@ export async function startOnePortWorker(options: { dev: boolean; port: number; 
   const { dev, port, hostname } = options;
   await startServices();
   if (!process.env.DATABASE_URL && (await isEmpty(getDb()))) {
-    console.log("First start of the embedded database: adding the demo data…");
+    log.info("First start of the embedded database: adding the demo data…");
     await seedDatabase(getDb());
   }
   const next = await prepareNext({ dev, port });

@@ -4,6 +4,7 @@ import os, { availableParallelism } from "node:os";
 import path from "node:path";
 import { wholeNumberFromEnv } from "@/core/env-number";
 import { gatherWorkerMetrics } from "./cluster-metrics";
+import { log } from "@/core/log";
 
 /**
  * How many worker processes a server runs (docs/operations.md#every-core): WEB_CONCURRENCY, or one per core. On the
@@ -58,7 +59,7 @@ interface WorkerGroup {
 export async function serveOnWorkers(options: { ready: string; start: () => Promise<StopServing>; oneProcess?: boolean; split?: SplitWorkers }): Promise<void> {
   if (cluster.isWorker) return onSignals(await startWorker(options.start, options.split));
   const { workers, notice } = options.oneProcess ? { workers: 1, notice: null } : workerCount();
-  if (notice) console.warn(notice);
+  if (notice) log.warn(notice);
   const split = options.oneProcess ? undefined : options.split;
   if (split) {
     const socketDir = fs.mkdtempSync(path.join(os.tmpdir(), "invoicing-"));
@@ -75,7 +76,7 @@ export async function serveOnWorkers(options: { ready: string; start: () => Prom
   }
   if (workers === 1) {
     const stop = await options.start();
-    console.log(options.ready);
+    log.info(options.ready);
     return onSignals(stop);
   }
   runPrimary([{ count: workers, env: {} }], `${options.ready}, on ${workersOf(workers)} (primary pid ${process.pid})`);
@@ -105,7 +106,7 @@ function runPrimary(groups: WorkerGroup[], ready: string): void {
     listening.add(worker);
     if (!everyoneListened && listening.size === total) {
       everyoneListened = true;
-      console.log(ready);
+      log.info(ready);
     }
   });
   cluster.on("exit", (worker, code, signal) => {
@@ -117,11 +118,11 @@ function runPrimary(groups: WorkerGroup[], ready: string): void {
       return;
     }
     if (!listened) {
-      console.error(`A worker (pid ${worker.process.pid}) exited with ${signal ?? code} before it listened; stopping the server.`);
+      log.error(`A worker (pid ${worker.process.pid}) exited with ${signal ?? code} before it listened; stopping the server.`);
       stopAll("SIGTERM", 1);
       return;
     }
-    console.error(`Worker pid ${worker.process.pid} died (${signal ?? `exit code ${code}`}); starting another.`);
+    log.error(`Worker pid ${worker.process.pid} died (${signal ?? `exit code ${code}`}); starting another.`);
     fork(env);
   });
 
@@ -138,7 +139,7 @@ function runPrimary(groups: WorkerGroup[], ready: string): void {
   const stopAll = (signal: NodeJS.Signals, exitCode = 0) => {
     if (stopping) return;
     stopping = true;
-    console.log(`${signal}: draining ${workersLeft()} workers…`);
+    log.info(`${signal}: draining ${workersLeft()} workers…`);
     process.exitCode = exitCode;
     stopNextGroup();
   };
@@ -152,12 +153,12 @@ function onSignals(stop: StopServing): void {
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    if (cluster.isPrimary) console.log(`${signal}: shutting down…`);
+    if (cluster.isPrimary) log.info(`${signal}: shutting down…`);
     try {
       await stop();
       process.exit(0);
     } catch (error) {
-      console.error("Shutting down failed", error);
+      log.error({ err: error }, "Shutting down failed");
       process.exit(1);
     }
   };

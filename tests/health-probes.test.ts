@@ -1,5 +1,4 @@
 import { mkdtempSync, rmSync, unlinkSync } from "node:fs";
-import net, { type AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
@@ -9,10 +8,11 @@ import { acquireDataDirLock } from "@/db/data-dir-lock";
 import { jobQueue, stopJobQueue } from "@/db/job-queue";
 import { rowsOf } from "@/db/rows";
 import { readiness } from "@/servers/health-probes";
+import { apiServerBehindRelay } from "./helpers/database-relay";
 import { eventually } from "./helpers/eventually";
 import { createOrg, insertKey } from "./helpers/factories";
 import { listenOnePort } from "./helpers/one-port";
-import { startServerProcess, type ServerProcess } from "./helpers/server-process";
+import type { ServerProcess } from "./helpers/server-process";
 
 // The probes of docs/operations.md#health-probes: /healthz answers while the process does,
 // /readyz names each failing check with a 503; neither needs a key, writes a request-log row or counts.
@@ -119,46 +119,14 @@ describe("the probes on the one-port listener", () => {
   });
 });
 
-/** A TCP relay to PostgreSQL that can be cut (every connection dropped, new ones refused) and restored. */
-async function cuttableRelay(target: { host: string; port: number }) {
-  const sockets = new Set<net.Socket>();
-  let cut = false;
-  const relay = net.createServer((client) => {
-    if (cut) return void client.destroy();
-    const upstream = net.connect(target.port, target.host);
-    for (const socket of [client, upstream]) {
-      sockets.add(socket);
-      socket.on("close", () => sockets.delete(socket));
-      socket.on("error", () => socket.destroy());
-    }
-    client.pipe(upstream).pipe(client);
-  });
-  await new Promise<void>((resolve) => relay.listen(0, "127.0.0.1", resolve));
-  return {
-    port: (relay.address() as AddressInfo).port,
-    cut: () => {
-      cut = true;
-      for (const socket of sockets) socket.destroy();
-    },
-    restore: () => void (cut = false),
-    close: () => new Promise((resolve) => relay.close(resolve)),
-  };
-}
-
 describe.skipIf(!process.env.DATABASE_URL)("the API server on PostgreSQL", () => {
   let server: ServerProcess;
-  let relay: Awaited<ReturnType<typeof cuttableRelay>>;
+  let relay: Awaited<ReturnType<typeof apiServerBehindRelay>>["relay"];
+  let stop = async () => {};
   beforeAll(async () => {
-    const url = new URL(process.env.DATABASE_URL!);
-    relay = await cuttableRelay({ host: url.hostname, port: Number(url.port || 5432) });
-    url.host = `127.0.0.1:${relay.port}`;
-    server = await startServerProcess("api-server.ts", { DATABASE_URL: url.toString() });
+    ({ server, relay, stop } = await apiServerBehindRelay());
   });
-  afterAll(async () => {
-    relay?.restore();
-    await server?.stop();
-    await relay?.close();
-  });
+  afterAll(() => stop());
 
   it("names the database while it does not answer, stays alive meanwhile, and is ready again once it does", async () => {
     expect(await probe(server.base, "/readyz")).toMatchObject({ status: 200, body: { status: "ready", checks: READY_ON_A_SERVER } });

@@ -176,10 +176,11 @@ describe("npm run start:api", () => {
       env,
       stdio: ["ignore", "pipe", "pipe"],
     });
-    let stderr = "";
-    child.stderr!.on("data", (chunk) => (stderr += chunk));
+    let stdout = "";
+    child.stdout!.on("data", (chunk) => (stdout += chunk));
     const [code] = await once(child, "exit");
     expect(code).toBe(1);
-    expect(stderr).toContain("needs DATABASE_URL");
+    // A log line like any other (docs/operations.md#logs), written before the exit.
+    expect(JSON.parse(stdout.trim())).toMatchObject({ level: "error", msg: expect.stringContaining("needs DATABASE_URL") });
   });
 });

@@ -10,6 +10,7 @@ import { serviceMetrics } from "@/lib/metrics/service-metrics";
 import { idempotency } from "./idempotency";
 import { renderError } from "./render-error";
 import { registerRoutes } from "./routes";
+import { log } from "@/core/log";
 
 // What Hono and @hono/zod-openapi throw for a body they cannot read, as the API's error codes of
 // the status Hono chose, so the answer keeps the status the document gives the code.
@@ -34,7 +35,7 @@ export function createApiApp(options: { clock?: () => number } = {}): OpenAPIHon
     if (error instanceof ApiError) return renderError(c, error);
     const code = error instanceof HTTPException ? HTTP_EXCEPTION_CODES[error.status] : undefined;
     if (code) return renderError(c, ApiError.of(code, code === "invalid_json" ? "The request body is not valid JSON." : error.message));
-    console.error(`Unhandled error in ${c.req.method} ${c.req.path} (${c.get("requestId")})`, error);
+    log.error({ err: error, requestId: c.get("requestId"), method: c.req.method, route: routeTemplate(c) ?? "(no route)" }, "Unhandled error");
     return renderError(c, ApiError.internal());
   });
   app.notFound((c) => renderError(c, ApiError.of("route_not_found", `No route ${c.req.method} ${c.req.path}. See /docs for the API reference.`)));
@@ -52,7 +53,11 @@ export function createApiApp(options: { clock?: () => number } = {}): OpenAPIHon
     c.header("Cache-Control", "no-store");
     const started = performance.now();
     await next();
-    metrics?.request(routeTemplate(c) ?? "(no route)", c.req.method, c.res.status, (performance.now() - started) / 1000);
+    const route = routeTemplate(c) ?? "(no route)";
+    const seconds = (performance.now() - started) / 1000;
+    metrics?.request(route, c.req.method, c.res.status, seconds);
+    // The route's template, never the path as sent: a path can carry an id or a credential.
+    if (log.isLevelEnabled("debug")) log.debug({ requestId, method: c.req.method, route, status: c.res.status, seconds }, "request served");
   });
   // The OpenAPI document is public; every other /v1 request passes the gateway.
   app.use("/v1/*", (c, next) => (c.req.path === "/v1/openapi.json" ? next() : gatewayMiddleware(c, next)));

@@ -20,6 +20,7 @@ import { RATE_WINDOW_MS, rateWindowStart, withinRateLimit } from "@/core/rate-wi
 import { writeRequestLog } from "@/db/queries/request-log-writer";
 import { credentialsOf, storablePath, storableText } from "./request-capture";
 import { bodyCaptureEnabled, requestDetailOf } from "./request-details";
+import { log } from "@/core/log";
 
 /** The socket's address, or behind proxies of ours the X-Forwarded-For entry they vouch for (lib/client-address.ts). */
 function clientIp(c: Context<ApiEnv>): string | null {
@@ -130,7 +131,7 @@ function decide(c: Context<ApiEnv>, admission: Admission, ask: { need: RequiredA
     );
   }
   if (used === 1 && Math.random() < 0.05)
-    void pruneRateWindows(new Date(now - 5 * RATE_WINDOW_MS)).catch((error) => console.error("Pruning rate-limit windows failed", error));
+    void pruneRateWindows(new Date(now - 5 * RATE_WINDOW_MS)).catch((error: unknown) => log.error({ err: error }, "Pruning rate-limit windows failed"));
   if (quota !== null && !admission.quotaCounted) {
     const retryAfter = Math.ceil((nextUtcMonth(new Date(now)).getTime() - now) / 1000);
     throw ApiError.of(
@@ -169,7 +170,7 @@ export function gateway(): MiddlewareHandler<ApiEnv> {
     const failed = (error: unknown) => {
       // A failure of the gateway's own checks (the database, say) answers with the request id; the
       // cause goes to the server log.
-      console.error(`Gateway failure in ${c.req.method} ${c.req.path} (${requestId})`, error);
+      log.error({ err: error, requestId, method: c.req.method, route: routeTemplate(c) ?? "(no route)" }, "Gateway failure");
       return renderError(c, ApiError.internal());
     };
     const ip = clientIp(c);
@@ -202,7 +203,7 @@ export function gateway(): MiddlewareHandler<ApiEnv> {
         c.res = error instanceof ApiError ? renderError(c, admitted ? error : refused(error)) : failed(error);
       }
       // Beside the log write; an alert that cannot be raised now is asked again by the next request.
-      watching = usageAlerts.watch(admission, now)?.catch((error: unknown) => console.error(`Raising usage alerts for ${key.orgId} failed`, error));
+      watching = usageAlerts.watch(admission, now)?.catch((error: unknown) => log.error({ err: error, requestId }, "Raising usage alerts failed"));
     }
     // The path and query as sent: the raw URL past its origin, without parsing it again.
     const url = c.req.url;

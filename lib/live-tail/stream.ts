@@ -6,6 +6,7 @@ import { findMembershipBySlug } from "@/db/queries/organizations";
 import { liveSession } from "@/db/queries/sessions";
 import { membershipRefusal } from "@/lib/authz";
 import { LIVE_ROWS_KEPT, LIVE_STREAMS_PER_USER, type LiveTailEnd } from "./protocol";
+import { log } from "@/core/log";
 
 /**
  * The live tail (docs/features/live-tail.md): the organization's new requests as server-sent events, each with its
@@ -155,7 +156,7 @@ export async function openLiveTail(
 }
 
 function releaseLater(streamId: string): void {
-  void releaseStream(streamId).catch((error: unknown) => console.error(`Releasing live tail ${streamId} failed`, error));
+  void releaseStream(streamId).catch((error: unknown) => log.error({ err: error, streamId }, "Releasing a live tail failed"));
 }
 
 /** One open stream: its reads of the log (pull), and its timer (check). */

@@ -6,6 +6,7 @@ import type { ActivityChange } from "@/core/activity";
 import { hashApiKey, parseApiKey } from "@/lib/keys/format";
 import { revokeApiKey } from "@/lib/keys/lifecycle";
 import type { SecretScanningReport, TokenLabel } from "./report";
+import { log } from "@/core/log";
 
 type ReportedToken = SecretScanningReport[number];
 
@@ -43,9 +44,9 @@ async function actOnLeakAlone(key: ReportedKeyDto, token: ReportedToken, now: Da
     await actOnLeak(key, token, now);
     return true;
   } catch (error) {
-    console.error(
-      `Acting on the leaked key ${key.id} of organization ${key.orgId} failed: it was not ${key.response === "revoke" ? "revoked" : "alerted on"}`,
-      error,
+    log.error(
+      { err: error, keyId: key.id, orgId: key.orgId },
+      `Acting on a leaked key failed: it was not ${key.response === "revoke" ? "revoked" : "alerted on"}`,
     );
     return false;
   }

@@ -3,6 +3,7 @@ import { readAtMost } from "@/lib/api/read-prefix";
 import { answerReport } from "./act-on-report";
 import { SigningKeysUnavailable, signingKey } from "./public-keys";
 import { SECRET_SCANNING_MAX_BODY_BYTES, secretScanningReport, signedBy, type TokenLabel } from "./report";
+import { log } from "@/core/log";
 
 /** Reports per client address a minute: GitHub batches tokens, so a scanner sends few; a flood of junk is cut off early. */
 export const SECRET_SCANNING_REPORTS_PER_MINUTE = 120;
@@ -45,7 +46,7 @@ export async function receiveReport(request: Request, clientIp: string): Promise
     key = await signingKey(identifier);
   } catch (error) {
     if (error instanceof SigningKeysUnavailable) {
-      console.error(error);
+      log.error({ err: error }, "Fetching the secret scanning signing keys failed");
       return {
         status: 503,
         code: "signing_keys_unavailable",

@@ -9,6 +9,8 @@ export interface ServerProcess {
   base: string;
   /** SIGTERM, resolved once the process has exited. */
   stop: () => Promise<void>;
+  /** Everything it has printed so far, standard output and error. */
+  output: () => string;
 }
 
 const REPOSITORY = path.resolve(import.meta.dirname, "../..");
@@ -96,6 +98,7 @@ export async function startServerProcess(
   return {
     child,
     base: `http://127.0.0.1:${port}`,
+    output: () => output,
     stop: async () => {
       if (child.exitCode !== null || child.signalCode !== null) return;
       child.kill("SIGTERM");
