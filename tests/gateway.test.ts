@@ -1,6 +1,7 @@
 import { count, eq, sql } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from "vitest";
 import { getDb } from "@/db";
+import { log } from "@/core/log";
 import { apiKeys, rateLimitWindows, requestLog } from "@/db/schema";
 import { generateApiKey, hashApiKey } from "@/lib/keys/format";
 import { callsThisMonth } from "@/db/queries/monthly-usage";
@@ -27,10 +28,13 @@ function withTypo(key: string, index: number): string {
   return key.slice(0, at) + (key[at] === "a" ? "b" : "a") + key.slice(at + 1);
 }
 
-/** Runs `check` while `table` is renamed away (a real fault) and console.error is captured. */
-async function withTableGone(table: string, check: (errors: MockInstance<typeof console.error>) => Promise<void>): Promise<void> {
+/** What the server logged at error level while a check ran: each line's fields (with `err`) and message. */
+type LoggedErrors = MockInstance<(fields: { err?: Error; requestId?: string }, message: string) => void>;
+
+/** Runs `check` while `table` is renamed away (a real fault) and the log's errors are captured. */
+async function withTableGone(table: string, check: (errors: LoggedErrors) => Promise<void>): Promise<void> {
   await getDb().execute(sql.raw(`alter table ${table} rename to ${table}_away`));
-  const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+  const errors = vi.spyOn(log, "error").mockImplementation(() => {}) as unknown as LoggedErrors;
   try {
     await check(errors);
   } finally {
@@ -252,11 +256,14 @@ describe("an accepted request", () => {
       const error = await internalErrorOf(await api.request(PATH, { key: value }), "rate_limit");
       expect(await logRows(org.id)).toMatchObject([{ status: 500, requestId: error.request_id }]);
       expect(errors).toHaveBeenCalledWith(
-        expect.stringContaining(error.request_id),
         expect.objectContaining({
-          message: expect.stringContaining("Admitting a batch"),
-          cause: expect.objectContaining({ message: expect.stringContaining("rate_limit_windows") }),
+          requestId: error.request_id,
+          err: expect.objectContaining({
+            message: expect.stringContaining("Admitting a batch"),
+            cause: expect.objectContaining({ message: expect.stringContaining("rate_limit_windows") }),
+          }),
         }),
+        "Gateway failure",
       );
     });
   });
@@ -267,9 +274,9 @@ describe("an accepted request", () => {
     // A real fault: the rollup table is gone, so the batch holding this request's row fails whole.
     await withTableGone("request_daily_rollup", async (errors) => {
       const error = await internalErrorOf(await api.request(PATH, { key: value }), "rollup");
-      const [context, cause] = errors.mock.calls.find(([message]) => String(message).includes(error.request_id))!;
-      expect(context).toContain(error.request_id);
-      expect(cause).toMatchObject({
+      const [fields, message] = errors.mock.calls.find(([logged]) => logged.requestId === error.request_id)!;
+      expect(message).toBe("Gateway failure");
+      expect(fields.err).toMatchObject({
         message: expect.stringContaining("request-log rows failed"),
         cause: expect.objectContaining({ message: expect.stringContaining("request_daily_rollup") }),
       });

@@ -1,5 +1,6 @@
 import type http from "node:http";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi, type MockInstance } from "vitest";
+import { log } from "@/core/log";
 import { SECRET_SCANNING_KEYS_MAX_BYTES } from "@/lib/secret-scanning/public-keys";
 import { eventually } from "./helpers/eventually";
 import { createTeam, insertKey } from "./helpers/factories";
@@ -75,7 +76,7 @@ describe("a key list larger than any of GitHub's", () => {
     const key = await liveKey();
     const list = oversizedList(`/huge-${String(declareLength)}`, declareLength);
     process.env.SECRET_SCANNING_KEYS_URL = list.url;
-    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    const logged = vi.spyOn(log, "error").mockImplementation(() => {}) as unknown as MockInstance<(fields: { err: Error }, message: string) => void>;
 
     expect(await report([{ token: key.value }])).toMatchObject({ status: 503, json: { error: { code: "signing_keys_unavailable" } } });
     expect(
@@ -87,7 +88,7 @@ describe("a key list larger than any of GitHub's", () => {
       ).hungUp,
     ).toBe(true);
     expect(list.served.bytes).toBeLessThan(list.total / 2);
-    const reasons = logged.mock.calls.map(([error]) => String((error as Error).message));
+    const reasons = logged.mock.calls.map(([fields]) => String(fields.err.message));
     expect(reasons).toContainEqual(expect.stringContaining(`larger than ${SECRET_SCANNING_KEYS_MAX_BYTES.toLocaleString("en-US")} bytes`));
   });
 });
@@ -102,7 +103,7 @@ describe("a key list that fails", () => {
       response.writeHead(502);
       response.end("Bad gateway");
     });
-    vi.spyOn(console, "error").mockImplementation(() => {});
+    vi.spyOn(log, "error").mockImplementation(() => {});
     const start = Date.now();
     vi.useFakeTimers({ toFake: ["Date"], now: start });
     const unavailable = { status: 503, json: { error: { code: "signing_keys_unavailable" } } };

@@ -1,5 +1,6 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi, type MockInstance } from "vitest";
+import { log } from "@/core/log";
 import { getDb } from "@/db";
 import { rowsOf } from "@/db/rows";
 import { activityLog, alerts, apiKeys } from "@/db/schema";
@@ -86,7 +87,9 @@ describe("a batch", () => {
       `create trigger planted_alert_failure before insert on alerts for each row
        when (new.api_key_id = '${failing.id}') execute function planted_alert_failure()`,
     );
-    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    const logged = vi.spyOn(log, "error").mockImplementation(() => {}) as unknown as MockInstance<
+      (fields: { err: Error; keyId: string; orgId: string }, message: string) => void
+    >;
     try {
       const answer = await report([
         { token: failing.value, url: LEAK_URL },
@@ -104,9 +107,11 @@ describe("a batch", () => {
     expect(await keyRow(failing.id)).toMatchObject({ revokedAt: null });
     expect((await leakEntries(team.org.id)).map((entry) => entry.targetId).sort()).toEqual([next.id, next.id]);
 
-    const [message, error] = logged.mock.calls.find(([text]) => String(text).includes(failing.id)) ?? [];
-    expect(message).toContain(team.org.id);
-    expect(String((error as Error).message) + String((error as Error & { cause?: Error }).cause?.message)).toContain(`planted failure for ${failing.id}`);
+    const [fields, message] = logged.mock.calls.find(([logged]) => logged.keyId === failing.id) ?? [];
+    expect(fields?.orgId).toBe(team.org.id);
+    expect(message).toContain("Acting on a leaked key failed");
+    const error = fields!.err as Error & { cause?: Error };
+    expect(String(error.message) + String(error.cause?.message)).toContain(`planted failure for ${failing.id}`);
     // The scanner's retry, the fault gone: the key it kept live is revoked, the other changes nothing.
     expect(
       await report([
