@@ -28,6 +28,7 @@ import { benchServerTopologies } from "./server-topologies";
 import { benchProfileGateway } from "./profile-gateway";
 import { benchLiveTail } from "./live-tail";
 import { benchWorstCases } from "./worst-cases";
+import { benchMetricsCost } from "./metrics-cost";
 import { benchMemory } from "./memory";
 
 const HTTP_REQUESTS = 2_000;
@@ -264,6 +265,7 @@ try {
   const only = process.argv.find((arg) => arg.startsWith("--only="))?.slice("--only=".length);
   if (!only || only === "gateway-ratio") await benchGatewayRatio();
   if (!only || only === "key-budget") await benchKeyBudget();
+  if (!only || only === "metrics-cost") await benchMetricsCost();
   if (!only || only === "server-topologies") await benchServerTopologies();
   if (!only || only === "memory") await benchMemory();
   if (only === "profile") await benchProfileGateway();
