@@ -84,7 +84,7 @@ describe("the probes on the one-port listener", () => {
   const reachedNext: string[] = [];
   beforeAll(async () => {
     await jobQueue();
-    listener = await listenOnePort((req, res) => (reachedNext.push(req.url ?? ""), res.writeHead(200).end("Next")));
+    listener = await listenOnePort({ handleNext: (req, res) => (reachedNext.push(req.url ?? ""), res.writeHead(200).end("Next")) });
     base = listener.base;
   });
   afterAll(() => listener.close());

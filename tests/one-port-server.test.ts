@@ -1,30 +1,19 @@
-import { createServer, request, type IncomingHttpHeaders, type RequestListener, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import { request, type IncomingHttpHeaders, type RequestListener } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createApiApp } from "@/lib/api/app";
 import { MAX_BODY_BYTES } from "@/lib/api/body-limit";
-import { createOnePortListener, isApiPath, STRICT_TRANSPORT_SECURITY } from "@/servers/one-port-listener";
+import { isApiPath, STRICT_TRANSPORT_SECURITY } from "@/servers/one-port-listener";
 import { OpenApiContract, type Exchange } from "./helpers/api-contract";
 import { createOrg, insertKey } from "./helpers/factories";
+import { listenOnePort } from "./helpers/one-port";
 
 // /v1 as npm start serves it: server.ts's listener, with Next replaced by a handler that only
 // records what reached it. Requests are written as curl writes them, through node:http.
 
 const reachedNext: string[] = [];
-const listenerOptions = {
-  handleNext: (req: Parameters<RequestListener>[0], res: Parameters<RequestListener>[1]) => {
-    reachedNext.push(`${req.method} ${req.url}`);
-    res.writeHead(200, { "Content-Type": "text/plain" }).end("Next");
-  },
-  apiFetch: createApiApp().fetch,
-  nextInProcess: true,
+const recordNext = (req: Parameters<RequestListener>[0], res: Parameters<RequestListener>[1]) => {
+  reachedNext.push(`${req.method} ${req.url}`);
+  res.writeHead(200, { "Content-Type": "text/plain" }).end("Next");
 };
-
-async function listen(proxyHops: number): Promise<{ server: Server; port: number }> {
-  const server = createServer(createOnePortListener({ ...listenerOptions, proxyHops }));
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return { server, port: (server.address() as AddressInfo).port };
-}
 
 interface Send {
   headers?: Record<string, string>;
@@ -95,15 +84,14 @@ const draftInvoice = async () =>
     lines: [{ description: "Consulting", quantity: 1, unit_amount: 10000 }],
   });
 
-let server: Server;
+let listener: Awaited<ReturnType<typeof listenOnePort>>;
 beforeAll(async () => {
-  ({ server, port } = await listen(0));
+  listener = await listenOnePort({ handleNext: recordNext });
+  port = listener.port;
   const org = await createOrg("enterprise", { rateLimitPerMinute: 100_000 });
   key = (await insertKey(org.id)).value;
 });
-afterAll(async () => {
-  await new Promise((resolve) => server.close(resolve));
-});
+afterAll(() => listener.close());
 
 describe("/v1 through the one-port listener", () => {
   it("deletes with a DELETE that has no body and no length", async () => {
@@ -197,13 +185,11 @@ describe("/v1 through the one-port listener", () => {
 });
 
 describe("Strict-Transport-Security", () => {
-  let trusting: { server: Server; port: number };
+  let trusting: Awaited<ReturnType<typeof listenOnePort>>;
   beforeAll(async () => {
-    trusting = await listen(1);
+    trusting = await listenOnePort({ handleNext: recordNext, proxyHops: 1 });
   });
-  afterAll(async () => {
-    await new Promise((resolve) => trusting.server.close(resolve));
-  });
+  afterAll(() => trusting.close());
 
   it("is sent behind a trusted proxy that forwards HTTPS, to /v1 and to Next", async () => {
     for (const path of ["/v1/openapi.json", "/signin"]) {
