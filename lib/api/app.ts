@@ -51,13 +51,16 @@ export function createApiApp(options: { clock?: () => number } = {}): OpenAPIHon
     // Every answer, errors included, is data for one caller: never sniffed as another type, never stored.
     c.header("X-Content-Type-Options", "nosniff");
     c.header("Cache-Control", "no-store");
+    // Timed only for what reads the time: the metrics, or the debug log.
+    const debug = log.isLevelEnabled("debug");
+    if (!metrics && !debug) return next();
     const started = performance.now();
     await next();
     const route = routeTemplate(c) ?? "(no route)";
     const seconds = (performance.now() - started) / 1000;
     metrics?.request(route, c.req.method, c.res.status, seconds);
     // The route's template, never the path as sent: a path can carry an id or a credential.
-    if (log.isLevelEnabled("debug")) log.debug({ requestId, method: c.req.method, route, status: c.res.status, seconds }, "request served");
+    if (debug) log.debug({ requestId, method: c.req.method, route, status: c.res.status, seconds }, "request served");
   });
   // The OpenAPI document is public; every other /v1 request passes the gateway.
   app.use("/v1/*", (c, next) => (c.req.path === "/v1/openapi.json" ? next() : gatewayMiddleware(c, next)));

@@ -167,14 +167,14 @@ export function gateway(): MiddlewareHandler<ApiEnv> {
     if (!format.ok)
       throw refused(ApiError.of("api_key_invalid", `This is not a valid API key. Keys start with ${API_KEY_PREFIX} and have ${API_KEY_LENGTH} characters.`));
     const keyHash = hashApiKey(presented);
+    const template = routeTemplate(c);
     const failed = (error: unknown) => {
       // A failure of the gateway's own checks (the database, say) answers with the request id; the
       // cause goes to the server log.
-      log.error({ err: error, requestId, method: c.req.method, route: routeTemplate(c) ?? "(no route)" }, "Gateway failure");
+      log.error({ err: error, requestId, method: c.req.method, route: template ?? "(no route)" }, "Gateway failure");
       return renderError(c, ApiError.internal());
     };
     const ip = clientIp(c);
-    const template = routeTemplate(c);
     const ask = { keyHash, at: new Date(now), ...accessAsked(c, template), ip: normalizeClientIp(ip) };
     let admission: Admission | null = null;
     let key: KeyOwner | null;
