@@ -1,3 +1,5 @@
+import { activeTracing } from "./tracing";
+
 /** How many items one batch carries at most. */
 const MAX_BATCH_ITEMS = 500;
 /**
@@ -23,6 +25,8 @@ export function observeBatches(observer: BatchObserver | null): void {
 
 interface Waiting<In, Out> {
   item: In;
+  /** The submitter's trace context while the process traces: the batch's span joins the first and links the others. */
+  caller?: unknown;
   resolve: (result: Out) => void;
   reject: (error: unknown) => void;
 }
@@ -46,7 +50,7 @@ export class GroupCommit<In, Out> {
 
   submit(item: In): Promise<Out> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ item, resolve, reject });
+      this.queue.push({ item, resolve, reject, caller: activeTracing()?.captureContext() });
       this.pump();
     });
   }
@@ -64,7 +68,17 @@ export class GroupCommit<In, Out> {
 
   private async flush(batch: Waiting<In, Out>[]): Promise<void> {
     const started = performance.now();
-    await this.settle(batch);
+    const tracing = activeTracing();
+    const settle = () => this.settle(batch);
+    // A batch started by the one before it would otherwise run in that one's trace.
+    await (tracing
+      ? tracing.inBatchSpan(
+          `${this.name} batch`,
+          batch.map((waiting) => waiting.caller),
+          { "invoicing.batch.size": batch.length },
+          settle,
+        )
+      : settle());
     batchObserver?.({ name: this.name, size: batch.length, seconds: (performance.now() - started) / 1000 });
   }
 

@@ -1,8 +1,9 @@
 import pino, { type DestinationStream, type Logger } from "pino";
+import { activeTracing } from "./tracing";
 
 /**
  * The process's log (docs/operations.md#logs): one JSON line per event on stdout with its time,
- * level, message and fields (a request id, an error with its cause and stack); `LOG_LEVEL` sets
+ * level, message and fields (a request id, the trace id while tracing, an error with its cause and stack); `LOG_LEVEL` sets
  * the level (info). `npm run dev` prints readable lines instead. Next.js's bundle and the servers'
  * share the one logger through globalThis, as they share the database client.
  */
@@ -17,6 +18,13 @@ function errorWithoutValues(error: Error): Record<string, unknown> {
   return serialized;
 }
 
+/** The active span's trace id while the process traces, so a line is found from its trace and back. */
+function traceFields(): object {
+  const traceId = activeTracing()?.activeTraceId();
+  // A new object each time: pino writes the line's own fields into it.
+  return traceId ? { traceId } : {};
+}
+
 /** A logger as the service's, writing to `destination` (stdout when none). */
 export function createLog(destination?: DestinationStream): Logger {
   const options: pino.LoggerOptions = {
@@ -24,6 +32,7 @@ export function createLog(destination?: DestinationStream): Logger {
     timestamp: pino.stdTimeFunctions.isoTime,
     formatters: { level: (label) => ({ level: label }) },
     serializers: { err: errorWithoutValues },
+    mixin: traceFields,
     ...(process.env.NODE_ENV === "development" && !destination ? { transport: { target: "pino-pretty" } } : {}),
   };
   return destination ? pino(options, destination) : pino(options);

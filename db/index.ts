@@ -7,6 +7,8 @@ import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
 import { acquireDataDirLock } from "./data-dir-lock";
+import { pgliteDriverClient, postgresDriverClient } from "./driver-clients";
+import { inStatementSpan } from "@/core/tracing";
 import { pgliteDataDir } from "./pglite-dir";
 import * as schema from "./schema";
 
@@ -30,23 +32,6 @@ interface DbHandle {
 const HANDLE = Symbol.for("invoicing.db.handle");
 type GlobalWithHandle = typeof globalThis & { [HANDLE]?: DbHandle };
 
-/**
- * The client as drizzle sees it, with every query sent as a named prepared statement. Drizzle
- * prepares only queries given a name, so each handler query went out as Parse with Describe, then
- * Bind in a second round trip, and PostgreSQL planned it on every call (the bench's bare handler
- * cost PostgreSQL 0.19 ms a request that way, 0.05 ms prepared). postgres.js keeps each
- * connection's statements by query text; the texts are the code's (values are always parameters,
- * lists at most a page long), and postgres.js ends a connection after 30 to 60 minutes, so the
- * cache stays small. Transactions run on drizzle's own transaction client and stay unprepared:
- * they are off the hot path.
- */
-function preparingEveryQuery(sql: postgres.Sql): postgres.Sql {
-  return Object.assign(Object.create(sql) as postgres.Sql, {
-    unsafe: (query: string, params?: postgres.ParameterOrJSON<never>[], options?: postgres.UnsafeQueryOptions) =>
-      sql.unsafe(query, params, { ...options, prepare: true }),
-  });
-}
-
 function open(): DbHandle {
   const url = process.env.DATABASE_URL;
   if (url) {
@@ -55,7 +40,7 @@ function open(): DbHandle {
       onnotice: () => {},
       connection: { application_name: "invoicing-service" },
     });
-    const db = drizzlePostgres({ client: preparingEveryQuery(sql), schema, casing: undefined }) as unknown as Db;
+    const db = drizzlePostgres({ client: postgresDriverClient(sql), schema, casing: undefined }) as unknown as Db;
     const opened: DbHandle = {
       db,
       kind: "postgres",
@@ -73,7 +58,7 @@ function open(): DbHandle {
     release = acquireDataDirLock(dir);
   }
   const pglite = new PGlite(dir, { loadDataDir: snapshotToLoad() });
-  const db = drizzlePglite({ client: pglite, schema }) as unknown as Db;
+  const db = drizzlePglite({ client: pgliteDriverClient(pglite), schema }) as unknown as Db;
   return {
     db,
     kind: "pglite",
@@ -136,8 +121,8 @@ export async function queryPrepared<T>(text: string, values: (Parameter | Parame
   // Neither driver sends a JS array as an array parameter whatever its type: they go as literals.
   const params = values.map((value) => (Array.isArray(value) ? arrayLiteral(value) : value));
   const current = handle();
-  if (current.sql) return (await current.sql.unsafe(text, params, { prepare: true })) as unknown as T[];
-  return (await current.pglite!.query<T>(text, params)).rows;
+  if (current.sql) return inStatementSpan(text, async () => (await current.sql!.unsafe(text, params, { prepare: true })) as unknown as T[]);
+  return inStatementSpan(text, async () => (await current.pglite!.query<T>(text, params)).rows);
 }
 
 /** Connections that may stream COPY at once; more exports wait for one (postgres.js queues them). */

@@ -17,10 +17,12 @@ test("a member watches the audit log live, opens a 400's details and finds the r
   await audit.turnLiveOn();
 
   // Three failures the filter shows, and a success it does not.
-  const call = (method: "GET" | "POST" | "DELETE", path: string, data?: string) =>
-    request.fetch(path, { method, headers: { "X-API-Key": value, "Content-Type": "application/json" }, data });
+  const call = (method: "GET" | "POST" | "DELETE", path: string, data?: string, headers: Record<string, string> = {}) =>
+    request.fetch(path, { method, headers: { "X-API-Key": value, "Content-Type": "application/json", ...headers }, data });
   const sent = '{"name": "", "email": "not-an-email", "note": "live tail check"}';
-  const invalid = await call("POST", "/v1/customers", sent);
+  // Sent in the caller's trace: its details page names the trace (docs/operations.md#traces).
+  const callerTrace = "4bf92f3577b34da6a3ce929d0e0e4736";
+  const invalid = await call("POST", "/v1/customers", sent, { traceparent: `00-${callerTrace}-00f067aa0ba902b7-01` });
   expect(invalid.status()).toBe(400);
   const invalidId = invalid.headers()["x-request-id"]!;
   expect((await call("GET", "/v1/invoices/in_live_missing")).status()).toBe(404);
@@ -60,6 +62,8 @@ test("a member watches the audit log live, opens a 400's details and finds the r
   await expect(page.getByLabel("Request body", { exact: true })).toContainText('"email": "not-an-email"');
   await expect(page.getByLabel("Response body", { exact: true })).toContainText('"code": "validation_failed"');
   await expect(page.getByText(invalidId, { exact: true })).toBeVisible();
+  await expect(page.getByText(callerTrace, { exact: true })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Copy trace ID" })).toBeVisible();
   await screenshot(page, "request-details");
   await page.setViewportSize(PHONE);
   await screenshot(page, "request-details-phone");

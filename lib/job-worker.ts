@@ -1,6 +1,7 @@
 import type { Job } from "pg-boss";
 import { jobQueue } from "@/db/job-queue";
 import { log } from "@/core/log";
+import { inSpan } from "@/core/tracing";
 
 /** What one attempt of a job came to: done, not needed, to be tried again, or given up. */
 export type Outcome = "delivered" | "retry" | "failed" | "skipped";
@@ -21,7 +22,14 @@ export async function startJobWorker<T extends object>(
     await Promise.all(
       jobs.map(async (job) => {
         const meta = job as Job<T> & { retryCount: number; retryLimit: number };
-        const outcome = await attempt(job.data, { lastRetry: meta.retryCount >= meta.retryLimit }).catch((error: unknown) => {
+        // Each attempt is a trace of its own while the process traces (docs/operations.md#traces).
+        const attempted = inSpan(`process ${queue}`, () => attempt(job.data, { lastRetry: meta.retryCount >= meta.retryLimit }), {
+          "messaging.system": "pg-boss",
+          "messaging.destination.name": queue,
+          "messaging.message.id": job.id,
+          "invoicing.attempt": meta.retryCount + 1,
+        });
+        const outcome = await attempted.catch((error: unknown) => {
           log.error({ err: error, queue, jobId: job.id }, `${describe(job.data)} could not be attempted`);
           return "retry" as const;
         });

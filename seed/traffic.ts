@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { eq } from "drizzle-orm";
 import type { Db } from "@/db";
 import { quotaThresholdsReached, raiseQuotaAlerts } from "@/lib/alerts/raise";
@@ -144,11 +145,14 @@ function trafficFor(key: DemoKey, now: Date): (typeof requestLog.$inferInsert)[]
     const incident = refusedEarly ? undefined : incidentAt(at, endpoint.endpoint, today);
     const status = incident && answered < 400 && (at % 1000) / 1000 < incident.failing ? incident.status : answered;
     const duration = refusedEarly ? 2 + Math.floor(random() * 4) : logNormalMs(endpoint.ms * (incident?.slowdown ?? 1), random(), random());
+    // The random part from the fixed generator, as many draws as before: the rest of the demo stays as it was.
+    const requestId = newRequestId(at, token(20));
     return {
       orgId: key.orgId,
       apiKeyId: key.id,
-      // The random part from the fixed generator, as many draws as before: the rest of the demo stays as it was.
-      requestId: newRequestId(at, token(20)),
+      requestId,
+      // The client's trace, as one that sends a traceparent would have it: derived from the id, so no draw is added either.
+      traceId: createHash("md5").update(requestId).digest("hex"),
       method: endpoint.endpoint.split(" ")[0]!,
       path: endpoint.path(),
       endpoint: endpoint.endpoint,

@@ -9,6 +9,7 @@ import { startMailWorker } from "@/lib/notifications/mail-worker";
 import { scheduleMaintenance } from "./maintenance";
 import { offerWorkerMetrics } from "./cluster-metrics";
 import { serviceMetrics } from "@/lib/metrics/service-metrics";
+import { startTracing, stopTracing } from "@/lib/tracing/start";
 
 /**
  * What both servers (server.ts, api-server.ts) do before they listen: check the proxy setting,
@@ -16,6 +17,8 @@ import { serviceMetrics } from "@/lib/metrics/service-metrics";
  * ran, schedule the maintenance and start this process's webhook and email workers.
  */
 export async function startServices(): Promise<void> {
+  // First: every request and delivery of the process is traced from its start (docs/operations.md#traces).
+  await startTracing();
   // A TRUST_PROXY_HOPS that is no number of proxies stops the start instead of failing every request.
   trustedProxyHops();
   // Made before any request or batch, so the metrics count from the start; a worker offers them to the primary's scrape.
@@ -35,7 +38,7 @@ const DRAIN_MS = 10_000;
 /**
  * Stops `server` taking connections, lets the requests it has accepted finish (closing idle
  * keep-alive connections at once, the rest after DRAIN_MS at the latest), then closes the
- * framework (`closeApp`) and the database. What a worker does on SIGTERM (servers/worker-cluster.ts).
+ * framework (`closeApp`), the database and the tracer (sending its last spans). What a worker does on SIGTERM (servers/worker-cluster.ts).
  */
 export async function drain(server: Server, closeApp: () => Promise<void> | void = () => {}): Promise<void> {
   const closed = new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
@@ -45,4 +48,5 @@ export async function drain(server: Server, closeApp: () => Promise<void> | void
   clearTimeout(deadline);
   await closeApp();
   await closeDb();
+  await stopTracing();
 }

@@ -10,6 +10,8 @@ import type { RequestDetailEntry } from "./request-log-writer";
 export interface RequestDetailsDto extends AuditLogRowDto, RequestDetailEntry {
   /** False when the request has no details row: a success without an Idempotency-Key, or older than the details are kept. */
   hasDetail: boolean;
+  /** The W3C trace id (32 hex digits) the request belonged to; null for rows from before traces were kept. */
+  traceId: string | null;
 }
 
 /**
@@ -22,6 +24,7 @@ export async function findRequest(orgId: string, requestId: string): Promise<Req
   const [row] = await getDb()
     .select({
       ...AUDIT_ROW_COLUMNS,
+      traceId: requestLog.traceId,
       detailAt: requestDetails.createdAt,
       idempotencyKey: requestDetails.idempotencyKey,
       replayed: requestDetails.replayed,
@@ -48,10 +51,12 @@ export async function findRequest(orgId: string, requestId: string): Promise<Req
     )
     .limit(1);
   if (!row) return null;
-  const { detailAt, idempotencyKey, replayed, errorMessage, requestBody, requestBodyBytes, responseBody, responseBodyBytes, ...auditRow } = row;
+  const { traceId, detailAt, idempotencyKey, replayed, errorMessage, requestBody, requestBodyBytes, responseBody, responseBodyBytes, ...auditRow } = row;
   return {
     ...auditRowDto(auditRow),
     hasDetail: detailAt !== null,
+    // Stored as a uuid; shown as in a traceparent header, the form tracing tools search by.
+    traceId: traceId?.replaceAll("-", "") ?? null,
     idempotencyKey,
     replayed: replayed ?? false,
     errorMessage,

@@ -19,6 +19,8 @@ export interface RequestLogEntry {
   at: Date;
   /** Whether the call counts as a use of the key (not refused for being revoked). */
   touchesKey: boolean;
+  /** The W3C trace the request belongs to (32 hex digits), null for a row from before traces were kept. */
+  traceId: string | null;
   /** What its details page adds (docs/features/audit-log.md#request-details), kept 30 days; null for a success without an Idempotency-Key. */
   detail: RequestDetailEntry | null;
 }
@@ -45,19 +47,19 @@ export const REQUEST_LOG_ORDER_LOCK = 727_301_014;
 // The rows of a batch as parallel arrays, unnested into one insert: one statement and one commit
 // for every request that finished while the previous batch was being written.
 /**
- * $1 org, $2 key, $3 request id, $4 method, $5 path, $6 endpoint, $7 status, $8 ms, $9 IP, $10 user agent, $11 time, $12 touches the key, $13 error code: one array each.
+ * $1 org, $2 key, $3 request id, $4 method, $5 path, $6 endpoint, $7 status, $8 ms, $9 IP, $10 user agent, $11 time, $12 touches the key, $13 error code, $24 trace id: one array each.
  * The details, for the requests that have them: $14 org, $15 time, $16 request id, $17 Idempotency-Key, $18 replayed, $19 error message, $20 request body, $21 its size, $22 response body, $23 its size.
  */
 export const WRITE_REQUEST_LOG = `
   with batch as (
     -- Every other part reads the batch, so the lock comes before anything else is written or locked.
     select r.*, latency_bucket(r.duration_ms) as latency_bucket
-    from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int2[], $8::int4[], $9::text[], $10::text[], $11::timestamptz[], $12::bool[], $13::text[])
-      as r(org_id, api_key_id, request_id, method, path, endpoint, status, duration_ms, ip, user_agent, created_at, touches_key, error_code),
+    from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int2[], $8::int4[], $9::text[], $10::text[], $11::timestamptz[], $12::bool[], $13::text[], $24::uuid[])
+      as r(org_id, api_key_id, request_id, method, path, endpoint, status, duration_ms, ip, user_agent, created_at, touches_key, error_code, trace_id),
       (select pg_advisory_xact_lock(${REQUEST_LOG_ORDER_LOCK})) as commit_order
   ), logged as (
-    insert into request_log (org_id, api_key_id, request_id, method, path, endpoint, status, duration_ms, ip, user_agent, error_code, created_at)
-    select org_id, api_key_id, request_id, method, path, endpoint, status, duration_ms, ip, user_agent, error_code, created_at from batch
+    insert into request_log (org_id, api_key_id, request_id, method, path, endpoint, status, duration_ms, ip, user_agent, error_code, created_at, trace_id)
+    select org_id, api_key_id, request_id, method, path, endpoint, status, duration_ms, ip, user_agent, error_code, created_at, trace_id from batch
   ), detailed as (
     insert into request_detail (org_id, created_at, request_id, idempotency_key, replayed, error_message, request_body, request_body_bytes, response_body, response_body_bytes)
     select * from unnest($14::text[], $15::timestamptz[], $16::text[], $17::text[], $18::bool[], $19::text[], $20::text[], $21::int4[], $22::text[], $23::int4[])
@@ -104,6 +106,7 @@ async function writeRequestLogBatch(rows: RequestLogEntry[]): Promise<void[]> {
     detail((d) => d.requestBodyBytes),
     detail((d) => d.responseBody),
     detail((d) => d.responseBodyBytes),
+    column((e) => e.traceId),
   ]);
   return rows.map(() => undefined);
 }

@@ -1,4 +1,4 @@
-import { bigserial, bigint, boolean, customType, date, index, integer, jsonb, pgTable, primaryKey, smallint, text, timestamp } from "drizzle-orm/pg-core";
+import { bigserial, bigint, boolean, customType, date, index, integer, jsonb, pgTable, primaryKey, smallint, text, timestamp, uuid } from "drizzle-orm/pg-core";
 import { sql } from "drizzle-orm";
 import { createdAt } from "./columns";
 import { tenant } from "./accounts";
@@ -28,6 +28,8 @@ export const requestLog = pgTable(
     /** The API's error code of a refused request (lib/api/errors.ts), null for a success. */
     errorCode: text("error_code"),
     createdAt: createdAt(),
+    /** The W3C trace id the request belongs to (docs/operations.md#traces): 16 bytes as a uuid rather than 33 as hex text. */
+    traceId: uuid("trace_id"),
   },
   (t) => [
     // org_id leads every key, so the table can be distributed by it (docs/operations.md#beyond-one-machine).

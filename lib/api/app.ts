@@ -11,6 +11,7 @@ import { idempotency } from "./idempotency";
 import { renderError } from "./render-error";
 import { registerRoutes } from "./routes";
 import { log } from "@/core/log";
+import { traceRequests } from "./trace-requests";
 
 // What Hono and @hono/zod-openapi throw for a body they cannot read, as the API's error codes of
 // the status Hono chose, so the answer keeps the status the document gives the code.
@@ -60,8 +61,9 @@ export function createApiApp(options: { clock?: () => number } = {}): OpenAPIHon
     const seconds = (performance.now() - started) / 1000;
     metrics?.request(route, c.req.method, c.res.status, seconds);
     // The route's template, never the path as sent: a path can carry an id or a credential.
-    if (debug) log.debug({ requestId, method: c.req.method, route, status: c.res.status, seconds }, "request served");
+    if (debug) log.debug({ requestId, traceId: c.get("traceId"), method: c.req.method, route, status: c.res.status, seconds }, "request served");
   });
+  app.use("*", traceRequests());
   // The OpenAPI document is public; every other /v1 request passes the gateway.
   app.use("/v1/*", (c, next) => (c.req.path === "/v1/openapi.json" ? next() : gatewayMiddleware(c, next)));
   app.use(

@@ -12,12 +12,14 @@ export type ApiEnv = {
   Bindings: Partial<HttpBindings>;
   /**
    * receivedAt: when the request arrived (epoch ms), its id's time and its audit row's.
+   * traceId: the W3C trace the request belongs to (lib/api/trace-requests.ts), kept on its audit row.
    * credentials: the request's own (lib/api/request-capture.ts), kept out of everything stored.
    * errorCode, errorMessage, errorBody: the refusal rendered, for the audit row and its details.
    */
   Variables: {
     requestId: string;
     receivedAt: number;
+    traceId: string;
     caller: ApiCaller;
     credentials: readonly string[];
     errorCode?: ApiErrorCode;

@@ -21,6 +21,7 @@ import { writeRequestLog } from "@/db/queries/request-log-writer";
 import { credentialsOf, storablePath, storableText } from "./request-capture";
 import { bodyCaptureEnabled, requestDetailOf } from "./request-details";
 import { log } from "@/core/log";
+import { inSpan } from "@/core/tracing";
 
 /** The socket's address, or behind proxies of ours the X-Forwarded-For entry they vouch for (lib/client-address.ts). */
 function clientIp(c: Context<ApiEnv>): string | null {
@@ -44,7 +45,7 @@ export function routeTemplate(c: Context<ApiEnv>): string | null {
 }
 
 /** "GET /v1/invoices/{id}": the route template, so the audit log groups calls by endpoint. */
-function endpointOf(method: string, template: string | null): string {
+export function endpointOf(method: string, template: string | null): string {
   return `${method} ${template?.replace(/:(\w+)/g, "{$1}") ?? "(unmatched)"}`;
 }
 
@@ -180,7 +181,7 @@ export function gateway(): MiddlewareHandler<ApiEnv> {
     let key: KeyOwner | null;
     let watching: Promise<unknown> | undefined;
     try {
-      key = admission = await admitRequest(ask);
+      key = admission = await inSpan("gateway.admission", () => admitRequest(ask));
     } catch (error) {
       c.res = failed(error);
       // The request still gets its audit row when its key can be read without the counters.
@@ -198,7 +199,7 @@ export function gateway(): MiddlewareHandler<ApiEnv> {
         decide(c, admission, ask, now);
         admitted = true;
         c.set("caller", { keyId: admission.keyId, orgId: admission.orgId, plan: admission.plan });
-        await next();
+        await inSpan("api.handler", next);
       } catch (error) {
         c.res = error instanceof ApiError ? renderError(c, admitted ? error : refused(error)) : failed(error);
       }
@@ -212,7 +213,7 @@ export function gateway(): MiddlewareHandler<ApiEnv> {
     const durationMs = Math.round(performance.now() - started);
     try {
       const detail = await requestDetailOf(c, secrets, captureBodies);
-      await writeRequestLog({
+      const entry = {
         orgId: key.orgId,
         apiKeyId: key.keyId,
         requestId,
@@ -227,8 +228,10 @@ export function gateway(): MiddlewareHandler<ApiEnv> {
         at: new Date(now),
         // A refused ended key is no use of it.
         touchesKey: !key.revoked && !admission?.expired,
+        traceId: c.get("traceId"),
         detail,
-      });
+      };
+      await inSpan("request_log.write", () => writeRequestLog(entry));
     } catch (error) {
       // No response leaves without its audit row (docs/features/api.md#the-request-log): this one is replaced by the failure.
       c.res = failed(error);

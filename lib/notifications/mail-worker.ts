@@ -6,6 +6,7 @@ import { can } from "@/core/permissions";
 import { sendMail } from "@/lib/mail";
 import { startJobWorker, type Outcome } from "@/lib/job-worker";
 import { composeEmail } from "./compose";
+import { inSpan } from "@/core/tracing";
 
 /** How many emails one process sends at once. */
 const EMAILS_AT_ONCE = 5;
@@ -28,7 +29,7 @@ export async function attemptEmail(job: MailJob, options: { lastRetry: boolean; 
   if (!email.wanted) return skip("Not sent: the person turned these emails off.");
   const alert = email.alertId === null ? null : await getAlert(email.orgId, email.alertId);
   if (email.alertId !== null && !alert) return skip("Not sent: the alert no longer exists.");
-  const outcome = await sendMail(composeEmail(email, alert, now()));
+  const outcome = await inSpan("smtp send", () => sendMail(composeEmail(email, alert, now())));
   if (outcome.status === "off") return skip("Not sent: SMTP_URL is not set.");
   if (outcome.status === "sent") {
     await recordEmailAttempt(email.id, { status: "sent", error: null, at: now(), attempted: true });

@@ -7,6 +7,7 @@ import { findQueuedDelivery, recordAttempt, skipDelivery } from "@/db/queries/we
 import { DISABLE_AFTER_FAILING_MS, RETRY_WINDOW_MS, type DeliveryJob } from "./queue";
 import { sendWebhook } from "./deliver";
 import { slackMessage } from "./slack-message";
+import { inSpan } from "@/core/tracing";
 
 /** How many deliveries one process sends at once. */
 const DELIVERIES_AT_ONCE = 5;
@@ -36,7 +37,7 @@ export async function attemptDelivery(job: DeliveryJob, options: { lastRetry: bo
     await skipDelivery(job.deliveryId, "Not sent: the alert no longer exists.");
     return "skipped";
   }
-  const attempt = await sendWebhook({ url: row.url, secrets, id: row.delivery.id, body, at });
+  const attempt = await inSpan("POST webhook endpoint", () => sendWebhook({ url: row.url, secrets, id: row.delivery.id, body, at }));
   const finishedAt = now();
   const outOfTime = options.lastRetry || finishedAt.getTime() - new Date(job.since).getTime() >= RETRY_WINDOW_MS;
   const outcome: Outcome = attempt.ok ? "delivered" : outOfTime ? "failed" : "retry";

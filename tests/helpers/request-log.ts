@@ -18,6 +18,7 @@ export async function logRequest(entry: Partial<RequestLogEntry> & Pick<RequestL
     userAgent: "vitest",
     touchesKey: true,
     errorCode: null,
+    traceId: null,
     detail: null,
     ...entry,
   };

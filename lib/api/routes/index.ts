@@ -92,6 +92,11 @@ the API answers \`404 route_not_found\`, once the key has passed the checks ever
 The API is for servers: it sends no CORS headers, so browsers refuse cross-origin calls. Never put a key in
 code that runs in a browser; call the API from your backend.
 
+## Tracing
+Every response carries a W3C \`traceparent\` header. Send your own \`traceparent\` and the request joins your
+trace: the answer names your trace id with the server's span, and the request's page in the audit log
+shows the trace id, so a slow or failed call can be followed from your traces to ours.
+
 ## Rate limits and quota
 Every response carries \`X-Request-Id\`. Authenticated responses carry \`X-RateLimit-Limit\`,
 \`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\` (Unix seconds) for the key's per-minute limit, and

@@ -9,6 +9,8 @@ import { API_ERRORS, ERROR_DETAILS_MAX, ERROR_TEXT_MAX, type ApiErrorCode, type 
 
 const HEADERS = {
   "X-Request-Id": "Id of this request (req_…), on every response; quote it to support. The audit log in the dashboard has it too.",
+  traceparent:
+    "The W3C trace context of this request (https://www.w3.org/TR/trace-context/), on every response: your trace when you sent a `traceparent`, else one of its own. The audit log keeps its trace id.",
   "X-RateLimit-Limit": "Requests per minute allowed for this key.",
   "X-RateLimit-Remaining": "Requests left in the current one-minute window.",
   "X-RateLimit-Reset": "When the current window ends, in Unix seconds.",
@@ -29,6 +31,7 @@ const UNIX_SECONDS = { minimum: Date.UTC(2000, 0, 1) / 1000, maximum: Date.UTC(2
 /** Each header's schema, with the range its values can take. */
 const HEADER_SCHEMAS: Record<HeaderName, object> = {
   "X-Request-Id": { type: "string", pattern: "^req_[A-Za-z0-9]+$", maxLength: 64 },
+  traceparent: { type: "string", pattern: "^00-[0-9a-f]{32}-[0-9a-f]{16}-0[01]$", example: "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01" },
   "X-RateLimit-Limit": { type: "integer", format: "int32", minimum: 1, maximum: ENTERPRISE_RATE_LIMIT_RANGE.max },
   "X-RateLimit-Remaining": { type: "integer", format: "int32", minimum: 0, maximum: ENTERPRISE_RATE_LIMIT_RANGE.max },
   "X-RateLimit-Reset": { type: "integer", format: "int64", ...UNIX_SECONDS },
@@ -49,6 +52,7 @@ const headerRefs = (names: HeaderName[]) => Object.fromEntries(names.map((name) 
 /** Headers of a request that passed authentication: the rate limit, the key's budget when it has one, and the quota when the plan has one. */
 export const ADMITTED = headerRefs([
   "X-Request-Id",
+  "traceparent",
   "X-RateLimit-Limit",
   "X-RateLimit-Remaining",
   "X-RateLimit-Reset",
@@ -97,12 +101,16 @@ type SharedResponse = {
 
 /** Shared responses of every route: the gateway's refusals and our own failures. */
 const SHARED = {
-  Unauthorized: { codes: ["api_key_missing", "api_key_invalid", "api_key_revoked", "api_key_expired"], headers: headerRefs(["X-Request-Id"]) },
-  Forbidden: { codes: ["ip_not_allowed", "plan_no_api_access", "api_key_scope_insufficient"], headers: headerRefs(["X-Request-Id", "X-API-Key-Expires"]) },
+  Unauthorized: { codes: ["api_key_missing", "api_key_invalid", "api_key_revoked", "api_key_expired"], headers: headerRefs(["X-Request-Id", "traceparent"]) },
+  Forbidden: {
+    codes: ["ip_not_allowed", "plan_no_api_access", "api_key_scope_insufficient"],
+    headers: headerRefs(["X-Request-Id", "traceparent", "X-API-Key-Expires"]),
+  },
   TooManyRequests: {
     codes: ["rate_limited", "key_budget_exceeded", "monthly_quota_exceeded"],
     headers: headerRefs([
       "X-Request-Id",
+      "traceparent",
       "Retry-After",
       "X-RateLimit-Limit",
       "X-RateLimit-Remaining",
@@ -113,7 +121,7 @@ const SHARED = {
       "X-API-Key-Expires",
     ]),
   },
-  InternalError: { codes: ["internal_error"], headers: headerRefs(["X-Request-Id"]) },
+  InternalError: { codes: ["internal_error"], headers: headerRefs(["X-Request-Id", "traceparent"]) },
   PayloadTooLarge: { codes: ["payload_too_large"], headers: ADMITTED },
   UnsupportedMediaType: { codes: ["unsupported_media_type"], headers: ADMITTED },
 } as const satisfies Record<string, SharedResponse>;

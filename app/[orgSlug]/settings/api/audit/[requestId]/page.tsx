@@ -87,17 +87,25 @@ function ErrorMessage({ message, details }: { message: string; details: { path: 
   );
 }
 
+/** An id in full (cut with an ellipsis where the column is narrow) beside its copy button. */
+function CopyableId({ value, label }: { value: string; label: string }) {
+  return (
+    <span className="flex min-w-0 items-center gap-1">
+      <code className="truncate font-mono text-xs" title={value}>
+        {value}
+      </code>
+      <CopyButton value={value} label={label} variant="ghost" size="icon-sm" />
+    </span>
+  );
+}
+
 function RequestFacts({ orgSlug, request, ending }: { orgSlug: string; request: RequestDetailsDto; ending: KeyEndingDto | null }) {
   const keyRequests = `/${orgSlug}/settings/api/audit?${auditSearchParams({ key: request.keyId })}`;
   const facts: { label: string; value: React.ReactNode; wide?: boolean }[] = [
+    { label: "Request ID", value: <CopyableId value={request.requestId} label="Copy request ID" /> },
     {
-      label: "Request ID",
-      value: (
-        <span className="flex min-w-0 items-center gap-1">
-          <code className="truncate font-mono text-xs">{request.requestId}</code>
-          <CopyButton value={request.requestId} label="Copy request ID" variant="ghost" size="icon-sm" />
-        </span>
-      ),
+      label: "Trace ID",
+      value: request.traceId ? <CopyableId value={request.traceId} label="Copy trace ID" /> : <span className="text-muted-foreground">Not recorded</span>,
     },
     { label: "Time (UTC)", value: <RequestTime iso={request.createdAt} /> },
     {
