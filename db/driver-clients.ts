@@ -4,18 +4,42 @@ import { activeTracing, inStatementSpan } from "@/core/tracing";
 
 type Unsafe = postgres.Sql["unsafe"];
 
+// Statements this process sent on its pool and is awaiting, counted once the metrics ask
+// (docs/operations.md#metrics); null: not counted, and a statement passes untouched.
+let statementsInFlight: number | null = null;
+
+/** Starts counting the statements in flight on the pool: what the pool's waiting gauge reads. */
+export function countStatementsInFlight(): void {
+  statementsInFlight ??= 0;
+}
+
+/** Statements sent on the pool and not yet answered, running or waiting for a connection. */
+export function statementsInFlightNow(): number {
+  return statementsInFlight ?? 0;
+}
+
+/** `work`, one statement on the pool: in its span while the process traces, counted while the metrics count. */
+export async function watchedStatement<T>(text: string, work: () => Promise<T>): Promise<T> {
+  if (statementsInFlight === null) return inStatementSpan(text, work);
+  statementsInFlight++;
+  try {
+    return await inStatementSpan(text, work);
+  } finally {
+    statementsInFlight--;
+  }
+}
+
 /**
- * A postgres.js statement as drizzle uses it (`.values()`, then awaited), run in a span of its
- * own when the process traces (docs/operations.md#traces). The span opens when the statement is
- * awaited, which is when postgres.js sends it.
+ * A postgres.js statement as drizzle uses it (`.values()`, then awaited), watched as above. The
+ * watch starts when the statement is awaited, which is when postgres.js sends it.
  */
-function tracedStatement<Pending extends postgres.PendingQuery<postgres.Row[]>>(text: string, pending: Pending): Pending {
-  if (!activeTracing()) return pending;
-  const traced = {
-    values: () => (pending.values(), traced),
-    then: (...handlers: Parameters<Promise<unknown>["then"]>) => inStatementSpan(text, () => Promise.resolve(pending)).then(...handlers),
+function watched<Pending extends postgres.PendingQuery<postgres.Row[]>>(text: string, pending: Pending): Pending {
+  if (!activeTracing() && statementsInFlight === null) return pending;
+  const watching = {
+    values: () => (pending.values(), watching),
+    then: (...handlers: Parameters<Promise<unknown>["then"]>) => watchedStatement(text, () => Promise.resolve(pending)).then(...handlers),
   };
-  return traced as unknown as Pending;
+  return watching as unknown as Pending;
 }
 
 /**
@@ -26,10 +50,10 @@ function tracedStatement<Pending extends postgres.PendingQuery<postgres.Row[]>>(
  * keeps each connection's statements by query text; the texts are the code's (values are always
  * parameters, lists at most a page long), and postgres.js ends a connection after 30 to 60
  * minutes, so the cache stays small. Transactions stay unprepared: they are off the hot path.
- * Each statement, in a transaction or not, is traced when the process traces.
+ * Each statement, in a transaction or not, is traced and counted (`watchedStatement`).
  */
 export function postgresDriverClient(sql: postgres.Sql | postgres.TransactionSql, prepare = true): postgres.Sql {
-  const unsafe = ((query, params, options) => tracedStatement(query, sql.unsafe(query, params, prepare ? { ...options, prepare: true } : options))) as Unsafe;
+  const unsafe = ((query, params, options) => watched(query, sql.unsafe(query, params, prepare ? { ...options, prepare: true } : options))) as Unsafe;
   const inTransaction = (work: (tx: postgres.Sql) => unknown) => (tx: postgres.TransactionSql) => work(postgresDriverClient(tx, false));
   return Object.assign(Object.create(sql) as postgres.Sql, {
     unsafe,

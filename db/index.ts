@@ -7,7 +7,7 @@ import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
 import { acquireDataDirLock } from "./data-dir-lock";
-import { pgliteDriverClient, postgresDriverClient } from "./driver-clients";
+import { pgliteDriverClient, postgresDriverClient, watchedStatement } from "./driver-clients";
 import { inStatementSpan } from "@/core/tracing";
 import { pgliteDataDir } from "./pglite-dir";
 import * as schema from "./schema";
@@ -32,13 +32,24 @@ interface DbHandle {
 const HANDLE = Symbol.for("invoicing.db.handle");
 type GlobalWithHandle = typeof globalThis & { [HANDLE]?: DbHandle };
 
+/** The application name the process's pool connects under. */
+export function poolApplicationName(): string {
+  return `invoicing-service ${process.pid}`;
+}
+
+/** The pool's size: connections the process opens at most. */
+export function poolMaxConnections(): number {
+  return Number(process.env.DATABASE_POOL_SIZE ?? 10);
+}
+
 function open(): DbHandle {
   const url = process.env.DATABASE_URL;
   if (url) {
     const sql = postgres(url, {
-      max: Number(process.env.DATABASE_POOL_SIZE ?? 10),
+      max: poolMaxConnections(),
       onnotice: () => {},
-      connection: { application_name: "invoicing-service" },
+      // Named by process, so PostgreSQL's view of the connections tells each pool's apart (db/pool-usage.ts).
+      connection: { application_name: poolApplicationName() },
     });
     const db = drizzlePostgres({ client: postgresDriverClient(sql), schema, casing: undefined }) as unknown as Db;
     const opened: DbHandle = {
@@ -121,7 +132,7 @@ export async function queryPrepared<T>(text: string, values: (Parameter | Parame
   // Neither driver sends a JS array as an array parameter whatever its type: they go as literals.
   const params = values.map((value) => (Array.isArray(value) ? arrayLiteral(value) : value));
   const current = handle();
-  if (current.sql) return inStatementSpan(text, async () => (await current.sql!.unsafe(text, params, { prepare: true })) as unknown as T[]);
+  if (current.sql) return watchedStatement(text, async () => (await current.sql!.unsafe(text, params, { prepare: true })) as unknown as T[]);
   return inStatementSpan(text, async () => (await current.pglite!.query<T>(text, params)).rows);
 }
 

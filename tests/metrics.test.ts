@@ -1,4 +1,9 @@
+import { sql } from "drizzle-orm";
+import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getDb } from "@/db";
+import { poolUsage } from "@/db/pool-usage";
+import { eventually } from "./helpers/eventually";
 import { createOrg, insertKey } from "./helpers/factories";
 import { listenOnePort } from "./helpers/one-port";
 import { startServerProcess, type ServerProcess } from "./helpers/server-process";
@@ -10,7 +15,8 @@ const TOKEN = "metrics-token-for-tests-0123456789";
 // Set before this file's first serviceMetrics(), which reads it once per process.
 process.env.METRICS_TOKEN = TOKEN;
 
-const SAMPLE = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{(?:[a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\\n]|\\.)*",?)*\})? (-?[0-9.]+(?:e[+-]?[0-9]+)?|NaN|[+-]Inf)$/;
+// prom-client writes a histogram of no samples as "Nan", which Prometheus reads (it parses NaN in any case).
+const SAMPLE = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{(?:[a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\\n]|\\.)*",?)*\})? (-?[0-9.]+(?:e[+-]?[0-9]+)?|[Nn]a[Nn]|[+-]Inf)$/;
 
 /** The exposition parsed line by line, failing on any line that is not a comment or a sample: sample → value. */
 function parsePrometheusText(text: string): Map<string, number> {
@@ -72,6 +78,38 @@ describe("/metrics on a server of one process", () => {
       expect(samples.has(name), name).toBe(true);
     // Cardinality: no label names an organization, a key or a raw path.
     for (const secret of [org.id, key.id, key.value, "cus_"]) expect(scraped.text).not.toContain(secret);
+  });
+});
+
+describe.skipIf(!process.env.DATABASE_URL)("the database pool's gauges", () => {
+  let listener: Awaited<ReturnType<typeof listenOnePort>>;
+  beforeAll(async () => {
+    listener = await listenOnePort();
+  });
+  afterAll(() => listener.close());
+
+  it("count the connections in use and the statements waiting for one, read apart from the pool", async () => {
+    const size = Number(process.env.DATABASE_POOL_SIZE);
+    const scraped = parsePrometheusText((await scrape(listener.base)).text);
+    expect(scraped.get("db_client_connections_max")).toBe(size);
+    expect(scraped.has('db_client_connections{state="used"}')).toBe(true);
+    expect(scraped.get("db_client_connections_pending_requests")).toBe(0);
+
+    // A lock held elsewhere blocks two statements more than the pool has connections.
+    const lock = 727_300_555;
+    const holder = postgres(process.env.DATABASE_URL!, { max: 1 });
+    try {
+      await holder`select pg_advisory_lock(${lock})`;
+      // Promise.all starts them: a drizzle query runs when awaited.
+      const blocked = Promise.all(Array.from({ length: size + 2 }, () => getDb().execute(sql`select pg_advisory_xact_lock_shared(${lock})`)));
+      const saturated = await eventually(poolUsage, (usage) => usage.used === size);
+      expect(saturated.pending).toBe(2);
+      await holder`select pg_advisory_unlock(${lock})`;
+      await blocked;
+      expect(await eventually(poolUsage, (usage) => usage.used === 0)).toMatchObject({ used: 0, idle: size, pending: 0 });
+    } finally {
+      await holder.end();
+    }
   });
 });
 

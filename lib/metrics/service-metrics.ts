@@ -3,6 +3,9 @@ import { observeBatches } from "@/core/group-commit";
 import { statusClassOf } from "@/core/request-log";
 import { queueDepths } from "@/db/job-queue";
 import { countOpenStreams } from "@/db/queries/live-tail";
+import { poolMaxConnections } from "@/db";
+import { countStatementsInFlight } from "@/db/driver-clients";
+import { poolUsage, type PoolUsage } from "@/db/pool-usage";
 import { STALE_STREAM_MS } from "@/lib/live-tail/stream";
 
 /**
@@ -69,6 +72,7 @@ function createServiceMetrics() {
       this.set(await countOpenStreams(STALE_STREAM_MS));
     },
   });
+  if (process.env.DATABASE_URL) poolGauges(registry);
   return {
     registry,
     /** One answered request: `route` is its template, or "(dashboard)" for what Next.js served. */
@@ -80,6 +84,41 @@ function createServiceMetrics() {
       refusals.inc({ code });
     },
   };
+}
+
+/**
+ * The pool's connections (used, idle, its size) and the statements waiting for one, per process:
+ * the aggregate over the workers sums them. One read of pg_stat_activity serves every gauge of a scrape.
+ */
+function poolGauges(registry: Registry): void {
+  countStatementsInFlight();
+  let read: { at: number; usage: Promise<PoolUsage> } | null = null;
+  const usage = () => {
+    if (!read || performance.now() - read.at > 1000) read = { at: performance.now(), usage: poolUsage() };
+    return read.usage;
+  };
+  new Gauge({
+    name: "db_client_connections",
+    help: "The database pool's connections by state: used (running a statement or in a transaction) and idle.",
+    labelNames: ["state"] as const,
+    registers: [registry],
+    async collect() {
+      const { used, idle } = await usage();
+      this.set({ state: "used" }, used);
+      this.set({ state: "idle" }, idle);
+    },
+  });
+  new Gauge({
+    name: "db_client_connections_pending_requests",
+    help: "Statements sent on the database pool and not running: waiting for a connection or behind another statement on one.",
+    registers: [registry],
+    async collect() {
+      this.set((await usage()).pending);
+    },
+  });
+  new Gauge({ name: "db_client_connections_max", help: "The database pool's size: connections it opens at most.", registers: [registry] }).set(
+    poolMaxConnections(),
+  );
 }
 
 export type ServiceMetrics = ReturnType<typeof createServiceMetrics>;
