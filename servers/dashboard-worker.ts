@@ -2,6 +2,7 @@ import { createServer } from "node:http";
 import { once } from "node:events";
 import { prepareNext } from "@/servers/next-handler";
 import { drain } from "@/servers/server-boot";
+import { startTracing } from "@/lib/tracing/start";
 import type { StopServing } from "@/servers/worker-cluster";
 
 /**
@@ -13,6 +14,8 @@ import type { StopServing } from "@/servers/worker-cluster";
  * database and run the queues' consumers and the maintenance; this one only serves pages.
  */
 export async function startDashboardWorker(options: { port: number; socketPath: string }): Promise<StopServing> {
+  // Registered before Next.js loads, which then traces its own requests (docs/operations.md#traces).
+  await startTracing();
   const next = await prepareNext({ dev: false, port: options.port });
   const server = createServer((req, res) => void next.handleNext(req, res));
   server.listen(options.socketPath);
