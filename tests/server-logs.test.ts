@@ -44,6 +44,7 @@ describe.skipIf(!process.env.DATABASE_URL)("the API server's log", () => {
     const failed = await fetch(`${server.base}/v1/customers`, { headers: { "X-API-Key": key.value } });
     expect(failed.status).toBe(500);
     const failedId = failed.headers.get("x-request-id");
+    const failedTrace = failed.headers.get("traceparent")?.split("-")[1];
     relay.restore();
 
     const logged = await eventually(
@@ -55,7 +56,13 @@ describe.skipIf(!process.env.DATABASE_URL)("the API server's log", () => {
       expect.objectContaining({ level: "debug", msg: "request served", requestId: servedId, route: "/v1/customers", method: "POST", status: 201 }),
     );
     const failure = logged.find((line) => line.requestId === failedId && line.msg === "Gateway failure")!;
-    expect(failure).toMatchObject({ level: "error", route: "/v1/customers", err: { message: expect.any(String), stack: expect.any(String) } });
+    expect(failedTrace).toMatch(/^[0-9a-f]{32}$/);
+    expect(failure).toMatchObject({
+      level: "error",
+      route: "/v1/customers",
+      traceId: failedTrace,
+      err: { message: expect.any(String), stack: expect.any(String) },
+    });
     const everything = server.output();
     for (const secret of [key.value, key.value.slice(-12), "another-secret-0123", "Body Marker", "body-marker@example.com"])
       expect(everything).not.toContain(secret);

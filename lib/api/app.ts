@@ -36,7 +36,10 @@ export function createApiApp(options: { clock?: () => number } = {}): OpenAPIHon
     if (error instanceof ApiError) return renderError(c, error);
     const code = error instanceof HTTPException ? HTTP_EXCEPTION_CODES[error.status] : undefined;
     if (code) return renderError(c, ApiError.of(code, code === "invalid_json" ? "The request body is not valid JSON." : error.message));
-    log.error({ err: error, requestId: c.get("requestId"), method: c.req.method, route: routeTemplate(c) ?? "(no route)" }, "Unhandled error");
+    log.error(
+      { err: error, requestId: c.get("requestId"), traceId: c.get("traceId"), method: c.req.method, route: routeTemplate(c) ?? "(no route)" },
+      "Unhandled error",
+    );
     return renderError(c, ApiError.internal());
   });
   app.notFound((c) => renderError(c, ApiError.of("route_not_found", `No route ${c.req.method} ${c.req.path}. See /docs for the API reference.`)));

@@ -172,7 +172,7 @@ export function gateway(): MiddlewareHandler<ApiEnv> {
     const failed = (error: unknown) => {
       // A failure of the gateway's own checks (the database, say) answers with the request id; the
       // cause goes to the server log.
-      log.error({ err: error, requestId, method: c.req.method, route: template ?? "(no route)" }, "Gateway failure");
+      log.error({ err: error, requestId, traceId: c.get("traceId"), method: c.req.method, route: template ?? "(no route)" }, "Gateway failure");
       return renderError(c, ApiError.internal());
     };
     const ip = clientIp(c);
@@ -204,7 +204,9 @@ export function gateway(): MiddlewareHandler<ApiEnv> {
         c.res = error instanceof ApiError ? renderError(c, admitted ? error : refused(error)) : failed(error);
       }
       // Beside the log write; an alert that cannot be raised now is asked again by the next request.
-      watching = usageAlerts.watch(admission, now)?.catch((error: unknown) => log.error({ err: error, requestId }, "Raising usage alerts failed"));
+      watching = usageAlerts
+        .watch(admission, now)
+        ?.catch((error: unknown) => log.error({ err: error, requestId, traceId: c.get("traceId") }, "Raising usage alerts failed"));
     }
     // The path and query as sent: the raw URL past its origin, without parsing it again.
     const url = c.req.url;
