@@ -15,6 +15,7 @@ import { actAs } from "./helpers/session";
 import { sseReader, type SseEvent } from "./helpers/sse";
 import { startApiServer } from "./helpers/api-server";
 import { startServerProcess, type ServerProcess } from "./helpers/server-process";
+import { quiet, until } from "./helpers/eventually";
 
 const inProcess = startApiServer();
 // On PostgreSQL the API runs in a process of its own, as a second server would; PGlite allows one process.
@@ -63,14 +64,6 @@ async function endOf(events: ReturnType<typeof sseReader>, timeoutMs: number): P
     if (event.event === "end") return event;
   }
   return null;
-}
-
-/** Polls `condition` until it holds (true) or `timeoutMs` passes (false). */
-async function until(condition: () => Promise<boolean>, timeoutMs: number): Promise<boolean> {
-  for (const deadline = Date.now() + timeoutMs; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 50))) {
-    if (await condition()) return true;
-  }
-  return false;
 }
 
 const streamRowsOf = (userId: string) => getDb().select().from(liveTailStreams).where(eq(liveTailStreams.userId, userId));
@@ -153,7 +146,9 @@ describe("the live tail", () => {
     const started = Date.now();
     expect(JSON.parse((await endOf(demoted.events, 5000))!.data!)).toMatchObject({ reason: "no_access" });
     expect(Date.now() - started).toBeLessThan(3000);
-    expect(await demoted.events.next(500)).toBeNull();
+    // Nothing after the end: the server closes the stream (waited for, not a silent half second).
+    expect(await demoted.events.next(5000)).toBeNull();
+    expect(demoted.events.ended).toBe(true);
 
     const signedIn = await watcher();
     const signedOut = await signedIn.open();
@@ -167,15 +162,17 @@ describe("the live tail", () => {
   it(`allows ${LIVE_STREAMS_PER_USER} open streams per person, and another once one closes`, async () => {
     const { user, open } = await watcher();
     const streams = await Promise.all(Array.from({ length: LIVE_STREAMS_PER_USER + 2 }, () => open()));
-    const firsts = await Promise.all(streams.map(({ events }) => events.next(1000)));
+    // What each stream sends at once: a refusal's end event, or an accepted stream's retry.
+    const firsts = await Promise.all(streams.map(({ events }) => events.opening()));
     const refused = firsts.filter((event) => event?.event === "end");
     expect(refused).toHaveLength(2);
+    expect(firsts.filter((event) => event?.retry !== undefined)).toHaveLength(LIVE_STREAMS_PER_USER);
     expect(JSON.parse(refused[0]!.data!)).toMatchObject({ reason: "too_many", message: expect.stringContaining(`${LIVE_STREAMS_PER_USER} live views`) });
     await streams[firsts.findIndex((event) => event?.event !== "end")]!.close();
     // A closed stream gives its place back once its row is gone (released after the close, lib/live-tail/stream.ts).
     expect(await until(async () => (await streamRowsOf(user.id)).length === LIVE_STREAMS_PER_USER - 1, 5000)).toBe(true);
     const again = await open();
-    expect((await again.events.next(1000))?.event).not.toBe("end");
+    expect(await again.events.opening()).toMatchObject({ retry: expect.any(String) });
     for (const stream of [...streams, again]) await stream.close().catch(() => {});
   });
 
@@ -228,7 +225,7 @@ describe("the live tail", () => {
     }));
     await getDb().insert(liveTailStreams).values(dead);
     const tail = await open();
-    expect((await tail.events.next(500))?.event).not.toBe("end");
+    expect(await tail.events.opening()).toMatchObject({ retry: expect.any(String) });
     expect(await streamRowsOf(user.id)).toEqual([expect.objectContaining({ id: expect.not.stringMatching(/^lts_dead_/) })]);
     await tail.close();
   });
@@ -263,7 +260,9 @@ describe("the live tail", () => {
     const { stream, stats } = await openLiveTail({ userId: user.id, sessionId, orgId: team.org.id, orgSlug: team.org.slug }, {}, null, connection.signal);
     const reader = sseReader(stream);
     await Promise.all(Array.from({ length: 1500 }, () => logRequest({ orgId: team.org.id, apiKeyId: key.id, at: new Date() })));
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // Until the tail has read, then queued nothing for two of an idle tail's 400 ms reads (POLL_MS, lib/live-tail/stream.ts).
+    expect(await until(async () => stats.rowsQueued > 0, 5000)).toBe(true);
+    expect(await quiet(() => stats.rowsQueued, 800, 10_000)).toBe(true);
     // 64 KiB of queue is about 150 rows, plus the page being read.
     expect(stats.rowsQueued).toBeLessThan(400);
     const rows = await requestsOf(reader, 1500, 15_000);

@@ -9,6 +9,7 @@ import { exclusiveTask } from "@/servers/maintenance";
 import { trySessionLock } from "@/db/session-lock";
 import { workerCount } from "@/servers/worker-cluster";
 import { createOrg, insertKey } from "./helpers/factories";
+import { until } from "./helpers/eventually";
 import { productionBuildExists, startServerProcess, workerPids } from "./helpers/server-process";
 import { databaseUrl } from "./setup/database-server";
 
@@ -91,7 +92,9 @@ describe.skipIf(!process.env.DATABASE_URL)("npm run start:api with two workers",
       inFlight = Array.from({ length: 40 }, () => fetch(`${server.base}/v1/invoices`, { headers: { "X-API-Key": value } }).then((response) => response.status));
       await new Promise((resolve) => setTimeout(resolve, 1_000));
       server.child.kill("SIGTERM");
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      // Once the primary has taken the signal and told its workers to drain, it is still running; had it
+      // let the held requests go, they would not all be answered 200 below.
+      expect(await until(async () => server.output().includes("SIGTERM: draining"), 10_000)).toBe(true);
       expect(exited).toBe(false);
     });
     expect(await Promise.all(inFlight)).toEqual(Array(40).fill(200));
