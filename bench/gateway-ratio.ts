@@ -152,11 +152,9 @@ function pgbenchScript(orgId: string, keyValue: string, keyId: string): string {
     quote("{127.0.0.1}"),
   ];
   const row = [orgId, keyId, "req_bench", "GET", PATH, "GET /v1/products", "200", "3", "127.0.0.1", "pgbench", now.toISOString(), "true", null];
-  // Then the details rows (docs/features/audit-log.md#request-details): none, as a success without an Idempotency-Key writes none.
-  const log = [
-    ...row.map((value) => quote(`{${Array.from({ length: PGBENCH_LOG_BATCH }, () => (value === null ? "NULL" : `"${value}"`)).join(",")}}`)),
-    ...Array.from({ length: 10 }, () => quote("{}")),
-  ];
+  const batchOf = (value: string | null) => quote(`{${Array.from({ length: PGBENCH_LOG_BATCH }, () => (value === null ? "NULL" : `"${value}"`)).join(",")}}`);
+  // Then the details rows (docs/features/audit-log.md#request-details): none, as a success without an Idempotency-Key writes none; then the trace ids.
+  const log = [...row.map(batchOf), ...Array.from({ length: 10 }, () => quote("{}")), batchOf("4bf92f3577b34da6a3ce929d0e0e4736")];
   const bind = (statement: string, values: string[]) => statement.replace(/\$(\d+)/g, (_, n: string) => values[Number(n) - 1]!);
   const oneLine = (statement: string) =>
     statement
