@@ -31,7 +31,12 @@ const UNIX_SECONDS = { minimum: Date.UTC(2000, 0, 1) / 1000, maximum: Date.UTC(2
 /** Each header's schema, with the range its values can take. */
 const HEADER_SCHEMAS: Record<HeaderName, object> = {
   "X-Request-Id": { type: "string", pattern: "^req_[A-Za-z0-9]+$", maxLength: 64 },
-  traceparent: { type: "string", pattern: "^00-[0-9a-f]{32}-[0-9a-f]{16}-0[01]$", maxLength: 55, example: "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01" },
+  traceparent: {
+    type: "string",
+    pattern: "^00-[0-9a-f]{32}-[0-9a-f]{16}-0[01]$",
+    maxLength: 55,
+    example: "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01",
+  },
   "X-RateLimit-Limit": { type: "integer", format: "int32", minimum: 1, maximum: ENTERPRISE_RATE_LIMIT_RANGE.max },
   "X-RateLimit-Remaining": { type: "integer", format: "int32", minimum: 0, maximum: ENTERPRISE_RATE_LIMIT_RANGE.max },
   "X-RateLimit-Reset": { type: "integer", format: "int64", ...UNIX_SECONDS },
