@@ -39,8 +39,11 @@ export function installTracing(tracing: Tracing | null): void {
   (globalThis as GlobalWithTracing)[TRACING] = tracing;
 }
 
+// Shared by every span given none: OpenTelemetry copies a span's attributes, never writes into them.
+const NO_ATTRIBUTES: SpanAttributes = Object.freeze({});
+
 /** `work` in a span of its own when the process traces. */
-export function inSpan<T>(name: string, work: () => Promise<T>, attributes: SpanAttributes = {}): Promise<T> {
+export function inSpan<T>(name: string, work: () => Promise<T>, attributes = NO_ATTRIBUTES): Promise<T> {
   const tracing = activeTracing();
   return tracing ? tracing.inSpan(name, attributes, work) : work();
 }

@@ -71,15 +71,12 @@ export function createTracing(options: { exporter?: SpanExporter } = {}): Tracin
         }),
       ),
     inSpan,
-    inStatementSpan: (text, work) =>
-      trace.getActiveSpan()
-        ? inSpan(
-            operationOf(text),
-            { [ATTR_DB_SYSTEM_NAME]: DB_SYSTEM_NAME_VALUE_POSTGRESQL, [ATTR_DB_OPERATION_NAME]: operationOf(text), [ATTR_DB_QUERY_TEXT]: text },
-            work,
-            SpanKind.CLIENT,
-          )
-        : work(),
+    inStatementSpan: (text, work) => {
+      if (!trace.getActiveSpan()) return work();
+      const operation = operationOf(text);
+      const attributes = { [ATTR_DB_SYSTEM_NAME]: DB_SYSTEM_NAME_VALUE_POSTGRESQL, [ATTR_DB_OPERATION_NAME]: operation, [ATTR_DB_QUERY_TEXT]: text };
+      return inSpan(operation, attributes, work, SpanKind.CLIENT);
+    },
     captureContext: () => context.active(),
     inBatchSpan: (name, callers, attributes, work) => {
       // Items submitted outside any traced work (a maintenance job's) have no span to join.

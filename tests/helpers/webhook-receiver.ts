@@ -2,6 +2,8 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 
 export interface Received {
+  /** The path and query the request was sent to. */
+  path: string;
   headers: http.IncomingHttpHeaders;
   body: string;
   at: number;
@@ -15,7 +17,7 @@ export class Receiver {
     const chunks: Buffer[] = [];
     request.on("data", (chunk: Buffer) => chunks.push(chunk));
     request.on("end", () => {
-      this.received.push({ headers: request.headers, body: Buffer.concat(chunks).toString("utf8"), at: Date.now() });
+      this.received.push({ path: request.url ?? "", headers: request.headers, body: Buffer.concat(chunks).toString("utf8"), at: Date.now() });
       const answer = this.answer(this.received.length);
       if (answer === "hang") return;
       response.writeHead(answer, { "content-type": "text/plain" }).end(answer < 300 ? "thanks" : `refused with ${answer}`);

@@ -52,12 +52,14 @@ const HEADER_SCHEMAS: Record<HeaderName, object> = {
 const BUDGET_HEADERS: HeaderName[] = ["X-Key-Budget-Limit", "X-Key-Budget-Remaining", "X-Key-Budget-Reset"];
 const OPTIONAL_HEADERS: HeaderName[] = ["X-Quota-Limit", "X-Quota-Remaining", "X-API-Key-Expires", ...BUDGET_HEADERS];
 
+/** What every answer carries, whatever its status. */
+const ON_EVERY_ANSWER: HeaderName[] = ["X-Request-Id", "traceparent"];
+
 const headerRefs = (names: HeaderName[]) => Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }]));
 
 /** Headers of a request that passed authentication: the rate limit, the key's budget when it has one, and the quota when the plan has one. */
 export const ADMITTED = headerRefs([
-  "X-Request-Id",
-  "traceparent",
+  ...ON_EVERY_ANSWER,
   "X-RateLimit-Limit",
   "X-RateLimit-Remaining",
   "X-RateLimit-Reset",
@@ -106,16 +108,15 @@ type SharedResponse = {
 
 /** Shared responses of every route: the gateway's refusals and our own failures. */
 const SHARED = {
-  Unauthorized: { codes: ["api_key_missing", "api_key_invalid", "api_key_revoked", "api_key_expired"], headers: headerRefs(["X-Request-Id", "traceparent"]) },
+  Unauthorized: { codes: ["api_key_missing", "api_key_invalid", "api_key_revoked", "api_key_expired"], headers: headerRefs(ON_EVERY_ANSWER) },
   Forbidden: {
     codes: ["ip_not_allowed", "plan_no_api_access", "api_key_scope_insufficient"],
-    headers: headerRefs(["X-Request-Id", "traceparent", "X-API-Key-Expires"]),
+    headers: headerRefs([...ON_EVERY_ANSWER, "X-API-Key-Expires"]),
   },
   TooManyRequests: {
     codes: ["rate_limited", "key_budget_exceeded", "monthly_quota_exceeded"],
     headers: headerRefs([
-      "X-Request-Id",
-      "traceparent",
+      ...ON_EVERY_ANSWER,
       "Retry-After",
       "X-RateLimit-Limit",
       "X-RateLimit-Remaining",
@@ -126,7 +127,7 @@ const SHARED = {
       "X-API-Key-Expires",
     ]),
   },
-  InternalError: { codes: ["internal_error"], headers: headerRefs(["X-Request-Id", "traceparent"]) },
+  InternalError: { codes: ["internal_error"], headers: headerRefs(ON_EVERY_ANSWER) },
   PayloadTooLarge: { codes: ["payload_too_large"], headers: ADMITTED },
   UnsupportedMediaType: { codes: ["unsupported_media_type"], headers: ADMITTED },
 } as const satisfies Record<string, SharedResponse>;
