@@ -5,6 +5,19 @@
 export const PLAN_VALUES = ["trial", "solo", "pro", "enterprise"] as const;
 export type Plan = (typeof PLAN_VALUES)[number];
 
+/**
+ * Which books a key and every business record belong to (docs/features/test-mode.md): the
+ * organization's real ones, or test data an integration can be built against.
+ */
+export const MODE_VALUES = ["live", "test"] as const;
+export type Mode = (typeof MODE_VALUES)[number];
+
+/** One organization's records of one mode: what every business query is scoped to. */
+export interface Books {
+  orgId: string;
+  mode: Mode;
+}
+
 export const ROLE_VALUES = ["owner", "admin", "member", "guest"] as const;
 export type Role = (typeof ROLE_VALUES)[number];
 

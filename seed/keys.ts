@@ -1,6 +1,6 @@
 import { inArray, sql } from "drizzle-orm";
 import type { Db } from "@/db";
-import type { KeyRestrictions, RevokeReason } from "@/core/enums";
+import type { KeyRestrictions, Mode, RevokeReason } from "@/core/enums";
 import { activityLog, apiKeys, budgetColumns } from "@/db/schema";
 import { restrictionChanges } from "@/lib/keys/access";
 import { mintApiKey } from "@/lib/keys/format";
@@ -14,6 +14,8 @@ export interface DemoKey {
   id: string;
   orgId: string;
   name: string;
+  /** Live unless said (docs/features/test-mode.md). */
+  mode?: Mode;
   createdBy: string;
   createdDaysAgo: number;
   revokedDaysAgo?: number;
@@ -232,7 +234,7 @@ export async function seedKeys(db: Db, now: Date): Promise<void> {
   const missing = KEYS.filter((key) => !existingKeys.some((row) => row.id === key.id));
   if (missing.length > 0) {
     // Demo keys get real random values that nobody is shown: create your own to call the API.
-    const minted = new Map(missing.map((key) => [key.id, mintApiKey()]));
+    const minted = new Map(missing.map((key) => [key.id, mintApiKey(key.mode ?? "live")]));
     await db.insert(apiKeys).values(
       missing.map((key) => {
         const { hash, hint } = minted.get(key.id)!;
@@ -240,6 +242,7 @@ export async function seedKeys(db: Db, now: Date): Promise<void> {
           id: key.id,
           orgId: key.orgId,
           name: key.name,
+          mode: key.mode ?? "live",
           keyHash: hash,
           hint,
           createdBy: key.createdBy,

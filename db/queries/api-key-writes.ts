@@ -2,7 +2,7 @@ import "server-only";
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { apiKeys, budgetColumns, budgetOfColumns } from "@/db/schema";
-import type { KeyRestrictions, RevokeReason } from "@/core/enums";
+import type { KeyRestrictions, Mode, RevokeReason } from "@/core/enums";
 import { budgetPeriodStart, type KeyBudget } from "@/core/key-budget";
 import { keyStatus, type ApiKeyStatus } from "@/core/key-status";
 
@@ -14,6 +14,7 @@ export async function insertApiKey(
     id: string;
     orgId: string;
     name: string;
+    mode: Mode;
     keyHash: string;
     hint: string;
     createdBy: string;

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, type AnyPgColumn } from "drizzle-orm/pg-core";
 import { IP_ALLOWLIST_MAX, KEY_ACCESS_VALUES, REVOKE_REASON_VALUES, type KeyScopes } from "@/core/enums";
 import { BUDGET_PERIOD_VALUES, KEY_BUDGET_MAX, type BudgetPeriod, type KeyBudget } from "@/core/key-budget";
-import { createdAt } from "./columns";
+import { createdAt, mode } from "./columns";
 import { tenant, users } from "./accounts";
 
 export const apiKeys = pgTable(
@@ -11,6 +11,8 @@ export const apiKeys = pgTable(
     id: text("id").primaryKey(),
     orgId: tenant(),
     name: text("name").notNull(),
+    /** Chosen at creation, never changed: which of the organization's books the key reads and writes. */
+    mode: mode(),
     /** SHA-256 (hex) of the whole key value; the value itself is never stored. */
     keyHash: text("key_hash").notNull().unique(),
     hint: text("hint").notNull(),

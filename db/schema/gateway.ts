@@ -1,6 +1,6 @@
 import { bigserial, bigint, boolean, customType, date, index, integer, jsonb, pgTable, primaryKey, smallint, text, timestamp, uuid } from "drizzle-orm/pg-core";
 import { sql } from "drizzle-orm";
-import { createdAt } from "./columns";
+import { createdAt, mode } from "./columns";
 import { tenant } from "./accounts";
 
 // What the /v1 gateway writes per request: the log and its daily rollup, rate-limit windows,
@@ -223,6 +223,8 @@ export const idempotencyKeys = pgTable(
   "idempotency_keys",
   {
     orgId: tenant(),
+    /** A key is a test key's or a live key's: the same Idempotency-Key in the other mode is another request. */
+    mode: mode(),
     key: text("key").notNull(),
     apiKeyId: text("api_key_id").notNull(),
     /** SHA-256 of the method, the path with its query, and the body. */
@@ -233,7 +235,7 @@ export const idempotencyKeys = pgTable(
     responseHeaders: jsonb("response_headers").$type<Record<string, string>>(),
     responseBody: bytea("response_body"),
   },
-  (t) => [primaryKey({ columns: [t.orgId, t.key] }), index("idempotency_keys_created_idx").on(t.createdAt)],
+  (t) => [primaryKey({ columns: [t.orgId, t.mode, t.key] }), index("idempotency_keys_created_idx").on(t.createdAt)],
 );
 
 /**

@@ -2,6 +2,7 @@
  * The database's tables, one file per feature; the migrations in db/migrations are generated from
  * this module (drizzle.config.ts). Every tenant table leads its keys with org_id (docs/operations.md#beyond-one-machine).
  */
+export { modeEnum } from "./columns";
 export * from "./accounts";
 export * from "./activity";
 export * from "./alerts";

@@ -15,11 +15,12 @@ import {
   timestamp,
   uniqueIndex,
 } from "drizzle-orm/pg-core";
-import { createdAt } from "./columns";
+import { createdAt, mode } from "./columns";
 import { tenant } from "./accounts";
 
-// Every table is keyed by (org_id, id) and references others by (org_id, …): the database itself
-// refuses a row that points into another organization, and the schema distributes by org_id.
+// Every table is keyed by (org_id, mode, id) and references others by (org_id, mode, …): the
+// database itself refuses a row that points into another organization or the other mode
+// (docs/features/test-mode.md), and the schema distributes by org_id.
 
 const updatedAt = () => timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow();
 /** Money: integer minor units of the row's ISO 4217 currency, never beyond Number.MAX_SAFE_INTEGER. */
@@ -46,6 +47,7 @@ export const customers = pgTable(
   "customers",
   {
     orgId: tenant(),
+    mode: mode(),
     id: text("id").notNull(),
     name: text("name").notNull(),
     email: text("email"),
@@ -59,13 +61,17 @@ export const customers = pgTable(
     /** Deleted customers stay for the invoices that name them; the API no longer finds them. */
     deletedAt: timestamp("deleted_at", { withTimezone: true, mode: "date" }),
   },
-  (t) => [primaryKey({ columns: [t.orgId, t.id] }), index("customers_org_created_idx").on(t.orgId, t.createdAt.desc(), t.id.desc())],
+  (t) => [
+    primaryKey({ columns: [t.orgId, t.mode, t.id] }),
+    index("customers_org_mode_created_idx").on(t.orgId, t.mode, t.createdAt.desc(), t.id.desc()),
+  ],
 );
 
 export const products = pgTable(
   "products",
   {
     orgId: tenant(),
+    mode: mode(),
     id: text("id").notNull(),
     name: text("name").notNull(),
     description: text("description"),
@@ -81,9 +87,9 @@ export const products = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
-    primaryKey({ columns: [t.orgId, t.id] }),
-    uniqueIndex("products_org_sku_idx").on(t.orgId, t.sku),
-    index("products_org_created_idx").on(t.orgId, t.createdAt.desc(), t.id.desc()),
+    primaryKey({ columns: [t.orgId, t.mode, t.id] }),
+    uniqueIndex("products_org_mode_sku_idx").on(t.orgId, t.mode, t.sku),
+    index("products_org_mode_created_idx").on(t.orgId, t.mode, t.createdAt.desc(), t.id.desc()),
     check("products_stock_not_negative", sql`${t.stockQuantity} >= 0`),
   ],
 );
@@ -94,9 +100,10 @@ export const invoices = pgTable(
   "invoices",
   {
     orgId: tenant(),
+    mode: mode(),
     id: text("id").notNull(),
     customerId: text("customer_id").notNull(),
-    /** "INV-000123", assigned at finalization from invoice_counters. */
+    /** "INV-000123", assigned at finalization from invoice_counters: each mode has its own sequence. */
     number: text("number"),
     status: invoiceStatusEnum("status").notNull().default("draft"),
     currency: text("currency").notNull(),
@@ -115,13 +122,13 @@ export const invoices = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
-    primaryKey({ columns: [t.orgId, t.id] }),
-    foreignKey({ columns: [t.orgId, t.customerId], foreignColumns: [customers.orgId, customers.id] }),
-    uniqueIndex("invoices_org_number_idx").on(t.orgId, t.number),
-    index("invoices_org_created_idx").on(t.orgId, t.createdAt.desc(), t.id.desc()),
-    index("invoices_org_customer_status_idx").on(t.orgId, t.customerId, t.status),
-    index("invoices_org_status_due_idx").on(t.orgId, t.status, t.dueDate),
-    index("invoices_org_paid_idx").on(t.orgId, t.paidAt),
+    primaryKey({ columns: [t.orgId, t.mode, t.id] }),
+    foreignKey({ columns: [t.orgId, t.mode, t.customerId], foreignColumns: [customers.orgId, customers.mode, customers.id] }),
+    uniqueIndex("invoices_org_mode_number_idx").on(t.orgId, t.mode, t.number),
+    index("invoices_org_mode_created_idx").on(t.orgId, t.mode, t.createdAt.desc(), t.id.desc()),
+    index("invoices_org_mode_customer_status_idx").on(t.orgId, t.mode, t.customerId, t.status),
+    index("invoices_org_mode_status_due_idx").on(t.orgId, t.mode, t.status, t.dueDate),
+    index("invoices_org_mode_paid_idx").on(t.orgId, t.mode, t.paidAt),
   ],
 );
 
@@ -129,6 +136,7 @@ export const invoiceLineItems = pgTable(
   "invoice_line_items",
   {
     orgId: tenant(),
+    mode: mode(),
     id: text("id").notNull(),
     invoiceId: text("invoice_id").notNull(),
     position: integer("position").notNull(),
@@ -141,17 +149,22 @@ export const invoiceLineItems = pgTable(
     tax: money("tax"),
   },
   (t) => [
-    primaryKey({ columns: [t.orgId, t.id] }),
-    foreignKey({ columns: [t.orgId, t.invoiceId], foreignColumns: [invoices.orgId, invoices.id] }).onDelete("cascade"),
-    foreignKey({ columns: [t.orgId, t.productId], foreignColumns: [products.orgId, products.id] }),
-    index("invoice_line_items_org_invoice_idx").on(t.orgId, t.invoiceId, t.position),
+    primaryKey({ columns: [t.orgId, t.mode, t.id] }),
+    foreignKey({ columns: [t.orgId, t.mode, t.invoiceId], foreignColumns: [invoices.orgId, invoices.mode, invoices.id] }).onDelete("cascade"),
+    foreignKey({ columns: [t.orgId, t.mode, t.productId], foreignColumns: [products.orgId, products.mode, products.id] }),
+    index("invoice_line_items_org_mode_invoice_idx").on(t.orgId, t.mode, t.invoiceId, t.position),
   ],
 );
 
-/** The last invoice number of each organization; its row lock serializes finalizations. */
-export const invoiceCounters = pgTable("invoice_counters", {
-  orgId: tenant().primaryKey(),
-  lastNumber: integer("last_number").notNull(),
-});
+/** The last invoice number of each organization and mode; its row lock serializes finalizations. */
+export const invoiceCounters = pgTable(
+  "invoice_counters",
+  {
+    orgId: tenant(),
+    mode: mode(),
+    lastNumber: integer("last_number").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.orgId, t.mode] })],
+);
 
 export type InvoiceStatus = (typeof invoiceStatusEnum.enumValues)[number];

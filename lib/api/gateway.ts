@@ -1,6 +1,6 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { routePath } from "hono/route";
-import { API_KEY_LENGTH, API_KEY_PREFIX, apiKeyHint, hashApiKey, parseApiKey } from "@/lib/keys/format";
+import { API_KEY_PREFIXES, apiKeyHint, hashApiKey, parseApiKey } from "@/lib/keys/format";
 import { describeNeed, isSafeMethod, requiredAccess, type RequiredAccess } from "@/lib/keys/access";
 import { clientAddress } from "@/lib/client-address";
 import { normalizeClientIp } from "@/lib/keys/ip-allowlist";
@@ -166,7 +166,12 @@ export function gateway(): MiddlewareHandler<ApiEnv> {
     if (!presented) throw refused(ApiError.of("api_key_missing", "Send your API key in the X-API-Key header."));
     const format = parseApiKey(presented);
     if (!format.ok)
-      throw refused(ApiError.of("api_key_invalid", `This is not a valid API key. Keys start with ${API_KEY_PREFIX} and have ${API_KEY_LENGTH} characters.`));
+      throw refused(
+        ApiError.of(
+          "api_key_invalid",
+          `This is not a valid API key. Live keys start with ${API_KEY_PREFIXES.live}, test keys with ${API_KEY_PREFIXES.test}, and 32 letters and digits follow.`,
+        ),
+      );
     const keyHash = hashApiKey(presented);
     const template = routeTemplate(c);
     const failed = (error: unknown) => {

@@ -2,7 +2,7 @@ import { getDb } from "@/db";
 import { apiKeys, budgetColumns, memberships, organizations, totpFactors, users } from "@/db/schema";
 import { sealSecret } from "@/lib/auth/sealed-secret";
 import { newTotpSecret } from "@/lib/auth/totp";
-import type { KeyAccess, KeyScopes, Plan, Role } from "@/core/enums";
+import type { KeyAccess, KeyScopes, Mode, Plan, Role } from "@/core/enums";
 import type { KeyBudget } from "@/core/key-budget";
 import { mintApiKey } from "@/lib/keys/format";
 import { newId } from "@/core/ids";
@@ -59,9 +59,11 @@ export async function insertKey(
     scopes?: KeyScopes;
     ipAllowlist?: string[];
     budget?: KeyBudget;
+    mode?: Mode;
   } = {},
 ) {
-  const { value, hash, hint } = mintApiKey();
+  const mode = options.mode ?? "live";
+  const { value, hash, hint } = mintApiKey(mode);
   const id = newId("key");
   await getDb()
     .insert(apiKeys)
@@ -69,6 +71,7 @@ export async function insertKey(
       id,
       orgId,
       name: options.name ?? "Integration",
+      mode,
       keyHash: hash,
       hint,
       createdBy: options.createdBy ?? null,
@@ -80,7 +83,7 @@ export async function insertKey(
       ...budgetColumns(options.budget ?? null),
       ...(options.createdAt ? { createdAt: options.createdAt } : {}),
     });
-  return { id, value, hint };
+  return { id, value, hint, mode };
 }
 
 export function form(values: Record<string, string | number>): FormData {
