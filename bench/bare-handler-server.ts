@@ -12,7 +12,7 @@ const orgId = process.env.BENCH_ORG_ID;
 if (!orgId) throw new Error("BENCH_ORG_ID names the organization whose products the bare route lists");
 
 const app = new Hono();
-app.get("/v1/products", async (c) => c.json(await listProducts(orgId, { limit: Number(c.req.query("limit") ?? 10) })));
+app.get("/v1/products", async (c) => c.json(await listProducts({ orgId, mode: "live" }, { limit: Number(c.req.query("limit") ?? 10) })));
 
 const port = Number(process.env.API_PORT);
 const server = serve({ fetch: app.fetch, port, hostname: "127.0.0.1" }, () => console.log(`bare handler ready on ${port}`));

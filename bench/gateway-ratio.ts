@@ -58,7 +58,16 @@ export async function benchOrganization(name: string, count = KEYS) {
   const keys = await Promise.all(Array.from({ length: count }, (_, i) => insertKey(org.id, { name: `${name} ${i}` })));
   await getDb()
     .insert(products)
-    .values(Array.from({ length: 25 }, (_, i) => ({ orgId: org.id, id: newId("prod"), name: `Bench product ${i}`, unitAmount: 1_000 + i, currency: "USD" })));
+    .values(
+      Array.from({ length: 25 }, (_, i) => ({
+        orgId: org.id,
+        mode: "live" as const,
+        id: newId("prod"),
+        name: `Bench product ${i}`,
+        unitAmount: 1_000 + i,
+        currency: "USD",
+      })),
+    );
   return { org, keys, values: keys.map((key) => key.value) };
 }
 

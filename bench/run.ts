@@ -47,14 +47,24 @@ type Memory = ReturnType<typeof process.memoryUsage>;
 /** A customer and 25 draft invoices of one line each, so `limit=10` returns a full page. */
 async function seedInvoices(orgId: string): Promise<void> {
   const customerId = newId("cus");
-  await getDb().insert(customers).values({ orgId, id: customerId, name: "Bench Customer", email: "bench@example.test" });
-  const rows = Array.from({ length: 25 }, () => ({ orgId, id: newId("in"), customerId, currency: "USD", subtotal: 10_000, tax: 0, total: 10_000 }));
+  await getDb().insert(customers).values({ orgId, mode: "live", id: customerId, name: "Bench Customer", email: "bench@example.test" });
+  const rows = Array.from({ length: 25 }, () => ({
+    orgId,
+    mode: "live" as const,
+    id: newId("in"),
+    customerId,
+    currency: "USD",
+    subtotal: 10_000,
+    tax: 0,
+    total: 10_000,
+  }));
   await getDb().insert(invoices).values(rows);
   await getDb()
     .insert(invoiceLineItems)
     .values(
       rows.map((invoice) => ({
         orgId,
+        mode: "live" as const,
         id: newId("li"),
         invoiceId: invoice.id,
         position: 0,

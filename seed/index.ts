@@ -7,6 +7,7 @@ import { INVITATION_LIFETIME_DAYS } from "@/lib/invitations/link";
 import { mintInvitationToken } from "@/lib/invitations/token";
 import { DEMO_PASSWORD, DEMO_USERS, MEMBERSHIPS, ORGS } from "./accounts";
 import { DAY, DEMO_BROWSER, DEMO_IP, HOUR, seedBudgetUsage, seedKeys } from "./keys";
+import { seedTestBooks } from "./test-books";
 import { seedTraffic } from "./traffic";
 import { seedWebhooks } from "./webhooks";
 
@@ -65,7 +66,7 @@ async function seedLastSignIns(db: Db, now: Date): Promise<void> {
   }
 }
 
-/** Demo organizations, users, keys and 30 days of traffic. Safe to run again: it adds only what is missing. */
+/** Demo organizations, users, keys, Acme's test books and 30 days of traffic. Safe to run again: it adds only what is missing. */
 export async function seedDatabase(db: Db, now = new Date()): Promise<void> {
   const passwordHash = await hashPassword(DEMO_PASSWORD);
   await db
@@ -75,6 +76,7 @@ export async function seedDatabase(db: Db, now = new Date()): Promise<void> {
   await db.insert(organizations).values(ORGS).onConflictDoNothing();
   await db.insert(memberships).values(MEMBERSHIPS).onConflictDoNothing();
   await seedKeys(db, now);
+  await seedTestBooks(db, now);
   await seedTraffic(db, now);
   await seedBudgetUsage(db, now);
   await seedWebhooks(db, now, { ip: DEMO_IP, userAgent: DEMO_BROWSER });

@@ -78,6 +78,18 @@ export const KEYS: DemoKey[] = [
     userAgent: "okhttp/4.12.0",
     ips: ["192.0.2.77", "192.0.2.78"],
   },
+  // Test mode (docs/features/test-mode.md): the CI suite runs against Acme's test books.
+  {
+    id: "key_demo_acme_test",
+    orgId: "org_demo_acme",
+    name: "CI test suite",
+    mode: "test",
+    createdBy: "usr_demo_admin",
+    createdDaysAgo: 40,
+    dailyRequests: 30,
+    userAgent: "invoicing-node/2.3.1 node/20.20.2 (CI)",
+    ips: ["192.0.2.140"],
+  },
   {
     id: "key_demo_acme_legacy",
     orgId: "org_demo_acme",

@@ -207,7 +207,7 @@ describe("deleting a customer", () => {
     const customer = await createCustomer();
     const response = await call(`/v1/customers/${customer.id}`, { method: "DELETE" });
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ id: customer.id, object: "customer", deleted: true });
+    expect(await response.json()).toEqual({ id: customer.id, object: "customer", livemode: true, deleted: true });
     expect((await call(`/v1/customers/${customer.id}`)).status).toBe(404);
     expect((await call(`/v1/customers/${customer.id}`, { method: "DELETE" })).status).toBe(404);
   });

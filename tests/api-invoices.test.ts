@@ -216,7 +216,7 @@ describe("editing and deleting drafts", () => {
   it("deletes a draft", async () => {
     const invoice = await acme.draft();
     const response = await acme.call(`/v1/invoices/${invoice.id}`, { method: "DELETE" });
-    expect(await response.json()).toEqual({ id: invoice.id, object: "invoice", deleted: true });
+    expect(await response.json()).toEqual({ id: invoice.id, object: "invoice", livemode: true, deleted: true });
     expect((await acme.call(`/v1/invoices/${invoice.id}`)).status).toBe(404);
   });
 

@@ -7,6 +7,9 @@ import { rowsOf } from "@/db/rows";
 import { REQUEST_LOG_RETENTION_MONTHS } from "@/core/usage-grains";
 import { checkPassword } from "@/lib/auth/credentials";
 import { apiKeys, memberships, organizations, requestDailyRollup, requestLog, users } from "@/db/schema";
+import { listInvoices } from "@/lib/api/services/invoices";
+import { analytics } from "@/lib/api/services/analytics";
+import { utcDay } from "@/core/time";
 import { seedDatabase } from "@/seed";
 import { DEMO_PASSWORD, DEMO_USERS } from "@/seed/accounts";
 import { listActivity } from "@/db/queries/activity";
@@ -60,7 +63,7 @@ describe("request-log retention", () => {
     await ensureRequestLogPartitions(db, tooOld, oldestKept);
     await db.execute(sql`insert into organizations (id, name, slug, plan) values ('org_retention', 'Retention', 'retention', 'pro')`);
     await db.execute(
-      sql`insert into api_keys (id, org_id, name, key_hash, hint) values ('key_retention', 'org_retention', 'Old', 'hash-retention', 'ik_xxxx…xxxx')`,
+      sql`insert into api_keys (id, org_id, name, mode, key_hash, hint) values ('key_retention', 'org_retention', 'Old', 'live', 'hash-retention', 'ik_xxxx…xxxx')`,
     );
     for (const at of [tooOld, oldestKept]) {
       await db.execute(sql`insert into request_log (org_id, api_key_id, request_id, method, path, endpoint, status, duration_ms, created_at)
@@ -96,6 +99,21 @@ describe("the seed", () => {
     expect(first.rolledUp).toBe(first.requests);
     await seedDatabase(getDb());
     expect(await counts()).toEqual(first);
+  });
+
+  it("gives Acme test books that only the test mode sees, numbered on their own", async () => {
+    await seedDatabase(getDb());
+    const test = { orgId: "org_demo_acme", mode: "test" } as const;
+    const page = await listInvoices(test, { limit: 10 });
+    expect(page.data.map((invoice) => [invoice.status, invoice.number, invoice.livemode])).toEqual([
+      ["draft", null, false],
+      ["open", "INV-000004", false],
+      ["void", "INV-000003", false],
+      ["paid", "INV-000002", false],
+      ["paid", "INV-000001", false],
+    ]);
+    expect((await listInvoices({ orgId: "org_demo_acme", mode: "live" }, { limit: 10 })).data).toEqual([]);
+    expect((await analytics(test, { from: "2000-01-01", to: utcDay(new Date()) })).invoice_counts).toMatchObject({ paid: 2, open: 1, void: 1, draft: 1 });
   });
 
   it("gives traffic a mix of statuses and endpoints within the last 30 days", async () => {

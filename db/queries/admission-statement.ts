@@ -109,7 +109,7 @@ const COUNTING = `per_minute as (
     )`;
 
 /** What the statement returns for each request, by its place in the batch (`ord`). */
-const ANSWER = `select f.ord, f.key_id, f.org_id, f.revoked, f.expires_at, f.expired, f.access, f.ip_allowed, f.scope_allowed, f.plan, f.rate_limit, p.rate_count, f.quota,
+const ANSWER = `select f.ord, f.key_id, f.org_id, f.mode, f.revoked, f.expires_at, f.expired, f.access, f.ip_allowed, f.scope_allowed, f.plan, f.rate_limit, p.rate_count, f.quota,
            (case when e.place <= t.after - t.before then m.used + e.place
                  else coalesce(m.used + t.after - t.before, m.used, 0) end)::int as quota_used,
            coalesce(e.place <= t.after - t.before, false) as quota_counted, f.quota_alert_thresholds,
@@ -142,7 +142,7 @@ const ANSWER = `select f.ord, f.key_id, f.org_id, f.revoked, f.expires_at, f.exp
  * request's time, the address or the access is refused, or the plan has no API access) the request
  * counted in its key's minute, then (unless that minute is full) counted in its key's budget
  * period when the key has a budget (docs/features/key-budgets.md) and the month still has room, then (unless the
- * budget is used up) counted in the month, when the plan has a quota and the month still has room.
+ * budget is used up) counted in the month, when the plan has a quota, the key is live and the month still has room.
  *
  * Requests of one key and minute take consecutive places after those counted before, in the
  * batch's order. So do the requests of one key and budget period, up to the budget: the upsert adds
@@ -168,7 +168,9 @@ export function admissionStatement(rules: PlanRule[]): string {
       select * from unnest($1::text[], $2::timestamptz[], $3::date[], $4::float8[], $5::timestamptz[], $6::text[], $7::int[], $8::bool[], $9::text[])
         with ordinality as r(key_hash, window_start, month, draw, at, resource, rank, safe, ip, ord)
     ), keyed as (
-      select r.ord::int as ord, r.window_start, r.month, k.id as key_id, k.org_id, k.revoked_at is not null as revoked, o.plan, ru.quota,
+      -- A test key's calls never count toward the month (docs/features/test-mode.md#limits): no quota for them.
+      select r.ord::int as ord, r.window_start, r.month, k.id as key_id, k.org_id, k.mode, k.revoked_at is not null as revoked, o.plan,
+             case when k.mode = 'live' then ru.quota end as quota,
              k.expires_at, coalesce(k.expires_at <= r.at, false) as expired, k.access, ru.api_access, o.quota_alert_thresholds,
              case when cardinality(k.ip_allowlist) = 0 then true
                   else coalesce(r.ip::inet <<= any(k.ip_allowlist::cidr[]), false) end as ip_allowed,

@@ -3,7 +3,8 @@ import { and, asc, eq, gte, lt, lte, sql, type SQL } from "drizzle-orm";
 import { getDb } from "@/db";
 import { customers, invoices } from "@/db/schema";
 import { utcDay, utcDayStart } from "@/core/time";
-import { invoiceDate } from "./invoices";
+import type { Books } from "@/core/enums";
+import { invoiceDate, invoicesIn } from "./invoices";
 
 const amount = sql<string>`sum(${invoices.total})`.mapWith(Number);
 const invoiceCount = sql<number>`count(*)::int`;
@@ -29,7 +30,7 @@ function topCustomers(paid: SQL | undefined, limit: number) {
       rank: sql<number>`row_number() over (partition by ${invoices.currency} order by sum(${invoices.total}) desc, ${invoices.customerId})`.as("rank"),
     })
     .from(invoices)
-    .innerJoin(customers, and(eq(customers.orgId, invoices.orgId), eq(customers.id, invoices.customerId)))
+    .innerJoin(customers, and(eq(customers.orgId, invoices.orgId), eq(customers.mode, invoices.mode), eq(customers.id, invoices.customerId)))
     .where(paid)
     .groupBy(invoices.customerId, customers.name, invoices.currency)
     .as("ranked");
@@ -41,14 +42,14 @@ function topCustomers(paid: SQL | undefined, limit: number) {
 }
 
 /**
- * The organization's invoice figures for the days `from` to `to` (UTC, both included), every
+ * The books' invoice figures for the days `from` to `to` (UTC, both included), every
  * amount in its own currency: paid invoices by payment day, open and overdue ones (due before
  * today) by invoice date, the counts by status of invoices dated in the range, paid amounts by
  * month (YYYY-MM), and the `topPerCurrency` customers who paid most in each currency.
  */
-export async function invoiceFigures(orgId: string, range: { from: string; to: string }, topPerCurrency: number) {
+export async function invoiceFigures(books: Books, range: { from: string; to: string }, topPerCurrency: number) {
   const today = utcDay(new Date());
-  const org = eq(invoices.orgId, orgId);
+  const org = invoicesIn(books);
   const paidInRange = and(
     org,
     eq(invoices.status, "paid"),

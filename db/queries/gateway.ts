@@ -2,7 +2,7 @@ import "server-only";
 import { queryPrepared } from "@/db";
 import { GroupCommit } from "@/core/group-commit";
 import { countOnFreeShard } from "@/db/queries/monthly-usage";
-import { permissionRank, type ApiResource, type KeyAccess, type Permission, type Plan } from "@/core/enums";
+import { permissionRank, type ApiResource, type KeyAccess, type Mode, type Permission, type Plan } from "@/core/enums";
 import { utcMonthStart } from "@/core/time";
 import type { BudgetPeriod } from "@/core/key-budget";
 import { rateWindowStart, withinRateLimit } from "@/core/rate-window";
@@ -12,6 +12,8 @@ import { admissionStatement, type PlanRule } from "@/db/queries/admission-statem
 export interface Admission {
   keyId: string;
   orgId: string;
+  /** The books the request reads and writes (docs/features/test-mode.md). */
+  mode: Mode;
   revoked: boolean;
   /** When the key stops working, or null; past it (at the request's time) the key counts nothing. */
   expiresAt: Date | null;
@@ -25,6 +27,7 @@ export interface Admission {
   rateLimit: number;
   /** This request's place in its key's minute, or null when it was not counted (revoked, no access). */
   rateCount: number | null;
+  /** The month's calls the plan allows; null: unlimited, or a test key's request, which the month does not count. */
   quota: number | null;
   /** The month's calls, this one included when it was counted. */
   quotaUsed: number;
@@ -54,6 +57,7 @@ export interface AdmittedBudget {
 interface AdmissionRow {
   key_id: string;
   org_id: string;
+  mode: Mode;
   revoked: boolean;
   expires_at: Date | string | null;
   expired: boolean;
@@ -118,6 +122,7 @@ export function admissionFor(rules: PlanRule[]): (ask: AdmissionAsk) => Promise<
     const admission: Admission = {
       keyId: row.key_id,
       orgId: row.org_id,
+      mode: row.mode,
       revoked: row.revoked,
       expiresAt: row.expires_at === null ? null : new Date(row.expires_at),
       expired: row.expired,

@@ -3,6 +3,7 @@ import { sql } from "drizzle-orm";
 import { getDb } from "@/db";
 import { rowsOf } from "@/db/rows";
 import { IDEMPOTENCY_WINDOW_HOURS } from "@/db/schema";
+import type { Mode } from "@/core/enums";
 
 /**
  * A request that has held its key this long without finishing died with its process: a retry of
@@ -12,6 +13,8 @@ const IDEMPOTENCY_ABANDONED_SECONDS = 60;
 
 export interface IdempotentRequest {
   orgId: string;
+  /** The calling key's: a test call never replays a live answer, nor takes a live call's key. */
+  mode: Mode;
   key: string;
   apiKeyId: string;
   requestHash: string;
@@ -40,9 +43,9 @@ interface KeyRow {
 export async function claimIdempotencyKey(request: IdempotentRequest): Promise<IdempotencyClaim> {
   const claimed = rowsOf<{ claimed: boolean }>(
     await getDb().execute(sql`
-      insert into idempotency_keys (org_id, key, api_key_id, request_hash)
-      values (${request.orgId}, ${request.key}, ${request.apiKeyId}, ${request.requestHash})
-      on conflict (org_id, key) do update
+      insert into idempotency_keys (org_id, mode, key, api_key_id, request_hash)
+      values (${request.orgId}, ${request.mode}, ${request.key}, ${request.apiKeyId}, ${request.requestHash})
+      on conflict (org_id, mode, key) do update
         set api_key_id = excluded.api_key_id, request_hash = excluded.request_hash, created_at = now(),
             response_status = null, response_headers = null, response_body = null
         where idempotency_keys.created_at < now() - ${IDEMPOTENCY_WINDOW_HOURS}::int * interval '1 hour'
@@ -54,7 +57,7 @@ export async function claimIdempotencyKey(request: IdempotentRequest): Promise<I
   const [row] = rowsOf<KeyRow>(
     await getDb().execute(sql`
       select request_hash, response_status, response_headers, response_body
-      from idempotency_keys where org_id = ${request.orgId} and key = ${request.key}`),
+      from idempotency_keys where org_id = ${request.orgId} and mode = ${request.mode} and key = ${request.key}`),
   );
   // Gone between the two statements: its request failed and gave the key back. Still running
   // for this caller's purposes; a retry claims it.
@@ -69,12 +72,12 @@ export async function completeIdempotencyKey(request: IdempotentRequest, respons
   await getDb().execute(sql`
     update idempotency_keys
     set response_status = ${response.status}, response_headers = ${JSON.stringify(response.headers)}::jsonb, response_body = ${Buffer.from(response.body)}
-    where org_id = ${request.orgId} and key = ${request.key} and request_hash = ${request.requestHash} and response_status is null`);
+    where org_id = ${request.orgId} and mode = ${request.mode} and key = ${request.key} and request_hash = ${request.requestHash} and response_status is null`);
 }
 
 /** Gives the key back after a failure of ours, so a retry runs the request again. */
 export async function releaseIdempotencyKey(request: IdempotentRequest): Promise<void> {
   await getDb().execute(sql`
     delete from idempotency_keys
-    where org_id = ${request.orgId} and key = ${request.key} and request_hash = ${request.requestHash} and response_status is null`);
+    where org_id = ${request.orgId} and mode = ${request.mode} and key = ${request.key} and request_hash = ${request.requestHash} and response_status is null`);
 }

@@ -2,6 +2,7 @@ import "server-only";
 import { and, asc, eq, inArray, lt, sql } from "drizzle-orm";
 import { getDb, type DbOrTx, type Tx } from "@/db";
 import { invoiceCounters, invoiceLineItems, invoices, organizations, type InvoiceStatus } from "@/db/schema";
+import type { Books } from "@/core/enums";
 import { newId } from "@/core/ids";
 import { utcDay } from "@/core/time";
 import { newestFirstRows, type PageRequest } from "./pagination";
@@ -9,10 +10,10 @@ import { newestFirstRows, type PageRequest } from "./pagination";
 export type { CustomerDetails, InvoiceStatus } from "@/db/schema";
 export type InvoiceRow = typeof invoices.$inferSelect;
 export type InvoiceLineRow = typeof invoiceLineItems.$inferSelect;
-/** A line as it is written: the organization and the invoice are the invoice's. */
-export type NewInvoiceLine = Omit<InvoiceLineRow, "orgId" | "invoiceId">;
+/** A line as it is written: the books and the invoice are the invoice's. */
+export type NewInvoiceLine = Omit<InvoiceLineRow, "orgId" | "mode" | "invoiceId">;
 /** An invoice's columns but its keys and creation time, which the database gives. */
-export type InvoiceColumns = Omit<typeof invoices.$inferInsert, "orgId" | "id" | "createdAt">;
+export type InvoiceColumns = Omit<typeof invoices.$inferInsert, "orgId" | "mode" | "id" | "createdAt">;
 
 /** The day an invoice is dated: its issue date, or for a draft without one the day it was created (UTC). */
 export const invoiceDate = sql`coalesce(${invoices.issueDate}, (${invoices.createdAt} at time zone 'UTC')::date)`;
@@ -32,11 +33,14 @@ function statusFilter(status: InvoiceFilter["status"]) {
   return eq(invoices.status, status);
 }
 
-const one = (orgId: string, id: string) => and(eq(invoices.orgId, orgId), eq(invoices.id, id));
+/** The books' invoices: their organization and mode. */
+export const invoicesIn = (books: Books) => and(eq(invoices.orgId, books.orgId), eq(invoices.mode, books.mode));
+const one = (books: Books, id: string) => and(invoicesIn(books), eq(invoices.id, id));
+const linesIn = (books: Books) => and(eq(invoiceLineItems.orgId, books.orgId), eq(invoiceLineItems.mode, books.mode));
 
-/** A page of the organization's invoices, newest first; null when the cursor names none of them. */
-export function invoicesPage(orgId: string, filter: InvoiceFilter, request: PageRequest): Promise<InvoiceRow[] | null> {
-  return newestFirstRows(invoices, orgId, request, [
+/** A page of the books' invoices, newest first; null when the cursor names none of them. */
+export function invoicesPage(books: Books, filter: InvoiceFilter, request: PageRequest): Promise<InvoiceRow[] | null> {
+  return newestFirstRows(invoices, books, request, [
     statusFilter(filter.status),
     filter.customerId ? eq(invoices.customerId, filter.customerId) : undefined,
     filter.from ? sql`${invoiceDate} >= ${filter.from}` : undefined,
@@ -44,70 +48,74 @@ export function invoicesPage(orgId: string, filter: InvoiceFilter, request: Page
   ]);
 }
 
-export async function findInvoice(orgId: string, id: string, db: DbOrTx = getDb()): Promise<InvoiceRow | undefined> {
-  const [row] = await db.select().from(invoices).where(one(orgId, id));
+export async function findInvoice(books: Books, id: string, db: DbOrTx = getDb()): Promise<InvoiceRow | undefined> {
+  const [row] = await db.select().from(invoices).where(one(books, id));
   return row;
 }
 
 /** The invoice's row, locked for update until the transaction ends. */
-export async function lockInvoice(tx: Tx, orgId: string, id: string): Promise<InvoiceRow | undefined> {
-  const [row] = await tx.select().from(invoices).where(one(orgId, id)).for("update");
+export async function lockInvoice(tx: Tx, books: Books, id: string): Promise<InvoiceRow | undefined> {
+  const [row] = await tx.select().from(invoices).where(one(books, id)).for("update");
   return row;
 }
 
-/** The lines of the organization's invoices among `invoiceIds`, by invoice, each invoice's in order. */
-export async function linesOfInvoices(orgId: string, invoiceIds: string[], db: DbOrTx = getDb()): Promise<InvoiceLineRow[]> {
+/** The lines of the books' invoices among `invoiceIds`, by invoice, each invoice's in order. */
+export async function linesOfInvoices(books: Books, invoiceIds: string[], db: DbOrTx = getDb()): Promise<InvoiceLineRow[]> {
   return db
     .select()
     .from(invoiceLineItems)
-    .where(and(eq(invoiceLineItems.orgId, orgId), inArray(invoiceLineItems.invoiceId, invoiceIds)))
+    .where(and(linesIn(books), inArray(invoiceLineItems.invoiceId, invoiceIds)))
     .orderBy(asc(invoiceLineItems.invoiceId), asc(invoiceLineItems.position));
 }
 
 /** Inserts an invoice (its lines apart: replaceLines) and returns its new id. */
-export async function insertInvoice(tx: Tx, orgId: string, values: InvoiceColumns): Promise<string> {
+export async function insertInvoice(tx: Tx, books: Books, values: InvoiceColumns): Promise<string> {
   const id = newId("in");
-  await tx.insert(invoices).values({ orgId, id, ...values });
+  await tx.insert(invoices).values({ ...books, id, ...values });
   return id;
 }
 
 /** The invoice's lines become `lines`. */
-export async function replaceLines(tx: Tx, orgId: string, invoiceId: string, lines: NewInvoiceLine[]): Promise<void> {
-  await tx.delete(invoiceLineItems).where(and(eq(invoiceLineItems.orgId, orgId), eq(invoiceLineItems.invoiceId, invoiceId)));
-  await tx.insert(invoiceLineItems).values(lines.map((line) => ({ ...line, orgId, invoiceId })));
+export async function replaceLines(tx: Tx, books: Books, invoiceId: string, lines: NewInvoiceLine[]): Promise<void> {
+  await tx.delete(invoiceLineItems).where(and(linesIn(books), eq(invoiceLineItems.invoiceId, invoiceId)));
+  await tx.insert(invoiceLineItems).values(lines.map((line) => ({ ...line, ...books, invoiceId })));
 }
 
 /** Writes the given columns, the update time among them: the caller says which time. */
-export async function updateInvoiceColumns(tx: Tx, orgId: string, id: string, changes: Partial<InvoiceColumns>): Promise<void> {
-  await tx.update(invoices).set(changes).where(one(orgId, id));
+export async function updateInvoiceColumns(tx: Tx, books: Books, id: string, changes: Partial<InvoiceColumns>): Promise<void> {
+  await tx.update(invoices).set(changes).where(one(books, id));
 }
 
-/** The organization's next invoice sequence number. The counter row stays locked until commit and rolls back with the transaction, so numbers have no gaps and no duplicates. */
-export async function takeInvoiceNumber(tx: Tx, orgId: string): Promise<number> {
+/**
+ * The books' next invoice sequence number: live and test invoices are numbered apart, so a test
+ * never spends a real number. The counter row stays locked until commit and rolls back with the
+ * transaction, so numbers have no gaps and no duplicates.
+ */
+export async function takeInvoiceNumber(tx: Tx, books: Books): Promise<number> {
   const [row] = await tx
     .insert(invoiceCounters)
-    .values({ orgId, lastNumber: 1 })
-    .onConflictDoUpdate({ target: invoiceCounters.orgId, set: { lastNumber: sql`${invoiceCounters.lastNumber} + 1` } })
+    .values({ ...books, lastNumber: 1 })
+    .onConflictDoUpdate({ target: [invoiceCounters.orgId, invoiceCounters.mode], set: { lastNumber: sql`${invoiceCounters.lastNumber} + 1` } })
     .returning({ lastNumber: invoiceCounters.lastNumber });
   return row!.lastNumber;
 }
 
 /** open → paid or void in one conditional update, so two concurrent transitions cannot both win; false when the invoice was not open. */
-export async function closeOpenInvoice(tx: Tx, orgId: string, id: string, to: Extract<InvoiceStatus, "paid" | "void">): Promise<boolean> {
+export async function closeOpenInvoice(tx: Tx, books: Books, id: string, to: Extract<InvoiceStatus, "paid" | "void">): Promise<boolean> {
   const now = new Date();
   const [row] = await tx
     .update(invoices)
     .set(to === "paid" ? { status: to, paidAt: now, updatedAt: now } : { status: to, voidedAt: now, updatedAt: now })
-    .where(and(one(orgId, id), eq(invoices.status, "open")))
+    .where(and(one(books, id), eq(invoices.status, "open")))
     .returning({ id: invoices.id });
   return Boolean(row);
 }
 
 /** Deletes the invoice if it is a draft (its lines go with it); false when it is not, or does not exist. */
-export async function deleteDraft(orgId: string, id: string): Promise<boolean> {
+export async function deleteDraft(books: Books, id: string): Promise<boolean> {
   const [deleted] = await getDb()
     .delete(invoices)
-    .where(and(one(orgId, id), eq(invoices.status, "draft")))
+    .where(and(one(books, id), eq(invoices.status, "draft")))
     .returning({ id: invoices.id });
   return Boolean(deleted);
 }

@@ -1,10 +1,12 @@
 import type { HttpBindings } from "@hono/node-server";
-import type { Plan } from "@/core/enums";
+import type { Mode, Plan } from "@/core/enums";
 import type { ApiErrorBody, ApiErrorCode } from "./errors";
 
+/** The calling key; its organization and mode are the books every handler reads and writes (docs/features/test-mode.md). */
 export interface ApiCaller {
   keyId: string;
   orgId: string;
+  mode: Mode;
   plan: Plan;
 }
 

@@ -203,7 +203,7 @@ export function gateway(): MiddlewareHandler<ApiEnv> {
       try {
         decide(c, admission, ask, now);
         admitted = true;
-        c.set("caller", { keyId: admission.keyId, orgId: admission.orgId, plan: admission.plan });
+        c.set("caller", { keyId: admission.keyId, orgId: admission.orgId, mode: admission.mode, plan: admission.plan });
         await inSpan("api.handler", next);
       } catch (error) {
         c.res = error instanceof ApiError ? renderError(c, admitted ? error : refused(error)) : failed(error);

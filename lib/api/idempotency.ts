@@ -44,9 +44,10 @@ export function idempotency(): MiddlewareHandler<ApiEnv> {
     const parsed = IdempotencyHeaders.safeParse({ "idempotency-key": header });
     if (!parsed.success) throw validationError(parsed.error, "header");
 
-    const { orgId, keyId } = c.get("caller");
+    const { orgId, mode, keyId } = c.get("caller");
     const request: IdempotentRequest = {
       orgId,
+      mode,
       key: idempotencyKeyDigest(header),
       apiKeyId: keyId,
       requestHash: requestHash(c.req.method, c.req.url, await c.req.arrayBuffer()),

@@ -17,5 +17,5 @@ const retrieve = createRoute({
 });
 
 export function analyticsRoutes(app: OpenAPIHono<ApiEnv>): void {
-  app.openapi(retrieve, async (c) => c.json(await analytics(c.get("caller").orgId, resolveRange(c.req.valid("query"))), 200));
+  app.openapi(retrieve, async (c) => c.json(await analytics(c.get("caller"), resolveRange(c.req.valid("query"))), 200));
 }

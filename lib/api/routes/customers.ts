@@ -62,9 +62,9 @@ const remove = createRoute({
 });
 
 export function customerRoutes(app: OpenAPIHono<ApiEnv>): void {
-  app.openapi(list, async (c) => c.json(await listCustomers(c.get("caller").orgId, c.req.valid("query")), 200));
-  app.openapi(create, async (c) => c.json(await createCustomer(c.get("caller").orgId, c.req.valid("json")), 201));
-  app.openapi(retrieve, async (c) => c.json(await getCustomer(c.get("caller").orgId, c.req.valid("param").id), 200));
-  app.openapi(update, async (c) => c.json(await updateCustomer(c.get("caller").orgId, c.req.valid("param").id, c.req.valid("json")), 200));
-  app.openapi(remove, async (c) => c.json(await deleteCustomer(c.get("caller").orgId, c.req.valid("param").id), 200));
+  app.openapi(list, async (c) => c.json(await listCustomers(c.get("caller"), c.req.valid("query")), 200));
+  app.openapi(create, async (c) => c.json(await createCustomer(c.get("caller"), c.req.valid("json")), 201));
+  app.openapi(retrieve, async (c) => c.json(await getCustomer(c.get("caller"), c.req.valid("param").id), 200));
+  app.openapi(update, async (c) => c.json(await updateCustomer(c.get("caller"), c.req.valid("param").id, c.req.valid("json")), 200));
+  app.openapi(remove, async (c) => c.json(await deleteCustomer(c.get("caller"), c.req.valid("param").id), 200));
 }

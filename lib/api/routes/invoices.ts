@@ -93,12 +93,12 @@ const voidIt = transition("void", "voidInvoice", "Void an invoice", "open → vo
 ]);
 
 export function invoiceRoutes(app: OpenAPIHono<ApiEnv>): void {
-  app.openapi(list, async (c) => c.json(await listInvoices(c.get("caller").orgId, c.req.valid("query")), 200));
-  app.openapi(create, async (c) => c.json(await createInvoice(c.get("caller").orgId, c.req.valid("json")), 201));
-  app.openapi(retrieve, async (c) => c.json(await getInvoice(c.get("caller").orgId, c.req.valid("param").id), 200));
-  app.openapi(update, async (c) => c.json(await updateInvoice(c.get("caller").orgId, c.req.valid("param").id, c.req.valid("json")), 200));
-  app.openapi(remove, async (c) => c.json(await deleteInvoice(c.get("caller").orgId, c.req.valid("param").id), 200));
-  app.openapi(finalize, async (c) => c.json(await finalizeInvoice(c.get("caller").orgId, c.req.valid("param").id), 200));
-  app.openapi(pay, async (c) => c.json(await payInvoice(c.get("caller").orgId, c.req.valid("param").id), 200));
-  app.openapi(voidIt, async (c) => c.json(await voidInvoice(c.get("caller").orgId, c.req.valid("param").id), 200));
+  app.openapi(list, async (c) => c.json(await listInvoices(c.get("caller"), c.req.valid("query")), 200));
+  app.openapi(create, async (c) => c.json(await createInvoice(c.get("caller"), c.req.valid("json")), 201));
+  app.openapi(retrieve, async (c) => c.json(await getInvoice(c.get("caller"), c.req.valid("param").id), 200));
+  app.openapi(update, async (c) => c.json(await updateInvoice(c.get("caller"), c.req.valid("param").id, c.req.valid("json")), 200));
+  app.openapi(remove, async (c) => c.json(await deleteInvoice(c.get("caller"), c.req.valid("param").id), 200));
+  app.openapi(finalize, async (c) => c.json(await finalizeInvoice(c.get("caller"), c.req.valid("param").id), 200));
+  app.openapi(pay, async (c) => c.json(await payInvoice(c.get("caller"), c.req.valid("param").id), 200));
+  app.openapi(voidIt, async (c) => c.json(await voidInvoice(c.get("caller"), c.req.valid("param").id), 200));
 }

@@ -29,7 +29,7 @@ const generate = createRoute({
 
 export function pdfRoutes(app: OpenAPIHono<ApiEnv>): void {
   app.openapi(generate, async (c) => {
-    const { bytes, filename } = await invoicePdf(c.get("caller").orgId, c.req.valid("json").invoice);
+    const { bytes, filename } = await invoicePdf(c.get("caller"), c.req.valid("json").invoice);
     return c.body(bytes as Uint8Array<ArrayBuffer>, 200, {
       "Content-Type": "application/pdf",
       "Content-Disposition": `attachment; filename="${filename}"`,

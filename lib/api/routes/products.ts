@@ -63,9 +63,9 @@ const archive = createRoute({
 });
 
 export function productRoutes(app: OpenAPIHono<ApiEnv>): void {
-  app.openapi(list, async (c) => c.json(await listProducts(c.get("caller").orgId, c.req.valid("query")), 200));
-  app.openapi(create, async (c) => c.json(await createProduct(c.get("caller").orgId, c.req.valid("json")), 201));
-  app.openapi(retrieve, async (c) => c.json(await getProduct(c.get("caller").orgId, c.req.valid("param").id), 200));
-  app.openapi(update, async (c) => c.json(await updateProduct(c.get("caller").orgId, c.req.valid("param").id, c.req.valid("json")), 200));
-  app.openapi(archive, async (c) => c.json(await archiveProduct(c.get("caller").orgId, c.req.valid("param").id), 200));
+  app.openapi(list, async (c) => c.json(await listProducts(c.get("caller"), c.req.valid("query")), 200));
+  app.openapi(create, async (c) => c.json(await createProduct(c.get("caller"), c.req.valid("json")), 201));
+  app.openapi(retrieve, async (c) => c.json(await getProduct(c.get("caller"), c.req.valid("param").id), 200));
+  app.openapi(update, async (c) => c.json(await updateProduct(c.get("caller"), c.req.valid("param").id, c.req.valid("json")), 200));
+  app.openapi(archive, async (c) => c.json(await archiveProduct(c.get("caller"), c.req.valid("param").id), 200));
 }

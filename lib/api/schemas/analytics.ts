@@ -2,7 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { MAX_RANGE_DAYS } from "@/lib/input-rules";
 import { CURRENCY_CODES } from "@/lib/money";
 import { customerDetails } from "./customers";
-import { Amount, CalendarDate, Count, Currency, checkDateRange, dateRange, objectId } from "./common";
+import { Amount, CalendarDate, Count, Currency, checkDateRange, dateRange, objectId, Livemode } from "./common";
 
 export const TOP_CUSTOMERS_PER_CURRENCY = 5;
 /** Months a range of MAX_RANGE_DAYS can touch, with room to spare: one every 28 days, plus one. */
@@ -22,6 +22,7 @@ const PerCurrency = z
 export const Analytics = z
   .object({
     object: z.literal("analytics"),
+    livemode: Livemode,
     from: CalendarDate,
     to: CalendarDate,
     revenue: PerCurrency.openapi({ description: "Paid invoices, by payment day within the range." }),

@@ -119,9 +119,15 @@ export function listOf<T extends z.ZodType>(item: T, name: string) {
     .openapi(name, { description: "A page of objects, newest first (by creation time, then id)." });
 }
 
+/** Stripe's convention (docs/features/test-mode.md): which books an object belongs to. */
+export const Livemode = z.boolean().openapi({
+  description: "`true` for the organization's live data, `false` for test data, which only test keys (`ik_test_…`) see and change.",
+  example: true,
+});
+
 export function deletedOf(object: string, example: string) {
   return z
-    .object({ id: objectId(example), object: z.literal(object), deleted: z.literal(true) })
+    .object({ id: objectId(example), object: z.literal(object), livemode: Livemode, deleted: z.literal(true) })
     .openapi(`Deleted${object[0]!.toUpperCase()}${object.slice(1)}`);
 }
 

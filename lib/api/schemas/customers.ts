@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { Currency, Metadata, Timestamp, deletedOf, idParams, listOf, objectId, pageQuery, text } from "./common";
+import { Currency, Metadata, Timestamp, deletedOf, idParams, listOf, objectId, pageQuery, text, Livemode } from "./common";
 
 const optionalLine = (max: number, example: string) => text(max, example).nullable().optional();
 
@@ -51,6 +51,7 @@ export const Customer = z
   .object({
     id: objectId("cus_4fJ9kQ2mX7pL0aZ3bN8c"),
     object: z.literal("customer"),
+    livemode: Livemode,
     ...customerDetails,
     currency: Currency.nullable(),
     metadata: Metadata,

@@ -14,6 +14,7 @@ import {
   objectId,
   pageQuery,
   text,
+  Livemode,
 } from "./common";
 
 const INVOICE_STATUSES = ["draft", "open", "paid", "void"] as const;
@@ -71,6 +72,7 @@ const LineItem = z
   .object({
     id: objectId("li_2bN7vC4xZ9mQ1wE5rT8y"),
     object: z.literal("line_item"),
+    livemode: Livemode,
     product: objectId("prod_8sD2nV5bQ1wE6rT9yU3i").nullable(),
     description: z.string().max(LIMITS.description),
     quantity: z.number().int().min(1).max(QUANTITY_MAX).openapi({ format: "int32" }),
@@ -89,6 +91,7 @@ export const Invoice = z
   .object({
     id: objectId("in_9xK3mB6nV1cZ8aS2dF5g"),
     object: z.literal("invoice"),
+    livemode: Livemode,
     number: z
       .string()
       .max(32)

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { Amount, Currency, QueryBoolean, TaxRate, Timestamp, idParams, listOf, objectId, pageQuery, text } from "./common";
+import { Amount, Currency, QueryBoolean, TaxRate, Timestamp, idParams, listOf, objectId, pageQuery, text, Livemode } from "./common";
 
 const StockQuantity = z
   .number()
@@ -50,6 +50,7 @@ export const Product = z
   .object({
     id: objectId("prod_8sD2nV5bQ1wE6rT9yU3i"),
     object: z.literal("product"),
+    livemode: Livemode,
     name: z.string().max(LIMITS.name),
     description: z.string().max(LIMITS.description).nullable(),
     sku: z.string().max(LIMITS.sku).nullable(),

@@ -1,3 +1,4 @@
+import type { Books } from "@/core/enums";
 import { invoiceFigures } from "@/db/queries/analytics";
 import { dateRangeProblem } from "@/lib/input-rules";
 import { utcDay, utcDayStart } from "@/core/time";
@@ -26,11 +27,12 @@ const perCurrency = (rows: { currency: string; amount: number; invoiceCount: num
   rows.map(({ currency, amount, invoiceCount }) => ({ currency, amount, invoice_count: invoiceCount }));
 
 /** Business metrics of one organization; every amount stays in its own currency. */
-export async function analytics(orgId: string, range: { from: string; to: string }): Promise<AnalyticsDto> {
-  const { revenue, outstanding, overdue, counts, byMonth, top } = await invoiceFigures(orgId, range, TOP_CUSTOMERS_PER_CURRENCY);
+export async function analytics(books: Books, range: { from: string; to: string }): Promise<AnalyticsDto> {
+  const { revenue, outstanding, overdue, counts, byMonth, top } = await invoiceFigures(books, range, TOP_CUSTOMERS_PER_CURRENCY);
   const count = (status: string) => counts.find((row) => row.status === status)?.n ?? 0;
   return {
     object: "analytics",
+    livemode: books.mode === "live",
     from: range.from,
     to: range.to,
     revenue: perCurrency(revenue),

@@ -1,14 +1,17 @@
-import { customersPage, deleteLiveCustomer, findLiveCustomer, insertCustomer, updateLiveCustomer, type CustomerRow } from "@/db/queries/customers";
+import type { Books } from "@/core/enums";
+import { customersPage, deleteCustomerRow, findCustomer, insertCustomer, updateCustomerColumns, type CustomerRow } from "@/db/queries/customers";
 import { ApiError } from "../errors";
 import type { CustomerCreateInput, CustomerDto, CustomerUpdateInput } from "../schemas/customers";
 import { page, readPage } from "./pagination";
 import { sent } from "./patch";
+import { deletedObject } from "./deleted";
 import { notFound } from "./refusals";
 
 function toCustomer(row: CustomerRow): CustomerDto {
   return {
     id: row.id,
     object: "customer",
+    livemode: row.mode === "live",
     name: row.name,
     email: row.email,
     phone: row.phone,
@@ -33,23 +36,23 @@ function columns(input: CustomerUpdateInput) {
   });
 }
 
-export async function listCustomers(orgId: string, query: { limit: number; starting_after?: string; search?: string }) {
-  const rows = await readPage(query, (request) => customersPage(orgId, { search: query.search }, request));
+export async function listCustomers(books: Books, query: { limit: number; starting_after?: string; search?: string }) {
+  const rows = await readPage(query, (request) => customersPage(books, { search: query.search }, request));
   return page(rows.map(toCustomer), query.limit);
 }
 
-export async function createCustomer(orgId: string, input: CustomerCreateInput): Promise<CustomerDto> {
-  return toCustomer(await insertCustomer(orgId, { ...columns(input), name: input.name }));
+export async function createCustomer(books: Books, input: CustomerCreateInput): Promise<CustomerDto> {
+  return toCustomer(await insertCustomer(books, { ...columns(input), name: input.name }));
 }
 
-export async function getCustomer(orgId: string, id: string): Promise<CustomerDto> {
-  const row = await findLiveCustomer(orgId, id);
+export async function getCustomer(books: Books, id: string): Promise<CustomerDto> {
+  const row = await findCustomer(books, id);
   if (!row) throw notFound(id);
   return toCustomer(row);
 }
 
-export async function updateCustomer(orgId: string, id: string, input: CustomerUpdateInput): Promise<CustomerDto> {
-  const row = await updateLiveCustomer(orgId, id, columns(input));
+export async function updateCustomer(books: Books, id: string, input: CustomerUpdateInput): Promise<CustomerDto> {
+  const row = await updateCustomerColumns(books, id, columns(input));
   if (!row) throw notFound(id);
   return toCustomer(row);
 }
@@ -58,8 +61,8 @@ export async function updateCustomer(orgId: string, id: string, input: CustomerU
  * Soft delete: the customer disappears from the API, its paid and void invoices keep naming it,
  * and its drafts are deleted with it. Refused while an invoice of the customer is open.
  */
-export async function deleteCustomer(orgId: string, id: string): Promise<{ id: string; object: "customer"; deleted: true }> {
-  const outcome = await deleteLiveCustomer(orgId, id);
+export async function deleteCustomer(books: Books, id: string): Promise<ReturnType<typeof deletedObject<"customer">>> {
+  const outcome = await deleteCustomerRow(books, id);
   if (!outcome) throw notFound(id);
   const open = outcome.openInvoices;
   if (open > 0) {
@@ -68,5 +71,5 @@ export async function deleteCustomer(orgId: string, id: string): Promise<{ id: s
       `Customer ${id} has ${open} open invoice${open === 1 ? "" : "s"}: mark them paid or void them before deleting the customer.`,
     );
   }
-  return { id, object: "customer", deleted: true };
+  return deletedObject(books, "customer", id);
 }

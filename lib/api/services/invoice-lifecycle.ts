@@ -1,3 +1,4 @@
+import type { Books } from "@/core/enums";
 import type { Tx } from "@/db";
 import { closeOpenInvoice, findInvoice, invoiceTransaction, takeInvoiceNumber, updateInvoiceColumns, type InvoiceStatus } from "@/db/queries/invoices";
 import { addStock, lockStockedProducts, stockedUnitsOnInvoice } from "@/db/queries/products";
@@ -17,65 +18,65 @@ function addDays(day: string, days: number): string {
 }
 
 /** Adds `sign × units` to each stocked product the invoice sells; refuses to go below zero. */
-async function moveStock(tx: Tx, orgId: string, invoiceId: string, sign: 1 | -1) {
-  await lockStockedProducts(tx, orgId, invoiceId);
-  for (const { productId, name, stock, units } of await stockedUnitsOnInvoice(tx, orgId, invoiceId)) {
+async function moveStock(tx: Tx, books: Books, invoiceId: string, sign: 1 | -1) {
+  await lockStockedProducts(tx, books, invoiceId);
+  for (const { productId, name, stock, units } of await stockedUnitsOnInvoice(tx, books, invoiceId)) {
     if (sign < 0 && stock! < units) {
       throw ApiError.of("insufficient_stock", `Not enough stock of ${name} (${productId}): ${stock} in stock, ${units} on invoice ${invoiceId}.`);
     }
-    await addStock(tx, orgId, productId, sign * units);
+    await addStock(tx, books, productId, sign * units);
   }
 }
 
 /** The organization's next invoice number, INV-000123: numbers have no gaps and no duplicates (see takeInvoiceNumber). */
-async function nextNumber(tx: Tx, orgId: string): Promise<string> {
-  return `INV-${String(await takeInvoiceNumber(tx, orgId)).padStart(6, "0")}`;
+async function nextNumber(tx: Tx, books: Books): Promise<string> {
+  return `INV-${String(await takeInvoiceNumber(tx, books)).padStart(6, "0")}`;
 }
 
 /** draft → open: dates settled, customer details frozen, stock taken, number given; all or nothing. */
-export async function finalizeInvoice(orgId: string, id: string): Promise<InvoiceDto> {
+export async function finalizeInvoice(books: Books, id: string): Promise<InvoiceDto> {
   return invoiceTransaction(async (tx) => {
-    const { invoice, customers } = await lockDraft(tx, orgId, id, "finalized");
+    const { invoice, customers } = await lockDraft(tx, books, id, "finalized");
     const issueDate = invoice.issueDate ?? utcDay(new Date());
     const dueDate = invoice.dueDate ?? addDays(issueDate, PAYMENT_TERMS_DAYS);
     if (dueDate < issueDate) {
       throw invalid("due_date", `The due date ${dueDate} is before ${issueDate}, the issue date the invoice would get: update the draft's dates first.`);
     }
-    await moveStock(tx, orgId, id, -1);
+    await moveStock(tx, books, id, -1);
     const now = new Date();
-    await updateInvoiceColumns(tx, orgId, id, {
+    await updateInvoiceColumns(tx, books, id, {
       status: "open",
-      number: await nextNumber(tx, orgId),
+      number: await nextNumber(tx, books),
       issueDate,
       dueDate,
       customerDetails: detailsOf(customers[0]!),
       finalizedAt: now,
       updatedAt: now,
     });
-    return getInvoice(orgId, id, tx);
+    return getInvoice(books, id, tx);
   });
 }
 
 /** open → paid or void; two concurrent transitions cannot both win (see closeOpenInvoice). */
-async function closeOpen(tx: Tx, orgId: string, id: string, to: Extract<InvoiceStatus, "paid" | "void">, verb: string) {
-  if (await closeOpenInvoice(tx, orgId, id, to)) return;
-  const current = await findInvoice(orgId, id, tx);
+async function closeOpen(tx: Tx, books: Books, id: string, to: Extract<InvoiceStatus, "paid" | "void">, verb: string) {
+  if (await closeOpenInvoice(tx, books, id, to)) return;
+  const current = await findInvoice(books, id, tx);
   if (!current) throw notFound(id);
   throw ApiError.of("invoice_not_open", `Invoice ${id} is ${current.status}: only open invoices can be ${verb}.`);
 }
 
-export async function payInvoice(orgId: string, id: string): Promise<InvoiceDto> {
+export async function payInvoice(books: Books, id: string): Promise<InvoiceDto> {
   return invoiceTransaction(async (tx) => {
-    await closeOpen(tx, orgId, id, "paid", "marked paid");
-    return getInvoice(orgId, id, tx);
+    await closeOpen(tx, books, id, "paid", "marked paid");
+    return getInvoice(books, id, tx);
   });
 }
 
 /** open → void: the units it sold go back into stock. */
-export async function voidInvoice(orgId: string, id: string): Promise<InvoiceDto> {
+export async function voidInvoice(books: Books, id: string): Promise<InvoiceDto> {
   return invoiceTransaction(async (tx) => {
-    await closeOpen(tx, orgId, id, "void", "voided");
-    await moveStock(tx, orgId, id, 1);
-    return getInvoice(orgId, id, tx);
+    await closeOpen(tx, books, id, "void", "voided");
+    await moveStock(tx, books, id, 1);
+    return getInvoice(books, id, tx);
   });
 }

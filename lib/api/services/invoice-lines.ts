@@ -1,3 +1,4 @@
+import type { Books } from "@/core/enums";
 import type { DbOrTx } from "@/db";
 import type { InvoiceLineRow, NewInvoiceLine } from "@/db/queries/invoices";
 import { productsByIds } from "@/db/queries/products";
@@ -23,9 +24,9 @@ function safe(value: bigint, path: string): number {
  * Lines as the invoice will store them: catalog products fill in what the line leaves out, then
  * the rounding rule of lib/money.ts gives each line's amount and tax and the invoice's totals.
  */
-export async function priceLines(db: DbOrTx, orgId: string, currency: string, inputs: LineInputValue[]): Promise<PricedInvoice> {
+export async function priceLines(db: DbOrTx, books: Books, currency: string, inputs: LineInputValue[]): Promise<PricedInvoice> {
   const productIds = [...new Set(inputs.flatMap((line) => (line.product ? [line.product] : [])))];
-  const catalog = await productsByIds(orgId, productIds, db);
+  const catalog = await productsByIds(books, productIds, db);
 
   const lines = inputs.map((input, position) => {
     const path = `lines.${position}`;

@@ -1,3 +1,4 @@
+import type { Books } from "@/core/enums";
 import type { DbOrTx } from "@/db";
 import { customersByIds, type CustomerRow } from "@/db/queries/customers";
 import { linesOfInvoices, type CustomerDetails, type InvoiceLineRow, type InvoiceRow } from "@/db/queries/invoices";
@@ -13,6 +14,7 @@ function toLine(row: InvoiceLineRow): LineItemDto {
   return {
     id: row.id,
     object: "line_item",
+    livemode: row.mode === "live",
     product: row.productId,
     description: row.description,
     quantity: row.quantity,
@@ -28,6 +30,7 @@ function toInvoice(row: InvoiceRow, lines: InvoiceLineRow[], details: CustomerDe
   return {
     id: row.id,
     object: "invoice",
+    livemode: row.mode === "live",
     number: row.number,
     status: row.status,
     overdue: row.status === "open" && row.dueDate !== null && row.dueDate < today,
@@ -50,15 +53,15 @@ function toInvoice(row: InvoiceRow, lines: InvoiceLineRow[], details: CustomerDe
 }
 
 /** Invoice objects for rows of one organization: their lines and, for drafts, the customer as it is now. */
-export async function withLines(orgId: string, rows: InvoiceRow[], db?: DbOrTx): Promise<InvoiceDto[]> {
+export async function withLines(books: Books, rows: InvoiceRow[], db?: DbOrTx): Promise<InvoiceDto[]> {
   if (rows.length === 0) return [];
   const lines = await linesOfInvoices(
-    orgId,
+    books,
     rows.map((row) => row.id),
     db,
   );
   const draftCustomers = [...new Set(rows.filter((row) => !row.customerDetails).map((row) => row.customerId))];
-  const live = await customersByIds(orgId, draftCustomers, db);
+  const live = await customersByIds(books, draftCustomers, db);
   const today = utcDay(new Date());
   return rows.map((row) => {
     const details = row.customerDetails ?? detailsOf(live.find((customer) => customer.id === row.customerId)!);

@@ -1,3 +1,4 @@
+import type { Books } from "@/core/enums";
 import { availableParallelism } from "node:os";
 import { Piscina } from "piscina";
 import { findIssuer } from "@/db/queries/invoices";
@@ -30,9 +31,9 @@ function renderInWorker(organization: string, invoice: InvoiceDto): Promise<Uint
 }
 
 /** The invoice as a PDF and the file name to save it under: INV-000123.pdf, or draft-in_….pdf. */
-export async function invoicePdf(orgId: string, invoiceId: string): Promise<{ bytes: Uint8Array; filename: string }> {
-  const invoice = await getInvoice(orgId, invoiceId);
-  const org = await findIssuer(orgId);
+export async function invoicePdf(books: Books, invoiceId: string): Promise<{ bytes: Uint8Array; filename: string }> {
+  const invoice = await getInvoice(books, invoiceId);
+  const org = await findIssuer(books.orgId);
   const bytes = await renderInWorker(org!.name, invoice);
   return { bytes, filename: `${invoice.number ?? `draft-${invoice.id}`}.pdf` };
 }

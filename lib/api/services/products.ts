@@ -1,3 +1,4 @@
+import type { Books } from "@/core/enums";
 import { findProduct, insertProduct, productsPage, updateProductColumns, type ProductRow } from "@/db/queries/products";
 import { percentToPpm, ppmToPercent } from "@/lib/money";
 import { ApiError } from "../errors";
@@ -10,6 +11,7 @@ function toProduct(row: ProductRow): ProductDto {
   return {
     id: row.id,
     object: "product",
+    livemode: row.mode === "live",
     name: row.name,
     description: row.description,
     sku: row.sku,
@@ -47,31 +49,31 @@ async function uniqueSku<T>(sku: string | null | undefined, write: () => Promise
   }
 }
 
-export async function listProducts(orgId: string, query: { limit: number; starting_after?: string; active?: boolean }) {
-  const rows = await readPage(query, (request) => productsPage(orgId, { active: query.active }, request));
+export async function listProducts(books: Books, query: { limit: number; starting_after?: string; active?: boolean }) {
+  const rows = await readPage(query, (request) => productsPage(books, { active: query.active }, request));
   return page(rows.map(toProduct), query.limit);
 }
 
-export async function createProduct(orgId: string, input: ProductCreateInput): Promise<ProductDto> {
+export async function createProduct(books: Books, input: ProductCreateInput): Promise<ProductDto> {
   const row = await uniqueSku(input.sku, () =>
-    insertProduct(orgId, { ...columns(input), name: input.name, unitAmount: input.unit_amount, currency: input.currency }),
+    insertProduct(books, { ...columns(input), name: input.name, unitAmount: input.unit_amount, currency: input.currency }),
   );
   return toProduct(row);
 }
 
-export async function getProduct(orgId: string, id: string): Promise<ProductDto> {
-  const row = await findProduct(orgId, id);
+export async function getProduct(books: Books, id: string): Promise<ProductDto> {
+  const row = await findProduct(books, id);
   if (!row) throw notFound(id);
   return toProduct(row);
 }
 
-export async function updateProduct(orgId: string, id: string, input: ProductUpdateInput): Promise<ProductDto> {
-  const row = await uniqueSku(input.sku, () => updateProductColumns(orgId, id, columns(input)));
+export async function updateProduct(books: Books, id: string, input: ProductUpdateInput): Promise<ProductDto> {
+  const row = await uniqueSku(input.sku, () => updateProductColumns(books, id, columns(input)));
   if (!row) throw notFound(id);
   return toProduct(row);
 }
 
 /** Archiving keeps the product for the invoices that sell it; archiving twice changes nothing. */
-export function archiveProduct(orgId: string, id: string): Promise<ProductDto> {
-  return updateProduct(orgId, id, { active: false });
+export function archiveProduct(books: Books, id: string): Promise<ProductDto> {
+  return updateProduct(books, id, { active: false });
 }
