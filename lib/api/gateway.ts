@@ -145,6 +145,17 @@ function decide(c: Context<ApiEnv>, admission: Admission, ask: { need: RequiredA
   }
 }
 
+/** The X-API-Key header's value, refused before any database lookup when it is missing or not of a key's shape. */
+function presentedKey(header: string | undefined, refused: (error: ApiError) => ApiError): string {
+  const presented = header?.trim();
+  if (!presented) throw refused(ApiError.of("api_key_missing", "Send your API key in the X-API-Key header."));
+  if (!parseApiKey(presented).ok) {
+    const shape = `Live keys start with ${API_KEY_PREFIXES.live}, test keys with ${API_KEY_PREFIXES.test}, and 32 letters and digits follow.`;
+    throw refused(ApiError.of("api_key_invalid", `This is not a valid API key. ${shape}`));
+  }
+  return presented;
+}
+
 /**
  * The /v1 gateway (docs/features/api.md): request id, key authentication, plan, per-key rate limit, monthly
  * quota, then the handler; every request whose key maps to an organization gets its audit row,
@@ -162,16 +173,7 @@ export function gateway(): MiddlewareHandler<ApiEnv> {
     const now = c.get("receivedAt");
     const requestId = c.get("requestId");
 
-    const presented = c.req.header("x-api-key")?.trim();
-    if (!presented) throw refused(ApiError.of("api_key_missing", "Send your API key in the X-API-Key header."));
-    const format = parseApiKey(presented);
-    if (!format.ok)
-      throw refused(
-        ApiError.of(
-          "api_key_invalid",
-          `This is not a valid API key. Live keys start with ${API_KEY_PREFIXES.live}, test keys with ${API_KEY_PREFIXES.test}, and 32 letters and digits follow.`,
-        ),
-      );
+    const presented = presentedKey(c.req.header("x-api-key"), refused);
     const keyHash = hashApiKey(presented);
     const template = routeTemplate(c);
     const failed = (error: unknown) => {
