@@ -57,9 +57,11 @@ async function benchFilterCombinations(orgId: string, keyIds: string[], now: Dat
   const cases = combinations({ busiest: keyIds[0]!, quietest: keyIds[keyIds.length - 1]! }, endpoint!.endpoint);
   const results: { label: string; first: number; second: number; rows: number }[] = [];
   for (const { label, filters } of cases) {
-    const first = await timeRepeated(() => listAuditLog(orgId, filters, { now }), REPEATS, 1);
+    const first = await timeRepeated(() => listAuditLog({ orgId: orgId, mode: "live" }, filters, { now }), REPEATS, 1);
     const older = first.result.older;
-    const second = older ? await timeRepeated(() => listAuditLog(orgId, { ...filters, before: older }, { now }), REPEATS, 1) : undefined;
+    const second = older
+      ? await timeRepeated(() => listAuditLog({ orgId: orgId, mode: "live" }, { ...filters, before: older }, { now }), REPEATS, 1)
+      : undefined;
     results.push({ label, first: median(first.samples), second: second ? median(second.samples) : Number.NaN, rows: first.result.rows.length });
   }
   const worst = (result: (typeof results)[number]) => Math.max(result.first, Number.isNaN(result.second) ? 0 : result.second);
@@ -95,7 +97,7 @@ async function orgRows(orgId: string): Promise<number> {
 async function explainSparse(orgId: string, busiestKey: string, now: Date): Promise<void> {
   const filters: AuditLogFilters = { key: busiestKey, status: "503" };
   for (const route of ["by-combination", "time-order"] as Route[]) {
-    const statement = sliceQuery(orgId, filters, now, { direction: "older", limit: 51, route }).toSQL();
+    const statement = sliceQuery({ orgId: orgId, mode: "live" }, filters, now, { direction: "older", limit: 51, route }).toSQL();
     const plan = rowsOf<{ "QUERY PLAN": string }>(await getDb().execute(sql.raw(`explain (analyze, costs off) ${await withLiterals(statement)}`)));
     const lines = plan.map((row) => row["QUERY PLAN"]);
     console.log(`\n  EXPLAIN ANALYZE, page 1 of the busiest key's 503s, read ${route}:`);
@@ -157,14 +159,14 @@ async function benchExport(orgId: string, now: Date): Promise<void> {
 
   // The first export of a process opens the COPY client and compiles the stream's code: done
   // once on a few rows, so the rounds measure what a million rows cost.
-  await drain(await auditLogCsv(orgId, { ...filters, status: "503" }, { now }));
+  await drain(await auditLogCsv({ orgId: orgId, mode: "live" }, { ...filters, status: "503" }, { now }));
   const exports: { ms: number; bytes: number; rssGrowth: number }[] = [];
   const copies: { ms: number; bytes: number }[] = [];
   for (let round = 0; round < 3; round++) {
     (globalThis as { gc?: () => void }).gc?.();
     const rssBefore = process.memoryUsage.rss();
     const started = performance.now();
-    const { bytes, peakRss } = await drain(await auditLogCsv(orgId, filters, { now }));
+    const { bytes, peakRss } = await drain(await auditLogCsv({ orgId: orgId, mode: "live" }, filters, { now }));
     exports.push({ ms: performance.now() - started, bytes, rssGrowth: peakRss - rssBefore });
     copies.push(await plainCopy(orgId, fromDate, toDate));
   }

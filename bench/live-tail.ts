@@ -190,7 +190,7 @@ async function benchStreamHeap(org: { id: string; slug: string }, key: string): 
     const before = memorySnapshot().heapUsed;
     const connection = new AbortController();
     const viewer = { userId, sessionId, orgId: org.id, orgSlug: org.slug };
-    const tails = await Promise.all(Array.from({ length: STREAMS }, () => openLiveTail(viewer, {}, null, connection.signal)));
+    const tails = await Promise.all(Array.from({ length: STREAMS }, () => openLiveTail(viewer, { mode: "live" }, null, connection.signal)));
     let events = 0;
     const readers = tails.slice(1).map(async ({ stream }) => {
       const decoder = new TextDecoder();

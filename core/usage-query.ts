@@ -1,3 +1,4 @@
+import type { Mode } from "./enums";
 import type { RollupGrain } from "./usage-grains";
 
 /**
@@ -12,6 +13,8 @@ export type UsageGroup = (typeof USAGE_GROUPS)[number];
 
 export interface UsageQuery {
   orgId: string;
+  /** Live or test traffic: a request's mode is its key's (docs/features/test-mode.md#traffic). */
+  mode: Mode;
   /** The window, `from` included and `to` excluded, both on a minute's boundary. */
   from: Date;
   to: Date;

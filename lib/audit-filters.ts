@@ -3,6 +3,7 @@ import { RANGE_PRESET_MS, statusBounds, type AuditCursor, type AuditLogFilters, 
 import { API_ERRORS } from "./api/errors";
 import { boundedDate, boundedString, dateRangeProblem } from "./input-rules";
 import { REFUSALS } from "./log-filter-labels";
+import { modeParam } from "./view-mode";
 
 // The range presets' names, for the server pages that say which range they show.
 export { RANGE_PRESETS } from "./log-filter-labels";
@@ -65,6 +66,8 @@ export function checkRangeAndPage(value: { range?: string; from?: string; to?: s
 
 /** What selects requests by their key, endpoint, method and status: the audit log's URL and the Usage page's (lib/usage/filters.ts). */
 export const requestFilterFields = {
+  // Live or test traffic (lib/view-mode.ts): not a filter to clear, but chosen by the same URL.
+  mode: modeParam,
   endpoint: boundedString(300, "That endpoint is too long.").trim().min(1).optional(),
   status: z
     .string()
@@ -104,8 +107,9 @@ type FitsTheQueries<T extends AuditLogFilters> = T;
 export type AuditFilters = FitsTheQueries<z.output<typeof auditFiltersSchema>>;
 type AuditFilterParam = keyof z.input<typeof auditFiltersSchema>;
 
-/** The parameters that choose rows; the cursors only choose a page of them. */
+/** The parameters that narrow the rows; the mode chooses whose they are, the cursors only a page of them. */
 const FILTER_PARAMS = ["range", "from", "to", "endpoint", "status", "key", "method", "error"] as const satisfies readonly AuditFilterParam[];
+const URL_PARAMS = ["mode", ...FILTER_PARAMS] as const satisfies readonly AuditFilterParam[];
 
 export type SearchParamsInput = URLSearchParams | Record<string, string | string[] | undefined>;
 
@@ -146,7 +150,7 @@ export function filterSearchParams<F extends Partial<Record<string, unknown>>>(
 }
 
 export function auditSearchParams(filters: AuditFilters, cursor?: { before?: AuditCursor; after?: AuditCursor }): URLSearchParams {
-  return filterSearchParams(FILTER_PARAMS, filters, cursor);
+  return filterSearchParams(URL_PARAMS, filters, cursor);
 }
 
 export function hasFilters(filters: AuditFilters): boolean {

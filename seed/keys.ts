@@ -86,7 +86,7 @@ export const KEYS: DemoKey[] = [
     mode: "test",
     createdBy: "usr_demo_admin",
     createdDaysAgo: 40,
-    dailyRequests: 0,
+    dailyRequests: 30,
     userAgent: "invoicing-node/2.3.1 node/20.20.2 (CI)",
     ips: ["192.0.2.140"],
   },

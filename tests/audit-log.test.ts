@@ -62,7 +62,7 @@ function expected(select: (row: RequestLogEntry) => boolean): string[] {
 const ROUTES: Route[] = ["time-order", "by-combination"];
 
 async function allRows(params: Record<string, string>, route?: Route): Promise<AuditLogRowDto[]> {
-  const page = await listAuditLog(team.org.id, filtersOf(params), { now, pageSize: 1000, route });
+  const page = await listAuditLog({ orgId: team.org.id, mode: "live" }, filtersOf(params), { now, pageSize: 1000, route });
   expect(page.older).toBeNull();
   return page.rows;
 }
@@ -219,7 +219,7 @@ describe("audit log filters", () => {
   });
 
   it("offers the endpoints, statuses and methods the organization has seen, and none of another's", async () => {
-    const options = await getAuditFilterOptions(team.org.id);
+    const options = await getAuditFilterOptions({ orgId: team.org.id, mode: "live" });
     expect(options.endpoints).toEqual([
       "GET /v1/customers",
       "POST /v1/customers",
@@ -231,7 +231,7 @@ describe("audit log filters", () => {
     ]);
     expect(options.statuses).toEqual([200, 201, 204, 302, 401, 403, 404, 422, 429, 500, 503]);
     expect(options.methods).toEqual(["DELETE", "GET", "POST"]);
-    const foreignOptions = await getAuditFilterOptions(foreign.orgId);
+    const foreignOptions = await getAuditFilterOptions({ orgId: foreign.orgId, mode: "live" });
     expect(foreignOptions.endpoints).toContain("DELETE /v1/products/{id}");
     expect(foreignOptions.statuses).toContain(409);
     expect(foreignOptions.methods).toContain("PATCH");
@@ -266,10 +266,10 @@ describe("how a page is read", () => {
     const sparse = await logRequest({ orgId: org.id, apiKeyId: quiet, at: ago(HOUR), endpoint: "POST /v1/invoices", status: 503 });
     await logRequest({ orgId: org.id, apiKeyId: busy, at: ago(HOUR / 2), endpoint: "GET /v1/invoices", status: 200 });
     const first = { direction: "older", limit: 51 } as const;
-    expect(await chooseRoute(org.id, { key: quiet, status: "503" }, now, first)).toBe("by-combination");
-    expect(await chooseRoute(org.id, { key: busy }, now, first)).toBe("time-order");
-    expect(await chooseRoute(org.id, {}, now, first)).toBe("time-order");
-    const page = await listAuditLog(org.id, { key: quiet, status: "503" }, { now });
+    expect(await chooseRoute({ orgId: org.id, mode: "live" }, { key: quiet, status: "503" }, now, first)).toBe("by-combination");
+    expect(await chooseRoute({ orgId: org.id, mode: "live" }, { key: busy }, now, first)).toBe("time-order");
+    expect(await chooseRoute({ orgId: org.id, mode: "live" }, {}, now, first)).toBe("time-order");
+    const page = await listAuditLog({ orgId: org.id, mode: "live" }, { key: quiet, status: "503" }, { now });
     expect(page.rows.map((row) => row.requestId)).toEqual([sparse.requestId]);
   });
 });
@@ -279,17 +279,17 @@ describe("audit log pagination", () => {
   async function walk(orgId: string, params: Record<string, string>, pageSize: number, route?: Route) {
     const base = filtersOf(params);
     const older: string[][] = [];
-    let page = await listAuditLog(orgId, base, { now, pageSize, route });
+    let page = await listAuditLog({ orgId: orgId, mode: "live" }, base, { now, pageSize, route });
     expect(page.newer).toBeNull();
     for (;;) {
       older.push(page.rows.map((row) => row.requestId));
       if (!page.older) break;
-      page = await listAuditLog(orgId, filtersOf({ ...params, before: encodeCursor(page.older) }), { now, pageSize, route });
+      page = await listAuditLog({ orgId: orgId, mode: "live" }, filtersOf({ ...params, before: encodeCursor(page.older) }), { now, pageSize, route });
       expect(page.newer).not.toBeNull();
     }
     const newer: string[][] = [page.rows.map((row) => row.requestId)];
     while (page.newer) {
-      page = await listAuditLog(orgId, filtersOf({ ...params, after: encodeCursor(page.newer) }), { now, pageSize, route });
+      page = await listAuditLog({ orgId: orgId, mode: "live" }, filtersOf({ ...params, after: encodeCursor(page.newer) }), { now, pageSize, route });
       newer.unshift(page.rows.map((row) => row.requestId));
     }
     return { older, newer };
@@ -329,7 +329,7 @@ describe("audit log pagination", () => {
         values (${org.id}, ${keyId}, ${`req_us_${micros}_${Math.random()}`}, 'GET', '/v1/invoices', 'GET /v1/invoices', 200, 1,
                 ${base}::timestamptz + ${`${micros} microseconds`}::interval)`);
     }
-    const everything = (await listAuditLog(org.id, {}, { now })).rows.map((row) => row.requestId);
+    const everything = (await listAuditLog({ orgId: org.id, mode: "live" }, {}, { now })).rows.map((row) => row.requestId);
     expect(everything).toHaveLength(5);
     for (const pageSize of [1, 2, 3]) {
       const { older, newer } = await walk(org.id, {}, pageSize);
@@ -341,7 +341,9 @@ describe("audit log pagination", () => {
   it("offers the way back from a page past the end", async () => {
     const all = await allRows({});
     const oldest = all[all.length - 1]!;
-    const past = await listAuditLog(team.org.id, filtersOf({ before: `${oldest.createdAt.replace("Z", "000Z")}_${oldest.id}` }), { now });
+    const past = await listAuditLog({ orgId: team.org.id, mode: "live" }, filtersOf({ before: `${oldest.createdAt.replace("Z", "000Z")}_${oldest.id}` }), {
+      now,
+    });
     expect(past.rows).toEqual([]);
     expect(past.older).toBeNull();
     expect(past.newer).not.toBeNull();

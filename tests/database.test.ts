@@ -13,6 +13,7 @@ import { utcDay } from "@/core/time";
 import { seedDatabase } from "@/seed";
 import { DEMO_PASSWORD, DEMO_USERS } from "@/seed/accounts";
 import { listActivity } from "@/db/queries/activity";
+import { listAuditLog } from "@/db/queries/audit-log";
 import { listApiKeys } from "@/db/queries/api-keys";
 import { listWebhookDeliveries, listWebhookEndpoints } from "@/db/queries/webhooks";
 
@@ -101,7 +102,7 @@ describe("the seed", () => {
     expect(await counts()).toEqual(first);
   });
 
-  it("gives Acme test books that only the test mode sees, numbered on their own", async () => {
+  it("gives Acme test books and test traffic that only the test mode sees, numbered on their own", async () => {
     await seedDatabase(getDb());
     const test = { orgId: "org_demo_acme", mode: "test" } as const;
     const page = await listInvoices(test, { limit: 10 });
@@ -114,6 +115,12 @@ describe("the seed", () => {
     ]);
     expect((await listInvoices({ orgId: "org_demo_acme", mode: "live" }, { limit: 10 })).data).toEqual([]);
     expect((await analytics(test, { from: "2000-01-01", to: utcDay(new Date()) })).invoice_counts).toMatchObject({ paid: 2, open: 1, void: 1, draft: 1 });
+    // Its CI key's calls are the test mode's traffic, and only its.
+    const testRows = (await listAuditLog(test, {}, { pageSize: 50 })).rows;
+    expect(testRows.length).toBeGreaterThan(0);
+    expect(new Set(testRows.map((row) => row.keyId))).toEqual(new Set(["key_demo_acme_test"]));
+    const liveRows = (await listAuditLog({ ...test, mode: "live" }, {}, { pageSize: 500 })).rows;
+    expect(liveRows.some((row) => row.keyId === "key_demo_acme_test")).toBe(false);
   });
 
   it("gives traffic a mix of statuses and endpoints within the last 30 days", async () => {

@@ -210,7 +210,7 @@ describe("the live tail", () => {
     const { team, user, sessionId, key } = await watcher();
     await backlog(team.org.id, key.id);
     const viewer = { userId: user.id, sessionId, orgId: team.org.id, orgSlug: team.org.slug };
-    const { stream } = await openLiveTail(viewer, {}, 0, new AbortController().signal, { checkMs: 100, slowConsumerMs: 500 });
+    const { stream } = await openLiveTail(viewer, { mode: "live" }, 0, new AbortController().signal, { checkMs: 100, slowConsumerMs: 500 });
     expect(await until(async () => (await streamRowsOf(user.id)).length === 0, 5000)).toBe(true);
     await expect(sseReader(stream).next(1000)).rejects.toMatchObject({ name: "AbortError", message: expect.stringContaining("took nothing") });
   });
@@ -257,7 +257,12 @@ describe("the live tail", () => {
   it("reads no further than a slow client's queue, then delivers everything in order", async () => {
     const { team, user, sessionId, key } = await watcher();
     const connection = new AbortController();
-    const { stream, stats } = await openLiveTail({ userId: user.id, sessionId, orgId: team.org.id, orgSlug: team.org.slug }, {}, null, connection.signal);
+    const { stream, stats } = await openLiveTail(
+      { userId: user.id, sessionId, orgId: team.org.id, orgSlug: team.org.slug },
+      { mode: "live" },
+      null,
+      connection.signal,
+    );
     const reader = sseReader(stream);
     await Promise.all(Array.from({ length: 1500 }, () => logRequest({ orgId: team.org.id, apiKeyId: key.id, at: new Date() })));
     // Until the tail has read, then queued nothing for two of an idle tail's 400 ms reads (POLL_MS, lib/live-tail/stream.ts).

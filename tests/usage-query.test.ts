@@ -113,7 +113,7 @@ describe("usage rows", () => {
   it.each(groupings.map((groupBy) => [groupBy.join(" × ") || "nothing", groupBy] as const))(
     "counts the whole window grouped by %s exactly as the log does, requests of the last seconds included",
     async (_, groupBy) => {
-      const query: UsageQuery = { orgId, ...window(), bucket: null, groupBy };
+      const query: UsageQuery = { orgId, mode: "live", ...window(), bucket: null, groupBy };
       const rows = await usageRows(query);
       expect(counted(rows)).toEqual(fromLog(await logCounts(query, "1")));
       expect(rows.every((row) => row.bucketStart === query.from.toISOString())).toBe(true);
@@ -128,7 +128,7 @@ describe("usage rows", () => {
     ["a status", { status: "500" }],
   ] as const)("filters by %s as the log does", async (_, filter) => {
     const resolved = "keyId" in filter ? { keyId: keyIds[0]! } : filter;
-    const query: UsageQuery = { orgId, ...window(), bucket: null, groupBy: ["key", "endpoint", "status"], ...resolved };
+    const query: UsageQuery = { orgId, mode: "live", ...window(), bucket: null, groupBy: ["key", "endpoint", "status"], ...resolved };
     const rows = await usageRows(query);
     expect(rows.length).toBeGreaterThan(0);
     expect(counted(rows)).toEqual(fromLog(await logCounts(query, "1")));
@@ -139,7 +139,7 @@ describe("usage rows", () => {
     ["day", "date_trunc('day', created_at, 'UTC')", DAY],
   ] as const)("gives a row per %s and status, equal to the log's", async (bucket, bucketOf, size) => {
     const from = new Date(Math.floor((now.getTime() - 2 * DAY) / size) * size);
-    const query: UsageQuery = { orgId, from, to: new Date(Math.ceil((now.getTime() + 1) / size) * size), bucket, groupBy: ["status"] };
+    const query: UsageQuery = { orgId, mode: "live", from, to: new Date(Math.ceil((now.getTime() + 1) / size) * size), bucket, groupBy: ["status"] };
     const rows = await usageRows(query);
     const logged = await logCounts(query, bucketOf);
     expect(rows.map((row) => row.bucketStart)).toEqual(logged.map((row) => new Date(row.bucket_start as string).toISOString()));
@@ -147,7 +147,7 @@ describe("usage rows", () => {
   });
 
   it("gives latency percentiles within the stated error of the exact ones, per key × endpoint", async () => {
-    const rows = await usageRows({ orgId, ...window(), bucket: null, groupBy: ["key", "endpoint"] });
+    const rows = await usageRows({ orgId, mode: "live", ...window(), bucket: null, groupBy: ["key", "endpoint"] });
     expect(rows).toHaveLength(9);
     for (const row of rows) {
       const durations = sent
@@ -165,9 +165,9 @@ describe("usage rows", () => {
 
   it("answers an organization without traffic, or a window before it, with no rows", async () => {
     const quiet = await createOrg("pro");
-    expect(await usageRows({ orgId: quiet.id, ...window(), bucket: null, groupBy: [] })).toEqual([]);
+    expect(await usageRows({ orgId: quiet.id, mode: "live", ...window(), bucket: null, groupBy: [] })).toEqual([]);
     const before = new Date(minuteFloor(now).getTime() - 10 * DAY);
-    expect(await usageRows({ orgId, from: before, to: new Date(before.getTime() + DAY), bucket: "hour", groupBy: [] })).toEqual([]);
+    expect(await usageRows({ orgId, mode: "live", from: before, to: new Date(before.getTime() + DAY), bucket: "hour", groupBy: [] })).toEqual([]);
   });
 });
 
@@ -194,6 +194,7 @@ describe("the 4xx and 5xx classes", () => {
     );
     const window = {
       orgId: org.id,
+      mode: "live" as const,
       from: new Date(Math.floor(now.getTime() / DAY) * DAY - 3 * DAY),
       to: new Date(Math.ceil((now.getTime() + 1) / MINUTE) * MINUTE),
       bucket: null,

@@ -165,7 +165,7 @@ describe("requests pending for the minute and hour rollups", () => {
              (select count(*) from request_log where org_id = ${orgId})::int as logged`).then(([row]) => row!);
   const lastHour = (orgId: string, bucket: "minute" | null) => {
     const to = new Date(Math.ceil((Date.now() + 1) / 60_000) * 60_000);
-    return usageRows({ orgId, from: new Date(to.getTime() - HOUR), to, bucket, groupBy: [] });
+    return usageRows({ orgId, mode: "live", from: new Date(to.getTime() - HOUR), to, bucket, groupBy: [] });
   };
 
   it("are counted by every read before they are folded, and once after", async () => {

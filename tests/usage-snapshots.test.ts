@@ -88,13 +88,13 @@ describe("usage snapshots of closed hours and days", () => {
     ];
     const list: UsageQuery[] = [];
     for (const window of windows) {
-      for (const groupBy of groupings) list.push({ orgId, ...window, bucket: null, groupBy });
-      for (const filter of filters) list.push({ orgId, ...window, bucket: null, groupBy: ["key", "endpoint"], ...filter });
+      for (const groupBy of groupings) list.push({ orgId, mode: "live", ...window, bucket: null, groupBy });
+      for (const filter of filters) list.push({ orgId, mode: "live", ...window, bucket: null, groupBy: ["key", "endpoint"], ...filter });
     }
     for (const bucket of ["day", "hour"] as const) {
       const from = new Date(bucket === "day" ? today - 5 * DAY : today - 2 * DAY);
-      for (const filter of filters) list.push({ orgId, from, to: new Date(today + DAY), bucket, groupBy: [], ...filter });
-      list.push({ orgId, from, to: new Date(today + DAY), bucket, groupBy: ["key", "status"], limit: 7 });
+      for (const filter of filters) list.push({ orgId, mode: "live", from, to: new Date(today + DAY), bucket, groupBy: [], ...filter });
+      list.push({ orgId, mode: "live", from, to: new Date(today + DAY), bucket, groupBy: ["key", "status"], limit: 7 });
     }
     return list;
   }

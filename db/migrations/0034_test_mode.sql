@@ -53,4 +53,10 @@ ALTER TABLE "customers" ALTER COLUMN "mode" DROP DEFAULT;--> statement-breakpoin
 ALTER TABLE "invoice_counters" ALTER COLUMN "mode" DROP DEFAULT;--> statement-breakpoint
 ALTER TABLE "invoice_line_items" ALTER COLUMN "mode" DROP DEFAULT;--> statement-breakpoint
 ALTER TABLE "invoices" ALTER COLUMN "mode" DROP DEFAULT;--> statement-breakpoint
-ALTER TABLE "products" ALTER COLUMN "mode" DROP DEFAULT;
+ALTER TABLE "products" ALTER COLUMN "mode" DROP DEFAULT;--> statement-breakpoint
+-- Usage snapshots sum one mode's traffic: the old ones (both modes together) go, and the next build takes them again from the rollups.
+DELETE FROM "usage_snapshot";--> statement-breakpoint
+UPDATE "usage_snapshot_mark" SET "hours_through" = NULL, "days_through" = NULL;--> statement-breakpoint
+ALTER TABLE "usage_snapshot" DROP CONSTRAINT "usage_snapshot_pk";--> statement-breakpoint
+ALTER TABLE "usage_snapshot" ADD COLUMN "mode" "mode" NOT NULL;--> statement-breakpoint
+ALTER TABLE "usage_snapshot" ADD CONSTRAINT "usage_snapshot_pk" PRIMARY KEY("org_id","mode","grain","kind","level","period_start");

@@ -4,6 +4,8 @@ import { getDb } from "@/db";
 import { requestDailyRollup } from "@/db/schema";
 import { utcDay } from "@/core/time";
 import { statusBounds, timeWindow, type AuditCursor, type AuditLogFilters } from "@/core/request-log";
+import type { Books } from "@/core/enums";
+import { hasKeysOfOtherMode, keyOfMode } from "./keys-of-mode";
 
 /*
  * Which way the audit log reads a slice of its rows (db/queries/audit-log.ts), chosen from the
@@ -35,7 +37,7 @@ export type Route = "time-order" | "by-combination";
 
 const dayOf = (at: string) => at.slice(0, 10);
 
-/** The rollup rows of the filters' window and of the slice's side of its cursor (days include their whole day). */
+/** The organization's rollup rows of the filters' window and of the slice's side of its cursor (days include their whole day), both modes. */
 export function rollupDays(orgId: string, filters: AuditLogFilters, now: Date, slice: Slice): SQL[] {
   const conditions: SQL[] = [eq(requestDailyRollup.orgId, orgId)];
   const window = timeWindow(filters, now);
@@ -48,8 +50,8 @@ export function rollupDays(orgId: string, filters: AuditLogFilters, now: Date, s
   return conditions;
 }
 
-/** The rollup rows counting requests the filters select: the same conditions as the audit log's filters (db/queries/audit-log.ts), on the rollup's columns. */
-export function rollupMatches(filters: AuditLogFilters): SQL | undefined {
+/** The filters on a rollup row's columns: the same conditions as the audit log's filters (db/queries/audit-log.ts). */
+function rollupFilters(filters: AuditLogFilters): SQL[] {
   const conditions: SQL[] = [];
   if (filters.key) conditions.push(eq(requestDailyRollup.apiKeyId, filters.key));
   if (filters.endpoint) conditions.push(eq(requestDailyRollup.endpoint, filters.endpoint));
@@ -59,7 +61,12 @@ export function rollupMatches(filters: AuditLogFilters): SQL | undefined {
   }
   // An endpoint is "METHOD /route" with the request's own method (lib/api/gateway.ts, endpointOf).
   if (filters.method) conditions.push(like(requestDailyRollup.endpoint, `${filters.method} %`));
-  return conditions.length > 0 ? and(...conditions) : undefined;
+  return conditions;
+}
+
+/** The rollup rows counting requests the page selects: its mode's (docs/features/test-mode.md#traffic), matching its filters. */
+export function rollupMatches(books: Books, filters: AuditLogFilters): SQL {
+  return and(keyOfMode(requestDailyRollup.apiKeyId, books), ...rollupFilters(filters))!;
 }
 
 /**
@@ -82,9 +89,10 @@ export function rowsPassedInTimeOrder(days: { total: number; matching: number }[
  * Chooses the route from the daily rollups: walking the days from the cursor in the slice's
  * direction, how many rows would a time-ordered read pass before it has `limit` matches?
  */
-export async function chooseRoute(orgId: string, filters: AuditLogFilters, now: Date, slice: Slice): Promise<Route> {
-  const matches = rollupMatches(filters);
-  if (!matches) return "time-order";
+export async function chooseRoute(books: Books, filters: AuditLogFilters, now: Date, slice: Slice): Promise<Route> {
+  // Every row of the organization matches: nothing to skip.
+  if (rollupFilters(filters).length === 0 && !(await hasKeysOfOtherMode(books))) return "time-order";
+  const matches = rollupMatches(books, filters);
   const days = await getDb()
     .select({
       day: requestDailyRollup.day,
@@ -92,7 +100,7 @@ export async function chooseRoute(orgId: string, filters: AuditLogFilters, now: 
       matching: sql<number>`coalesce(sum(${requestDailyRollup.count}) filter (where ${matches}), 0)::float8`.mapWith(Number),
     })
     .from(requestDailyRollup)
-    .where(and(...rollupDays(orgId, filters, now, slice)))
+    .where(and(...rollupDays(books.orgId, filters, now, slice)))
     .groupBy(requestDailyRollup.day)
     .orderBy(slice.direction === "older" ? desc(requestDailyRollup.day) : asc(requestDailyRollup.day));
   return rowsPassedInTimeOrder(days, slice.limit) <= TIME_ORDER_BUDGET_ROWS ? "time-order" : "by-combination";

@@ -6,6 +6,8 @@ import { beyondCursor, cursorTime, keysetPage, walkingOrder, withinWindow, type 
 import { apiKeys, requestDailyRollup, requestLog } from "@/db/schema";
 import { statusBounds, timeWindow, type AuditLogFilters } from "@/core/request-log";
 import { chooseRoute, rollupDays, rollupMatches, type Route, type Slice } from "@/db/queries/audit-log-route";
+import type { Books } from "@/core/enums";
+import { keyOfMode } from "./keys-of-mode";
 
 export interface AuditLogRowDto {
   id: number;
@@ -34,13 +36,13 @@ const AUDIT_PAGE_SIZE = 50;
 const timeline: KeysetColumns = { at: requestLog.createdAt, id: requestLog.id };
 const cursorAt = cursorTime(timeline);
 
-/** The organization's rows in the filters' time window. */
-function inWindow(orgId: string, filters: AuditLogFilters, now: Date): SQL[] {
-  return [eq(requestLog.orgId, orgId), ...withinWindow(timeline, timeWindow(filters, now))];
+/** The books' rows in the filters' time window: the organization's, of its keys of the mode. */
+function inWindow(books: Books, filters: AuditLogFilters, now: Date): SQL[] {
+  return [eq(requestLog.orgId, books.orgId), keyOfMode(requestLog.apiKeyId, books), ...withinWindow(timeline, timeWindow(filters, now))];
 }
 
-function filterConditions(orgId: string, filters: AuditLogFilters, now: Date): SQL[] {
-  return [...inWindow(orgId, filters, now), ...rowFilters(filters)];
+function filterConditions(books: Books, filters: AuditLogFilters, now: Date): SQL[] {
+  return [...inWindow(books, filters, now), ...rowFilters(filters)];
 }
 
 /** The filters on a row's own columns, every filter but the time window: the live tail's too. */
@@ -61,8 +63,8 @@ export function rowFilters(filters: Omit<AuditLogFilters, "range" | "from" | "to
  * The (created_at, id) of the slice's rows, read per matching (key, endpoint, status): each
  * combination gives at most `limit` rows from its own index range, and the best `limit` of all win.
  */
-function byCombination(orgId: string, filters: AuditLogFilters, now: Date, slice: Slice): SQL {
-  const inTime = inWindow(orgId, filters, now);
+function byCombination(books: Books, filters: AuditLogFilters, now: Date, slice: Slice): SQL {
+  const inTime = inWindow(books, filters, now);
   if (slice.cursor) inTime.push(beyondCursor(timeline, slice.cursor, slice.direction));
   const order = slice.direction === "older" ? sql`desc` : sql`asc`;
   return sql`
@@ -70,7 +72,7 @@ function byCombination(orgId: string, filters: AuditLogFilters, now: Date, slice
     from (
       select distinct ${requestDailyRollup.apiKeyId} as api_key_id, ${requestDailyRollup.endpoint} as endpoint, ${requestDailyRollup.status} as status
       from ${requestDailyRollup}
-      where ${and(...rollupDays(orgId, filters, now, slice), rollupMatches(filters))}
+      where ${and(...rollupDays(books.orgId, filters, now, slice), rollupMatches(books, filters))}
     ) combination
     cross join lateral (
       select ${requestLog.createdAt} as created_at, ${requestLog.id} as id
@@ -89,10 +91,10 @@ function byCombination(orgId: string, filters: AuditLogFilters, now: Date, slice
  * The statement of a slice read by the given route: up to `limit` rows next to the cursor, in
  * the walking direction. Exported for the bench, which EXPLAINs it.
  */
-export function sliceQuery(orgId: string, filters: AuditLogFilters, now: Date, slice: Slice & { route: Route }) {
-  const conditions = filterConditions(orgId, filters, now);
+export function sliceQuery(books: Books, filters: AuditLogFilters, now: Date, slice: Slice & { route: Route }) {
+  const conditions = filterConditions(books, filters, now);
   if (slice.cursor) conditions.push(beyondCursor(timeline, slice.cursor, slice.direction));
-  if (slice.route === "by-combination") conditions.push(sql`(${requestLog.createdAt}, ${requestLog.id}) in (${byCombination(orgId, filters, now, slice)})`);
+  if (slice.route === "by-combination") conditions.push(sql`(${requestLog.createdAt}, ${requestLog.id}) in (${byCombination(books, filters, now, slice)})`);
   return getDb()
     .select({ ...AUDIT_ROW_COLUMNS, cursorAt })
     .from(requestLog)
@@ -131,23 +133,23 @@ export function auditRowDto({ keyRevokedAt, createdAt, ...row }: AuditRow): Audi
 }
 
 /** Up to `limit` rows next to the cursor, newest first whichever way it walks. */
-async function fetchSlice(orgId: string, filters: AuditLogFilters, now: Date, slice: Slice) {
-  const route = slice.route ?? (await chooseRoute(orgId, filters, now, slice));
-  const rows = await sliceQuery(orgId, filters, now, { ...slice, route });
+async function fetchSlice(books: Books, filters: AuditLogFilters, now: Date, slice: Slice) {
+  const route = slice.route ?? (await chooseRoute(books, filters, now, slice));
+  const rows = await sliceQuery(books, filters, now, { ...slice, route });
   return slice.direction === "older" ? rows : rows.reverse();
 }
 
 /**
- * One page of the organization's requests matching the filters, newest first, by keyset:
+ * One page of the books' requests matching the filters, newest first, by keyset:
  * `filters.before` walks to older rows, `filters.after` to newer ones; page 1000 costs what page 1 does.
  */
 export async function listAuditLog(
-  orgId: string,
+  books: Books,
   filters: AuditLogFilters,
   options: { now?: Date; pageSize?: number; route?: Route } = {},
 ): Promise<AuditLogPageDto> {
   const now = options.now ?? new Date();
-  const page = await keysetPage((slice) => fetchSlice(orgId, filters, now, { ...slice, route: options.route }), filters, options.pageSize ?? AUDIT_PAGE_SIZE);
+  const page = await keysetPage((slice) => fetchSlice(books, filters, now, { ...slice, route: options.route }), filters, options.pageSize ?? AUDIT_PAGE_SIZE);
   return { ...page, rows: page.rows.map(({ cursorAt: _cursor, ...row }) => auditRowDto(row)) };
 }
 
@@ -174,14 +176,14 @@ const EXPORT_COLUMNS = {
  * COPY, encoded by PostgreSQL and streamed at the reader's pace, so memory stays flat however
  * many rows there are. The rows are the ones the pages show, in their order.
  */
-export async function auditLogCsv(orgId: string, filters: AuditLogFilters, options: { now?: Date } = {}): Promise<ReadableStream<Uint8Array>> {
+export async function auditLogCsv(books: Books, filters: AuditLogFilters, options: { now?: Date } = {}): Promise<ReadableStream<Uint8Array>> {
   const now = options.now ?? new Date();
   const columns = Object.entries(EXPORT_COLUMNS).map(([name, expression]) => sql`${expression} as ${sql.identifier(name)}`);
   const query = getDb()
     .select({ row: sql`${sql.join(columns, sql`, `)}` })
     .from(requestLog)
     .leftJoin(apiKeys, and(eq(apiKeys.id, requestLog.apiKeyId), eq(apiKeys.orgId, requestLog.orgId)))
-    .where(and(...filterConditions(orgId, filters, now)))
+    .where(and(...filterConditions(books, filters, now)))
     .orderBy(...walkingOrder(timeline, "older"));
   return copyOut(await withLiterals(query.toSQL()), "format csv, header true");
 }

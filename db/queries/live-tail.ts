@@ -3,13 +3,18 @@ import { and, asc, desc, eq, gt, lte, lt, max, sql } from "drizzle-orm";
 import { getDb } from "@/db";
 import { apiKeys, liveTailStreams, requestLog } from "@/db/schema";
 import type { AuditLogFilters } from "@/core/request-log";
+import type { Mode } from "@/core/enums";
 import { AUDIT_ROW_COLUMNS, auditRowDto, keyOfRow, rowFilters, type AuditLogRowDto } from "./audit-log";
+import { keyOfMode } from "./keys-of-mode";
 
 // The live tail reads the request log in the order of its ids, which the log writer gives in
 // commit order (db/queries/request-log-writer.ts): once id N is visible every smaller one is, so
 // a cursor on the id neither misses a row nor sees one twice. (org_id, id) is indexed for it.
 
-export type TailFilters = Pick<AuditLogFilters, "endpoint" | "status" | "key" | "method" | "error">;
+/** What a tail shows: one mode's requests (docs/features/test-mode.md#traffic), matching the audit log's row filters. */
+export type TailFilters = Pick<AuditLogFilters, "endpoint" | "status" | "key" | "method" | "error"> & { mode: Mode };
+
+const tailed = (orgId: string, filters: TailFilters) => [keyOfMode(requestLog.apiKeyId, { orgId, mode: filters.mode }), ...rowFilters(filters)];
 
 /** The organization's newest row id: where a tail opened without a cursor starts. */
 export async function tailHead(orgId: string, after = 0): Promise<number> {
@@ -29,7 +34,7 @@ export async function tailRows(orgId: string, after: number, head: number, filte
     .select(AUDIT_ROW_COLUMNS)
     .from(requestLog)
     .leftJoin(apiKeys, keyOfRow)
-    .where(and(eq(requestLog.orgId, orgId), gt(requestLog.id, after), lte(requestLog.id, head), ...rowFilters(filters)))
+    .where(and(eq(requestLog.orgId, orgId), gt(requestLog.id, after), lte(requestLog.id, head), ...tailed(orgId, filters)))
     .orderBy(asc(requestLog.id))
     .limit(limit);
   return rows.map(auditRowDto);
@@ -59,7 +64,7 @@ export async function resumeCursor(
   const [oldestKept] = await db
     .select({ id: requestLog.id })
     .from(requestLog)
-    .where(and(eq(requestLog.orgId, orgId), gt(requestLog.id, from), ...rowFilters(filters)))
+    .where(and(eq(requestLog.orgId, orgId), gt(requestLog.id, from), ...tailed(orgId, filters)))
     .orderBy(desc(requestLog.id))
     .offset(keep - 1)
     .limit(1);

@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { queryPrepared, type DbOrTx } from "@/db";
 import { rowsOf } from "@/db/rows";
 import { utcMonthStart } from "@/core/time";
+import { keyOfMode } from "./keys-of-mode";
 
 /**
  * How many rows a month's quota is spread over. Each request of an organization locks one of
@@ -44,8 +45,8 @@ const ADMITTED = "status not in (401, 403, 429)";
 
 /**
  * Calls this month that count toward a quota: the shards' sum while a quota applies, the daily
- * rollups for a plan without one (which writes no counter); the larger of the two covers a month
- * that had both.
+ * rollups' live requests for a plan without one (which writes no counter); the larger of the two
+ * covers a month that had both. A test key's calls count toward neither (docs/features/test-mode.md#limits).
  */
 export async function callsThisMonth(db: DbOrTx, orgId: string, now = new Date()): Promise<number> {
   const month = utcMonthStart(now);
@@ -53,7 +54,8 @@ export async function callsThisMonth(db: DbOrTx, orgId: string, now = new Date()
     await db.execute(sql`
       select greatest(
         (select coalesce(sum(count), 0) from monthly_usage where org_id = ${orgId} and month = ${month}),
-        (select coalesce(sum(count), 0) from request_daily_rollup where org_id = ${orgId} and day >= ${month} and ${sql.raw(ADMITTED)})
+        (select coalesce(sum(count), 0) from request_daily_rollup r where org_id = ${orgId} and day >= ${month} and ${sql.raw(ADMITTED)}
+           and ${keyOfMode(sql.raw("r.api_key_id"), { orgId, mode: "live" })})
       )::int as calls`),
   );
   return row?.calls ?? 0;

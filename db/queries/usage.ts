@@ -9,6 +9,7 @@ import type { UsagePart } from "@/core/usage-part";
 import type { RollupGrain } from "@/core/usage-grains";
 import type { UsageQuery } from "@/core/usage-query";
 import type { SnapshotLevel } from "@/core/usage-snapshot-levels";
+import { keyOfMode } from "./keys-of-mode";
 
 /**
  * The statements of a usage read: the rollup rows of stretches of a window and the snapshot
@@ -31,7 +32,7 @@ export interface Piece {
 function pieceRows(query: UsageQuery, piece: Piece): SQL {
   const { table, period, periodOf } = ROLLUP_TABLES[piece.grain];
   const column = sql.raw(`r.${period}`);
-  const filters: SQL[] = [];
+  const filters: SQL[] = [sql` and ${keyOfMode(sql.raw("r.api_key_id"), query)}`];
   if (query.keyId) filters.push(sql` and r.api_key_id = ${query.keyId}`);
   if (query.endpoint) filters.push(sql` and r.endpoint = ${query.endpoint}`);
   if (query.method) filters.push(sql` and r.endpoint like ${`${query.method} %`}`);
@@ -65,7 +66,7 @@ export async function snapshotReach(orgId: string): Promise<Record<"hour" | "day
 /** The documents of the snapshot sources, each with its period's start and the sign it counts with. */
 function documentsOf(query: UsageQuery, sources: Source[], level: SnapshotLevel): SQL | null {
   const selects = sources.flatMap(({ kind, piece }): SQL[] => {
-    const where = sql`org_id = ${query.orgId} and grain = ${piece.grain} and level = ${level}`;
+    const where = sql`org_id = ${query.orgId} and mode = ${query.mode} and grain = ${piece.grain} and level = ${level}`;
     const period = epochMs(sql.raw("period_start"));
     if (kind === "periods") {
       return [

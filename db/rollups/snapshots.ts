@@ -2,9 +2,10 @@ import { sql } from "drizzle-orm";
 import type { UsagePart } from "@/core/usage-part";
 import { floorToGrain, ROLLUP_GRAIN_MS, rollupKeptSince } from "@/core/usage-grains";
 import type { SnapshotLevel } from "@/core/usage-snapshot-levels";
+import type { Books, Mode } from "@/core/enums";
 import type { DbOrTx } from "../index";
 import { rowsOf } from "../rows";
-import { epochMs, partsOf, periodMs, periodWithin, ROLLUP_PART_COLUMNS, ROLLUP_TABLES } from "./tables";
+import { epochMs, partsOf, periodMs, periodWithin, ROLLUP_TABLES } from "./tables";
 
 /**
  * The statements of the usage snapshots (usage_snapshot, usage_snapshot_mark): what building them
@@ -60,32 +61,42 @@ export async function foldPendingBefore(tx: DbOrTx, orgId: string, before: numbe
   return waiting!.waiting;
 }
 
-/** A period's documents, one per level, encoded. */
+/** A period's documents of one mode's traffic, one per level, encoded. */
 export async function insertSnapshotDocuments(
   tx: DbOrTx,
-  orgId: string,
+  books: Books,
   grain: SnapshotGrain,
   kind: "period" | "cumulative",
   periodStart: number,
   documents: { level: SnapshotLevel; document: string }[],
 ): Promise<void> {
-  const values = documents.map(({ level, document }) => sql`(${orgId}, ${grain}, ${kind}, ${level}, ${iso(periodStart)}, ${document})`);
-  await tx.execute(sql`insert into usage_snapshot (org_id, grain, kind, level, period_start, document) values ${sql.join(values, sql`, `)}`);
+  const values = documents.map(({ level, document }) => sql`(${books.orgId}, ${books.mode}, ${grain}, ${kind}, ${level}, ${iso(periodStart)}, ${document})`);
+  await tx.execute(sql`insert into usage_snapshot (org_id, mode, grain, kind, level, period_start, document) values ${sql.join(values, sql`, `)}`);
 }
 
-/** The rollup rows of a grain from `from` to `to`, by period in time order, as parts. */
-export async function rollupPeriods(tx: DbOrTx, orgId: string, grain: SnapshotGrain, from: number, to: number): Promise<Map<number, UsagePart[]>> {
+/**
+ * The rollup rows of a grain from `from` to `to`, by mode (their key's, docs/features/test-mode.md#traffic),
+ * then by period in time order, as parts. A mode without traffic in the stretch has no entry.
+ */
+export async function rollupPeriods(tx: DbOrTx, orgId: string, grain: SnapshotGrain, from: number, to: number): Promise<Map<Mode, Map<number, UsagePart[]>>> {
   const { table, period } = ROLLUP_TABLES[grain];
-  const column = sql`${sql.identifier(period)}`;
-  const rows = await tx.execute(sql`select ${periodMs(grain, column)} as period_ms, ${ROLLUP_PART_COLUMNS}
-    from ${sql.identifier(table)} where org_id = ${orgId} and ${periodWithin(grain, column, new Date(from), new Date(to))}`);
-  const periods = new Map<number, UsagePart[]>();
-  for (const part of partsOf(rows)) {
-    const list = periods.get(part.periodStart);
-    if (list) list.push(part);
-    else periods.set(part.periodStart, [part]);
+  const column = sql`r.${sql.identifier(period)}`;
+  const rows = rowsOf<{ mode: Mode }>(
+    await tx.execute(sql`select k.mode, ${periodMs(grain, column)} as period_ms, r.api_key_id, r.endpoint, r.status, r.count, r.latency_buckets, r.latency_counts
+    from ${sql.identifier(table)} r join api_keys k on k.id = r.api_key_id and k.org_id = r.org_id
+    where r.org_id = ${orgId} and ${periodWithin(grain, column, new Date(from), new Date(to))}`),
+  );
+  const modes = new Map<Mode, Map<number, UsagePart[]>>();
+  for (const mode of new Set(rows.map((row) => row.mode))) {
+    const periods = new Map<number, UsagePart[]>();
+    for (const part of partsOf(rows.filter((row) => row.mode === mode))) {
+      const list = periods.get(part.periodStart);
+      if (list) list.push(part);
+      else periods.set(part.periodStart, [part]);
+    }
+    modes.set(mode, new Map([...periods].sort(([a], [b]) => a - b)));
   }
-  return new Map([...periods].sort(([a], [b]) => a - b));
+  return modes;
 }
 
 /** The earliest period of a grain's rollups still kept, or null without any. */
@@ -98,12 +109,12 @@ export async function firstRollupPeriod(tx: DbOrTx, orgId: string, grain: Snapsh
   return Math.max(Number(row.first), floorToGrain(rollupKeptSince(grain, now).getTime(), grain));
 }
 
-/** The latest cumulative day document of each level before `day`: none for a level before its first. */
-export async function cumulativeDocumentsBefore(tx: DbOrTx, orgId: string, day: number): Promise<{ level: SnapshotLevel; document: string }[]> {
+/** The books' latest cumulative day document of each level before `day`: none for a level before its first. */
+export async function cumulativeDocumentsBefore(tx: DbOrTx, books: Books, day: number): Promise<{ level: SnapshotLevel; document: string }[]> {
   return rowsOf<{ level: SnapshotLevel; document: string }>(
     await tx.execute(sql`
       select distinct on (level) level, document from usage_snapshot
-      where org_id = ${orgId} and grain = 'day' and kind = 'cumulative' and period_start < ${iso(day)}
+      where org_id = ${books.orgId} and mode = ${books.mode} and grain = 'day' and kind = 'cumulative' and period_start < ${iso(day)}
       order by level, period_start desc`),
   );
 }
@@ -118,7 +129,7 @@ export async function dropExpiredSnapshots(tx: DbOrTx, now: Date): Promise<void>
   const lastBefore = iso(daysKept.getTime() - ROLLUP_GRAIN_MS.day);
   await tx.execute(sql`
     delete from usage_snapshot s where s.grain = 'day' and s.kind = 'cumulative' and s.period_start < ${lastBefore}
-      and exists (select 1 from usage_snapshot later where later.org_id = s.org_id and later.grain = 'day' and later.kind = 'cumulative'
+      and exists (select 1 from usage_snapshot later where later.org_id = s.org_id and later.mode = s.mode and later.grain = 'day' and later.kind = 'cumulative'
                   and later.level = s.level and later.period_start > s.period_start and later.period_start <= ${lastBefore})`);
 }
 

@@ -155,13 +155,15 @@ export const usageSnapshots = pgTable(
   "usage_snapshot",
   {
     orgId: text("org_id").notNull(),
+    /** The traffic of the organization's live keys or of its test keys (docs/features/test-mode.md#traffic), never both. */
+    mode: mode(),
     grain: text("grain", { enum: ["hour", "day"] }).notNull(),
     kind: text("kind", { enum: ["period", "cumulative"] }).notNull(),
     level: text("level").notNull(),
     periodStart: timestamp("period_start", { withTimezone: true, mode: "date" }).notNull(),
     document: text("document").notNull(),
   },
-  (t) => [primaryKey({ name: "usage_snapshot_pk", columns: [t.orgId, t.grain, t.kind, t.level, t.periodStart] })],
+  (t) => [primaryKey({ name: "usage_snapshot_pk", columns: [t.orgId, t.mode, t.grain, t.kind, t.level, t.periodStart] })],
 );
 
 /**

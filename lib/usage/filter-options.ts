@@ -2,6 +2,7 @@ import "server-only";
 import { splitEndpoint } from "@/core/request-log";
 import { floorToGrain, ROLLUP_GRAIN_MS, rollupKeptSince } from "@/core/usage-grains";
 import { usageRows } from "./rows";
+import type { Books } from "@/core/enums";
 
 /**
  * The choices of the audit log's and the Usage page's filters: what the organization's traffic
@@ -14,12 +15,12 @@ export interface AuditFilterOptionsDto {
   methods: string[];
 }
 
-/** The endpoints and status codes the organization's keys have seen, from the small rollup table. */
-export async function getAuditFilterOptions(orgId: string, now = new Date()): Promise<AuditFilterOptionsDto> {
+/** The endpoints and status codes the books' keys have seen (one mode's traffic), from the small rollup table. */
+export async function getAuditFilterOptions(books: Books, now = new Date()): Promise<AuditFilterOptionsDto> {
   // Every endpoint and status of the log's retained days, read as usage: the closed days from two
   // snapshot documents rather than a scan of every daily rollup row (220,000 at 10M log rows).
   const rows = await usageRows({
-    orgId,
+    ...books,
     from: rollupKeptSince("day", now),
     to: new Date(floorToGrain(now.getTime(), "day") + ROLLUP_GRAIN_MS.day),
     bucket: null,

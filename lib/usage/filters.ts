@@ -31,13 +31,15 @@ const usageFiltersSchema = z
 export type UsageFilters = z.output<typeof usageFiltersSchema>;
 
 const USAGE_PARAMS = ["range", "from", "to", "key", "endpoint", "method", "status"] as const satisfies readonly (keyof UsageFilters)[];
+/** The mode (lib/view-mode.ts) goes in every link but is no filter to clear. */
+const USAGE_URL_PARAMS = ["mode", ...USAGE_PARAMS] as const satisfies readonly (keyof UsageFilters)[];
 
 export function parseUsageFilters(params: SearchParamsInput) {
   return usageFiltersSchema.safeParse(searchParamsRecord(params));
 }
 
 export function usageSearchParams(filters: UsageFilters): URLSearchParams {
-  return filterSearchParams(USAGE_PARAMS, filters);
+  return filterSearchParams(USAGE_URL_PARAMS, filters);
 }
 
 export function hasUsageFilters(filters: UsageFilters): boolean {
@@ -64,6 +66,7 @@ export function auditParamsFor(
       : { range };
   const audit: AuditFilters = {
     ...days,
+    mode: filters.mode,
     key: row.keyId ?? filters.key,
     endpoint: row.endpoint ?? filters.endpoint,
     method: filters.method,

@@ -1,4 +1,5 @@
 import "server-only";
+import type { Books } from "@/core/enums";
 import { listKeyNames, type KeyNameDto } from "@/db/queries/api-keys";
 import { usageRows } from "./rows";
 import { utcDayStart } from "@/core/time";
@@ -46,9 +47,9 @@ export interface UsageReportDto {
 }
 
 /** The query of a window's totals: an open window is read to the end of its day, so today comes from its daily rows and not from hours and minutes. */
-function queryOf(orgId: string, filters: UsageFilters, window: UsageWindow): Omit<UsageQuery, "bucket" | "groupBy"> {
+function queryOf(books: Books, filters: UsageFilters, window: UsageWindow): Omit<UsageQuery, "bucket" | "groupBy"> {
   const to = window.open ? new Date(ceilToGrain(window.to.getTime(), "day")) : window.to;
-  return { orgId, from: window.from, to, keyId: filters.key, endpoint: filters.endpoint, method: filters.method, status: filters.status };
+  return { ...books, from: window.from, to, keyId: filters.key, endpoint: filters.endpoint, method: filters.method, status: filters.status };
 }
 
 const totalsOf = (row: UsageRow | undefined): UsageTotalsDto => ({
@@ -85,8 +86,8 @@ function breakdownRows(rows: UsageRow[], total: number, names: KeyNames): Breakd
 }
 
 /** One breakdown's rows over the window, busiest first: a table of the page, and its CSV. */
-export async function usageBreakdown(orgId: string, filters: UsageFilters, window: UsageWindow, breakdown: Breakdown): Promise<BreakdownRowDto[]> {
-  const [rows, keys] = await Promise.all([usageRows(reportQueries(orgId, filters, window)[breakdown]), listKeyNames(orgId)]);
+export async function usageBreakdown(books: Books, filters: UsageFilters, window: UsageWindow, breakdown: Breakdown): Promise<BreakdownRowDto[]> {
+  const [rows, keys] = await Promise.all([usageRows(reportQueries(books, filters, window)[breakdown]), listKeyNames(books.orgId)]);
   // Each request is in exactly one group: the groups' requests add up to the window's.
   const total = rows.reduce((sum, row) => sum + row.requests, 0);
   return breakdownRows(rows, total, byId(keys));
@@ -107,8 +108,8 @@ function fullSeries(rows: UsageRow[], window: UsageWindow): UsagePointDto[] {
 }
 
 /** The queries the Usage page runs for a window and filters, by what they answer: the bench times each of them. */
-export function reportQueries(orgId: string, filters: UsageFilters, window: UsageWindow): Record<"totals" | "series" | Breakdown, UsageQuery> {
-  const query = queryOf(orgId, filters, window);
+export function reportQueries(books: Books, filters: UsageFilters, window: UsageWindow): Record<"totals" | "series" | Breakdown, UsageQuery> {
+  const query = queryOf(books, filters, window);
   const breakdown = (name: Breakdown): UsageQuery => ({ ...query, bucket: null, groupBy: BREAKDOWNS[name].groupBy });
   return {
     totals: { ...query, bucket: null, groupBy: [] },
@@ -119,13 +120,13 @@ export function reportQueries(orgId: string, filters: UsageFilters, window: Usag
   };
 }
 
-export async function usageReport(orgId: string, filters: UsageFilters, window: UsageWindow): Promise<UsageReportDto> {
-  const queries = reportQueries(orgId, filters, window);
+export async function usageReport(books: Books, filters: UsageFilters, window: UsageWindow): Promise<UsageReportDto> {
+  const queries = reportQueries(books, filters, window);
   const [[whole], series, tables, keys] = await Promise.all([
     usageRows(queries.totals),
     usageRows(queries.series),
     Promise.all(BREAKDOWN_NAMES.map(async (name) => [name, await usageRows(queries[name])] as const)),
-    listKeyNames(orgId),
+    listKeyNames(books.orgId),
   ]);
   const names = byId(keys);
   const totals = totalsOf(whole);
@@ -145,10 +146,10 @@ export interface KeyLatencyDto {
   endpoints: Record<string, Pick<UsageTotalsDto, "p50Ms" | "p95Ms" | "p99Ms">>;
 }
 
-/** The key page's latency panel: p50/p95/p99 per day and per endpoint over whole UTC days `fromDay`–`toDay`. */
-export async function keyLatency(orgId: string, keyId: string, fromDay: string, toDay: string): Promise<KeyLatencyDto> {
+/** The key page's latency panel: p50/p95/p99 per day and per endpoint over whole UTC days `fromDay`–`toDay`; `books` are the key's own. */
+export async function keyLatency(books: Books, keyId: string, fromDay: string, toDay: string): Promise<KeyLatencyDto> {
   const window: UsageWindow = { from: utcDayStart(fromDay), to: new Date(utcDayStart(toDay).getTime() + ROLLUP_GRAIN_MS.day), bucket: "day", open: false };
-  const query = { orgId, keyId, from: window.from, to: window.to };
+  const query = { ...books, keyId, from: window.from, to: window.to };
   const [daily, endpoints] = await Promise.all([
     usageRows({ ...query, bucket: "day", groupBy: [] }),
     usageRows({ ...query, bucket: null, groupBy: ["endpoint"] }),

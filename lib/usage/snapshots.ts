@@ -2,6 +2,7 @@ import type { UsagePart } from "@/core/usage-part";
 import { floorToGrain } from "@/core/usage-grains";
 import { SNAPSHOT_LEVEL_NAMES, type SnapshotLevel } from "@/core/usage-snapshot-levels";
 import type { DbOrTx } from "@/db";
+import type { Books } from "@/core/enums";
 import {
   cumulativeDocumentsBefore,
   firstRollupPeriod,
@@ -30,34 +31,38 @@ import { decodeSnapshot, encodeSnapshot, snapshotAt } from "./snapshot-document"
  */
 export const SNAPSHOT_GRACE_MS = 2 * 60_000;
 
-/** A period's documents, one per level: `documentAt` gives the level's parts, summed at it. */
+/** A period's documents of one mode's traffic, one per level: `documentAt` gives the level's parts, summed at it. */
 async function insertDocuments(
   tx: DbOrTx,
-  orgId: string,
+  books: Books,
   grain: SnapshotGrain,
   kind: "period" | "cumulative",
   periodStart: number,
   documentAt: (level: SnapshotLevel) => UsagePart[],
 ): Promise<void> {
   const documents = SNAPSHOT_LEVEL_NAMES.map((level) => ({ level, document: encodeSnapshot(documentAt(level)) }));
-  await insertSnapshotDocuments(tx, orgId, grain, kind, periodStart, documents);
+  await insertSnapshotDocuments(tx, books, grain, kind, periodStart, documents);
 }
 
-/** Every request of the organization up to the end of the last day snapshotted before `day`, at each level: nothing before its first. */
-async function cumulativeBefore(tx: DbOrTx, orgId: string, day: number): Promise<Record<SnapshotLevel, UsagePart[]>> {
-  const rows = await cumulativeDocumentsBefore(tx, orgId, day);
+/** Every request of the books up to the end of the last day snapshotted before `day`, at each level: nothing before its first. */
+async function cumulativeBefore(tx: DbOrTx, books: Books, day: number): Promise<Record<SnapshotLevel, UsagePart[]>> {
+  const rows = await cumulativeDocumentsBefore(tx, books, day);
   const cumulative = Object.fromEntries(SNAPSHOT_LEVEL_NAMES.map((level) => [level, [] as UsagePart[]])) as Record<SnapshotLevel, UsagePart[]>;
   for (const { level, document } of rows) cumulative[level] = decodeSnapshot(document, 0, 1, { groupBy: [] });
   return cumulative;
 }
+
+// Each mode's traffic has documents of its own (docs/features/test-mode.md#traffic): a read of one
+// mode never sums the other's.
 
 async function snapshotHours(tx: DbOrTx, mark: SnapshotMark, closedHours: number, now: Date): Promise<void> {
   const from = mark.hours_through ?? (await firstRollupPeriod(tx, mark.org_id, "hour", now)) ?? closedHours;
   if (from < closedHours) {
     // Hours whose requests still wait for the fold are not final yet: next time.
     if (await foldPendingBefore(tx, mark.org_id, closedHours)) return;
-    for (const [periodStart, parts] of await rollupPeriods(tx, mark.org_id, "hour", from, closedHours)) {
-      await insertDocuments(tx, mark.org_id, "hour", "period", periodStart, (level) => snapshotAt(parts, level));
+    for (const [mode, periods] of await rollupPeriods(tx, mark.org_id, "hour", from, closedHours)) {
+      const books = { orgId: mark.org_id, mode };
+      for (const [periodStart, parts] of periods) await insertDocuments(tx, books, "hour", "period", periodStart, (level) => snapshotAt(parts, level));
     }
   }
   await markSnapshotsThrough(tx, mark.org_id, "hour", closedHours);
@@ -66,10 +71,13 @@ async function snapshotHours(tx: DbOrTx, mark: SnapshotMark, closedHours: number
 async function snapshotDays(tx: DbOrTx, mark: SnapshotMark, closedDays: number, now: Date): Promise<void> {
   const from = mark.days_through ?? (await firstRollupPeriod(tx, mark.org_id, "day", now)) ?? closedDays;
   if (from < closedDays) {
-    const cumulative = await cumulativeBefore(tx, mark.org_id, from);
-    for (const [day, parts] of await rollupPeriods(tx, mark.org_id, "day", from, closedDays)) {
-      await insertDocuments(tx, mark.org_id, "day", "period", day, (level) => snapshotAt(parts, level));
-      await insertDocuments(tx, mark.org_id, "day", "cumulative", day, (level) => (cumulative[level] = snapshotAt([...cumulative[level], ...parts], level)));
+    for (const [mode, days] of await rollupPeriods(tx, mark.org_id, "day", from, closedDays)) {
+      const books = { orgId: mark.org_id, mode };
+      const cumulative = await cumulativeBefore(tx, books, from);
+      for (const [day, parts] of days) {
+        await insertDocuments(tx, books, "day", "period", day, (level) => snapshotAt(parts, level));
+        await insertDocuments(tx, books, "day", "cumulative", day, (level) => (cumulative[level] = snapshotAt([...cumulative[level], ...parts], level)));
+      }
     }
   }
   await markSnapshotsThrough(tx, mark.org_id, "day", closedDays);

@@ -37,5 +37,5 @@ const list = createRoute({
 });
 
 export function usageRoutes(app: OpenAPIHono<ApiEnv>): void {
-  app.openapi(list, async (c) => c.json(await usage(c.get("caller").orgId, c.req.valid("query")), 200));
+  app.openapi(list, async (c) => c.json(await usage(c.get("caller"), c.req.valid("query")), 200));
 }

@@ -2,7 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { STATUS_CLASSES } from "@/core/request-log";
 import { USAGE_GROUPS } from "@/core/usage-query";
 import { DATE_MAX, DATE_MIN, withinDateBounds } from "@/lib/input-rules";
-import { Count, Timestamp } from "./common";
+import { Count, Livemode, Timestamp } from "./common";
 
 const PAGE_SIZE_MAX = 1000;
 
@@ -71,6 +71,7 @@ const Milliseconds = z
 export const UsageRow = z
   .object({
     object: z.literal("usage_row"),
+    livemode: Livemode,
     bucket_start: Timestamp,
     key_id: z.string().max(64).nullable().openapi({ description: "The key, when grouped by key.", example: "key_4fJ9kQ2mX7pL0aZ3bN8c" }),
     endpoint: z.string().max(120).nullable().openapi({ description: "The endpoint, when grouped by endpoint.", example: "GET /v1/invoices/{id}" }),

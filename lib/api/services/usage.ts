@@ -1,3 +1,4 @@
+import type { Books } from "@/core/enums";
 import { apiUsageWindow } from "@/lib/usage/api-window";
 import { decodeUsageCursor, encodeUsageCursor } from "@/lib/usage/cursor";
 import { usageRows } from "@/lib/usage/rows";
@@ -18,12 +19,12 @@ function decodeCursor(cursor: string): UsageCursor {
   return after;
 }
 
-/** One page of the organization's usage rows (docs/features/usage-analytics.md). */
-export async function usage(orgId: string, query: UsageQueryInput, now = new Date()): Promise<UsageListDto> {
+/** One page of the books' usage rows (docs/features/usage-analytics.md): the calling key's mode's traffic only. */
+export async function usage(books: Books, query: UsageQueryInput, now = new Date()): Promise<UsageListDto> {
   const { from, to, bucket } = usageWindow(query, now);
   const requested = new Set(query.group_by?.split(","));
   const rows = await usageRows({
-    orgId,
+    ...books,
     from,
     to,
     bucket,
@@ -40,6 +41,7 @@ export async function usage(orgId: string, query: UsageQueryInput, now = new Dat
     object: "list",
     data: data.map((row) => ({
       object: "usage_row",
+      livemode: books.mode === "live",
       bucket_start: row.bucketStart,
       key_id: row.keyId,
       endpoint: row.endpoint,

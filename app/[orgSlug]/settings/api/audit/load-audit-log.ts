@@ -9,6 +9,7 @@ import { keyEndings } from "@/db/queries/activity";
 import { tailHead } from "@/db/queries/live-tail";
 import type { KeyEndings } from "./audit-rows";
 import type { KeyOptionDto } from "@/components/key-filter-options";
+import { booksOf, viewModeOf } from "@/lib/view-mode";
 
 /** Who may read an organization's audit log: the page and the CSV export ask before reading a row. */
 export function auditAccess(slug: string): Promise<OrgAccess> {
@@ -35,14 +36,15 @@ export async function loadAuditLog(slug: string, searchParams: Record<string, st
   if (!access.ok) return { kind: "refused", status: access.status, message: access.message };
   const { orgId } = access.membership;
   const filters = parseAuditFilters(searchParams);
-  const choices = Promise.all([getAuditFilterOptions(orgId), listKeyNames(orgId)]);
+  const books = booksOf(orgId, filters.data?.mode ?? viewModeOf(searchParams));
+  const choices = Promise.all([getAuditFilterOptions(books), listKeyNames(orgId)]);
   if (!filters.success) {
     const [options, keys] = await choices;
     return { kind: "invalid", message: filtersError(filters.error), options, keys };
   }
   // The head before the page: a request logged in between is on the page and also comes live, never neither.
   const liveSince = await tailHead(orgId);
-  const [[options, keys], page] = await Promise.all([choices, listAuditLog(orgId, filters.data)]);
+  const [[options, keys], page] = await Promise.all([choices, listAuditLog(books, filters.data)]);
   const refusedKeys = can(access.membership.role, "activity.view") ? [...new Set(page.rows.filter((row) => row.status === 401).map((row) => row.keyId))] : [];
   const endings = Object.fromEntries(await keyEndings(orgId, refusedKeys));
   return { kind: "ok", filters: filters.data, page, options, keys, endings, liveSince };

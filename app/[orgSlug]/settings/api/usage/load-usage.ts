@@ -9,6 +9,7 @@ import { orgAccess, type OrgAccess } from "@/lib/org-access";
 import { PLANS, plansWith } from "@/lib/plans/catalog";
 import { parseUsageFilters, usageWindow, type UsageFilters } from "@/lib/usage/filters";
 import { usageReport, type UsageReportDto } from "@/lib/usage/report";
+import { booksOf, viewModeOf } from "@/lib/view-mode";
 
 /** Who may read an organization's usage: the page and the CSV ask before reading a row. */
 export function usageAccess(slug: string): Promise<OrgAccess> {
@@ -53,7 +54,8 @@ export async function loadUsage(slug: string, searchParams: Record<string, strin
   const access = await usageAccess(slug);
   if (!access.ok) return { kind: "refused", status: access.status, message: access.message };
   const { orgId } = access.membership;
-  const options = getAuditFilterOptions(orgId);
+  const books = booksOf(orgId, viewModeOf(searchParams));
+  const options = getAuditFilterOptions(books);
   const invalid = async (message: string, filters: UsageFilters): Promise<UsageView> => ({
     kind: "invalid",
     message,
@@ -68,7 +70,7 @@ export async function loadUsage(slug: string, searchParams: Record<string, strin
   const [choices, keys] = await Promise.all([options, listKeyNames(orgId)]);
   // Begun once what the page's shell needs is read, and after a turn of the event loop: merging
   // the numbers is CPU work that would otherwise hold back the shell's first byte.
-  const report = new Promise<void>((resolve) => setImmediate(resolve)).then(() => usageReport(orgId, filters.data, window.window));
+  const report = new Promise<void>((resolve) => setImmediate(resolve)).then(() => usageReport(books, filters.data, window.window));
   // Awaited by the page, under Suspense; a failure shows there, in the route's error boundary.
   report.catch(() => {});
   return { kind: "ok", filters: filters.data, report, options: choices, keys, noApiAccess: noApiAccess(access.membership) };

@@ -27,7 +27,7 @@ export async function liveTailResponse(slug: string, searchParams: URLSearchPara
   if (after && !ROW_ID.test(after)) return refusal(400, "This live view's position is not valid. Turn Live off and on again.");
 
   const viewer = { userId: access.userId, sessionId: session.sessionId, orgId: access.membership.orgId, orgSlug: slug };
-  const { stream } = await openLiveTail(viewer, filters.data, after ? Number(after) : null, signal);
+  const { stream } = await openLiveTail(viewer, { ...filters.data, mode: filters.data.mode ?? "live" }, after ? Number(after) : null, signal);
   return new Response(stream, {
     headers: {
       "Content-Type": "text/event-stream; charset=utf-8",

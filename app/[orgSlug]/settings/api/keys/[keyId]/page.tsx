@@ -35,7 +35,7 @@ export default async function KeyDetailsPage({ params }: { params: Promise<{ org
   const mayReadHistory = can(membership.role, "activity.view");
   const usage = await getKeyUsage(membership.orgId, keyId);
   const [latency, calls, baseUrl, history, keyPolicy] = await Promise.all([
-    keyLatency(membership.orgId, keyId, usage.from, usage.to),
+    keyLatency({ orgId: membership.orgId, mode: apiKey.mode }, keyId, usage.from, usage.to),
     listRecentCalls(membership.orgId, keyId),
     publicBaseUrl(),
     mayReadHistory ? listActivity(membership.orgId, { key: keyId }, { pageSize: KEY_HISTORY_ENTRIES }) : null,

@@ -7,6 +7,7 @@ import { BREAKDOWN_NAMES, type Breakdown } from "@/lib/usage/breakdowns";
 import { parseUsageFilters, usageWindow } from "@/lib/usage/filters";
 import { usageBreakdown } from "@/lib/usage/report";
 import { usageAccess } from "../load-usage";
+import { booksOf } from "@/lib/view-mode";
 
 const COLUMNS = ["window_start", "window_end", "key_id", "key_name", "endpoint", "requests", "share", "errors_4xx", "errors_5xx", "p50_ms", "p95_ms", "p99_ms"];
 
@@ -25,7 +26,7 @@ export async function exportUsageCsv(slug: string, searchParams: URLSearchParams
   const window = usageWindow(filters.data, now);
   if (!window.ok) return refusal(400, `The export's window is not valid: ${window.message}`);
   const { orgId, orgSlug } = access.membership;
-  const rows = await usageBreakdown(orgId, filters.data, window.window, table as Breakdown);
+  const rows = await usageBreakdown(booksOf(orgId, filters.data.mode), filters.data, window.window, table as Breakdown);
   const from = window.window.from.toISOString();
   const to = window.window.to.toISOString();
   const csv = stringify(
