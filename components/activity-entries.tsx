@@ -7,6 +7,7 @@ import {
   CalendarX,
   CreditCard,
   Fingerprint,
+  FlaskConical,
   Gauge,
   KeyRound,
   LockKeyhole,
@@ -64,6 +65,7 @@ const ICONS: Record<ActivityAction, typeof KeyRound> = {
   "two_factor.recovery_codes_renewed": RefreshCw,
   "two_factor.requirement_changed": ShieldCheck,
   "leaked_key_response.changed": ShieldAlert,
+  "test_data.deleted": FlaskConical,
 };
 
 const ENDING = new Set<string>(KEY_ENDING_ACTIONS);

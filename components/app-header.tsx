@@ -5,6 +5,7 @@ import type { MembershipDto } from "@/db/queries/organizations";
 import { AlertBell, type MarkAlertsReadAction } from "@/components/alert-bell";
 import { Logo } from "@/components/logo";
 import { OrgSwitcher } from "@/components/org-switcher";
+import { TestModeSwitch } from "@/components/test-mode";
 import { UserMenu, type SignOutAction } from "@/components/user-menu";
 
 /**
@@ -37,6 +38,7 @@ export function AppHeader({
           organizations={organizations.map((m) => ({ slug: m.orgSlug, name: m.orgName, plan: m.plan, role: m.role }))}
         />
         <div className="ml-auto flex shrink-0 items-center gap-1 sm:gap-2">
+          <TestModeSwitch />
           {/* Not prefetched: the reference is another part of the site, seldom the next page. */}
           <Link
             href="/docs"

@@ -4,6 +4,7 @@ import { getUser } from "@/db/queries/users";
 import { AppHeader } from "@/components/app-header";
 import type { MarkAlertsReadAction } from "@/components/alert-bell";
 import { SkipLink } from "@/components/skip-link";
+import { TestModeBanner } from "@/components/test-mode";
 import type { SudoModeActions } from "@/components/identity-confirmation-dialog";
 import { SudoModeBoundary } from "@/components/sudo-mode-boundary";
 import { Toaster } from "@/components/ui/sonner";
@@ -47,6 +48,7 @@ export async function DashboardShell({
         signOut={actions.signOut}
         alerts={seesAlerts ? { recent, unread, markRead: actions.markAlertsRead } : null}
       />
+      <TestModeBanner />
       <div className="flex-1">
         <SudoModeBoundary userId={userId} actions={actions.sudoMode}>
           {children}

@@ -9,6 +9,7 @@ import { Label } from "@/components/ui/label";
 import { NativeSelect } from "@/components/ui/native-select";
 import { RANGE_PRESETS } from "@/lib/log-filter-labels";
 import { cn } from "@/lib/utils";
+import { MODE_PARAM } from "@/lib/view-mode";
 
 export type FilterChanges = Record<string, string | undefined>;
 
@@ -50,6 +51,12 @@ export function FilterSelect({
       </NativeSelect>
     </div>
   );
+}
+
+/** Clearing the filters keeps the mode: test mode is where the page is, not a filter of it (lib/view-mode.ts). */
+function keptAcrossClear(current: string): URLSearchParams {
+  const mode = new URLSearchParams(current).get(MODE_PARAM);
+  return new URLSearchParams(mode ? { [MODE_PARAM]: mode } : {});
 }
 
 /** Each filter change as a navigation to the new URL (in a transition, so the bar can say it is loading). */
@@ -106,7 +113,7 @@ export function LogFilters({
   const [customOpen, setCustomOpen] = useState(false);
   const [customError, setCustomError] = useState<string | null>(null);
   const showCustom = customOpen || range.range === "custom";
-  const active = current !== "";
+  const active = [...new URLSearchParams(current).keys()].some((name) => name !== MODE_PARAM);
 
   const onRange = (value: string | undefined) => {
     setCustomError(null);
@@ -153,7 +160,7 @@ export function LogFilters({
         {children(change)}
       </div>
       {showCustom ? <CustomDatesForm key={`${range.from}-${range.to}`} from={range.from} to={range.to} error={customError} onSubmit={applyCustom} /> : null}
-      <FilterBarStatus pending={pending} active={active} everything={everything} onClear={() => push(new URLSearchParams())} />
+      <FilterBarStatus pending={pending} active={active} everything={everything} onClear={() => push(keptAcrossClear(current))} />
     </section>
   );
 }

@@ -4,6 +4,7 @@ import Link from "next/link";
 import { usePathname, useRouter } from "next/navigation";
 import { useEffect, useRef, type ReactNode } from "react";
 import { cn } from "@/lib/utils";
+import { useModeHref } from "@/components/test-mode";
 
 /**
  * The settings nav's row. Below lg it is one row that scrolls sideways: it brings the current
@@ -34,10 +35,11 @@ export function SettingsNavRow({ children }: { children: ReactNode }) {
  * it, not when it is drawn: drawn, the eleven of them sent some twenty requests on every page,
  * alongside the page's own loading (docs/decisions/0063-shared-page-weight.md).
  */
-export function SettingsNavLink({ href, excluded = [], children }: { href: string; excluded?: string[]; children: ReactNode }) {
+export function SettingsNavLink({ href: page, excluded = [], children }: { href: string; excluded?: string[]; children: ReactNode }) {
   const pathname = usePathname();
   const router = useRouter();
-  const active = !excluded.some((path) => pathname.startsWith(path)) && (pathname === href || pathname.startsWith(`${href}/`));
+  const href = useModeHref(page);
+  const active = !excluded.some((path) => pathname.startsWith(path)) && (pathname === page || pathname.startsWith(`${page}/`));
   return (
     <Link
       href={href}

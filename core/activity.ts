@@ -38,6 +38,7 @@ export const ACTIVITY_ACTIONS = {
   "two_factor.recovery_codes_renewed": "Recovery codes renewed",
   "two_factor.requirement_changed": "Two-factor requirement changed",
   "leaked_key_response.changed": "Leaked-key response changed",
+  "test_data.deleted": "Test data deleted",
 } as const;
 
 export type ActivityAction = keyof typeof ACTIVITY_ACTIONS;

@@ -22,6 +22,7 @@ export const PERMISSIONS = {
   "members.manage_admins": ["owner"],
   "members.leave": ["owner", "admin", "member", "guest"],
   "security.manage": ["owner"],
+  "test_data.delete": ["owner"],
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Permission = keyof typeof PERMISSIONS;

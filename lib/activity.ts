@@ -46,6 +46,9 @@ const FIELD_LABELS: Record<string, string> = {
   response: "Response",
   leakedAt: "Found at",
   source: "Found in",
+  customers: "Customers deleted",
+  products: "Products deleted",
+  invoices: "Invoices deleted",
 };
 
 /** What a null means for a field: "Never" for an expiry, "Default (60)" for a rate limit. */

@@ -3,7 +3,7 @@ import { RANGE_PRESET_MS, statusBounds, type AuditCursor, type AuditLogFilters, 
 import { API_ERRORS } from "./api/errors";
 import { boundedDate, boundedString, dateRangeProblem } from "./input-rules";
 import { REFUSALS } from "./log-filter-labels";
-import { modeParam } from "./view-mode";
+import { MODE_VALUES } from "@/core/enums";
 
 // The range presets' names, for the server pages that say which range they show.
 export { RANGE_PRESETS } from "./log-filter-labels";
@@ -67,7 +67,7 @@ export function checkRangeAndPage(value: { range?: string; from?: string; to?: s
 /** What selects requests by their key, endpoint, method and status: the audit log's URL and the Usage page's (lib/usage/filters.ts). */
 export const requestFilterFields = {
   // Live or test traffic (lib/view-mode.ts): not a filter to clear, but chosen by the same URL.
-  mode: modeParam,
+  mode: z.enum(MODE_VALUES, { error: "Choose live or test mode." }).optional(),
   endpoint: boundedString(300, "That endpoint is too long.").trim().min(1).optional(),
   status: z
     .string()

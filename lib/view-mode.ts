@@ -1,13 +1,11 @@
-import { z } from "zod";
-import { MODE_VALUES, type Books, type Mode } from "@/core/enums";
+import type { Books, Mode } from "@/core/enums";
 
 /**
  * The dashboard's mode is in its URL, `?mode=test` (docs/features/test-mode.md#dashboard), so a
- * view of test traffic can be shared; without it a page shows live data.
+ * view of test traffic can be shared; without it a page shows live data. No zod here: the header's
+ * switch and the nav's links read it on every page.
  */
 export const MODE_PARAM = "mode";
-
-export const modeParam = z.enum(MODE_VALUES, { error: "Choose live or test mode." }).optional();
 
 /** The mode a page's URL asks for: test only when it says so. */
 export function viewModeOf(params: URLSearchParams | Record<string, string | string[] | undefined>): Mode {

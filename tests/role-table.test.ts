@@ -6,7 +6,10 @@ import {
   revokeApiKeyAction,
   rollApiKeyAction,
   updateKeyRestrictionsAction,
+  deleteTestDataAction,
 } from "@/app/[orgSlug]/settings/api/actions";
+import { countTestData } from "@/db/queries/test-data";
+import { createCustomer } from "@/lib/api/services/customers";
 import { exportActivityCsv } from "@/app/[orgSlug]/settings/api/activity/export/export-activity-csv";
 import { loadActivity } from "@/app/[orgSlug]/settings/api/activity/load-activity";
 import { exportAuditCsv } from "@/app/[orgSlug]/settings/api/audit/export/export-audit-csv";
@@ -373,6 +376,18 @@ describe("set the organization's leaked-key response (§17)", () => {
     const [org] = await getDb().select().from(organizations).where(eq(organizations.id, team.org.id));
     expect(org!.leakedKeyResponse).toBe(may ? "alert" : "revoke");
     if (may) await getDb().update(organizations).set({ leakedKeyResponse: "revoke" }).where(eq(organizations.id, team.org.id));
+  });
+});
+
+describe("delete all test data (§19)", () => {
+  it.each(allowed([true, false, false, false]))("%s: %s", async (role, may) => {
+    const test = { orgId: team.org.id, mode: "test" as const };
+    await createCustomer(test, { name: "CI customer" });
+    actAs(team.byRole[role].id);
+    const result = await deleteTestDataAction(null, form({ orgId: team.org.id }));
+    expect(result.ok).toBe(may);
+    if (!result.ok) expect(result.error).toBe("Only owners can delete the organization's test data.");
+    expect((await countTestData(getDb(), team.org.id)).customers).toBe(may ? 0 : 1);
   });
 });
 

@@ -105,6 +105,7 @@ describe("sudo mode", () => {
       ["transfer ownership", () => memberActions.transferOwnershipAction(null, form({ orgId, userId: member.id }))],
       ["require two-factor", () => memberActions.setTwoFactorRequirementAction(null, form({ orgId, required: "off" }))],
       ["choose the leaked-key response", () => setLeakedKeyResponseAction(null, form({ orgId, response: "alert" }))],
+      ["delete all test data", () => keyActions.deleteTestDataAction(null, form({ orgId }))],
       [
         "add a webhook endpoint",
         () => webhookActions.createWebhookEndpointAction(null, form({ orgId, url: "https://example.com/hooks", eventTypes: "key.created" })),

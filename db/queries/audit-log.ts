@@ -6,7 +6,7 @@ import { beyondCursor, cursorTime, keysetPage, walkingOrder, withinWindow, type 
 import { apiKeys, requestDailyRollup, requestLog } from "@/db/schema";
 import { statusBounds, timeWindow, type AuditLogFilters } from "@/core/request-log";
 import { chooseRoute, rollupDays, rollupMatches, type Route, type Slice } from "@/db/queries/audit-log-route";
-import type { Books } from "@/core/enums";
+import type { Books, Mode } from "@/core/enums";
 import { keyOfMode } from "./keys-of-mode";
 
 export interface AuditLogRowDto {
@@ -18,6 +18,8 @@ export interface AuditLogRowDto {
   keyName: string | null;
   keyHint: string | null;
   keyRevoked: boolean;
+  /** The key's mode, and so the request's (docs/features/test-mode.md#traffic); null only if the key row is gone. */
+  keyMode: Mode | null;
   method: string;
   path: string;
   endpoint: string;
@@ -113,6 +115,7 @@ export const AUDIT_ROW_COLUMNS = {
   keyName: apiKeys.name,
   keyHint: apiKeys.hint,
   keyRevokedAt: apiKeys.revokedAt,
+  keyMode: apiKeys.mode,
   method: requestLog.method,
   path: requestLog.path,
   endpoint: requestLog.endpoint,

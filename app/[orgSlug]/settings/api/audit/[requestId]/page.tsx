@@ -9,6 +9,7 @@ import { formatDuration, MethodLabel, RequestTime, StatusCodeBadge } from "@/com
 import { RelativeTime } from "@/components/relative-time";
 import { RequestSearch } from "@/components/request-search";
 import { Badge } from "@/components/ui/badge";
+import { withMode } from "@/lib/view-mode";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { auditSearchParams } from "@/lib/audit-filters";
 import { DETAIL_RETENTION_DAYS } from "@/core/request-log";
@@ -34,6 +35,7 @@ export default async function RequestDetailsPage({ params }: { params: Promise<{
         description={
           <span className="flex flex-wrap items-center gap-2">
             <StatusCodeBadge status={request.status} />
+            {request.keyMode === "test" ? <Badge variant="warning">Test mode</Badge> : null}
             {request.errorCode ? <code className="font-mono text-xs">{request.errorCode}</code> : null}
             <span aria-hidden>·</span>
             <RelativeTime value={request.createdAt} />
@@ -41,7 +43,10 @@ export default async function RequestDetailsPage({ params }: { params: Promise<{
         }
         actions={<RequestSearch base={base} className="w-full sm:w-80" />}
       >
-        <Link href={base} className="inline-flex w-fit items-center gap-1.5 text-sm text-muted-foreground hover:text-foreground">
+        <Link
+          href={withMode(base, request.keyMode ?? "live")}
+          className="inline-flex w-fit items-center gap-1.5 text-sm text-muted-foreground hover:text-foreground"
+        >
           <ArrowLeft className="size-4" aria-hidden /> Audit log
         </Link>
       </PageHeader>
