@@ -117,6 +117,7 @@ export async function seedWebhooks(db: Db, now: Date, browser: { ip: string; use
       url: URL,
       description: "Accounting sync (Acme Books)",
       eventTypes: EVENT_TYPES,
+      mode: "live",
       signingSecret: newSigningSecret(),
       enabled: false,
       disabledReason: "manual",

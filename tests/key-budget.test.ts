@@ -192,7 +192,14 @@ describe("a key's budget", () => {
     const endpointId = newId("whe");
     await getDb()
       .insert(webhookEndpoints)
-      .values({ id: endpointId, orgId: org.id, url: "https://hooks.example.test/in", eventTypes: ["key.budget_threshold"], signingSecret: newSigningSecret() });
+      .values({
+        id: endpointId,
+        orgId: org.id,
+        url: "https://hooks.example.test/in",
+        eventTypes: ["key.budget_threshold"],
+        mode: "live",
+        signingSecret: newSigningSecret(),
+      });
     const kinds = async () =>
       (await getDb().select().from(alerts).where(eq(alerts.orgId, org.id)).orderBy(alerts.id)).map(
         (alert) => `${alert.kind} ${alert.details.threshold} ${alert.details.periodStart}`,

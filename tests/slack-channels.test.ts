@@ -48,7 +48,7 @@ describe("Slack channels", () => {
     const plain = await receiver();
     await getDb()
       .insert(webhookEndpoints)
-      .values({ id: newId("whe"), orgId: team.org.id, url: plain.url, eventTypes: ["key.budget_threshold"], signingSecret: newSigningSecret() });
+      .values({ id: newId("whe"), orgId: team.org.id, url: plain.url, eventTypes: ["key.budget_threshold"], mode: "live", signingSecret: newSigningSecret() });
     expect((await createApiKeyAction(null, form({ orgId: team.org.id, name: "Made meanwhile" }))).ok).toBe(true);
 
     const key = await insertKey(team.org.id, { name: "Nightly <export>", budget: { limit: 5, period: "day" } });

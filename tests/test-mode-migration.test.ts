@@ -74,10 +74,13 @@ it("makes every existing key and business record live, and keeps the live number
   );
   await db.execute(sql`insert into invoice_counters (org_id, last_number) values ('org_old', 7)`);
   await db.execute(sql`insert into idempotency_keys (org_id, key, api_key_id, request_hash) values ('org_old', 'digest', 'key_old', 'hash')`);
+  await db.execute(
+    sql`insert into webhook_endpoints (id, org_id, url, event_types, signing_secret) values ('whe_old', 'org_old', 'https://example.com/hooks', '{key.created}', 'whsec_x')`,
+  );
 
   await scratch.migrate(MIGRATIONS);
 
-  const tables = ["api_keys", "customers", "products", "invoices", "invoice_line_items", "invoice_counters", "idempotency_keys"];
+  const tables = ["api_keys", "customers", "products", "invoices", "invoice_line_items", "invoice_counters", "idempotency_keys", "webhook_endpoints"];
   for (const table of tables) {
     const modes = rowsOf<{ mode: string }>(await db.execute(sql`select mode from ${sql.identifier(table)}`)).map((row) => row.mode);
     expect(modes, table).toEqual(["live"]);

@@ -48,9 +48,9 @@ describe.skipIf(!process.env.DATABASE_URL)("a webhook event across a SIGKILL of 
     const endpointId = newId("whe");
     await getDb()
       .insert(webhookEndpoints)
-      .values({ id: endpointId, orgId: org.id, url, eventTypes: ["key.created"], signingSecret: newSigningSecret() });
+      .values({ id: endpointId, orgId: org.id, url, eventTypes: ["key.created"], mode: "live", signingSecret: newSigningSecret() });
     await jobQueue();
-    await getDb().transaction((tx) => enqueueWebhookEvent(tx, org.id, { type: "key.created", data: { id: "key_crash" } }));
+    await getDb().transaction((tx) => enqueueWebhookEvent(tx, org.id, { type: "key.created", mode: "live", data: { id: "key_crash" } }));
 
     // The first server has taken the job and is waiting for the receiver: kill it there.
     await eventually(

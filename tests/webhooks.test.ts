@@ -36,6 +36,7 @@ async function endpointFor(orgId: string, url: string, options: { eventTypes?: s
       orgId,
       url,
       eventTypes: options.eventTypes ?? ["key.created", "key.revoked"],
+      mode: "live",
       signingSecret: secret,
       failingSince: options.failingSince ?? null,
     });
@@ -52,7 +53,7 @@ async function deliverOnThirdAttempt() {
   const hooks = await receiver();
   hooks.answer = (n) => (n <= 2 ? 503 : 200);
   const endpoint = await endpointFor(org.id, hooks.url);
-  await getDb().transaction((tx) => enqueueWebhookEvent(tx, org.id, { type: "key.revoked", data: { id: "key_9" } }));
+  await getDb().transaction((tx) => enqueueWebhookEvent(tx, org.id, { type: "key.revoked", mode: "live", data: { id: "key_9" } }));
   await eventually(
     () => deliveriesOf(endpoint.id),
     (rows) => rows[0]?.status === "succeeded",
@@ -84,7 +85,9 @@ describe("webhook delivery", () => {
     const hooks = await receiver();
     const endpoint = await endpointFor(org.id, hooks.url);
     const ignored = await endpointFor(org.id, hooks.url, { eventTypes: ["usage.rate_limited"] });
-    const queued = await getDb().transaction((tx) => enqueueWebhookEvent(tx, org.id, { type: "key.created", data: { id: "key_123", name: "Billing" } }));
+    const queued = await getDb().transaction((tx) =>
+      enqueueWebhookEvent(tx, org.id, { type: "key.created", mode: "live", data: { id: "key_123", name: "Billing" } }),
+    );
     expect(queued).toBe(1);
 
     await eventually(
@@ -155,7 +158,7 @@ describe("webhook delivery", () => {
     hooks.answer = () => "hang";
     const endpoint = await endpointFor(org.id, hooks.url);
     const deliveryId = await getDb().transaction(async (tx) => {
-      await enqueueWebhookEvent(tx, org.id, { type: "key.created", data: { id: "key_1" } });
+      await enqueueWebhookEvent(tx, org.id, { type: "key.created", mode: "live", data: { id: "key_1" } });
       return (await tx.select().from(webhookDeliveries).where(eq(webhookDeliveries.endpointId, endpoint.id)))[0]!.id;
     });
     // The attempt itself, as the worker makes it (the worker may make its own meanwhile).
@@ -174,7 +177,7 @@ describe("webhook delivery", () => {
     const hooks = await receiver();
     const endpoint = await endpointFor(org.id, hooks.url);
     process.env.WEBHOOK_ALLOW_PRIVATE = "false";
-    await getDb().transaction((tx) => enqueueWebhookEvent(tx, org.id, { type: "key.created", data: {} }));
+    await getDb().transaction((tx) => enqueueWebhookEvent(tx, org.id, { type: "key.created", mode: "live", data: {} }));
     const [delivery] = await eventually(
       () => deliveriesOf(endpoint.id),
       (rows) => (rows[0]?.attempts ?? 0) >= 1,
@@ -196,7 +199,7 @@ describe("webhook delivery", () => {
     byName.hostname = "localhost";
     const endpoint = await endpointFor(org.id, byName.toString());
     process.env.WEBHOOK_ALLOW_PRIVATE = "false";
-    await getDb().transaction((tx) => enqueueWebhookEvent(tx, org.id, { type: "key.created", data: {} }));
+    await getDb().transaction((tx) => enqueueWebhookEvent(tx, org.id, { type: "key.created", mode: "live", data: {} }));
     const [delivery] = await eventually(
       () => deliveriesOf(endpoint.id),
       (rows) => (rows[0]?.attempts ?? 0) >= 1,
@@ -239,7 +242,7 @@ describe("webhook delivery", () => {
     const before = rowsOf<{ n: number }>(await getDb().execute(sql`select count(*)::int as n from pgboss.job`))[0]!.n;
     await expect(
       getDb().transaction(async (tx) => {
-        await enqueueWebhookEvent(tx, org.id, { type: "key.created", data: {} });
+        await enqueueWebhookEvent(tx, org.id, { type: "key.created", mode: "live", data: {} });
         throw new Error("the change failed");
       }),
     ).rejects.toThrow("the change failed");
@@ -257,7 +260,7 @@ describe("webhook delivery", () => {
     const endpoint = await endpointFor(org.id, hooks.url, { failingSince: sixDaysAgo });
     const dayAgo = new Date(Date.now() - 25 * 3600_000);
     const deliveryId = await getDb().transaction(async (tx) => {
-      await enqueueWebhookEvent(tx, org.id, { type: "key.created", data: {} });
+      await enqueueWebhookEvent(tx, org.id, { type: "key.created", mode: "live", data: {} });
       return (await tx.select().from(webhookDeliveries).where(eq(webhookDeliveries.endpointId, endpoint.id)))[0]!.id;
     });
     expect(await attemptDelivery({ deliveryId, since: dayAgo.toISOString() }, { lastRetry: false })).toBe("failed");
@@ -271,7 +274,7 @@ describe("webhook delivery", () => {
     const org = await createOrg("pro");
     const hooks = await receiver();
     const endpoint = await endpointFor(org.id, hooks.url, { failingSince: new Date(Date.now() - 86_400_000) });
-    await getDb().transaction((tx) => enqueueWebhookEvent(tx, org.id, { type: "key.created", data: {} }));
+    await getDb().transaction((tx) => enqueueWebhookEvent(tx, org.id, { type: "key.created", mode: "live", data: {} }));
     await eventually(
       () => deliveriesOf(endpoint.id),
       (rows) => rows[0]?.status === "succeeded",

@@ -59,4 +59,7 @@ DELETE FROM "usage_snapshot";--> statement-breakpoint
 UPDATE "usage_snapshot_mark" SET "hours_through" = NULL, "days_through" = NULL;--> statement-breakpoint
 ALTER TABLE "usage_snapshot" DROP CONSTRAINT "usage_snapshot_pk";--> statement-breakpoint
 ALTER TABLE "usage_snapshot" ADD COLUMN "mode" "mode" NOT NULL;--> statement-breakpoint
-ALTER TABLE "usage_snapshot" ADD CONSTRAINT "usage_snapshot_pk" PRIMARY KEY("org_id","mode","grain","kind","level","period_start");
+ALTER TABLE "usage_snapshot" ADD CONSTRAINT "usage_snapshot_pk" PRIMARY KEY("org_id","mode","grain","kind","level","period_start");--> statement-breakpoint
+-- Existing webhook endpoints and Slack channels receive live events.
+ALTER TABLE "webhook_endpoints" ADD COLUMN "mode" "mode" NOT NULL DEFAULT 'live';--> statement-breakpoint
+ALTER TABLE "webhook_endpoints" ALTER COLUMN "mode" DROP DEFAULT;

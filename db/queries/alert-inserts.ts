@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { KEY_EXPIRING_ALERT_DAYS, RATE_LIMIT_ALERT_MINUTES, type AlertKind } from "@/core/enums";
+import { KEY_EXPIRING_ALERT_DAYS, RATE_LIMIT_ALERT_MINUTES, type AlertKind, type Mode } from "@/core/enums";
 import type { DbOrTx } from "@/db";
 import { rowsOf } from "@/db/rows";
 import { budgetPeriodEnd, type BudgetPeriod } from "@/core/key-budget";
@@ -17,10 +17,13 @@ export interface RaisedAlert {
   orgId: string;
   kind: AlertKind;
   apiKeyId: string | null;
+  /** Its key's mode (docs/features/test-mode.md#webhooks); live for an alert of no key. */
+  mode: Mode;
   details: Record<string, string | number>;
 }
 
-const RETURNING = sql`returning id::int as id, org_id as "orgId", kind, api_key_id as "apiKeyId", details`;
+const RETURNING = sql`returning id::int as id, org_id as "orgId", kind, api_key_id as "apiKeyId", details,
+  coalesce((select k.mode from api_keys k where k.id = api_key_id), 'live') as mode`;
 
 /**
  * The month's quota thresholds (percent) that `thresholds` names and the month has not raised yet,

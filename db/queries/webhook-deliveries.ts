@@ -1,5 +1,5 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
-import type { WebhookDeliveryStatus } from "@/core/enums";
+import type { Mode, WebhookDeliveryStatus } from "@/core/enums";
 import { getDb, type DbOrTx, type Tx } from "@/db";
 import { rowsOf } from "@/db/rows";
 import { webhookDeliveries, webhookDeliveryAttempts, webhookEndpoints } from "@/db/schema";
@@ -13,14 +13,15 @@ export async function insertDelivery(db: DbOrTx, delivery: NewWebhookDelivery): 
   await db.insert(webhookDeliveries).values(delivery);
 }
 
-/** The enabled Standard Webhooks endpoints of the organization subscribed to `eventType`. */
-export async function subscribedEndpointIds(db: DbOrTx, orgId: string, eventType: string): Promise<string[]> {
+/** The enabled Standard Webhooks endpoints of the organization's `mode` subscribed to `eventType`. */
+export async function subscribedEndpointIds(db: DbOrTx, orgId: string, eventType: string, mode: Mode): Promise<string[]> {
   const endpoints = await db
     .select({ id: webhookEndpoints.id })
     .from(webhookEndpoints)
     .where(
       and(
         eq(webhookEndpoints.orgId, orgId),
+        eq(webhookEndpoints.mode, mode),
         eq(webhookEndpoints.enabled, true),
         eq(webhookEndpoints.format, "standard"),
         sql`${eventType} = any(${webhookEndpoints.eventTypes})`,

@@ -1,7 +1,7 @@
 import "server-only";
 import { and, count, desc, eq, inArray, sql } from "drizzle-orm";
 import { getDb, type DbOrTx } from "@/db";
-import type { WebhookDeliveryStatus, WebhookEventType, WebhookFormat } from "@/core/enums";
+import type { Mode, WebhookDeliveryStatus, WebhookEventType, WebhookFormat } from "@/core/enums";
 import { webhookDeliveries, webhookDeliveryAttempts, webhookEndpoints } from "@/db/schema";
 import { slackUrlHint } from "@/core/slack-url-hint";
 
@@ -181,6 +181,7 @@ export async function insertWebhookEndpoint(
     url: string;
     description: string;
     eventTypes: WebhookEventType[];
+    mode: Mode;
     format: WebhookFormat;
     signingSecret: string;
     createdBy: string;

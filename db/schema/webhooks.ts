@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { boolean, check, foreignKey, index, integer, jsonb, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
 import { WEBHOOK_DELIVERY_STATUS_VALUES, WEBHOOK_FORMAT_VALUES } from "@/core/enums";
-import { createdAt } from "./columns";
+import { createdAt, mode } from "./columns";
 import { tenant, users } from "./accounts";
 
 /**
@@ -18,6 +18,8 @@ export const webhookEndpoints = pgTable(
     url: text("url").notNull(),
     description: text("description").notNull().default(""),
     eventTypes: text("event_types").array().notNull(),
+    /** It receives the events of live keys and data, or of test ones (docs/features/test-mode.md#webhooks). Slack channels are live. */
+    mode: mode(),
     signingSecret: text("signing_secret").notNull(),
     previousSigningSecret: text("previous_signing_secret"),
     previousSecretEndsAt: timestamp("previous_secret_ends_at", { withTimezone: true, mode: "date" }),

@@ -43,12 +43,15 @@ async function raise(db: DbOrTx, insert: (tx: DbOrTx) => Promise<RaisedAlert[]>,
         await enqueueWebhookEvent(
           tx,
           alert.orgId,
-          { type, data: { alertId: alert.id, ...(alert.apiKeyId ? { keyId: alert.apiKeyId } : {}), ...alert.details } },
+          { type, mode: alert.mode, data: { alertId: alert.id, ...(alert.apiKeyId ? { keyId: alert.apiKeyId } : {}), ...alert.details } },
           at,
         );
     }
-    await enqueueSlackAlerts(tx, raised, at);
-    await queueAlertEmails(tx, raised, at);
+    // A test key's alerts are the dashboard's and its test endpoints' (docs/features/test-mode.md#webhooks):
+    // no one is paged in Slack or by email about a CI run's key.
+    const live = raised.filter((alert) => alert.mode === "live");
+    await enqueueSlackAlerts(tx, live, at);
+    await queueAlertEmails(tx, live, at);
     return raised;
   });
 }

@@ -66,7 +66,7 @@ async function admitNewEndpoint(ctx: ActionContext, url: string, format: Webhook
 
 /** A new endpoint and its signing secret, which the result carries once and no page shows again. */
 export async function createEndpoint(
-  { url, description, eventTypes }: z.output<typeof createWebhookEndpointInput>,
+  { url, description, eventTypes, mode }: z.output<typeof createWebhookEndpointInput>,
   ctx: ActionContext,
 ): Promise<Change<{ id: string; url: string; secret: string }>> {
   await admitNewEndpoint(ctx, url, "standard");
@@ -76,6 +76,7 @@ export async function createEndpoint(
     url,
     description,
     eventTypes,
+    mode,
     format: "standard" as const,
     signingSecret: newSigningSecret(),
     createdBy: ctx.userId,
@@ -86,7 +87,7 @@ export async function createEndpoint(
     activity: {
       action: "webhook_endpoint.created",
       target: targetOf(endpoint),
-      after: { url, description: description || null, eventTypes: eventTypes.join(", ") },
+      after: { url, description: description || null, eventTypes: eventTypes.join(", "), mode },
     },
   };
 }
@@ -151,6 +152,8 @@ export async function createSlackChannel(
     url,
     description,
     eventTypes: [],
+    // Alerts reach Slack from live keys only (docs/features/test-mode.md#webhooks).
+    mode: "live" as const,
     format: "slack" as const,
     signingSecret: newSigningSecret(),
     createdBy: ctx.userId,

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { WEBHOOK_EVENT_TYPE_VALUES, type WebhookEventType } from "@/core/enums";
+import { MODE_VALUES, WEBHOOK_EVENT_TYPE_VALUES, type WebhookEventType } from "@/core/enums";
 import { boundedString, CONTROL_CHARACTER, idSchema, NO_CONTROL_CHARACTERS, orgIdSchema } from "@/lib/input-rules";
 import { WEBHOOK_URL_MAX, webhookUrlProblem } from "./endpoint-url";
 
@@ -46,6 +46,8 @@ export const createWebhookEndpointInput = z.object({
   url: urlSchema("Enter the URL that receives the events."),
   description: descriptionSchema,
   eventTypes: webhookEventTypesSchema,
+  // Live unless said: a test endpoint receives the events of test keys only (docs/features/test-mode.md#webhooks).
+  mode: z.enum(MODE_VALUES, { error: "Choose live or test events." }).default("live"),
 });
 
 /** A Slack-compatible incoming-webhook URL and, to tell channels apart, the channel's name. */

@@ -1,4 +1,4 @@
-import { WEBHOOK_DISABLE_AFTER_FAILING_DAYS, type AlertKind, type WEBHOOK_TEST_EVENT, type WebhookEventType } from "@/core/enums";
+import { WEBHOOK_DISABLE_AFTER_FAILING_DAYS, type AlertKind, type Mode, type WEBHOOK_TEST_EVENT, type WebhookEventType } from "@/core/enums";
 import { newId } from "@/core/ids";
 import type { DbOrTx } from "@/db";
 import { executorOf, jobQueue, WEBHOOK_QUEUE } from "@/db/job-queue";
@@ -85,9 +85,18 @@ export async function createDelivery(db: DbOrTx, orgId: string, endpointId: stri
   return id;
 }
 
-/** The event for every enabled endpoint of the organization subscribed to it. Run it in the change's transaction. */
-export async function enqueueWebhookEvent(db: DbOrTx, orgId: string, event: WebhookEvent & { type: WebhookEventType }, at = new Date()): Promise<number> {
-  const endpointIds = await subscribedEndpointIds(db, orgId, event.type);
+/**
+ * The event for every enabled endpoint of the organization subscribed to it in the event's mode
+ * (docs/features/test-mode.md#webhooks): a test key's events reach test endpoints only. Run it in
+ * the change's transaction.
+ */
+export async function enqueueWebhookEvent(
+  db: DbOrTx,
+  orgId: string,
+  event: WebhookEvent & { type: WebhookEventType; mode: Mode },
+  at = new Date(),
+): Promise<number> {
+  const endpointIds = await subscribedEndpointIds(db, orgId, event.type, event.mode);
   for (const endpointId of endpointIds) await createDelivery(db, orgId, endpointId, event, at);
   return endpointIds.length;
 }
