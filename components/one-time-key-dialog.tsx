@@ -16,10 +16,12 @@ import { Button } from "@/components/ui/button";
 import { Checkbox } from "@/components/ui/checkbox";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
 import { Label } from "@/components/ui/label";
+import type { Mode } from "@/core/enums";
 
 /** A key value that the server has just minted and will never return again. */
 export interface RevealedKey {
   name: string;
+  mode: Mode;
   value: string;
   expiresAt: string | null;
 }

@@ -46,7 +46,7 @@ export function PlanUsageBanner({ usage, orgSlug }: { usage: OrgUsageDto; orgSlu
         </div>
         <div className="space-y-1">
           <p className="flex items-center gap-1.5 text-xs font-medium uppercase tracking-wide text-muted-foreground">
-            <KeyRound className="size-3.5" aria-hidden /> Active keys
+            <KeyRound className="size-3.5" aria-hidden /> Active live keys
           </p>
           <p className="text-lg font-semibold tabular-nums">
             {usage.activeKeys}

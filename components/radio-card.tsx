@@ -23,7 +23,7 @@ export function RadioCard({
       htmlFor={id}
       className={cn("flex items-start gap-3 rounded-md border p-3 font-normal", !disabled && "cursor-pointer", selected && "border-primary bg-primary/5")}
     >
-      <RadioGroupItem id={id} value={value} className="mt-0.5" />
+      <RadioGroupItem id={id} value={value} disabled={disabled} className="mt-0.5" />
       <span className="grid gap-0.5">
         <span className="font-medium">{label}</span>
         <span className="text-sm text-muted-foreground">{description}</span>

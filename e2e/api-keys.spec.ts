@@ -225,25 +225,74 @@ test.describe("sorting and filtering", () => {
   });
 });
 
-test("at the plan's limit of active keys, “Create API key” is disabled and says the limit before the form", async ({ browser }) => {
+test("at the plan's limit of live keys, the create button says so and the dialog offers test keys, counted apart", async ({ browser }) => {
   const context = await browser.newContext({ storageState: storageStateOf("trialOwner") });
   const page = await context.newPage();
-  // Globex's trial allows 2 active keys and the seed has 1: this spec adds the second.
+  // Globex's trial allows 2 active live keys and the seed has 1: this spec adds the second.
   const keys = new ApiKeysPage(page, "globex");
   await keys.revokeLeftovers(/Second prototype \d+/);
   const create = page.getByRole("button", { name: "Create API key" });
   await expect(create).toBeEnabled();
   // The key that reaches the limit: its one-time value stays on screen while the page behind it
-  // turns the button off (the dialog must not be unmounted with the enabled button).
+  // says the limit (the dialog must not be unmounted with the button's old state).
   await keys.createAndDismiss(`Second prototype ${Date.now()}`);
-  await expect(create).toBeDisabled();
-  await expect(create).toHaveAccessibleDescription("Your Trial plan allows 2 active API keys. Revoke a key you no longer use, or change the plan.");
+  const liveFull = "Your Trial plan allows 2 active live keys (test keys are counted apart). Revoke a live key you no longer use, or change the plan.";
+  // Test keys are counted apart: the button stays on, with the live limit beside it.
+  await expect(create).toBeEnabled();
+  await expect(create).toHaveAccessibleDescription(liveFull);
   await screenshot(page, "api-keys-at-limit");
   await page.setViewportSize(PHONE);
-  await expect(page.getByText("Your Trial plan allows 2 active API keys.", { exact: false })).toBeVisible();
+  await expect(page.getByText(liveFull)).toBeVisible();
   await screenshot(page, "api-keys-at-limit-phone");
   await page.setViewportSize({ width: 1280, height: 860 });
+  const form = await keys.openCreateDialog();
+  await expect(form.getByRole("radio", { name: /^Live/ })).toBeDisabled();
+  await expect(form.getByRole("radio", { name: /^Test/ })).toBeChecked();
+  await expect(form.getByText(liveFull)).toBeVisible();
+  await page.keyboard.press("Escape");
   await keys.revokeLeftovers(/Second prototype \d+/);
-  await expect(create).toBeEnabled();
+  await expect(create).not.toHaveAccessibleDescription(liveFull);
   await context.close();
+});
+
+test("an admin creates a test key: the dialog asks Live or Test, shows the ik_test_ value, and the list marks it Test", async ({ browser }) => {
+  const name = `CI test key ${Date.now()}`;
+  const context = await browser.newContext({ storageState: storageStateOf("admin") });
+  const page = await context.newPage();
+  const keys = new ApiKeysPage(page);
+  await keys.goto();
+  const form = await keys.openCreateDialog();
+  const live = form.getByRole("radio", { name: /^Live/ });
+  const test = form.getByRole("radio", { name: /^Test/ });
+  await expect(live).toBeChecked();
+  await expect(test).toHaveAccessibleName(/Test keys see only test data: nothing they do touches your real invoices or quota\./);
+  await test.check();
+  await screenshot(page, "create-test-key-dialog");
+  await page.setViewportSize(PHONE);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+  await screenshot(page, "create-test-key-dialog-phone");
+  await page.setViewportSize({ width: 1280, height: 860 });
+
+  const shown = await keys.create(name, form);
+  await expect(shown).toContainText("a test key, for test data only");
+  const value = await keys.keepValue(shown);
+  expect(value).toMatch(/^ik_test_[0-9A-Za-z]{32}$/);
+  const row = keys.row(name);
+  await expect(row).toContainText(`ik_test_${value.slice(8, 12)}…${value.slice(-4)}`);
+  await expect(row.getByText("Test", { exact: true })).toBeVisible();
+  // A live key carries no badge.
+  await expect(keys.row("Production billing server").getByText("Test", { exact: true })).toHaveCount(0);
+  await screenshot(page, "api-keys-test-badge");
+  await page.setViewportSize(PHONE);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+  await screenshot(page, "api-keys-test-badge-phone");
+  const keyId = (await row.getByRole("link", { name, exact: true }).getAttribute("href"))!.split("/").pop()!;
+  await keys.openKey(name, keyId);
+  // The key's facts, then its history's "Key created" entry.
+  await expect(page.locator("dt", { hasText: "Mode" }).locator("+ dd")).toHaveText([/^\s*Test$/, /^\s*Test$/]);
+  await context.close();
+
+  const owner = await browser.newContext({ storageState: storageStateOf("owner") });
+  await new ApiKeysPage(await owner.newPage()).revokeLeftovers(/CI test key \d+/);
+  await owner.close();
 });

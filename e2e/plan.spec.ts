@@ -53,7 +53,7 @@ test.describe("an owner", () => {
     await page.goto("/acme/settings/plan");
     await page.getByRole("button", { name: "Switch to Trial" }).click();
     const confirm = page.getByRole("alertdialog", { name: "Switch to Trial?" });
-    await expect(confirm).toContainText("no new key can be created");
+    await expect(confirm).toContainText("no new live key can be created");
     await confirm.getByRole("button", { name: "Cancel" }).click();
     await expect(confirm).toBeHidden();
     await page.reload();

@@ -1,7 +1,8 @@
 import { ACTIVITY_ACTIONS, type ActivityValues } from "@/core/activity";
-import type { KeyAccess, LeakedKeyResponse, RevokeReason, Role } from "@/core/enums";
+import type { KeyAccess, LeakedKeyResponse, Mode, RevokeReason, Role } from "@/core/enums";
 import { LEAKED_KEY_RESPONSES } from "@/lib/keys/leaked-key-response-labels";
 import { KEY_ACCESS_LABELS } from "@/lib/keys/access";
+import { KEY_MODE_LABELS } from "@/lib/keys/mode-labels";
 import { REVOKE_REASONS } from "@/lib/keys/revoke-reasons";
 import { ROLE_INFO } from "./roles";
 
@@ -14,6 +15,7 @@ export function activityLabel(action: string): string {
 const FIELD_LABELS: Record<string, string> = {
   name: "Name",
   slug: "Address",
+  mode: "Mode",
   hint: "Key",
   status: "Status",
   plan: "Plan",
@@ -80,6 +82,7 @@ function shown(field: string, value: string | number | boolean | null | undefine
   if (field === "maxLifetimeDays") return `${value} days`;
   if (field === "rateLimitAlertThreshold") return `${value} refusals in 5 minutes`;
   if (field === "access" && typeof value === "string") return KEY_ACCESS_LABELS[value as KeyAccess] ?? value;
+  if (field === "mode" && typeof value === "string") return KEY_MODE_LABELS[value as Mode] ?? value;
   if (field === "role" && typeof value === "string") return ROLE_INFO[value as Role]?.label ?? value;
   if (field === "response" && typeof value === "string") return LEAKED_KEY_RESPONSES[value as LeakedKeyResponse] ?? value;
   if (typeof value === "boolean") return value ? "Yes" : "No";

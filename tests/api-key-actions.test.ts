@@ -4,6 +4,7 @@ import { createApiKeyAction, renameApiKeyAction, revokeApiKeyAction, rollApiKeyA
 import { getDb } from "@/db";
 import { listApiKeys } from "@/db/queries/api-keys";
 import { activityLog, apiKeys } from "@/db/schema";
+import type { Mode } from "@/core/enums";
 import { hashApiKey } from "@/lib/keys/format";
 import { addMember, createOrg, createTeam, form, insertKey } from "./helpers/factories";
 import { actAs } from "./helpers/session";
@@ -12,8 +13,8 @@ async function keysOf(orgId: string) {
   return getDb().select().from(apiKeys).where(eq(apiKeys.orgId, orgId));
 }
 
-async function create(orgId: string, name: string) {
-  return createApiKeyAction(null, form({ orgId, name }));
+async function create(orgId: string, name: string, mode?: Mode | "sandbox") {
+  return createApiKeyAction(null, form({ orgId, name, ...(mode ? { mode } : {}) }));
 }
 
 describe("creating API keys", () => {
@@ -96,8 +97,8 @@ describe("creating API keys", () => {
   });
 
   it.each([
-    ["trial", 2, "Your Trial plan allows 2 active API keys."],
-    ["pro", 10, "Your Pro plan allows 10 active API keys."],
+    ["trial", 2, "Your Trial plan allows 2 active live keys (test keys are counted apart)."],
+    ["pro", 10, "Your Pro plan allows 10 active live keys (test keys are counted apart)."],
   ] as const)("stops a %s organization at %i active keys, not counting revoked or expired ones", async (plan, max, message) => {
     const org = await createOrg(plan);
     const owner = await addMember(org.id, "owner");
@@ -438,6 +439,87 @@ describe("rolling API keys", () => {
     const second = await insertKey(team.org.id);
     actAs(team.owner.id);
     expect((await roll(team.org.id, second.id)).ok).toBe(true);
+  });
+});
+
+describe("live and test keys (docs/features/test-mode.md#keys)", () => {
+  beforeEach(() => actAs(null));
+
+  // The key.created event's mode: tests/webhooks.test.ts.
+  it("creates a test key: an ik_test_ value shown once, its mode on the key and in the history", async () => {
+    const team = await createTeam("pro");
+    actAs(team.admin.id);
+    const result = await create(team.org.id, "CI", "test");
+    if (!result.ok) throw new Error(result.error);
+    expect(result.data.value).toMatch(/^ik_test_[0-9A-Za-z]{32}$/);
+    expect(result.data.key).toMatchObject({ name: "CI", mode: "test", hint: `ik_test_${result.data.value.slice(8, 12)}…${result.data.value.slice(-4)}` });
+    expect((await listApiKeys(team.org.id)).map((key) => key.mode)).toEqual(["test"]);
+    const [entry] = await getDb()
+      .select()
+      .from(activityLog)
+      .where(and(eq(activityLog.orgId, team.org.id), eq(activityLog.action, "api_key.created")));
+    expect(entry!.after).toMatchObject({ name: "CI", mode: "test", hint: result.data.key.hint });
+    expect(JSON.stringify(entry)).not.toContain(result.data.value.slice(8));
+  });
+
+  it("creates a live key when the form sends no mode, and refuses a mode that is neither", async () => {
+    const team = await createTeam("pro");
+    actAs(team.admin.id);
+    const live = await create(team.org.id, "Production");
+    expect(live).toMatchObject({ ok: true, data: { key: { mode: "live" } } });
+    expect(await create(team.org.id, "Sandbox", "sandbox")).toMatchObject({ ok: false, fieldErrors: { mode: ["Choose a live or a test key."] } });
+    expect(await keysOf(team.org.id)).toHaveLength(1);
+  });
+
+  it.each([
+    ["live", "test"],
+    ["test", "live"],
+  ] as const)("with %s keys at the trial maximum, refuses another of them and still creates %s keys up to the same maximum", async (full, other) => {
+    const team = await createTeam("trial");
+    // Revoked and expired keys of the full mode are not counted.
+    await insertKey(team.org.id, { mode: full, revoked: true });
+    await insertKey(team.org.id, { mode: full, expiresAt: new Date(Date.now() - 1000) });
+    await insertKey(team.org.id, { mode: full });
+    await insertKey(team.org.id, { mode: full });
+    actAs(team.owner.id);
+    const said = (mode: Mode) =>
+      `Your Trial plan allows 2 active ${mode} keys (${mode === "live" ? "test" : "live"} keys are counted apart). Revoke a ${mode} key you no longer use, or change the plan.`;
+    expect(await create(team.org.id, "One too many", full)).toEqual({ ok: false, error: said(full), fieldErrors: { mode: [said(full)] } });
+
+    for (const name of ["First", "Second"]) expect(await create(team.org.id, name, other)).toMatchObject({ ok: true, data: { key: { mode: other } } });
+    expect(await create(team.org.id, "Third", other)).toEqual({ ok: false, error: said(other), fieldErrors: { mode: [said(other)] } });
+    const rows = await keysOf(team.org.id);
+    expect(rows.filter((row) => row.mode === full)).toHaveLength(4);
+    expect(rows.filter((row) => row.mode === other)).toHaveLength(2);
+  });
+
+  it("refuses a test key on solo as it refuses a live one", async () => {
+    const org = await createOrg("solo");
+    actAs((await addMember(org.id, "owner")).id);
+    expect(await create(org.id, "CI", "test")).toMatchObject({ ok: false, error: expect.stringMatching(/Solo plan has no API access/) });
+    expect(await keysOf(org.id)).toHaveLength(0);
+  });
+
+  it("rolls a test key into a test key, and a live key into a live key", async () => {
+    const team = await createTeam("trial");
+    // Both modes at the maximum: a roll is never refused for it.
+    const [test] = [await insertKey(team.org.id, { name: "CI", mode: "test" }), await insertKey(team.org.id, { mode: "test" })];
+    const [live] = [await insertKey(team.org.id, { name: "Billing", mode: "live" }), await insertKey(team.org.id, { mode: "live" })];
+    actAs(team.owner.id);
+    for (const [old, mode, pattern] of [
+      [test!, "test", /^ik_test_[0-9A-Za-z]{32}$/],
+      [live!, "live", /^ik_[0-9A-Za-z]{32}$/],
+    ] as const) {
+      const rolled = await rollApiKeyAction(null, form({ orgId: team.org.id, keyId: old.id, overlap: "1h" }));
+      if (!rolled.ok) throw new Error(rolled.error);
+      expect(rolled.data.value).toMatch(pattern);
+      expect(rolled.data.key).toMatchObject({ mode, replaces: { id: old.id } });
+      const [entry] = await getDb()
+        .select()
+        .from(activityLog)
+        .where(and(eq(activityLog.targetId, rolled.data.key.id), eq(activityLog.action, "api_key.created")));
+      expect(entry!.after).toMatchObject({ mode, replaces: old.hint });
+    }
   });
 });
 

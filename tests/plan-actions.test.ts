@@ -58,7 +58,10 @@ describe("changing the plan", () => {
     expect((await changePlanAction(null, form({ orgId: org.id, plan: "trial" }))).ok).toBe(true);
     expect(await getDb().select().from(apiKeys).where(eq(apiKeys.orgId, org.id))).toHaveLength(5);
     const refused = await createApiKeyAction(null, form({ orgId: org.id, name: "Sixth" }));
-    expect(refused).toMatchObject({ ok: false, error: expect.stringContaining("Your Trial plan allows 2 active API keys") });
+    expect(refused).toMatchObject({ ok: false, error: expect.stringContaining("Your Trial plan allows 2 active live keys") });
+    // Test keys are counted apart: the five live keys leave room for two of them.
+    const test = await createApiKeyAction(null, form({ orgId: org.id, name: "CI", mode: "test" }));
+    expect(test).toMatchObject({ ok: true, data: { key: { mode: "test" } } });
   });
 });
 

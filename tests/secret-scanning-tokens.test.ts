@@ -49,7 +49,7 @@ describe("text a report carries that the database cannot hold", () => {
     // JSON.stringify writes the lone surrogate as the escape \ud800, which JSON.parse turns back into it.
     const answer = await report([
       { token: first.value, url: LEAK_URL, source: "content\ud800", type: "invoicing_api_key\udc00" },
-      { token: `ik_\u0000${mintApiKey().value.slice(4)}` },
+      { token: `ik_\u0000${mintApiKey("live").value.slice(4)}` },
       { token: second.value, url: LEAK_URL },
     ]);
     expect(answer.status).toBe(200);

@@ -118,6 +118,39 @@ describe("a signed report of a live key", () => {
   });
 });
 
+describe("a signed report of a test key (docs/features/test-mode.md#keys)", () => {
+  it("revokes it at once, as a live key: the API refuses it and the history says where it leaked", async () => {
+    const team = await createTeam("pro");
+    const live = await insertKey(team.org.id, { name: "Billing worker" });
+    const key = await insertKey(team.org.id, { name: "CI", mode: "test" });
+    expect(key.value).toMatch(/^ik_test_[0-9A-Za-z]{32}$/);
+
+    const answer = await report([{ token: key.value, type: "invoicing_test_api_key", url: LEAK_URL }]);
+    expect(answer).toEqual({ status: 200, json: [{ token_hash: hashApiKey(key.value), token_type: "invoicing_test_api_key", label: "true_positive" }] });
+
+    const refused = await api.request("/v1/invoices", { key: key.value });
+    expect(refused.status).toBe(401);
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe("api_key_revoked");
+    expect((await getDb().select().from(apiKeys).where(eq(apiKeys.id, key.id)))[0]).toMatchObject({ mode: "test", revokeReason: "leaked", revokedBy: null });
+    const history = await getDb()
+      .select()
+      .from(activityLog)
+      .where(and(eq(activityLog.orgId, team.org.id), eq(activityLog.targetId, key.id)));
+    expect(history.map((entry) => entry.action).sort()).toEqual(["api_key.leaked", "api_key.revoked"]);
+    // The organization's live key is not the leaked one.
+    expect((await api.request("/v1/invoices", { key: live.value })).status).toBe(200);
+  });
+
+  it("does not take a test key's characters behind the live prefix for the key", async () => {
+    const team = await createTeam("pro");
+    const key = await insertKey(team.org.id, { name: "CI", mode: "test" });
+    const before = await orgFingerprint(team.org.id);
+    const answer = await report([{ token: `ik_${key.value.slice("ik_test_".length)}`, url: LEAK_URL }]);
+    expect(answer).toMatchObject({ status: 200, json: [{ label: "false_positive" }] });
+    expect(await orgFingerprint(team.org.id)).toBe(before);
+  });
+});
+
 describe("reports that change nothing", () => {
   it("refuses a bad signature, an unknown key identifier, a body signed for another payload, no signature, and a malformed body", async () => {
     const team = await createTeam("pro");
@@ -158,9 +191,14 @@ describe("reports that change nothing", () => {
 
     // Right shape, wrong checksum; another issuer's prefix; a well-formed key no one has.
     const mangled = `${key.value.slice(0, -1)}${key.value.endsWith("a") ? "b" : "a"}`;
-    const answer = await report([{ token: mangled }, { token: "sk_live_4eC39HqLyjWDarjtT1zdp7dc" }, { token: mintApiKey().value }]);
+    const answer = await report([
+      { token: mangled },
+      { token: "sk_live_4eC39HqLyjWDarjtT1zdp7dc" },
+      { token: mintApiKey("live").value },
+      { token: mintApiKey("test").value },
+    ]);
     expect(answer.status).toBe(200);
-    expect((answer.json as { label: string }[]).map((token) => token.label)).toEqual(["false_positive", "false_positive", "false_positive"]);
+    expect((answer.json as { label: string }[]).map((token) => token.label)).toEqual(["false_positive", "false_positive", "false_positive", "false_positive"]);
     expect(await orgFingerprint(team.org.id)).toBe(afterFirst);
   });
 
@@ -181,7 +219,7 @@ describe("the endpoint's bounds", () => {
   it("answers a batch of 100 tokens, and refuses a body over the bound with 413", async () => {
     const team = await createTeam("enterprise");
     const keys = await Promise.all(Array.from({ length: 3 }, (_, i) => insertKey(team.org.id, { name: `Batch ${i}` })));
-    const tokens = [...keys.map((key) => ({ token: key.value })), ...Array.from({ length: 97 }, () => ({ token: mintApiKey().value }))];
+    const tokens = [...keys.map((key) => ({ token: key.value })), ...Array.from({ length: 97 }, () => ({ token: mintApiKey("live").value }))];
     const answer = await report(tokens);
     expect(answer.status).toBe(200);
     const labels = answer.json as { label: string }[];

@@ -288,7 +288,7 @@ describe("webhook delivery", () => {
     const hooks = await receiver();
     const endpoint = await endpointFor(team.org.id, hooks.url, { eventTypes: ["key.created", "key.revoked", "usage.quota_threshold"] });
     actAs(team.owner.id);
-    const created = await createApiKeyAction(null, form({ orgId: team.org.id, name: "Billing server" }));
+    const created = await createApiKeyAction(null, form({ orgId: team.org.id, name: "Billing server", mode: "test" }));
     if (!created.ok) throw new Error(created.error);
     expect((await revokeApiKeyAction(null, form({ orgId: team.org.id, keyId: created.data.key.id, reason: "no_longer_used" }))).ok).toBe(true);
     await raiseQuotaAlerts(getDb(), { orgId: team.org.id, month: utcMonthStart(new Date()), quota: 10_000, thresholds: [80], at: new Date() });
@@ -305,6 +305,7 @@ describe("webhook delivery", () => {
     expect(bodies.find((body) => body.type === "key.created")!.data).toMatchObject({
       id: created.data.key.id,
       name: "Billing server",
+      mode: "test",
       actor_user_id: team.owner.id,
     });
     expect(JSON.stringify(bodies)).not.toContain(created.data.value);
@@ -374,8 +375,17 @@ describe("webhook delivery", () => {
       value !== null && typeof value === "object" ? Object.entries(value).flatMap(([key, inner]) => [key, ...keysOf(inner)]) : [];
     for (const body of bodies) expect([body.type, keysOf(body).filter((key) => !/^[a-z0-9]+(_[a-z0-9]+)*$/.test(key))]).toEqual([body.type, []]);
     const dataOf = (type: string) => bodies.find((body) => body.type === type)!.data;
-    expect(dataOf("key.created")).toMatchObject({ id: created.data.key.id, expires_at: created.data.key.expiresAt, actor_user_id: team.owner.id });
-    expect(dataOf("key.rolled")).toMatchObject({ actor_user_id: team.owner.id, replaces: { id: created.data.key.id, ends_at: expect.any(String) } });
+    expect(dataOf("key.created")).toMatchObject({
+      id: created.data.key.id,
+      mode: "live",
+      expires_at: created.data.key.expiresAt,
+      actor_user_id: team.owner.id,
+    });
+    expect(dataOf("key.rolled")).toMatchObject({
+      mode: "live",
+      actor_user_id: team.owner.id,
+      replaces: { id: created.data.key.id, ends_at: expect.any(String) },
+    });
     expect(dataOf("key.revoked")).toMatchObject({ reason: "replaced", actor_user_id: team.owner.id });
     expect(dataOf("key.expiring")).toMatchObject({ alert_id: expect.any(Number), key_id: expect.any(String), expires_at: expect.any(String) });
     expect(dataOf("key.expired")).toMatchObject({ key_id: expect.any(String), expires_at: expect.any(String) });

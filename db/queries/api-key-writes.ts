@@ -109,6 +109,8 @@ export interface RollableKeyRow extends KeyRestrictions {
   budget: KeyBudget | null;
   id: string;
   name: string;
+  /** The replacement's mode: a roll never turns a live key into a test key or back. */
+  mode: Mode;
   hint: string;
   createdAt: Date;
   expiresAt: Date | null;
@@ -122,6 +124,7 @@ export async function lockKeyForRoll(tx: DbOrTx, orgId: string, keyId: string): 
     .select({
       id: apiKeys.id,
       name: apiKeys.name,
+      mode: apiKeys.mode,
       hint: apiKeys.hint,
       createdAt: apiKeys.createdAt,
       expiresAt: apiKeys.expiresAt,

@@ -3,7 +3,7 @@ import { and, count, desc, eq, gt, gte, isNull, or, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { getDb, type DbOrTx } from "@/db";
 import { apiKeys, budgetOfColumns, organizations, requestDailyRollup, users } from "@/db/schema";
-import type { KeyRestrictions, Plan, RevokeReason } from "@/core/enums";
+import type { KeyRestrictions, Mode, Plan, RevokeReason } from "@/core/enums";
 import { keyStatus, type ApiKeyStatus } from "@/core/key-status";
 import { utcDay } from "@/core/time";
 import { callsThisMonth } from "@/db/queries/monthly-usage";
@@ -13,6 +13,8 @@ import { budgetPeriodEnd, budgetPeriodStart, type KeyBudget, type KeyBudgetDto }
 export interface ApiKeyDto extends KeyRestrictions {
   id: string;
   name: string;
+  /** Live or test (docs/features/test-mode.md#keys): fixed at creation. */
+  mode: Mode;
   hint: string;
   status: ApiKeyStatus;
   createdAt: string;
@@ -57,6 +59,7 @@ function keyQuery(db: DbOrTx, orgId: string, now: Date) {
     .select({
       id: apiKeys.id,
       name: apiKeys.name,
+      mode: apiKeys.mode,
       hint: apiKeys.hint,
       createdAt: apiKeys.createdAt,
       createdByName: creator.name,
@@ -99,6 +102,7 @@ function toDto(row: KeyRow, now: Date): ApiKeyDto {
   return {
     id: row.id,
     name: row.name,
+    mode: row.mode,
     hint: row.hint,
     status: keyStatus(row, now),
     createdAt: row.createdAt.toISOString(),
@@ -150,19 +154,28 @@ export async function getApiKey(orgId: string, keyId: string, db: DbOrTx = getDb
   return row ? toDto(row, now) : null;
 }
 
-/** Keys that can still make calls: neither revoked nor expired. The plan's key limit counts these. */
-export async function countActiveKeys(db: DbOrTx, orgId: string): Promise<number> {
-  const [row] = await db
-    .select({ n: count() })
+/**
+ * Keys that can still make calls (neither revoked nor expired), of each mode: the plan's key limit
+ * counts the two apart (docs/features/test-mode.md#keys).
+ */
+export async function countActiveKeys(db: DbOrTx, orgId: string): Promise<Record<Mode, number>> {
+  const rows = await db
+    .select({ mode: apiKeys.mode, n: count() })
     .from(apiKeys)
-    .where(and(eq(apiKeys.orgId, orgId), isNull(apiKeys.revokedAt), or(isNull(apiKeys.expiresAt), gt(apiKeys.expiresAt, sql`now()`))));
-  return row?.n ?? 0;
+    .where(and(eq(apiKeys.orgId, orgId), isNull(apiKeys.revokedAt), or(isNull(apiKeys.expiresAt), gt(apiKeys.expiresAt, sql`now()`))))
+    .groupBy(apiKeys.mode);
+  const counts: Record<Mode, number> = { live: 0, test: 0 };
+  for (const row of rows) counts[row.mode] = row.n;
+  return counts;
 }
 
 export interface OrgUsageDto {
   plan: Plan;
   rateLimitPerMinute: number | null;
+  /** Active live keys: what the plan's figures mean by "keys". */
   activeKeys: number;
+  /** Active test keys, held to the same maximum apart. */
+  activeTestKeys: number;
   callsThisMonth: number;
 }
 
@@ -174,5 +187,5 @@ export async function getOrgUsage(orgId: string, now = new Date()): Promise<OrgU
     .where(eq(organizations.id, orgId));
   if (!org) throw new Error(`Organization ${orgId} not found`);
   const [activeKeys, calls] = await Promise.all([countActiveKeys(db, orgId), callsThisMonth(db, orgId, now)]);
-  return { plan: org.plan, rateLimitPerMinute: org.rateLimitPerMinute, activeKeys, callsThisMonth: calls };
+  return { plan: org.plan, rateLimitPerMinute: org.rateLimitPerMinute, activeKeys: activeKeys.live, activeTestKeys: activeKeys.test, callsThisMonth: calls };
 }

@@ -22,9 +22,11 @@ export { REDACTED };
 const MIN_SECRET_LENGTH = 8;
 /** A partial credential where the read of a body ended: its first characters are still part of it. */
 const MIN_TAIL_LENGTH = 4;
-// Our keys' format (docs/security.md#keys), whoever's key it is; at the end of a text, any start of one.
-const API_KEY = /ik_[0-9A-Za-z]{32}/g;
-const API_KEY_TAIL = /ik_[0-9A-Za-z]{0,32}$/;
+// Our keys' format (docs/security.md#keys), live `ik_` or test `ik_test_`, whoever's key it is; at
+// the end of a text, any start of one. The live pattern alone would miss a test key whole: it
+// stops at the `_` after "test".
+const API_KEY = /ik_(?:test_)?[0-9A-Za-z]{32}/g;
+const API_KEY_TAIL = /ik_(?:test_)?[0-9A-Za-z]{0,32}$/;
 /** A run of the characters of a key, each written plainly or as JSON's `\uXXXX`. */
 const KEY_RUN = /(?:[0-9A-Za-z_]|\\u[0-9A-Fa-f]{4})+/g;
 /** The same at the end of a text, where the last escape may be cut short. */

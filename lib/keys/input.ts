@@ -5,6 +5,7 @@ import {
   IP_ALLOWLIST_MAX,
   KEY_ACCESS_VALUES,
   KEY_MAX_LIFETIME_DAYS,
+  MODE_VALUES,
   PERSON_REVOKE_REASON_VALUES,
   type ApiResource,
   type KeyMaxLifetimeDays,
@@ -142,7 +143,17 @@ export const keyBudgetInput = z
     return { budget: { limit, period: budgetPeriod } };
   });
 
-export const createApiKeyInput = z.object({ orgId: orgIdSchema, name: apiKeyNameSchema }).and(keyExpiryInput).and(keyRestrictionsInput).and(keyBudgetInput);
+/**
+ * Live or test (docs/features/test-mode.md#keys), chosen once, at creation. The form always sends
+ * its choice (live unless changed); a caller that sends none gets a live key, as before test mode.
+ */
+const keyModeSchema = z.preprocess(blankAsUndefined, z.enum(MODE_VALUES, { error: "Choose a live or a test key." }).default("live"));
+
+export const createApiKeyInput = z
+  .object({ orgId: orgIdSchema, name: apiKeyNameSchema, mode: keyModeSchema })
+  .and(keyExpiryInput)
+  .and(keyRestrictionsInput)
+  .and(keyBudgetInput);
 /** "Edit access": what the key may do, from where, and how much (docs/features/restricted-keys.md, docs/features/key-budgets.md). */
 export const updateKeyRestrictionsInput = z.object({ orgId: orgIdSchema, keyId: idSchema }).and(keyRestrictionsInput).and(keyBudgetInput);
 

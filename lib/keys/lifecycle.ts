@@ -11,7 +11,7 @@ import {
   setKeyAccess,
   type KeyRevocation,
 } from "@/db/queries/api-key-writes";
-import type { KeyRestrictions, Plan } from "@/core/enums";
+import type { KeyRestrictions, Mode, Plan } from "@/core/enums";
 import type { Tx } from "@/db";
 import { restrictionChanges } from "@/lib/keys/access";
 import { lockOrganization } from "@/db/queries/organizations";
@@ -31,15 +31,15 @@ import type { createApiKeyInput, renameApiKeyInput, revokeApiKeyInput, rollApiKe
 
 /** What a key's webhook events say of it (docs/features/webhooks.md): never its value. */
 function keyEventData(key: ApiKeyDto, by: string) {
-  return { id: key.id, name: key.name, hint: key.hint, access: key.access, expiresAt: key.expiresAt, actorUserId: by };
+  return { id: key.id, name: key.name, mode: key.mode, hint: key.hint, access: key.access, expiresAt: key.expiresAt, actorUserId: by };
 }
 
 /** A new key's value, hash and hint, stored; the value is returned once, to be shown once. */
 async function mintKey(
   ctx: ActionContext,
-  key: { name: string; expiresAt: Date | null; replacesKeyId?: string; budget: KeyBudget | null } & KeyRestrictions,
+  key: { name: string; mode: Mode; expiresAt: Date | null; replacesKeyId?: string; budget: KeyBudget | null } & KeyRestrictions,
 ): Promise<{ key: ApiKeyDto; value: string }> {
-  const { value, hash, hint } = mintApiKey();
+  const { value, hash, hint } = mintApiKey(key.mode);
   const id = newId("key");
   await insertApiKey(ctx.tx, { id, orgId: ctx.orgId, keyHash: hash, hint, createdBy: ctx.userId, ...key });
   if (key.replacesKeyId && key.budget) await carryBudgetUsage(ctx.tx, ctx.orgId, key.replacesKeyId, id, key.budget, new Date());
@@ -67,15 +67,24 @@ function requireApiAccess(plan: Plan): void {
 /** A budget as the history records it: "3 requests per day", or null for none. */
 const budgetEntry = (budget: KeyBudget | null) => (budget ? describeBudget(budget) : null);
 
+/**
+ * Refuses a key of `mode` beyond the plan's maximum, counted in that mode alone. Counted under the
+ * organization's row lock, so two creations at once cannot both take the last place.
+ */
+async function requireRoomForKey(ctx: ActionContext, plan: Plan, mode: Mode): Promise<void> {
+  if (PLANS[plan].maxActiveKeys === null) return;
+  const full = keyLimitReached(plan, mode, (await countActiveKeys(ctx.tx, ctx.orgId))[mode]);
+  if (full) throw new UserFacingError(full, { mode: [full] });
+}
+
 export async function createKey(
-  { name, expiresIn, expiresOn, access, scopes, ipAllowlist, budget }: z.output<typeof createApiKeyInput>,
+  { name, mode, expiresIn, expiresOn, access, scopes, ipAllowlist, budget }: z.output<typeof createApiKeyInput>,
   ctx: ActionContext,
 ): Promise<Change<{ key: ApiKeyDto; value: string }>> {
   if (budget) requirePermission(ctx, "keys.budget");
   const { plan, keyPolicy } = await lockOrganization(ctx.tx, ctx.orgId);
   requireApiAccess(plan);
-  const full = PLANS[plan].maxActiveKeys === null ? null : keyLimitReached(plan, await countActiveKeys(ctx.tx, ctx.orgId));
-  if (full) throw new UserFacingError(full);
+  await requireRoomForKey(ctx, plan, mode);
   const now = new Date();
   const expiresAt = keyExpiresAt(expiresIn, expiresOn, now);
   const breach = policyBreach(keyPolicy, { createdAt: now, expiresAt });
@@ -84,7 +93,7 @@ export async function createKey(
     throw new UserFacingError(`This key would be outside your organization's key policy. ${breach}`, { [field]: [breach] });
   }
   const restrictions = { access, scopes, ipAllowlist };
-  const created = await mintKey(ctx, { name, expiresAt, budget, ...restrictions });
+  const created = await mintKey(ctx, { name, mode, expiresAt, budget, ...restrictions });
   const { key } = created;
   await enqueueWebhookEvent(ctx.tx, ctx.orgId, { type: "key.created", data: keyEventData(key, ctx.userId) }, now);
   return {
@@ -95,6 +104,7 @@ export async function createKey(
       target: { type: "api_key", id: key.id, name },
       after: {
         name,
+        mode,
         hint: key.hint,
         expiresAt: key.expiresAt,
         ...restrictionChanges(null, restrictions).after,
@@ -105,7 +115,7 @@ export async function createKey(
 }
 
 /**
- * A replacement with the same name and lifetime, its value shown once, and the old key
+ * A replacement with the same name, mode and lifetime, its value shown once, and the old key
  * ending after the overlap. During the overlap both count as active: a roll is never refused for
  * the plan's key limit, since the old key is on its way out. A lifetime outside the key policy is
  * brought within it: rolling is how an owner brings an old key into line.
@@ -125,10 +135,11 @@ export async function rollKey(
 
   const endsAt = rolledKeyEndsAt(overlap, old.expiresAt, now);
   await endApiKeyAt(ctx.tx, ctx.orgId, old.id, endsAt);
-  // The replacement can do what the old key could, from where it could (docs/features/api-keys.md#roll).
+  // The replacement can do what the old key could, from where it could, on the same books (docs/features/api-keys.md#roll).
   const restrictions = { access: old.access, scopes: old.scopes, ipAllowlist: old.ipAllowlist };
   const created = await mintKey(ctx, {
     name: old.name,
+    mode: old.mode,
     expiresAt: fitToPolicy(keyPolicy, replacementExpiresAt(old, now), now),
     replacesKeyId: old.id,
     budget: old.budget,
@@ -155,6 +166,7 @@ export async function rollKey(
         target: { type: "api_key", id: key.id, name: key.name },
         after: {
           name: key.name,
+          mode: key.mode,
           hint: key.hint,
           expiresAt: key.expiresAt,
           replaces: old.hint,

@@ -1,4 +1,4 @@
-import { PLAN_VALUES, type Plan } from "@/core/enums";
+import { PLAN_VALUES, type Mode, type Plan } from "@/core/enums";
 
 export interface PlanLimits {
   label: string;
@@ -52,13 +52,16 @@ export function rateLimitFor(plan: Plan, customLimit: number | null): number {
 }
 
 /**
- * Why no further key can be made when the plan's limit of active keys is reached, else null: the
- * server's refusal, and the line the keys page shows beside its disabled "Create API key".
+ * Why no further key of `mode` can be made when the plan's limit of active keys of that mode is
+ * reached, else null: the server's refusal, and the line the keys page shows beside "Create API
+ * key". Live and test keys are counted apart, each against the same maximum
+ * (docs/features/test-mode.md#keys).
  */
-export function keyLimitReached(plan: Plan, activeKeys: number): string | null {
+export function keyLimitReached(plan: Plan, mode: Mode, activeKeys: number): string | null {
   const { label, maxActiveKeys } = PLANS[plan];
   if (maxActiveKeys === null || activeKeys < maxActiveKeys) return null;
-  return `Your ${label} plan allows ${maxActiveKeys} active API keys. Revoke a key you no longer use, or change the plan.`;
+  const other = mode === "live" ? "test" : "live";
+  return `Your ${label} plan allows ${maxActiveKeys} active ${mode} keys (${other} keys are counted apart). Revoke a ${mode} key you no longer use, or change the plan.`;
 }
 
 /** The labels of the plans that have `feature`, joined for a sentence: "Trial, Pro, Enterprise". */

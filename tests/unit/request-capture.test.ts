@@ -99,3 +99,42 @@ describe("keys written with escapes, and credentials by their names", () => {
     expect(captureText("name=Ann&passwd=p4ss&note=kept", []).text).toBe(`name=Ann&passwd=${REDACTED}&note=kept`);
   });
 });
+
+describe("test keys (docs/features/test-mode.md#keys)", () => {
+  const TEST_KEY = "ik_test_0123456789ABCDEFGHIJabcdefghijkl";
+  const ESCAPED_TEST_KEY = `ik_test_${[...TEST_KEY.slice(8)].map((char, i) => (i % 2 ? char : `\\u00${char.charCodeAt(0).toString(16)}`)).join("")}`;
+
+  it("removes a test key whole, written plainly, with escapes, or percent-encoded: no prefix or tail is left", () => {
+    expect(redactCredentials(`a ${TEST_KEY} b`, [])).toBe(`a ${REDACTED} b`);
+    expect(JSON.parse(`"${ESCAPED_TEST_KEY}"`)).toBe(TEST_KEY);
+    expect(captureText(`{"k": "${ESCAPED_TEST_KEY}", "j": "x${TEST_KEY}"}`, []).text).toBe(`{"k": "${REDACTED}", "j": "x${REDACTED}"}`);
+    expect(storablePath(`/v1/customers/${encodeURIComponent(TEST_KEY).replaceAll("_", "%5F")}?x=${TEST_KEY}`, [])).toBe(
+      `/v1/customers/${REDACTED}?x=${REDACTED}`,
+    );
+  });
+
+  it("removes a test key sent in X-API-Key from a body that repeats it, and one the body carries of another key", () => {
+    const headers: Record<string, string> = { "x-api-key": TEST_KEY };
+    const other = "ik_test_zyxwvutsrqponmlkjihgfedcba987654";
+    const body = JSON.stringify({ note: `mine ${TEST_KEY}`, theirs: other });
+    expect(
+      captureText(
+        body,
+        credentialsOf((name) => headers[name]),
+      ).text,
+    ).toBe(JSON.stringify({ note: `mine ${REDACTED}`, theirs: REDACTED }));
+  });
+
+  it("leaves no start of a test key where the read ends inside it, the prefix included, or where the cut does", () => {
+    for (const into of [3, 5, 7, 8, 9, 20, 39]) {
+      const read = `{"k": "${TEST_KEY.slice(0, into)}`;
+      expect(captureBody(bytes(read), null, []).text, read).toBe(`{"k": "${REDACTED}`);
+      const body = `${"a".repeat(CAPTURED_BODY_BYTES - into)}${TEST_KEY} and more`;
+      expect(captureBody(bytes(body), body.length, []).text, body.slice(-60)).toBe(`${"a".repeat(CAPTURED_BODY_BYTES - into)}${REDACTED}`);
+    }
+    for (const into of [9, 12, 30]) {
+      const read = `{"k": "${ESCAPED_TEST_KEY.slice(0, into)}`;
+      expect(captureBody(bytes(read), null, []).text, read).toBe(`{"k": "${REDACTED}`);
+    }
+  });
+});

@@ -30,7 +30,7 @@ export function RollForm({
 }) {
   const [overlap, setOverlap] = useState<RollOverlap>("24h");
   const { pending, onSubmit, error, fieldErrors } = useActionForm(rollApiKeyAction, (data) => {
-    onRolled({ name: data.key.name, value: data.value, expiresAt: data.key.expiresAt }, data.oldKey.endsAt);
+    onRolled({ name: data.key.name, mode: data.key.mode, value: data.value, expiresAt: data.key.expiresAt }, data.oldKey.endsAt);
     toast.success(`Rolled “${data.key.name}”`);
   });
   const atOnce = overlap === "now";

@@ -64,7 +64,7 @@ export default async function PlanPage({ params }: { params: Promise<{ orgSlug: 
                     {isCurrent ? (
                       <p className="mt-4 rounded-md bg-muted px-3 py-2 text-sm">
                         This month: <span className="font-medium tabular-nums">{number.format(usage.callsThisMonth)}</span> calls,{" "}
-                        <span className="font-medium tabular-nums">{usage.activeKeys}</span> active keys
+                        <span className="font-medium tabular-nums">{usage.activeKeys}</span> active live keys
                       </p>
                     ) : null}
                   </CardContent>

@@ -6,6 +6,7 @@ export type PlanOption = PlanLimits & { id: Plan };
 
 /** What the organization has used: the figures a switch is measured against. */
 export interface PlanUsage {
+  /** Active live keys: test keys are held to the same maximum apart (docs/features/test-mode.md#keys). */
   activeKeys: number;
   callsThisMonth: number;
 }
@@ -25,7 +26,7 @@ export function planFeatures(plan: PlanOption): { text: string; included: boolea
       { text: "Dashboard only", included: true },
     ];
   return [
-    { text: limitText(plan.maxActiveKeys, "active API keys"), included: true },
+    { text: `${limitText(plan.maxActiveKeys, "active API keys")}, live and test each`, included: true },
     { text: `${limitText(plan.monthlyCalls, "API calls")} a month`, included: true },
     { text: plan.customRateLimit ? "Custom rate limit per key" : `${DEFAULT_RATE_LIMIT_PER_MINUTE} requests per minute per key`, included: true },
   ];
@@ -35,17 +36,17 @@ export function planFeatures(plan: PlanOption): { text: string; included: boolea
 export function switchConsequences(target: PlanLimits, usage: PlanUsage): string[] {
   if (!target.apiAccess) {
     return [
-      `The API refuses every key with 403 plan_no_api_access${usage.activeKeys ? ` (your ${usage.activeKeys} active keys are kept, not deleted)` : ""}.`,
+      `The API refuses every key with 403 plan_no_api_access${usage.activeKeys ? ` (your ${usage.activeKeys} active live keys are kept, not deleted)` : ""}.`,
       "No new keys can be created.",
     ];
   }
   const lines: string[] = [];
   if (target.maxActiveKeys !== null && usage.activeKeys > target.maxActiveKeys) {
     lines.push(
-      `You have ${usage.activeKeys} active keys and ${target.label} allows ${target.maxActiveKeys}: they all keep working, but no new key can be created until fewer than ${target.maxActiveKeys} are active.`,
+      `You have ${usage.activeKeys} active live keys and ${target.label} allows ${target.maxActiveKeys}: they all keep working, but no new live key can be created until fewer than ${target.maxActiveKeys} are active.`,
     );
   } else {
-    lines.push(`${limitText(target.maxActiveKeys, "active API keys")} (${usage.activeKeys} in use).`);
+    lines.push(`${limitText(target.maxActiveKeys, "active API keys")}, live and test each (${usage.activeKeys} live in use).`);
   }
   if (target.monthlyCalls !== null && usage.callsThisMonth >= target.monthlyCalls) {
     lines.push(

@@ -13,20 +13,34 @@ import { DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/di
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
+import type { Mode } from "@/core/enums";
 import { customExpiryBounds, KEY_EXPIRY_CHOICES, type KeyExpiryChoice } from "@/lib/keys/expiry";
 import { allowedExpiryChoices, defaultExpiryChoice, describeKeyPolicy, lastCustomExpiryDay, type KeyPolicy } from "@/lib/keys/policy";
 import { createApiKeyAction } from "../actions";
+import { initialKeyMode, KeyModeField } from "./key-mode-field";
 
 /** The create form inside its dialog, loaded when the dialog is first wanted. */
-export function CreateKeyForm({ orgId, keyPolicy, onCreated }: { orgId: string; keyPolicy: KeyPolicy; onCreated: (key: RevealedKey) => void }) {
+export function CreateKeyForm({
+  orgId,
+  keyPolicy,
+  limits,
+  onCreated,
+}: {
+  orgId: string;
+  keyPolicy: KeyPolicy;
+  /** Per mode, why the plan allows no further key of it, or null. */
+  limits: Record<Mode, string | null>;
+  onCreated: (key: RevealedKey) => void;
+}) {
   // The form mounts when the dialog opens, so this clock is the moment the person starts.
   const [openedAt] = useState(() => new Date());
   const allowed = allowedExpiryChoices(keyPolicy, openedAt);
   const policyLine = describeKeyPolicy(keyPolicy);
   const [name, setName] = useState("");
+  const [mode, setMode] = useState<Mode>(() => initialKeyMode(limits));
   const [expiresIn, setExpiresIn] = useState<KeyExpiryChoice>(() => defaultExpiryChoice(keyPolicy, openedAt));
   const { pending, onSubmit, error, fieldErrors } = useActionForm(createApiKeyAction, (data) => {
-    onCreated({ name: data.key.name, value: data.value, expiresAt: data.key.expiresAt });
+    onCreated({ name: data.key.name, mode: data.key.mode, value: data.value, expiresAt: data.key.expiresAt });
     toast.success(`Created “${data.key.name}”`);
   });
   const bounds = customExpiryBounds(openedAt);
@@ -40,6 +54,7 @@ export function CreateKeyForm({ orgId, keyPolicy, onCreated }: { orgId: string; 
       </DialogHeader>
       {error &&
       !fieldErrors.name &&
+      !fieldErrors.mode &&
       !fieldErrors.expiresIn &&
       !fieldErrors.expiresOn &&
       !accessFieldsShowError(fieldErrors) &&
@@ -48,6 +63,7 @@ export function CreateKeyForm({ orgId, keyPolicy, onCreated }: { orgId: string; 
       ) : null}
       <input type="hidden" name="orgId" value={orgId} />
       <KeyNameField value={name} onChange={setName} error={fieldErrors.name?.[0]} />
+      <KeyModeField value={mode} onChange={setMode} limits={limits} error={fieldErrors.mode?.[0]} />
       <div className="grid gap-4 sm:grid-cols-2">
         <Select name="expiresIn" value={expiresIn} onValueChange={(value) => setExpiresIn(value as KeyExpiryChoice)}>
           <FormField

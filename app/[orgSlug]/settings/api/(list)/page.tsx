@@ -41,7 +41,11 @@ export default async function ApiKeysPage({
         description="Keys authenticate your servers' calls to the Invoicing API. Treat them like passwords: keep them in environment variables, never in client-side code."
         actions={
           canCreate && apiAccess ? (
-            <CreateKeyDialog orgId={membership.orgId} keyPolicy={keyPolicy} limitReached={keyLimitReached(usage.plan, usage.activeKeys)} />
+            <CreateKeyDialog
+              orgId={membership.orgId}
+              keyPolicy={keyPolicy}
+              limits={{ live: keyLimitReached(usage.plan, "live", usage.activeKeys), test: keyLimitReached(usage.plan, "test", usage.activeTestKeys) }}
+            />
           ) : null
         }
       />

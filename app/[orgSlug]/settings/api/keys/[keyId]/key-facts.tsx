@@ -2,10 +2,12 @@ import { RefreshCw, ShieldAlert } from "lucide-react";
 import Link from "next/link";
 import type { ApiKeyDto } from "@/db/queries/api-keys";
 import { ExpiryTime } from "@/components/expiry-time";
+import { KeyModeBadge } from "@/components/key-mode-badge";
 import { KeyStatusBadge } from "@/components/key-status-badge";
 import { LastUse } from "@/components/last-use";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Card } from "@/components/ui/card";
+import { KEY_MODE_LABELS } from "@/lib/keys/mode-labels";
 import { outsidePolicyAdvice } from "@/lib/keys/policy";
 import { REVOKE_REASONS } from "@/lib/keys/revoke-reasons";
 
@@ -62,6 +64,8 @@ export function OutsidePolicyNotice({ orgSlug, reason, mayRoll }: { orgSlug: str
 export function KeyFacts({ orgSlug, apiKey }: { orgSlug: string; apiKey: ApiKeyDto }) {
   const facts: { label: string; value: React.ReactNode }[] = [
     { label: "Key", value: <code className="rounded bg-muted px-1.5 py-0.5 font-mono text-xs">{apiKey.hint}</code> },
+    // The list marks only test keys; here, where every fact is named, a live key says so too.
+    { label: "Mode", value: apiKey.mode === "test" ? <KeyModeBadge mode="test" /> : KEY_MODE_LABELS.live },
     { label: "Status", value: <KeyStatusBadge status={apiKey.status} /> },
     {
       label: "Created",

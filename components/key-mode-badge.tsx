@@ -1,0 +1,16 @@
+import { FlaskConical } from "lucide-react";
+import { Badge } from "@/components/ui/badge";
+import type { Mode } from "@/core/enums";
+
+/**
+ * "Test" on a test key wherever a key is listed (docs/features/test-mode.md#keys); a live key
+ * carries none, as in Stripe's dashboard, so the badge stands out where it matters.
+ */
+export function KeyModeBadge({ mode }: { mode: Mode }) {
+  if (mode === "live") return null;
+  return (
+    <Badge variant="warning">
+      <FlaskConical aria-hidden /> Test
+    </Badge>
+  );
+}
