@@ -34,7 +34,7 @@ async function setResponse(orgId: string, response: "revoke" | "alert") {
 async function endpointFor(orgId: string, url: string) {
   await getDb()
     .insert(webhookEndpoints)
-    .values({ id: newId("whe"), orgId, url, eventTypes: ["key.leaked", "key.revoked"], signingSecret: newSigningSecret() });
+    .values({ id: newId("whe"), orgId, url, eventTypes: ["key.leaked", "key.revoked"], mode: "live", signingSecret: newSigningSecret() });
 }
 
 beforeAll(async () => {

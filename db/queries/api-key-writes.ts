@@ -53,13 +53,15 @@ export async function markApiKeyRevoked(
   keyId: string,
   revocation: KeyRevocation,
   now = new Date(),
-): Promise<{ id: string; name: string; hint: string; statusBefore: ApiKeyStatus } | null> {
+): Promise<{ id: string; name: string; hint: string; mode: Mode; statusBefore: ApiKeyStatus } | null> {
   const [row] = await tx
     .update(apiKeys)
     .set({ revokedAt: now, revokedBy: revocation.userId, revokeReason: revocation.reason, revokeNote: revocation.note })
     .where(and(eq(apiKeys.orgId, orgId), eq(apiKeys.id, keyId), isNull(apiKeys.revokedAt)))
-    .returning({ id: apiKeys.id, name: apiKeys.name, hint: apiKeys.hint, expiresAt: apiKeys.expiresAt });
-  return row ? { id: row.id, name: row.name, hint: row.hint, statusBefore: keyStatus({ revokedAt: null, expiresAt: row.expiresAt }, now) } : null;
+    .returning({ id: apiKeys.id, name: apiKeys.name, hint: apiKeys.hint, mode: apiKeys.mode, expiresAt: apiKeys.expiresAt });
+  return row
+    ? { id: row.id, name: row.name, hint: row.hint, mode: row.mode, statusBefore: keyStatus({ revokedAt: null, expiresAt: row.expiresAt }, now) }
+    : null;
 }
 
 /** Renames a key that is not revoked; returns its name before, or null when the organization has no such key left to rename. */

@@ -144,9 +144,12 @@ export interface KeyNameDto {
   revoked: boolean;
 }
 
-export async function listKeyNames(orgId: string): Promise<KeyNameDto[]> {
+/** The names of the organization's keys, revoked ones too; of one mode only when `mode` is given (a traffic view's, docs/features/test-mode.md#traffic). */
+export async function listKeyNames(orgId: string, mode?: Mode): Promise<KeyNameDto[]> {
   const keys = await listApiKeys(orgId);
-  return keys.map((key) => ({ id: key.id, name: key.name, hint: key.hint, revoked: key.status === "revoked" }));
+  return keys
+    .filter((key) => mode === undefined || key.mode === mode)
+    .map((key) => ({ id: key.id, name: key.name, hint: key.hint, revoked: key.status === "revoked" }));
 }
 
 export async function getApiKey(orgId: string, keyId: string, db: DbOrTx = getDb(), now = new Date()): Promise<ApiKeyDto | null> {

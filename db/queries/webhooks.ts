@@ -13,6 +13,8 @@ export interface WebhookEndpointDto {
   format: WebhookFormat;
   description: string;
   eventTypes: WebhookEventType[];
+  /** Whose events it receives: live or test keys' (docs/features/test-mode.md#webhooks). */
+  mode: Mode;
   enabled: boolean;
   disabledReason: "manual" | "failing" | null;
   failingSince: string | null;
@@ -84,6 +86,7 @@ export async function listWebhookEndpoints(orgId: string, endpointId?: string, f
     format: endpoint.format,
     description: endpoint.description,
     eventTypes: endpoint.eventTypes as WebhookEventType[],
+    mode: endpoint.mode,
     enabled: endpoint.enabled,
     disabledReason: endpoint.disabledReason,
     failingSince: iso(endpoint.failingSince),

@@ -61,10 +61,7 @@ export const customers = pgTable(
     /** Deleted customers stay for the invoices that name them; the API no longer finds them. */
     deletedAt: timestamp("deleted_at", { withTimezone: true, mode: "date" }),
   },
-  (t) => [
-    primaryKey({ columns: [t.orgId, t.mode, t.id] }),
-    index("customers_org_mode_created_idx").on(t.orgId, t.mode, t.createdAt.desc(), t.id.desc()),
-  ],
+  (t) => [primaryKey({ columns: [t.orgId, t.mode, t.id] }), index("customers_org_mode_created_idx").on(t.orgId, t.mode, t.createdAt.desc(), t.id.desc())],
 );
 
 export const products = pgTable(

@@ -95,7 +95,7 @@ export async function createKey(
   const restrictions = { access, scopes, ipAllowlist };
   const created = await mintKey(ctx, { name, mode, expiresAt, budget, ...restrictions });
   const { key } = created;
-  await enqueueWebhookEvent(ctx.tx, ctx.orgId, { type: "key.created", data: keyEventData(key, ctx.userId) }, now);
+  await enqueueWebhookEvent(ctx.tx, ctx.orgId, { type: "key.created", mode: key.mode, data: keyEventData(key, ctx.userId) }, now);
   return {
     // The only place besides a roll where a value leaves the server: the one-time display of the dialog.
     data: created,
@@ -149,7 +149,7 @@ export async function rollKey(
   await enqueueWebhookEvent(
     ctx.tx,
     ctx.orgId,
-    { type: "key.rolled", data: { ...keyEventData(key, ctx.userId), replaces: { id: old.id, hint: old.hint, endsAt: endsAt.toISOString() } } },
+    { type: "key.rolled", mode: key.mode, data: { ...keyEventData(key, ctx.userId), replaces: { id: old.id, hint: old.hint, endsAt: endsAt.toISOString() } } },
     now,
   );
   return {
@@ -195,7 +195,11 @@ export async function revokeApiKey(
   await enqueueWebhookEvent(
     tx,
     orgId,
-    { type: "key.revoked", data: { id: revoked.id, name: revoked.name, hint: revoked.hint, reason: revocation.reason, actorUserId: revocation.userId } },
+    {
+      type: "key.revoked",
+      mode: revoked.mode,
+      data: { id: revoked.id, name: revoked.name, mode: revoked.mode, hint: revoked.hint, reason: revocation.reason, actorUserId: revocation.userId },
+    },
     at,
   );
   return {

@@ -87,7 +87,7 @@ function breakdownRows(rows: UsageRow[], total: number, names: KeyNames): Breakd
 
 /** One breakdown's rows over the window, busiest first: a table of the page, and its CSV. */
 export async function usageBreakdown(books: Books, filters: UsageFilters, window: UsageWindow, breakdown: Breakdown): Promise<BreakdownRowDto[]> {
-  const [rows, keys] = await Promise.all([usageRows(reportQueries(books, filters, window)[breakdown]), listKeyNames(books.orgId)]);
+  const [rows, keys] = await Promise.all([usageRows(reportQueries(books, filters, window)[breakdown]), listKeyNames(books.orgId, books.mode)]);
   // Each request is in exactly one group: the groups' requests add up to the window's.
   const total = rows.reduce((sum, row) => sum + row.requests, 0);
   return breakdownRows(rows, total, byId(keys));
@@ -126,7 +126,7 @@ export async function usageReport(books: Books, filters: UsageFilters, window: U
     usageRows(queries.totals),
     usageRows(queries.series),
     Promise.all(BREAKDOWN_NAMES.map(async (name) => [name, await usageRows(queries[name])] as const)),
-    listKeyNames(books.orgId),
+    listKeyNames(books.orgId, books.mode),
   ]);
   const names = byId(keys);
   const totals = totalsOf(whole);

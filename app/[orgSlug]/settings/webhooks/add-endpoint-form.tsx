@@ -1,5 +1,6 @@
 "use client";
 
+import { useSearchParams } from "next/navigation";
 import { useState } from "react";
 import { toast } from "@/components/toast";
 import { FormAlert } from "@/components/form-alert";
@@ -11,7 +12,9 @@ import { DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/co
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
-import { WEBHOOK_EVENT_TYPE_VALUES, WEBHOOK_EVENT_TYPES, type WebhookEventType } from "@/core/enums";
+import { WEBHOOK_EVENT_TYPE_VALUES, WEBHOOK_EVENT_TYPES, type Mode, type WebhookEventType } from "@/core/enums";
+import { ModeField } from "@/components/mode-field";
+import { viewModeOf } from "@/lib/view-mode";
 import { WEBHOOK_DESCRIPTION_MAX } from "@/lib/webhooks/input";
 import { createWebhookEndpointAction } from "./actions";
 import { SecretReveal } from "./secret-reveal";
@@ -42,8 +45,15 @@ export function AddEndpoint({ orgId, onDone }: AddEndpointProps) {
   );
 }
 
+const MODE_HELP: Record<Mode, string> = {
+  live: "Events of your live keys and data.",
+  test: "Events of your test keys only, to build your receiver against.",
+};
+
 function AddEndpointForm({ orgId, onAdded }: { orgId: string; onAdded: (secret: string) => void }) {
   const [events, setEvents] = useState<Set<WebhookEventType>>(new Set(WEBHOOK_EVENT_TYPE_VALUES));
+  // In test mode a new endpoint is a test one unless changed (docs/features/test-mode.md#webhooks).
+  const [mode, setMode] = useState<Mode>(viewModeOf(useSearchParams()));
   const { pending, onSubmit, error, fieldErrors } = useActionForm(createWebhookEndpointAction, (added) => {
     onAdded(added.secret);
     toast.success("Endpoint added", { description: added.url });
@@ -63,7 +73,7 @@ function AddEndpointForm({ orgId, onAdded }: { orgId: string; onAdded: (secret: 
           Events are sent as signed JSON POST requests (Standard Webhooks), retried for 24 hours until your server answers 2xx.
         </DialogDescription>
       </DialogHeader>
-      {error && !fieldErrors.url && !fieldErrors.eventTypes ? <FormAlert>{error}</FormAlert> : null}
+      {error && !fieldErrors.url && !fieldErrors.eventTypes && !fieldErrors.mode ? <FormAlert>{error}</FormAlert> : null}
       <input type="hidden" name="orgId" value={orgId} />
       <input type="hidden" name="eventTypes" value={[...events].join(",")} />
       <FormField label="Endpoint URL" error={fieldErrors.url?.[0]} description="HTTPS, reachable from the internet.">
@@ -72,6 +82,7 @@ function AddEndpointForm({ orgId, onAdded }: { orgId: string; onAdded: (secret: 
       <FormField label="Description (optional)" error={fieldErrors.description?.[0]}>
         <Input name="description" placeholder="Slack alerts relay" maxLength={WEBHOOK_DESCRIPTION_MAX} />
       </FormField>
+      <ModeField value={mode} onChange={setMode} help={MODE_HELP} error={fieldErrors.mode?.[0]} />
       <fieldset className="grid gap-2">
         <legend className="mb-1 text-sm font-medium">Events</legend>
         {WEBHOOK_EVENT_TYPE_VALUES.map((type) => (

@@ -18,7 +18,17 @@ const CreateKeyForm = onDemand(() => import("./create-key-form").then((module) =
  * tree in every case: creating the last allowed key turns the limit on while its value is still on
  * screen, and the dialog that shows it must stay mounted.
  */
-export function CreateKeyDialog({ orgId, keyPolicy, limits }: { orgId: string; keyPolicy: KeyPolicy; limits: Record<Mode, string | null> }) {
+export function CreateKeyDialog({
+  orgId,
+  keyPolicy,
+  limits,
+  preferredMode,
+}: {
+  orgId: string;
+  keyPolicy: KeyPolicy;
+  limits: Record<Mode, string | null>;
+  preferredMode: Mode;
+}) {
   const reached = MODE_VALUES.flatMap((mode) => limits[mode] ?? []);
   return (
     <div className="flex max-w-xs flex-col items-start gap-2 sm:items-end">
@@ -37,7 +47,7 @@ export function CreateKeyDialog({ orgId, keyPolicy, limits }: { orgId: string; k
             “{key.name}” is ready{key.mode === "test" ? ": a test key, for test data only" : ""}.
           </>
         )}
-        form={(reveal) => <CreateKeyForm orgId={orgId} keyPolicy={keyPolicy} limits={limits} onCreated={reveal} />}
+        form={(reveal) => <CreateKeyForm orgId={orgId} keyPolicy={keyPolicy} limits={limits} preferredMode={preferredMode} onCreated={reveal} />}
       />
       {reached.length > 0 ? (
         <p id="key-limit" className="text-sm text-muted-foreground sm:text-right">

@@ -24,12 +24,15 @@ export function CreateKeyForm({
   orgId,
   keyPolicy,
   limits,
+  preferredMode,
   onCreated,
 }: {
   orgId: string;
   keyPolicy: KeyPolicy;
   /** Per mode, why the plan allows no further key of it, or null. */
   limits: Record<Mode, string | null>;
+  /** The dashboard's mode (lib/view-mode.ts): in test mode a new key is a test key unless changed. */
+  preferredMode: Mode;
   onCreated: (key: RevealedKey) => void;
 }) {
   // The form mounts when the dialog opens, so this clock is the moment the person starts.
@@ -37,7 +40,7 @@ export function CreateKeyForm({
   const allowed = allowedExpiryChoices(keyPolicy, openedAt);
   const policyLine = describeKeyPolicy(keyPolicy);
   const [name, setName] = useState("");
-  const [mode, setMode] = useState<Mode>(() => initialKeyMode(limits));
+  const [mode, setMode] = useState<Mode>(() => initialKeyMode(limits, preferredMode));
   const [expiresIn, setExpiresIn] = useState<KeyExpiryChoice>(() => defaultExpiryChoice(keyPolicy, openedAt));
   const { pending, onSubmit, error, fieldErrors } = useActionForm(createApiKeyAction, (data) => {
     onCreated({ name: data.key.name, mode: data.key.mode, value: data.value, expiresAt: data.key.expiresAt });

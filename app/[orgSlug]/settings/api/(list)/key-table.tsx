@@ -4,7 +4,7 @@ import type { ApiKeyDto } from "@/db/queries/api-keys";
 import { EmptyState } from "@/components/empty-state";
 import { ExpiryTime } from "@/components/expiry-time";
 import { KeyAccessBadges } from "@/components/key-access-badges";
-import { KeyModeBadge } from "@/components/key-mode-badge";
+import { ModeBadge } from "@/components/mode-badge";
 import { KeyStatusBadge } from "@/components/key-status-badge";
 import { RelativeTime } from "@/components/relative-time";
 import { Badge } from "@/components/ui/badge";
@@ -128,7 +128,7 @@ function KeyRow({
           <Link prefetch={false} href={`/${orgSlug}/settings/api/keys/${apiKey.id}`} className="font-medium whitespace-normal break-words hover:underline">
             {apiKey.name}
           </Link>
-          <KeyModeBadge mode={apiKey.mode} />
+          <ModeBadge mode={apiKey.mode} />
           {apiKey.replacedBy && apiKey.status === "active" ? (
             <Badge variant="outline" className="font-normal">
               Rolled: old value

@@ -37,7 +37,7 @@ export async function loadAuditLog(slug: string, searchParams: Record<string, st
   const { orgId } = access.membership;
   const filters = parseAuditFilters(searchParams);
   const books = booksOf(orgId, filters.data?.mode ?? viewModeOf(searchParams));
-  const choices = Promise.all([getAuditFilterOptions(books), listKeyNames(orgId)]);
+  const choices = Promise.all([getAuditFilterOptions(books), listKeyNames(orgId, books.mode)]);
   if (!filters.success) {
     const [options, keys] = await choices;
     return { kind: "invalid", message: filtersError(filters.error), options, keys };

@@ -61,13 +61,13 @@ export async function loadUsage(slug: string, searchParams: Record<string, strin
     message,
     filters,
     options: await options,
-    keys: await listKeyNames(orgId),
+    keys: await listKeyNames(orgId, books.mode),
   });
   const filters = parseUsageFilters(searchParams);
   if (!filters.success) return invalid(filtersError(filters.error), {});
   const window = usageWindow(filters.data, now);
   if (!window.ok) return invalid(window.message, filters.data);
-  const [choices, keys] = await Promise.all([options, listKeyNames(orgId)]);
+  const [choices, keys] = await Promise.all([options, listKeyNames(orgId, books.mode)]);
   // Begun once what the page's shell needs is read, and after a turn of the event loop: merging
   // the numbers is CPU work that would otherwise hold back the shell's first byte.
   const report = new Promise<void>((resolve) => setImmediate(resolve)).then(() => usageReport(books, filters.data, window.window));

@@ -10,6 +10,7 @@ import { Card } from "@/components/ui/card";
 import { requireOrgAccess } from "@/lib/org-access";
 import { AddEndpointDialog } from "../add-endpoint-dialog";
 import { EndpointStatus } from "../endpoint-status";
+import { ModeBadge } from "@/components/mode-badge";
 
 export const metadata: Metadata = { title: "Webhooks" };
 
@@ -42,6 +43,7 @@ export default async function WebhooksPage({ params }: { params: Promise<{ orgSl
                   <Link href={`/${orgSlug}/settings/webhooks/${endpoint.id}`} className="min-w-0 truncate font-mono text-sm font-medium hover:underline">
                     {endpoint.url}
                   </Link>
+                  <ModeBadge mode={endpoint.mode} />
                   <EndpointStatus endpoint={endpoint} />
                 </div>
                 {endpoint.description ? <p className="text-sm text-muted-foreground">{endpoint.description}</p> : null}

@@ -2,7 +2,7 @@ import { RefreshCw, ShieldAlert } from "lucide-react";
 import Link from "next/link";
 import type { ApiKeyDto } from "@/db/queries/api-keys";
 import { ExpiryTime } from "@/components/expiry-time";
-import { KeyModeBadge } from "@/components/key-mode-badge";
+import { ModeBadge } from "@/components/mode-badge";
 import { KeyStatusBadge } from "@/components/key-status-badge";
 import { LastUse } from "@/components/last-use";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
@@ -65,7 +65,7 @@ export function KeyFacts({ orgSlug, apiKey }: { orgSlug: string; apiKey: ApiKeyD
   const facts: { label: string; value: React.ReactNode }[] = [
     { label: "Key", value: <code className="rounded bg-muted px-1.5 py-0.5 font-mono text-xs">{apiKey.hint}</code> },
     // The list marks only test keys; here, where every fact is named, a live key says so too.
-    { label: "Mode", value: apiKey.mode === "test" ? <KeyModeBadge mode="test" /> : KEY_MODE_LABELS.live },
+    { label: "Mode", value: apiKey.mode === "test" ? <ModeBadge mode="test" /> : KEY_MODE_LABELS.live },
     { label: "Status", value: <KeyStatusBadge status={apiKey.status} /> },
     {
       label: "Created",
