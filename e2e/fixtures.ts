@@ -1,6 +1,6 @@
 import { test as base, expect, type BrowserContext, type Locator, type Page } from "@playwright/test";
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from "../seed/accounts";
-import { serverOrigin, workerServer } from "./servers";
+import { serverOrigin, sessionClockPort, workerServer } from "./servers";
 
 export { DEMO_PASSWORD } from "../seed/accounts";
 /** Every demo sign-in of the README (the seed's), with the organization each lands in. */
@@ -28,6 +28,16 @@ export const POSTGRES = { tag: "@postgres" };
 
 /** Sudo mode's question (docs/security.md#sudo-mode): the dialog asking for the password again before a sensitive change. */
 export const sudoDialog = (page: Page): Locator => page.getByRole("dialog", { name: "Confirm it's you" });
+
+/** The e2e servers' sudo window (e2e/start-server.sh), and a second to be past it. */
+export const SUDO_MODE_SECONDS = 30 + 1;
+
+/** Moves back the sudo clock of the sessions `email` signed in since `since` on this worker's server, as if that long had passed (e2e/session-clock.mjs). */
+export async function ageSessions(email: string, since: number, seconds: number): Promise<number> {
+  const response = await fetch(`http://127.0.0.1:${sessionClockPort(workerServer())}/`, { method: "POST", body: JSON.stringify({ email, since, seconds }) });
+  expect(response.status, await response.clone().text()).toBe(200);
+  return ((await response.json()) as { aged: number }).aged;
+}
 
 /**
  * Answers sudo mode's question with the demo password whenever it shows: the e2e servers ask it

@@ -1,17 +1,6 @@
-import { answerSudoModeMyself, DEMO_PASSWORD, expect, PHONE, screenshot, sudoDialog, test, USERS } from "./fixtures";
+import { ageSessions, answerSudoModeMyself, DEMO_PASSWORD, expect, PHONE, screenshot, SUDO_MODE_SECONDS, sudoDialog, test, USERS } from "./fixtures";
 import { ApiKeysPage } from "./pages/api-keys-page";
 import { SignInPage } from "./pages/sign-in-page";
-import { sessionClockPort, workerServer } from "./servers";
-
-/** The e2e servers' sudo window (e2e/start-server.sh), and a second to be past it. */
-const SUDO_MODE_SECONDS = 30 + 1;
-
-/** Moves back the sudo clock of the sessions `email` signed in since `since` on this worker's server, as if that long had passed (e2e/session-clock.mjs). */
-async function ageSessions(email: string, since: number, seconds: number): Promise<number> {
-  const response = await fetch(`http://127.0.0.1:${sessionClockPort(workerServer())}/`, { method: "POST", body: JSON.stringify({ email, since, seconds }) });
-  expect(response.status, await response.clone().text()).toBe(200);
-  return ((await response.json()) as { aged: number }).aged;
-}
 
 test("revoking a key asks for the password again once sudo mode has run out", async ({ browser }) => {
   // A session of its own: the role sessions of auth.setup.ts are shared, and other specs renew them.

@@ -135,6 +135,7 @@ describe("analytics", () => {
     const report = await empty.analytics("?from=2026-01-01&to=2026-02-15");
     expect(report).toEqual({
       object: "analytics",
+      livemode: true,
       from: "2026-01-01",
       to: "2026-02-15",
       revenue: [],

@@ -14,7 +14,7 @@ import { createApiKeyAction, revokeApiKeyAction, rollApiKeyAction } from "@/app/
 import { sendTestWebhookAction } from "@/app/[orgSlug]/settings/webhooks/actions";
 import { raiseBudgetAlerts, raiseKeyExpiryAlerts, raiseKeyLeakedAlert, raiseQuotaAlerts, raiseRateLimitAlert } from "@/lib/alerts/raise";
 import { budgetPeriodStart } from "@/core/key-budget";
-import { WEBHOOK_EVENT_TYPE_VALUES, WEBHOOK_TEST_EVENT } from "@/core/enums";
+import { WEBHOOK_EVENT_TYPE_VALUES, WEBHOOK_TEST_EVENT, type Mode } from "@/core/enums";
 import { utcMonthStart } from "@/core/time";
 import { createOrg, createTeam, form, insertKey } from "./helpers/factories";
 import { actAs } from "./helpers/session";
@@ -26,7 +26,7 @@ import { receiver, stopReceivers } from "./helpers/webhook-receiver";
 process.env.WEBHOOK_ALLOW_PRIVATE = "true";
 process.env.WEBHOOK_RETRY_DELAY_SECONDS = "1";
 
-async function endpointFor(orgId: string, url: string, options: { eventTypes?: string[]; failingSince?: Date } = {}) {
+async function endpointFor(orgId: string, url: string, options: { eventTypes?: string[]; failingSince?: Date; mode?: Mode } = {}) {
   const secret = newSigningSecret();
   const id = newId("whe");
   await getDb()
@@ -36,7 +36,7 @@ async function endpointFor(orgId: string, url: string, options: { eventTypes?: s
       orgId,
       url,
       eventTypes: options.eventTypes ?? ["key.created", "key.revoked"],
-      mode: "live",
+      mode: options.mode ?? "live",
       signingSecret: secret,
       failingSince: options.failingSince ?? null,
     });
@@ -283,10 +283,13 @@ describe("webhook delivery", () => {
     expect(row).toMatchObject({ enabled: true, failingSince: null });
   });
 
-  it("sends key lifecycle events from the actions and alerts as events, each queued with its change", async () => {
+  it("sends key lifecycle events from the actions and alerts as events, each queued with its change, to the endpoints of their mode", async () => {
     const team = await createTeam("pro");
+    const eventTypes = ["key.created", "key.revoked", "usage.quota_threshold"];
+    const liveHooks = await receiver();
+    const live = await endpointFor(team.org.id, liveHooks.url, { eventTypes });
     const hooks = await receiver();
-    const endpoint = await endpointFor(team.org.id, hooks.url, { eventTypes: ["key.created", "key.revoked", "usage.quota_threshold"] });
+    const endpoint = await endpointFor(team.org.id, hooks.url, { eventTypes, mode: "test" });
     actAs(team.owner.id);
     const created = await createApiKeyAction(null, form({ orgId: team.org.id, name: "Billing server", mode: "test" }));
     if (!created.ok) throw new Error(created.error);
@@ -294,14 +297,18 @@ describe("webhook delivery", () => {
     await raiseQuotaAlerts(getDb(), { orgId: team.org.id, month: utcMonthStart(new Date()), quota: 10_000, thresholds: [80], at: new Date() });
 
     await eventually(
-      async () => hooks.received.length,
+      async () => hooks.received.length + liveHooks.received.length,
       (n) => n >= 3,
     );
-    const bodies = hooks.received.map(
-      (request) =>
-        new Webhook(endpoint.secret).verify(request.body, request.headers as Record<string, string>) as { type: string; data: Record<string, unknown> },
-    );
-    expect(bodies.map((body) => body.type).sort()).toEqual(["key.created", "key.revoked", "usage.quota_threshold"]);
+    const verified = (received: typeof hooks.received, secret: string) =>
+      received.map(
+        (request) => new Webhook(secret).verify(request.body, request.headers as Record<string, string>) as { type: string; data: Record<string, unknown> },
+      );
+    // The test key's events reach the test endpoint; the month's quota, live calls only, the live one.
+    const bodies = verified(hooks.received, endpoint.secret);
+    expect(bodies.map((body) => body.type).sort()).toEqual(["key.created", "key.revoked"]);
+    const liveBodies = verified(liveHooks.received, live.secret);
+    expect(liveBodies.map((body) => body.type)).toEqual(["usage.quota_threshold"]);
     expect(bodies.find((body) => body.type === "key.created")!.data).toMatchObject({
       id: created.data.key.id,
       name: "Billing server",
@@ -316,7 +323,7 @@ describe("webhook delivery", () => {
       hint: created.data.key.hint,
       reason: "no_longer_used",
     });
-    expect(bodies.find((body) => body.type === "usage.quota_threshold")!.data).toMatchObject({ threshold: 80, quota: 10_000, calls: 8_000 });
+    expect(liveBodies[0]!.data).toMatchObject({ threshold: 80, quota: 10_000, calls: 8_000 });
   });
 
   it("sends every event type's data in snake_case, as /v1 names its fields", async () => {

@@ -1,7 +1,7 @@
 "use client";
 
 import { FlaskConical, Trash2 } from "lucide-react";
-import { useState } from "react";
+import { useId, useState } from "react";
 import { ConfirmFooter } from "@/components/confirm-footer";
 import { toast } from "@/components/toast";
 import { useConfirmAction } from "@/components/use-confirm-action";
@@ -33,10 +33,11 @@ export function TestDataCard({ orgId, counts, canDelete }: { orgId: string; coun
     },
   });
   const empty = counts.customers + counts.products + counts.invoices === 0;
+  const titleId = useId();
   return (
-    <Card>
+    <Card role="region" aria-labelledby={titleId}>
       <CardHeader>
-        <CardTitle className="flex items-center gap-2 text-base">
+        <CardTitle id={titleId} className="flex items-center gap-2 text-base">
           <FlaskConical className="size-4 text-warning-foreground" aria-hidden /> Test data
         </CardTitle>
         <CardDescription>
