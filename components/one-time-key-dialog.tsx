@@ -42,6 +42,7 @@ export function OneTimeKeyDialog({
   trigger,
   form,
   intro,
+  onClosed,
 }: {
   /**
    * The button that opens it; null once the page no longer offers the action (a rolled key cannot
@@ -51,6 +52,8 @@ export function OneTimeKeyDialog({
   form: (reveal: (key: RevealedKey) => void) => ReactNode;
   /** What the revealed view says first, e.g. "“Staging” is ready." */
   intro: (key: RevealedKey) => ReactNode;
+  /** Once the dialog that showed `key` is closed. */
+  onClosed?: (key: RevealedKey) => void;
 }) {
   const [open, setOpen] = useState(false);
   const [opening, setOpening] = useState(0);
@@ -61,6 +64,7 @@ export function OneTimeKeyDialog({
     setOpen(false);
     setConfirmClose(false);
     setRevealed(null);
+    if (revealed) onClosed?.(revealed);
   };
   const onOpenChange = (next: boolean) => {
     if (next) {

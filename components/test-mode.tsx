@@ -5,18 +5,19 @@ import Link from "next/link";
 import { usePathname, useSearchParams } from "next/navigation";
 import { MODE_PARAM, viewModeOf, withMode } from "@/lib/view-mode";
 import { cn } from "@/lib/utils";
+import type { Mode } from "@/core/enums";
 
 // The dashboard's test mode lives in the URL (docs/features/test-mode.md#dashboard): the switch is
 // a link to the same page in the other mode, so it works before any script runs and a view can be
 // shared; the banner says which data the pages show while it is on.
 
-/** The current URL in the other mode; the page cursors go, as they point into the other mode's rows. */
-function otherModeHref(pathname: string, params: URLSearchParams): string {
+/** The current URL in `mode`; the page cursors go, as they point into the other mode's rows. */
+export function hrefInMode(pathname: string, params: URLSearchParams, mode: Mode): string {
   const next = new URLSearchParams(params);
   next.delete("before");
   next.delete("after");
-  if (viewModeOf(params) === "test") next.delete(MODE_PARAM);
-  else next.set(MODE_PARAM, "test");
+  if (mode === "live") next.delete(MODE_PARAM);
+  else next.set(MODE_PARAM, mode);
   const query = next.toString();
   return query ? `${pathname}?${query}` : pathname;
 }
@@ -27,7 +28,7 @@ export function TestModeSwitch() {
   const on = viewModeOf(params) === "test";
   return (
     <Link
-      href={otherModeHref(pathname, params)}
+      href={hrefInMode(pathname, params, on ? "live" : "test")}
       role="switch"
       aria-checked={on}
       prefetch={false}

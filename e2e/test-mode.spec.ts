@@ -45,8 +45,14 @@ test.describe.serial("test mode", () => {
     await form.getByRole("radio", { name: /^Test/ }).check();
     testKey = await keys.keepValue(await keys.create(name, form));
     expect(testKey).toMatch(/^ik_test_/);
-    const live = await keys.create(liveName);
-    const liveKey = await keys.keepValue(live);
+    // Shown where test keys are, the list in test mode, where a new key is a test key unless changed.
+    await expect(page).toHaveURL(/[?&]mode=test/);
+    const liveForm = await keys.openCreateDialog();
+    await expect(liveForm.getByRole("radio", { name: /^Test/ })).toBeChecked();
+    await liveForm.getByRole("radio", { name: /^Live/ }).check();
+    const liveKey = await keys.keepValue(await keys.create(liveName, liveForm));
+    expect(liveKey).toMatch(/^ik_[0-9A-Za-z]{32}$/);
+    await expect(page).not.toHaveURL(/mode=test/);
 
     // Each key writes its own books: the test customer is not the live one's.
     const asTest = { headers: { "X-API-Key": testKey } };
@@ -84,6 +90,17 @@ test.describe.serial("test mode", () => {
     await expect(log).not.toContainText("Production billing server");
     await screenshot(page, "test-mode-audit");
     await fitsThePhone(page, "test-mode-audit");
+    // A row opens its request in its own mode; the same request in live mode says where it is.
+    const requestLink = log.locator('a[href*="/audit/req_"]').first();
+    const href = (await requestLink.getAttribute("href"))!;
+    expect(href).toMatch(/\/audit\/req_[^?]+\?mode=test$/);
+    await page.goto(href);
+    await expect(page.getByRole("main").getByText("Test mode", { exact: true })).toBeVisible();
+    await page.goto(href.replace("?mode=test", ""));
+    await expect(page.getByRole("heading", { name: "This is a test request" })).toBeVisible();
+    await page.getByRole("link", { name: "View it in test mode" }).click();
+    await expect(page).toHaveURL(/\?mode=test$/);
+    await page.goto("/acme/settings/api/audit?mode=test");
 
     // Off: live traffic only, and no banner.
     await testMode(page).click();
@@ -131,7 +148,9 @@ test.describe.serial("test mode", () => {
     await context.close();
 
     const owner = await browser.newContext({ storageState: storageStateOf("owner") });
-    await new ApiKeysPage(await owner.newPage()).revokeLeftovers(/(CI|Live) e2e \d+/);
+    const ownersKeys = new ApiKeysPage(await owner.newPage());
+    await ownersKeys.revokeLeftovers(/Live e2e \d+/);
+    await ownersKeys.revokeLeftovers(/CI e2e \d+/, "test");
     await owner.close();
     expect(liveCustomer).toMatch(/^cus_/);
   });

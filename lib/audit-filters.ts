@@ -3,7 +3,8 @@ import { RANGE_PRESET_MS, statusBounds, type AuditCursor, type AuditLogFilters, 
 import { API_ERRORS } from "./api/errors";
 import { boundedDate, boundedString, dateRangeProblem } from "./input-rules";
 import { REFUSALS } from "./log-filter-labels";
-import { MODE_VALUES } from "@/core/enums";
+import { MODE_VALUES, type Mode } from "@/core/enums";
+import { withMode } from "./view-mode";
 
 // The range presets' names, for the server pages that say which range they show.
 export { RANGE_PRESETS } from "./log-filter-labels";
@@ -157,7 +158,10 @@ export function hasFilters(filters: AuditFilters): boolean {
   return FILTER_PARAMS.some((name) => Boolean(filters[name]));
 }
 
-/** A request's details page (docs/features/audit-log.md#request-details), which every audit-log row and a key's last calls link to. */
-export function requestHref(orgSlug: string, requestId: string): string {
-  return `/${orgSlug}/settings/api/audit/${requestId}`;
+/**
+ * A request's details page (docs/features/audit-log.md#request-details), which every audit-log row and a key's last calls link to,
+ * in the request's own mode (docs/features/test-mode.md#traffic).
+ */
+export function requestHref(orgSlug: string, requestId: string, mode: Mode | null): string {
+  return withMode(`/${orgSlug}/settings/api/audit/${requestId}`, mode ?? "live");
 }

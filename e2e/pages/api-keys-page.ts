@@ -13,8 +13,8 @@ export class ApiKeysPage {
   }
 
   /** Opens the page and waits until it has settled (streamed and hydrated), so a click reaches the app. */
-  async goto() {
-    await this.page.goto(`/${this.orgSlug}/settings/api`, { waitUntil: "networkidle" });
+  async goto(mode: "live" | "test" = "live") {
+    await this.page.goto(`/${this.orgSlug}/settings/api${mode === "test" ? "?mode=test" : ""}`, { waitUntil: "networkidle" });
     await expect(this.page.getByRole("heading", { name: "API keys", exact: true })).toBeVisible();
   }
 
@@ -62,8 +62,8 @@ export class ApiKeysPage {
    * last, so it leaves the organization's key count as it found it: Acme's plan allows 10 active
    * keys, the seed has 6, and every spec on the server shares them.
    */
-  async revokeLeftovers(names: RegExp) {
-    await this.goto();
+  async revokeLeftovers(names: RegExp, mode: "live" | "test" = "live") {
+    await this.goto(mode);
     const revokeButtons = this.table.getByRole("button", { name: new RegExp(`^Revoke ${names.source}$`) });
     for (let left = await revokeButtons.count(); left > 0; left--) {
       await revokeButtons.first().click();

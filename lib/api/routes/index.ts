@@ -25,6 +25,14 @@ Invoices, customers, products, analytics and PDFs of your organization, and its 
 ## Authentication
 Send an API key of your organization in the \`X-API-Key\` header. Create keys in the dashboard under Settings › API keys.
 
+## Live and test mode
+A key is live (\`ik_…\`) or test (\`ik_test_…\`), chosen when it is created. A test key does everything a live key
+does on separate test data: its customers, products, invoices, invoice numbers, idempotency keys and usage are
+its mode's only, and every object carries \`livemode\` (\`false\` for test data). An id of the other mode is
+\`404 not_found\`. Test calls have their key's rate limit, restrictions and budget, but never count toward the
+monthly quota (their answers carry no \`X-Quota-*\` headers), so a CI suite can run against the API without
+touching your real books or spending a real invoice number.
+
 ## Restricted keys
 A key has **Full access** (the default), is **Read only** (\`GET\` on every resource), or is **Restricted** to
 a permission per resource, chosen when it is created and changeable later by an owner or admin:
@@ -65,7 +73,7 @@ rounded **half up** to a whole minor unit, **per line**. The invoice's \`subtota
 sums of its lines, and \`total = subtotal + tax\`. Tax rates are percentages with up to four decimals.
 
 ## Invoice lifecycle
-\`draft\` → \`open\` (finalize: numbered \`INV-000123\` per organization without gaps or duplicates, dates set,
+\`draft\` → \`open\` (finalize: numbered \`INV-000123\` per organization and mode without gaps or duplicates, dates set,
 customer details frozen, stock taken) → \`paid\` or \`void\` (stock given back). Only drafts can be edited or
 deleted. \`overdue\` is an open invoice past its due date. Each refused transition is a \`409\` whose code names
 the rule: \`invoice_not_draft\`, \`invoice_not_open\`, \`insufficient_stock\`, \`customer_has_open_invoices\`.
@@ -76,7 +84,7 @@ For 24 hours, a request with the same key, method, path and body gets the first 
 \`Idempotent-Replayed: true\`, and changes nothing: retry a timed-out or failed call with the same key and
 you never create a second invoice. The same key with another request is \`409 idempotency_key_reused\`;
 while the first request is still running, \`409 idempotency_key_in_use\`. A failure of ours (5xx) frees the
-key so that the retry runs again. Keys are per organization.
+key so that the retry runs again. Keys are per organization and mode.
 
 ## Pagination
 Lists return \`{ "object": "list", "data": [...], "has_more": true, "next_cursor": "cus_…" }\`, newest first.

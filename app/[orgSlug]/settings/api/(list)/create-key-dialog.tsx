@@ -1,9 +1,11 @@
 "use client";
 
 import { Plus } from "lucide-react";
+import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { DialogLoading } from "@/components/dialog-loading";
 import { onDemand } from "@/components/on-demand";
-import { OneTimeKeyDialog } from "@/components/one-time-key-dialog";
+import { OneTimeKeyDialog, type RevealedKey } from "@/components/one-time-key-dialog";
+import { hrefInMode } from "@/components/test-mode";
 import { Button } from "@/components/ui/button";
 import { MODE_VALUES, type Mode } from "@/core/enums";
 import type { KeyPolicy } from "@/lib/keys/policy";
@@ -30,6 +32,13 @@ export function CreateKeyDialog({
   preferredMode: Mode;
 }) {
   const reached = MODE_VALUES.flatMap((mode) => limits[mode] ?? []);
+  const router = useRouter();
+  const pathname = usePathname();
+  const params = useSearchParams();
+  // The list shows the keys of the dashboard's mode: a key of the other one is shown in its own.
+  const showKeysOf = (key: RevealedKey) => {
+    if (key.mode && key.mode !== preferredMode) router.push(hrefInMode(pathname, params, key.mode));
+  };
   return (
     <div className="flex max-w-xs flex-col items-start gap-2 sm:items-end">
       <OneTimeKeyDialog
@@ -47,6 +56,7 @@ export function CreateKeyDialog({
             “{key.name}” is ready{key.mode === "test" ? ": a test key, for test data only" : ""}.
           </>
         )}
+        onClosed={showKeysOf}
         form={(reveal) => <CreateKeyForm orgId={orgId} keyPolicy={keyPolicy} limits={limits} preferredMode={preferredMode} onCreated={reveal} />}
       />
       {reached.length > 0 ? (

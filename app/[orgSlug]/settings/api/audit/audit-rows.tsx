@@ -72,7 +72,7 @@ export function AuditRows({ orgSlug, rows, endings }: AuditRowsProps) {
     <RequestRows
       label="API requests"
       rows={rows}
-      href={(row) => requestHref(orgSlug, row.requestId)}
+      href={(row) => requestHref(orgSlug, row.requestId, row.keyMode)}
       keyColumn={(row) => <RequestKey orgSlug={orgSlug} row={row} ending={endings[row.keyId]} />}
     />
   );

@@ -9,7 +9,10 @@ import { formatDuration, MethodLabel, RequestTime, StatusCodeBadge } from "@/com
 import { RelativeTime } from "@/components/relative-time";
 import { RequestSearch } from "@/components/request-search";
 import { Badge } from "@/components/ui/badge";
-import { withMode } from "@/lib/view-mode";
+import { viewModeOf, withMode } from "@/lib/view-mode";
+import { EmptyState } from "@/components/empty-state";
+import { FlaskConical } from "lucide-react";
+import type { Mode } from "@/core/enums";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { auditSearchParams } from "@/lib/audit-filters";
 import { DETAIL_RETENTION_DAYS } from "@/core/request-log";
@@ -19,10 +22,19 @@ import { requireRequest } from "./load-request";
 
 export const metadata: Metadata = { title: "Request details" };
 
-export default async function RequestDetailsPage({ params }: { params: Promise<{ orgSlug: string; requestId: string }> }) {
-  const { orgSlug, requestId } = await params;
+export default async function RequestDetailsPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ orgSlug: string; requestId: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
+  const [{ orgSlug, requestId }, query] = await Promise.all([params, searchParams]);
   const { request, ending } = await requireRequest(orgSlug, requestId);
   const base = `/${orgSlug}/settings/api/audit`;
+  const mode = request.keyMode ?? "live";
+  // Each mode shows its own traffic (docs/features/test-mode.md#traffic): a request of the other mode says where it is.
+  if (mode !== viewModeOf(query)) return <OtherModeRequest base={base} requestId={request.requestId} mode={mode} />;
   return (
     <div className="space-y-6">
       <PageHeader
@@ -192,6 +204,23 @@ function BodyCard({ title, body, bytes, request }: { title: string; body: string
           </pre>
         </CardContent>
       ) : null}
+    </Card>
+  );
+}
+
+/** A request opened in the other mode: where it can be seen, rather than its details. */
+function OtherModeRequest({ base, requestId, mode }: { base: string; requestId: string; mode: Mode }) {
+  return (
+    <Card>
+      <EmptyState
+        icon={<FlaskConical aria-hidden />}
+        title={`This is a ${mode} request`}
+        description={`${requestId} was made with a ${mode} key, and ${mode} traffic is shown in ${mode} mode only.`}
+      >
+        <Link href={withMode(`${base}/${requestId}`, mode)} className="text-sm font-medium text-primary hover:underline">
+          View it in {mode} mode
+        </Link>
+      </EmptyState>
     </Card>
   );
 }

@@ -1,3 +1,4 @@
+import type { Mode } from "@/core/enums";
 import { ArrowRight } from "lucide-react";
 import Link from "next/link";
 import type { KeyUsageDto, RecentCallDto } from "@/db/queries/key-usage";
@@ -151,8 +152,19 @@ export function TopEndpoints({ usage, latency }: { usage: KeyUsageDto; latency: 
 }
 
 /** The key's last calls; with `orgSlug` (a viewer who may open them), each path links to its request's details. */
-export function RecentCalls({ calls, auditHref, orgSlug }: { calls: RecentCallDto[]; auditHref: string | null; orgSlug: string | null }) {
-  const href = (call: RecentCallDto) => (orgSlug ? requestHref(orgSlug, call.requestId) : undefined);
+export function RecentCalls({
+  calls,
+  auditHref,
+  orgSlug,
+  mode,
+}: {
+  calls: RecentCallDto[];
+  auditHref: string | null;
+  orgSlug: string | null;
+  /** The key's, and so its calls'. */
+  mode: Mode;
+}) {
+  const href = (call: RecentCallDto) => (orgSlug ? requestHref(orgSlug, call.requestId, mode) : undefined);
   return (
     <Card className="gap-0 overflow-hidden pb-0">
       <CardHeader className="flex flex-wrap items-start justify-between gap-2 pb-4">

@@ -51,7 +51,9 @@ export default async function KeyDetailsPage({ params }: { params: Promise<{ org
   const canSetBudget = canRestrict && can(membership.role, "keys.budget");
   const mayRoll = can(membership.role, "keys.roll") && apiKey.status !== "revoked" && PLANS[membership.plan].apiAccess;
   const canRoll = mayRoll && apiKey.status === "active" && !apiKey.replacedBy;
-  const auditHref = can(membership.role, "audit.view") ? `/${orgSlug}/settings/api/audit?${auditSearchParams({ key: apiKey.id })}` : null;
+  const auditHref = can(membership.role, "audit.view")
+    ? `/${orgSlug}/settings/api/audit?${auditSearchParams({ key: apiKey.id, mode: apiKey.mode === "test" ? "test" : undefined })}`
+    : null;
 
   return (
     <div className="space-y-6">
@@ -100,7 +102,9 @@ export default async function KeyDetailsPage({ params }: { params: Promise<{ org
           <TopEndpoints usage={usage} latency={latency.endpoints} />
         </>
       )}
-      {calls.length > 0 ? <RecentCalls calls={calls} auditHref={auditHref} orgSlug={can(membership.role, "requests.inspect") ? orgSlug : null} /> : null}
+      {calls.length > 0 ? (
+        <RecentCalls calls={calls} auditHref={auditHref} orgSlug={can(membership.role, "requests.inspect") ? orgSlug : null} mode={apiKey.mode} />
+      ) : null}
       {history ? <KeyHistory orgSlug={orgSlug} keyId={keyId} history={history} /> : null}
     </div>
   );
