@@ -4,7 +4,8 @@ import { getDb } from "@/db";
 import { customers, invoices } from "@/db/schema";
 import { utcDay, utcDayStart } from "@/core/time";
 import type { Books } from "@/core/enums";
-import { invoiceDate, invoicesIn } from "./invoices";
+import { inBooks } from "./books";
+import { invoiceDate } from "./invoices";
 
 const amount = sql<string>`sum(${invoices.total})`.mapWith(Number);
 const invoiceCount = sql<number>`count(*)::int`;
@@ -49,7 +50,7 @@ function topCustomers(paid: SQL | undefined, limit: number) {
  */
 export async function invoiceFigures(books: Books, range: { from: string; to: string }, topPerCurrency: number) {
   const today = utcDay(new Date());
-  const org = invoicesIn(books);
+  const org = inBooks(invoices, books);
   const paidInRange = and(
     org,
     eq(invoices.status, "paid"),

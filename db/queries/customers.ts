@@ -4,16 +4,15 @@ import { getDb, type DbOrTx, type Tx } from "@/db";
 import { customers, invoices } from "@/db/schema";
 import type { Books } from "@/core/enums";
 import { newId } from "@/core/ids";
+import { inBooks } from "./books";
 import { newestFirstRows, type PageRequest } from "./pagination";
 
 export type CustomerRow = typeof customers.$inferSelect;
 /** The columns a customer is created with; the id, the books, the times are the database's. */
 export type NewCustomer = Omit<typeof customers.$inferInsert, "orgId" | "mode" | "id" | "createdAt" | "updatedAt" | "deletedAt">;
 
-const inBooks = (books: Books) => and(eq(customers.orgId, books.orgId), eq(customers.mode, books.mode));
-
 /** Deleted customers stay for the invoices that name them; everything but those invoices passes them by. */
-const present = (books: Books, id: string) => and(inBooks(books), eq(customers.id, id), isNull(customers.deletedAt));
+const present = (books: Books, id: string) => and(inBooks(customers, books), eq(customers.id, id), isNull(customers.deletedAt));
 
 /** `%`, `_` and `\` match themselves in a search. */
 function containing(text: string): string {
@@ -61,7 +60,7 @@ export async function customersByIds(books: Books, ids: string[], db: DbOrTx = g
     ? db
         .select()
         .from(customers)
-        .where(and(inBooks(books), inArray(customers.id, ids)))
+        .where(and(inBooks(customers, books), inArray(customers.id, ids)))
     : [];
 }
 
@@ -75,7 +74,7 @@ export async function lockCustomers(tx: Tx, books: Books, ids: string[]): Promis
   return tx
     .select()
     .from(customers)
-    .where(and(inBooks(books), inArray(customers.id, ids), isNull(customers.deletedAt)))
+    .where(and(inBooks(customers, books), inArray(customers.id, ids), isNull(customers.deletedAt)))
     .orderBy(customers.id)
     .for("share");
 }
@@ -90,7 +89,7 @@ export async function deleteCustomerRow(books: Books, id: string): Promise<{ ope
   return getDb().transaction(async (tx) => {
     const [row] = await tx.select({ id: customers.id }).from(customers).where(present(books, id)).for("update");
     if (!row) return null;
-    const of = and(eq(invoices.orgId, books.orgId), eq(invoices.mode, books.mode), eq(invoices.customerId, id));
+    const of = and(inBooks(invoices, books), eq(invoices.customerId, id));
     const [open] = await tx
       .select({ n: count() })
       .from(invoices)

@@ -5,6 +5,7 @@ import { invoiceCounters, invoiceLineItems, invoices, organizations, type Invoic
 import type { Books } from "@/core/enums";
 import { newId } from "@/core/ids";
 import { utcDay } from "@/core/time";
+import { inBooks } from "./books";
 import { newestFirstRows, type PageRequest } from "./pagination";
 
 export type { CustomerDetails, InvoiceStatus } from "@/db/schema";
@@ -33,10 +34,7 @@ function statusFilter(status: InvoiceFilter["status"]) {
   return eq(invoices.status, status);
 }
 
-/** The books' invoices: their organization and mode. */
-export const invoicesIn = (books: Books) => and(eq(invoices.orgId, books.orgId), eq(invoices.mode, books.mode));
-const one = (books: Books, id: string) => and(invoicesIn(books), eq(invoices.id, id));
-const linesIn = (books: Books) => and(eq(invoiceLineItems.orgId, books.orgId), eq(invoiceLineItems.mode, books.mode));
+const one = (books: Books, id: string) => and(inBooks(invoices, books), eq(invoices.id, id));
 
 /** A page of the books' invoices, newest first; null when the cursor names none of them. */
 export function invoicesPage(books: Books, filter: InvoiceFilter, request: PageRequest): Promise<InvoiceRow[] | null> {
@@ -64,7 +62,7 @@ export async function linesOfInvoices(books: Books, invoiceIds: string[], db: Db
   return db
     .select()
     .from(invoiceLineItems)
-    .where(and(linesIn(books), inArray(invoiceLineItems.invoiceId, invoiceIds)))
+    .where(and(inBooks(invoiceLineItems, books), inArray(invoiceLineItems.invoiceId, invoiceIds)))
     .orderBy(asc(invoiceLineItems.invoiceId), asc(invoiceLineItems.position));
 }
 
@@ -77,7 +75,7 @@ export async function insertInvoice(tx: Tx, books: Books, values: InvoiceColumns
 
 /** The invoice's lines become `lines`. */
 export async function replaceLines(tx: Tx, books: Books, invoiceId: string, lines: NewInvoiceLine[]): Promise<void> {
-  await tx.delete(invoiceLineItems).where(and(linesIn(books), eq(invoiceLineItems.invoiceId, invoiceId)));
+  await tx.delete(invoiceLineItems).where(and(inBooks(invoiceLineItems, books), eq(invoiceLineItems.invoiceId, invoiceId)));
   await tx.insert(invoiceLineItems).values(lines.map((line) => ({ ...line, ...books, invoiceId })));
 }
 

@@ -3,6 +3,7 @@ import { and, desc, eq, sql, type InferSelectModel, type SQL } from "drizzle-orm
 import type { AnyPgColumn, PgTable } from "drizzle-orm/pg-core";
 import { getDb } from "@/db";
 import type { Books } from "@/core/enums";
+import { inBooks } from "./books";
 
 /** A business table listed newest first by (created_at, id); `id` breaks ties of one instant. */
 export type NewestFirstTable = PgTable & { orgId: AnyPgColumn; mode: AnyPgColumn; id: AnyPgColumn; createdAt: AnyPgColumn };
@@ -26,20 +27,20 @@ export async function newestFirstRows<Table extends NewestFirstTable>(
   filters: (SQL | undefined)[],
 ): Promise<InferSelectModel<Table>[] | null> {
   const { startingAfter } = request;
-  const inBooks = and(eq(table.orgId, books.orgId), eq(table.mode, books.mode));
+  const ofBooks = inBooks(table, books);
   let afterCursor: SQL | undefined;
   if (startingAfter !== undefined) {
     const [cursor] = await getDb()
       .select({ id: table.id })
       .from(table as PgTable)
-      .where(and(inBooks, eq(table.id, startingAfter)));
+      .where(and(ofBooks, eq(table.id, startingAfter)));
     if (!cursor) return null;
     afterCursor = sql`(${table.createdAt}, ${table.id}) < (select c.created_at, c.id from ${table} c where c.org_id = ${books.orgId} and c.mode = ${books.mode} and c.id = ${startingAfter})`;
   }
   const rows = await getDb()
     .select()
     .from(table as PgTable)
-    .where(and(inBooks, ...filters, afterCursor))
+    .where(and(ofBooks, ...filters, afterCursor))
     .orderBy(desc(table.createdAt), desc(table.id))
     .limit(request.limit + 1);
   return rows as InferSelectModel<Table>[];

@@ -4,16 +4,15 @@ import { getDb, type DbOrTx, type Tx } from "@/db";
 import { invoiceLineItems, products } from "@/db/schema";
 import type { Books } from "@/core/enums";
 import { newId } from "@/core/ids";
+import { inBooks } from "./books";
 import { newestFirstRows, type PageRequest } from "./pagination";
 
 export type ProductRow = typeof products.$inferSelect;
 /** The columns a product is created with; the id, the books and the times are the database's. */
 export type NewProduct = Omit<typeof products.$inferInsert, "orgId" | "mode" | "id" | "createdAt" | "updatedAt">;
 
-const inBooks = (books: Books) => and(eq(products.orgId, books.orgId), eq(products.mode, books.mode));
-const one = (books: Books, id: string) => and(inBooks(books), eq(products.id, id));
-const linesOf = (books: Books, invoiceId: string) =>
-  and(eq(invoiceLineItems.orgId, books.orgId), eq(invoiceLineItems.mode, books.mode), eq(invoiceLineItems.invoiceId, invoiceId));
+const one = (books: Books, id: string) => and(inBooks(products, books), eq(products.id, id));
+const linesOf = (books: Books, invoiceId: string) => and(inBooks(invoiceLineItems, books), eq(invoiceLineItems.invoiceId, invoiceId));
 
 /** A page of the books' products, newest first; null when the cursor names none of them. */
 export function productsPage(books: Books, filter: { active?: boolean }, request: PageRequest): Promise<ProductRow[] | null> {
@@ -49,7 +48,7 @@ export async function productsByIds(books: Books, ids: string[], db: DbOrTx = ge
     ? db
         .select()
         .from(products)
-        .where(and(inBooks(books), inArray(products.id, ids)))
+        .where(and(inBooks(products, books), inArray(products.id, ids)))
     : [];
 }
 
@@ -59,7 +58,7 @@ export async function lockStockedProducts(tx: Tx, books: Books, invoiceId: strin
   await tx
     .select({ id: products.id })
     .from(products)
-    .where(and(inBooks(books), inArray(products.id, sold), sql`${products.stockQuantity} is not null`))
+    .where(and(inBooks(products, books), inArray(products.id, sold), sql`${products.stockQuantity} is not null`))
     .orderBy(asc(products.id))
     .for("update");
 }

@@ -1,8 +1,9 @@
 import "server-only";
-import { and, count, eq } from "drizzle-orm";
+import { count } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import type { DbOrTx, Tx } from "@/db";
 import { customers, idempotencyKeys, invoiceCounters, invoices, products } from "@/db/schema";
+import { inBooks } from "./books";
 
 /** How much test data an organization holds (docs/features/test-mode.md#delete-all-test-data). */
 export interface TestDataCounts {
@@ -11,7 +12,7 @@ export interface TestDataCounts {
   invoices: number;
 }
 
-const testOf = (table: { orgId: AnyPgColumn; mode: AnyPgColumn }, orgId: string) => and(eq(table.orgId, orgId), eq(table.mode, "test"));
+const testOf = (table: { orgId: AnyPgColumn; mode: AnyPgColumn }, orgId: string) => inBooks(table, { orgId, mode: "test" });
 
 export async function countTestData(db: DbOrTx, orgId: string): Promise<TestDataCounts> {
   const counted = (table: typeof customers | typeof products | typeof invoices) =>

@@ -5,7 +5,7 @@ import type { SnapshotLevel } from "@/core/usage-snapshot-levels";
 import type { Books, Mode } from "@/core/enums";
 import type { DbOrTx } from "../index";
 import { rowsOf } from "../rows";
-import { epochMs, partsOf, periodMs, periodWithin, ROLLUP_TABLES } from "./tables";
+import { epochMs, partsOf, periodMs, periodWithin, ROLLUP_PART_COLUMNS, ROLLUP_TABLES } from "./tables";
 
 /**
  * The statements of the usage snapshots (usage_snapshot, usage_snapshot_mark): what building them
@@ -81,21 +81,21 @@ export async function insertSnapshotDocuments(
 export async function rollupPeriods(tx: DbOrTx, orgId: string, grain: SnapshotGrain, from: number, to: number): Promise<Map<Mode, Map<number, UsagePart[]>>> {
   const { table, period } = ROLLUP_TABLES[grain];
   const column = sql`r.${sql.identifier(period)}`;
+  // In period order, so each mode's periods are too; api_keys has none of the part's column names.
   const rows = rowsOf<{ mode: Mode }>(
-    await tx.execute(sql`select k.mode, ${periodMs(grain, column)} as period_ms, r.api_key_id, r.endpoint, r.status, r.count, r.latency_buckets, r.latency_counts
+    await tx.execute(sql`select k.mode, ${periodMs(grain, column)} as period_ms, ${ROLLUP_PART_COLUMNS}
     from ${sql.identifier(table)} r join api_keys k on k.id = r.api_key_id and k.org_id = r.org_id
-    where r.org_id = ${orgId} and ${periodWithin(grain, column, new Date(from), new Date(to))}`),
+    where r.org_id = ${orgId} and ${periodWithin(grain, column, new Date(from), new Date(to))} order by period_ms`),
   );
   const modes = new Map<Mode, Map<number, UsagePart[]>>();
-  for (const mode of new Set(rows.map((row) => row.mode))) {
-    const periods = new Map<number, UsagePart[]>();
-    for (const part of partsOf(rows.filter((row) => row.mode === mode))) {
-      const list = periods.get(part.periodStart);
-      if (list) list.push(part);
-      else periods.set(part.periodStart, [part]);
-    }
-    modes.set(mode, new Map([...periods].sort(([a], [b]) => a - b)));
-  }
+  partsOf(rows).forEach((part, i) => {
+    const mode = rows[i]!.mode;
+    let periods = modes.get(mode);
+    if (!periods) modes.set(mode, (periods = new Map()));
+    const list = periods.get(part.periodStart);
+    if (list) list.push(part);
+    else periods.set(part.periodStart, [part]);
+  });
   return modes;
 }
 

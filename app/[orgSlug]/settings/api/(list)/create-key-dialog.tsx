@@ -37,7 +37,7 @@ export function CreateKeyDialog({
   const params = useSearchParams();
   // The list shows the keys of the dashboard's mode: a key of the other one is shown in its own.
   const showKeysOf = (key: RevealedKey) => {
-    if (key.mode && key.mode !== preferredMode) router.push(hrefInMode(pathname, params, key.mode));
+    if (key.mode !== preferredMode) router.push(hrefInMode(pathname, params, key.mode));
   };
   return (
     <div className="flex max-w-xs flex-col items-start gap-2 sm:items-end">

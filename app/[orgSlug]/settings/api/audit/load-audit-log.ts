@@ -36,7 +36,7 @@ export async function loadAuditLog(slug: string, searchParams: Record<string, st
   if (!access.ok) return { kind: "refused", status: access.status, message: access.message };
   const { orgId } = access.membership;
   const filters = parseAuditFilters(searchParams);
-  const books = booksOf(orgId, filters.data?.mode ?? viewModeOf(searchParams));
+  const books = booksOf(orgId, viewModeOf(searchParams));
   const choices = Promise.all([getAuditFilterOptions(books), listKeyNames(orgId, books.mode)]);
   if (!filters.success) {
     const [options, keys] = await choices;
