@@ -24,7 +24,7 @@ import { hashApiKey } from "@/lib/keys/format";
 import { PLAN_RULES } from "@/lib/api/gateway";
 import { createOrg, insertKey } from "@/tests/helpers/factories";
 import { startServerProcess } from "@/tests/helpers/server-process";
-import { count, geometricMeanWithSpread, mainThreadSchedule, median, ms, postgresCpuMs, printTable, processCpuMs, statusesText } from "./lib";
+import { count, geometricMeanWithSpread, loadCells, mainThreadSchedule, median, ms, postgresCpuMs, printTable, processCpuMs, statusesText } from "./lib";
 
 const CONNECTIONS = 50;
 const ROUND_SECONDS = 6;
@@ -312,12 +312,7 @@ export async function benchGatewayRatio(): Promise<void> {
           const b = bare[i]!;
           return [
             String(i + 1),
-            fmt(g.requestsPerSecond),
-            ms(g.p50),
-            ms(g.p99),
-            fmt(b.requestsPerSecond),
-            ms(b.p50),
-            ms(b.p99),
+            ...loadCells(g, b),
             fmt(ceiling[i]!),
             (g.requestsPerSecond / b.requestsPerSecond).toFixed(2),
             (g.requestsPerSecond / ceiling[i]!).toFixed(2),

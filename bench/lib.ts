@@ -85,6 +85,11 @@ export const count = (value: number) => value.toLocaleString("en-US");
 export const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 export const times = (ratio: number) => `${ratio.toFixed(1)}×`;
 
+/** Each round's req/s, p50 and p99, one round after the other: servers side by side in a table row. */
+export function loadCells(...rounds: { requestsPerSecond: number; p50: number; p99: number }[]): string[] {
+  return rounds.flatMap((round) => [count(Math.round(round.requestsPerSecond)), ms(round.p50), ms(round.p99)]);
+}
+
 /** Prints a section heading and a table whose first row is the header; numbers right-aligned. */
 export function printTable(title: string, rows: string[][]): void {
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? "").length)));

@@ -23,6 +23,7 @@ import { count, median, mib, ms, percentile, printLines, printTable, runLoad, st
 import { benchAuditAtScale } from "./audit-at-scale";
 import { benchUsageAtScale } from "./usage-at-scale";
 import { benchGatewayRatio } from "./gateway-ratio";
+import { benchGatewayLatency } from "./gateway-latency";
 import { benchKeyBudget } from "./key-budget";
 import { benchServerTopologies } from "./server-topologies";
 import { benchProfileGateway } from "./profile-gateway";
@@ -275,6 +276,7 @@ try {
 
   const only = process.argv.find((arg) => arg.startsWith("--only="))?.slice("--only=".length);
   if (!only || only === "gateway-ratio") await benchGatewayRatio();
+  if (!only || only === "gateway-latency") await benchGatewayLatency();
   if (!only || only === "key-budget") await benchKeyBudget();
   if (!only || only === "metrics-cost") await benchMetricsCost();
   if (!only || only === "server-topologies") await benchServerTopologies();

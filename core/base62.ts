@@ -1,20 +1,6 @@
-import { randomFillSync } from "node:crypto";
+import { randomByte } from "./random-pool";
 
 export const BASE62_ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
-
-// CSPRNG bytes drawn 4 KiB at a time, as crypto.randomUUID caches its own: one call into OpenSSL
-// per request id cost the gateway about 2 % of its CPU.
-const POOL_BYTES = 4096;
-const pool = Buffer.alloc(POOL_BYTES);
-let poolOffset = POOL_BYTES;
-
-function randomByte(): number {
-  if (poolOffset === POOL_BYTES) {
-    randomFillSync(pool);
-    poolOffset = 0;
-  }
-  return pool[poolOffset++]!;
-}
 
 /** `length` characters drawn uniformly from the base62 alphabet with a CSPRNG (rejection sampling). */
 export function randomBase62(length: number): string {

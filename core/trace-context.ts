@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { randomHex } from "./random-pool";
 
 /** A W3C trace context (https://www.w3.org/TR/trace-context/): the trace, the span in it, and whether it is being recorded. */
 export interface TraceContext {
@@ -36,6 +36,6 @@ export function formatTraceparent(context: TraceContext): string {
  * sent one, else a new trace, unsampled (nothing of it is recorded here).
  */
 export function untracedSpan(parent: TraceContext | null): TraceContext {
-  const ids = randomBytes(24).toString("hex");
+  const ids = randomHex(24);
   return { traceId: parent?.traceId ?? ids.slice(16), spanId: ids.slice(0, 16), sampled: parent?.sampled ?? false };
 }

@@ -225,6 +225,29 @@ describe("an accepted request", () => {
     expect(key).toMatchObject({ lastUsedIp: "127.0.0.1", lastUsedEndpoint: `GET ${PATH}` });
   });
 
+  it("reports its own time by phase in Server-Timing, on an answer and on a refusal", async () => {
+    const org = await createOrg("pro");
+    const { value } = await insertKey(org.id);
+    const phasesOf = (response: Response) =>
+      Object.fromEntries(
+        response.headers
+          .get("server-timing")!
+          .split(", ")
+          .map((entry) => {
+            const [name, duration] = entry.split(";dur=");
+            return [name!, Number(duration)];
+          }),
+      );
+    const answered = phasesOf(await api.request(`${PATH}?limit=1`, { key: value }));
+    expect(Object.keys(answered)).toEqual(["admission", "handler", "log", "total"]);
+    for (const duration of Object.values(answered)) expect(duration).toBeGreaterThan(0);
+    expect(answered.total).toBeGreaterThanOrEqual(answered.admission! + answered.handler! + answered.log!);
+    await getDb().update(apiKeys).set({ revokedAt: new Date() }).where(eq(apiKeys.orgId, org.id));
+    // A refusal runs no handler; an unknown key is refused before any phase, and says nothing.
+    expect(Object.keys(phasesOf(await api.request(PATH, { key: value })))).toEqual(["admission", "log", "total"]);
+    expect((await api.request(PATH, { key: generateApiKey() })).headers.get("server-timing")).toBeNull();
+  });
+
   it("omits the quota headers when the plan is unlimited and uses the enterprise limit", async () => {
     const org = await createOrg("enterprise", { rateLimitPerMinute: 250 });
     const { value } = await insertKey(org.id);

@@ -22,6 +22,7 @@ import { credentialsOf, storablePath, storableText } from "./request-capture";
 import { bodyCaptureEnabled, requestDetailOf } from "./request-details";
 import { log } from "@/core/log";
 import { inSpan } from "@/core/tracing";
+import { PhaseTimings } from "./server-timing";
 
 /** The socket's address, or behind proxies of ours the X-Forwarded-For entry they vouch for (lib/client-address.ts). */
 function clientIp(c: Context<ApiEnv>): string | null {
@@ -170,6 +171,7 @@ export function gateway(): MiddlewareHandler<ApiEnv> {
   const refused = (error: ApiError) => (metrics?.refused(error.code), error);
   return async (c, next) => {
     const started = performance.now();
+    const timings = new PhaseTimings(started);
     const now = c.get("receivedAt");
     const requestId = c.get("requestId");
 
@@ -188,7 +190,7 @@ export function gateway(): MiddlewareHandler<ApiEnv> {
     let key: KeyOwner | null;
     let watching: Promise<unknown> | undefined;
     try {
-      key = admission = await inSpan("gateway.admission", () => admitRequest(ask));
+      key = admission = await timings.time("admission", () => inSpan("gateway.admission", () => admitRequest(ask)));
     } catch (error) {
       c.res = failed(error);
       // The request still gets its audit row when its key can be read without the counters.
@@ -206,7 +208,7 @@ export function gateway(): MiddlewareHandler<ApiEnv> {
         decide(c, admission, ask, now);
         admitted = true;
         c.set("caller", { keyId: admission.keyId, orgId: admission.orgId, mode: admission.mode, plan: admission.plan });
-        await inSpan("api.handler", next);
+        await timings.time("handler", () => inSpan("api.handler", next));
       } catch (error) {
         c.res = error instanceof ApiError ? renderError(c, admitted ? error : refused(error)) : failed(error);
       }
@@ -240,11 +242,12 @@ export function gateway(): MiddlewareHandler<ApiEnv> {
         traceId: c.get("traceId"),
         detail,
       };
-      await inSpan("request_log.write", () => writeRequestLog(entry));
+      await timings.time("log", () => inSpan("request_log.write", () => writeRequestLog(entry)));
     } catch (error) {
       // No response leaves without its audit row (docs/features/api.md#the-request-log): this one is replaced by the failure.
       c.res = failed(error);
     }
     await watching;
+    c.res.headers.set("Server-Timing", timings.header());
   };
 }

@@ -22,6 +22,8 @@ const HEADERS = {
   "X-Key-Budget-Reset": "When the key's budget period ends and the budget starts again, in Unix seconds; absent when the key has none.",
   "Retry-After": "Seconds to wait before retrying.",
   "X-API-Key-Expires": "When this key stops working (RFC 3339, UTC); absent when it never expires.",
+  "Server-Timing":
+    "Where the server's time went, in milliseconds (https://www.w3.org/TR/server-timing/): `admission` (the key, its limits and counters), `handler` (the operation), `log` (the audit row, written before the answer) and `total`, the gateway's whole time. On every answer whose key was found.",
 } as const;
 type HeaderName = keyof typeof HEADERS;
 
@@ -48,9 +50,10 @@ const HEADER_SCHEMAS: Record<HeaderName, object> = {
   // At most until the next month begins.
   "Retry-After": { type: "integer", format: "int32", minimum: 1, maximum: 31 * 86_400 },
   "X-API-Key-Expires": { type: "string", format: "date-time", maxLength: 20, example: "2027-01-31T00:00:00Z" },
+  "Server-Timing": { type: "string", maxLength: 200, example: "admission;dur=0.412, handler;dur=0.305, log;dur=0.377, total;dur=1.121" },
 };
 const BUDGET_HEADERS: HeaderName[] = ["X-Key-Budget-Limit", "X-Key-Budget-Remaining", "X-Key-Budget-Reset"];
-const OPTIONAL_HEADERS: HeaderName[] = ["X-Quota-Limit", "X-Quota-Remaining", "X-API-Key-Expires", ...BUDGET_HEADERS];
+const OPTIONAL_HEADERS: HeaderName[] = ["X-Quota-Limit", "X-Quota-Remaining", "X-API-Key-Expires", "Server-Timing", ...BUDGET_HEADERS];
 
 /** What every answer carries, whatever its status. */
 const ON_EVERY_ANSWER: HeaderName[] = ["X-Request-Id", "traceparent"];
@@ -67,6 +70,7 @@ export const ADMITTED = headerRefs([
   "X-Quota-Limit",
   "X-Quota-Remaining",
   "X-API-Key-Expires",
+  "Server-Timing",
 ]);
 
 // ── Error bodies ───────────────────────────────────────────────────────────────────────────────
@@ -108,10 +112,13 @@ type SharedResponse = {
 
 /** Shared responses of every route: the gateway's refusals and our own failures. */
 const SHARED = {
-  Unauthorized: { codes: ["api_key_missing", "api_key_invalid", "api_key_revoked", "api_key_expired"], headers: headerRefs(ON_EVERY_ANSWER) },
+  Unauthorized: {
+    codes: ["api_key_missing", "api_key_invalid", "api_key_revoked", "api_key_expired"],
+    headers: headerRefs([...ON_EVERY_ANSWER, "Server-Timing"]),
+  },
   Forbidden: {
     codes: ["ip_not_allowed", "plan_no_api_access", "api_key_scope_insufficient"],
-    headers: headerRefs([...ON_EVERY_ANSWER, "X-API-Key-Expires"]),
+    headers: headerRefs([...ON_EVERY_ANSWER, "X-API-Key-Expires", "Server-Timing"]),
   },
   TooManyRequests: {
     codes: ["rate_limited", "key_budget_exceeded", "monthly_quota_exceeded"],
@@ -125,9 +132,10 @@ const SHARED = {
       "X-Quota-Limit",
       "X-Quota-Remaining",
       "X-API-Key-Expires",
+      "Server-Timing",
     ]),
   },
-  InternalError: { codes: ["internal_error"], headers: headerRefs(ON_EVERY_ANSWER) },
+  InternalError: { codes: ["internal_error"], headers: headerRefs([...ON_EVERY_ANSWER, "Server-Timing"]) },
   PayloadTooLarge: { codes: ["payload_too_large"], headers: ADMITTED },
   UnsupportedMediaType: { codes: ["unsupported_media_type"], headers: ADMITTED },
 } as const satisfies Record<string, SharedResponse>;
