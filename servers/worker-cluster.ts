@@ -6,14 +6,34 @@ import { wholeNumberFromEnv } from "@/core/env-number";
 import { gatherWorkerMetrics } from "./cluster-metrics";
 import { log } from "@/core/log";
 
+/** Whether a PostgreSQL URL names this machine: a loopback or own address, or a Unix socket (no host, or a `host` path). */
+export function databaseOnThisMachine(databaseUrl: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(databaseUrl);
+  } catch {
+    return false;
+  }
+  const socket = url.searchParams.get("host");
+  if (socket?.startsWith("/")) return true;
+  const host = url.hostname.replace(/^\[|\]$/g, "");
+  if (host === "" || host === "localhost" || host === "::1" || host.startsWith("127.")) return true;
+  return Object.values(os.networkInterfaces()).some((addresses) => addresses?.some((address) => address.address === host));
+}
+
 /**
- * How many worker processes a server runs (docs/operations.md#every-core): WEB_CONCURRENCY, or one per core. On the
- * embedded database one, whatever was asked: PGlite has a single owning process (db/data-dir-lock.ts),
- * and the notice says so when more were asked for.
+ * How many worker processes a server runs (docs/operations.md#sizing): WEB_CONCURRENCY, or one per
+ * core, less the one PostgreSQL needs when it runs on this machine (there one worker a core served
+ * less than one worker fewer: docs/performance.md#the-gateways-own-cost). On the embedded database
+ * one, whatever was asked: PGlite has a single owning process (db/data-dir-lock.ts), and the notice
+ * says so when more were asked for.
  */
-export function workerCount(env: Record<string, string | undefined> = process.env): { workers: number; notice: string | null } {
-  const asked = wholeNumberFromEnv("WEB_CONCURRENCY", availableParallelism(), "worker processes", { env });
-  if (env.DATABASE_URL) return { workers: asked, notice: null };
+export function workerCount(env: Record<string, string | undefined> = process.env, cores = availableParallelism()): { workers: number; notice: string | null } {
+  if (env.DATABASE_URL) {
+    const byCores = databaseOnThisMachine(env.DATABASE_URL) ? Math.max(1, cores - 1) : cores;
+    return { workers: wholeNumberFromEnv("WEB_CONCURRENCY", byCores, "worker processes", { env }), notice: null };
+  }
+  const asked = wholeNumberFromEnv("WEB_CONCURRENCY", 1, "worker processes", { env });
   const notice =
     env.WEB_CONCURRENCY && asked > 1
       ? `WEB_CONCURRENCY=${asked} asks for ${asked} workers, but the embedded database has a single owning process: running one. Set DATABASE_URL to a PostgreSQL server to run a worker per core.`

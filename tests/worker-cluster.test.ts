@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { getDb } from "@/db";
 import { exclusiveTask } from "@/servers/maintenance";
 import { trySessionLock } from "@/db/session-lock";
-import { workerCount } from "@/servers/worker-cluster";
+import { databaseOnThisMachine, workerCount } from "@/servers/worker-cluster";
 import { createOrg, insertKey } from "./helpers/factories";
 import { until } from "./helpers/eventually";
 import { productionBuildExists, startServerProcess, workerPids } from "./helpers/server-process";
@@ -16,13 +16,31 @@ import { databaseUrl } from "./setup/database-server";
 const postgres = { DATABASE_URL: "postgres://db.internal/invoicing" };
 
 describe("how many workers a server runs", () => {
-  it("one per core on PostgreSQL, or WEB_CONCURRENCY", () => {
+  it("one per core on a PostgreSQL elsewhere, or WEB_CONCURRENCY", () => {
     expect(workerCount(postgres)).toEqual({ workers: availableParallelism(), notice: null });
+    expect(workerCount(postgres, 4)).toEqual({ workers: 4, notice: null });
     expect(workerCount({ ...postgres, WEB_CONCURRENCY: "3" })).toEqual({ workers: 3, notice: null });
     for (const bad of ["0", "two", "1.5"])
       expect(() => workerCount({ ...postgres, WEB_CONCURRENCY: bad })).toThrow(
         `WEB_CONCURRENCY must be a whole number of worker processes, at least 1 (it is "${bad}").`,
       );
+  });
+
+  it("leaves a core to a PostgreSQL on this machine, and runs one at least", () => {
+    const here = [
+      "postgres://postgres@127.0.0.1:5432/invoicing",
+      "postgres://postgres@localhost/invoicing",
+      "postgres://postgres@[::1]:5432/invoicing",
+      "postgres:///invoicing?host=/var/run/postgresql",
+    ];
+    for (const url of here) {
+      expect(databaseOnThisMachine(url)).toBe(true);
+      expect(workerCount({ DATABASE_URL: url }, 4).workers).toBe(3);
+      expect(workerCount({ DATABASE_URL: url }, 2).workers).toBe(1);
+      expect(workerCount({ DATABASE_URL: url }, 1).workers).toBe(1);
+      expect(workerCount({ DATABASE_URL: url, WEB_CONCURRENCY: "2" }, 2).workers).toBe(2);
+    }
+    for (const url of ["postgres://db.internal/invoicing", "postgres://10.0.0.7:6432/invoicing", "not a url"]) expect(databaseOnThisMachine(url)).toBe(false);
   });
 
   it("one on the embedded database, saying so when asked for more", () => {
