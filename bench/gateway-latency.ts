@@ -86,6 +86,11 @@ export async function benchGatewayLatency(): Promise<void> {
     turns: [] as Measured[][],
     start: () => startServerProcess("api-server.ts", { WEB_CONCURRENCY: String(n) }),
   }));
+  // Another checkout's gateway (with its own node_modules) on one worker, in the same rounds: an A/B of a change.
+  const baselineDir = process.env.BENCH_BASELINE_DIR;
+  if (baselineDir) {
+    gateways.push({ label: "baseline, 1 worker", turns: [], start: () => startServerProcess("api-server.ts", { WEB_CONCURRENCY: "1" }, baselineDir) });
+  }
   const bare: Measured[][] = [];
   const startBare = () => startServerProcess("bench/bare-handler-server.ts", { BENCH_ORG_ID: org.id });
   for (let round = 0; round < ROUNDS; round++) {

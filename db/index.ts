@@ -24,6 +24,8 @@ interface DbHandle {
   sql?: postgres.Sql;
   /** A second, small postgres.js client for COPY, opened on first use (see copyOut). */
   copySql?: postgres.Sql;
+  /** Each lane's connection of its own, opened on first use (see queryPrepared). */
+  lanes?: Partial<Record<Lane, postgres.Sql>>;
   pglite?: PGlite;
 }
 
@@ -37,16 +39,31 @@ export function poolApplicationName(): string {
   return `invoicing-service ${process.pid}`;
 }
 
-/** The pool's size: connections the process opens at most. */
+/** The pool's size: connections the process opens at most, its lanes' included. */
 export function poolMaxConnections(): number {
   return Number(process.env.DATABASE_POOL_SIZE ?? 10);
+}
+
+/**
+ * The gateway's two streams of batches (core/group-commit.ts runs one batch of each at a time).
+ * Each keeps a connection of its own, out of the pool's size when it leaves the rest at least one:
+ * postgres.js hands its idle connections out in turn, so on a pool that had opened ten a lone
+ * request's admission, handler query and log write each found a backend idle for ten statements,
+ * and its statement took half as long again (docs/performance.md#the-gateways-own-cost). A lane's
+ * batch never waits behind the handlers' queries for a connection either.
+ */
+export type Lane = "admission" | "request_log";
+const LANES: Lane[] = ["admission", "request_log"];
+
+function laneConnections(): number {
+  return poolMaxConnections() > LANES.length ? LANES.length : 0;
 }
 
 function open(): DbHandle {
   const url = process.env.DATABASE_URL;
   if (url) {
     const sql = postgres(url, {
-      max: poolMaxConnections(),
+      max: poolMaxConnections() - laneConnections(),
       onnotice: () => {},
       // Named by process, so PostgreSQL's view of the connections tells each pool's apart (db/pool-usage.ts).
       connection: { application_name: poolApplicationName() },
@@ -57,7 +74,8 @@ function open(): DbHandle {
       kind: "postgres",
       sql,
       close: async () => {
-        await Promise.all([sql.end({ timeout: 5 }), opened.copySql?.end({ timeout: 5 })]);
+        const clients = [sql, opened.copySql, ...Object.values(opened.lanes ?? {})];
+        await Promise.all(clients.map((client) => client?.end({ timeout: 5 })));
       },
     };
     return opened;
@@ -123,16 +141,30 @@ export function arrayLiteral(values: Parameter[]): string {
   return `{${values.map(element).join(",")}}`;
 }
 
+/** The lane's own connection, or the pool when it is too small to spare one. Named as the pool, whose gauges count it. */
+function laneClient(current: DbHandle & { sql: postgres.Sql }, lane: Lane): postgres.Sql {
+  if (laneConnections() === 0) return current.sql;
+  current.lanes ??= {};
+  return (current.lanes[lane] ??= postgres(process.env.DATABASE_URL!, {
+    max: 1,
+    onnotice: () => {},
+    connection: { application_name: poolApplicationName() },
+  }));
+}
+
 /**
  * Runs one statement of the request path as a prepared statement: postgres.js names it by its
- * text and each connection parses and plans it once. PGlite runs in this process, where there is
- * no round trip to save.
+ * text and each connection parses and plans it once; a `lane`'s on its own connection. PGlite
+ * runs in this process, where there is no round trip to save.
  */
-export async function queryPrepared<T>(text: string, values: (Parameter | Parameter[])[]): Promise<T[]> {
+export async function queryPrepared<T>(text: string, values: (Parameter | Parameter[])[], lane?: Lane): Promise<T[]> {
   // Neither driver sends a JS array as an array parameter whatever its type: they go as literals.
   const params = values.map((value) => (Array.isArray(value) ? arrayLiteral(value) : value));
   const current = handle();
-  if (current.sql) return watchedStatement(text, async () => (await current.sql!.unsafe(text, params, { prepare: true })) as unknown as T[]);
+  if (current.sql) {
+    const client = lane ? laneClient(current as DbHandle & { sql: postgres.Sql }, lane) : current.sql;
+    return watchedStatement(text, async () => (await client.unsafe(text, params, { prepare: true })) as unknown as T[]);
+  }
   return inStatementSpan(text, async () => (await current.pglite!.query<T>(text, params)).rows);
 }
 

@@ -1,6 +1,9 @@
-import { eq, sum } from "drizzle-orm";
+import { eq, sql, sum } from "drizzle-orm";
+import postgres from "postgres";
 import { describe, expect, it } from "vitest";
-import { getDb, queryPrepared } from "@/db";
+import { getDb, poolApplicationName, poolMaxConnections, queryPrepared } from "@/db";
+import { writeRequestLog } from "@/db/queries/request-log-writer";
+import { newRequestId } from "@/core/ids";
 import { admissionFor } from "@/db/queries/gateway";
 import { admissionStatement } from "@/db/queries/admission-statement";
 import { rateWindowStart } from "@/core/rate-window";
@@ -9,6 +12,7 @@ import { utcMonthStart } from "@/core/time";
 import { hashApiKey } from "@/lib/keys/format";
 import { PLAN_RULES } from "@/lib/api/gateway";
 import { createOrg, insertKey } from "./helpers/factories";
+import { until } from "./helpers/eventually";
 
 const statement = admissionStatement(PLAN_RULES);
 
@@ -94,4 +98,66 @@ describe("admitting a batch of requests in one statement", () => {
     expect(new Set(admissions.map((admission) => admission!.rateCount))).toEqual(new Set(Array.from({ length: 60 }, (_, i) => i + 1)));
     expect(await monthCount(org.id)).toBe(50);
   });
+});
+
+describe("the gateway's lanes on PostgreSQL", () => {
+  it.skipIf(!process.env.DATABASE_URL)(
+    "admits and logs on connections of their own while every connection of the pool waits, within the pool's size",
+    async () => {
+      const org = await createOrg("pro");
+      const key = await insertKey(org.id);
+      const admin = postgres(process.env.DATABASE_URL!, { max: 1, onnotice: () => {} });
+      const LOCK = 727_301_099;
+      try {
+        // Every connection the pool may open (its size less the two lanes) waits on a lock the test holds.
+        await admin`select pg_advisory_lock(${LOCK})`;
+        const poolConnections = poolMaxConnections() - 2;
+        let released = false;
+        const waiting = Array.from({ length: poolConnections }, () =>
+          getDb()
+            .execute(sql`select pg_advisory_xact_lock(${LOCK})`)
+            .then(() => expect(released).toBe(true)),
+        );
+        const allWaiting = await until(async () => {
+          const [row] = await admin<
+            { n: number }[]
+          >`select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and application_name = ${poolApplicationName()}`;
+          return row!.n === poolConnections;
+        }, 10_000);
+        expect(allWaiting).toBe(true);
+
+        const at = new Date();
+        const admission = await admissionFor(PLAN_RULES)({ keyHash: hashApiKey(key.value), at, need: null, safe: true, ip: "127.0.0.1" });
+        expect(admission).toMatchObject({ keyId: key.id, rateCount: 1 });
+        const requestId = newRequestId(at.getTime());
+        await writeRequestLog({
+          orgId: org.id,
+          apiKeyId: key.id,
+          requestId,
+          method: "GET",
+          path: "/v1/invoices",
+          endpoint: "GET /v1/invoices",
+          status: 200,
+          durationMs: 1,
+          ip: "127.0.0.1",
+          userAgent: null,
+          errorCode: null,
+          at,
+          touchesKey: true,
+          traceId: null,
+          detail: null,
+        });
+        const [logged] = await admin<{ n: number }[]>`select count(*)::int as n from request_log where org_id = ${org.id} and request_id = ${requestId}`;
+        expect(logged!.n).toBe(1);
+        const [connections] = await admin<{ n: number }[]>`select count(*)::int as n from pg_stat_activity where application_name = ${poolApplicationName()}`;
+        expect(connections!.n).toBeLessThanOrEqual(poolMaxConnections());
+
+        released = true;
+        await admin`select pg_advisory_unlock(${LOCK})`;
+        await Promise.all(waiting);
+      } finally {
+        await admin.end();
+      }
+    },
+  );
 });

@@ -100,17 +100,21 @@ export interface AdmissionAsk {
 export function admissionFor(rules: PlanRule[]): (ask: AdmissionAsk) => Promise<Admission | null> {
   const statement = admissionStatement(rules);
   const admitBatch = async (asks: AdmissionAsk[]): Promise<(AdmissionRow | null)[]> => {
-    const rows = await queryPrepared<AdmissionRow & { ord: number }>(statement, [
-      asks.map((ask) => ask.keyHash),
-      asks.map((ask) => new Date(rateWindowStart(ask.at.getTime())).toISOString()),
-      asks.map((ask) => utcMonthStart(ask.at)),
-      asks.map(() => Math.random()),
-      asks.map((ask) => ask.at.toISOString()),
-      asks.map((ask) => ask.need?.resource ?? null),
-      asks.map((ask) => (ask.need ? permissionRank(ask.need.resource, ask.need.permission) : 0)),
-      asks.map((ask) => ask.safe),
-      asks.map((ask) => ask.ip),
-    ]);
+    const rows = await queryPrepared<AdmissionRow & { ord: number }>(
+      statement,
+      [
+        asks.map((ask) => ask.keyHash),
+        asks.map((ask) => new Date(rateWindowStart(ask.at.getTime())).toISOString()),
+        asks.map((ask) => utcMonthStart(ask.at)),
+        asks.map(() => Math.random()),
+        asks.map((ask) => ask.at.toISOString()),
+        asks.map((ask) => ask.need?.resource ?? null),
+        asks.map((ask) => (ask.need ? permissionRank(ask.need.resource, ask.need.permission) : 0)),
+        asks.map((ask) => ask.safe),
+        asks.map((ask) => ask.ip),
+      ],
+      "admission",
+    );
     const byPlace = new Map(rows.map((row) => [row.ord, row]));
     return asks.map((_, i) => byPlace.get(i + 1) ?? null);
   };

@@ -82,32 +82,36 @@ async function writeRequestLogBatch(rows: RequestLogEntry[]): Promise<void[]> {
   const column = <T>(pick: (entry: RequestLogEntry) => T) => rows.map(pick);
   const detailed = rows.filter((e) => e.detail);
   const detail = <T>(pick: (detail: RequestDetailEntry, entry: RequestLogEntry) => T) => detailed.map((e) => pick(e.detail!, e));
-  await queryPrepared(WRITE_REQUEST_LOG, [
-    column((e) => e.orgId),
-    column((e) => e.apiKeyId),
-    column((e) => e.requestId),
-    column((e) => e.method),
-    column((e) => e.path),
-    column((e) => e.endpoint),
-    column((e) => e.status),
-    column((e) => e.durationMs),
-    column((e) => e.ip),
-    column((e) => e.userAgent),
-    column((e) => e.at.toISOString()),
-    column((e) => e.touchesKey),
-    column((e) => e.errorCode),
-    detail((_, e) => e.orgId),
-    detail((_, e) => e.at.toISOString()),
-    detail((_, e) => e.requestId),
-    detail((d) => d.idempotencyKey),
-    detail((d) => d.replayed),
-    detail((d) => d.errorMessage),
-    detail((d) => d.requestBody),
-    detail((d) => d.requestBodyBytes),
-    detail((d) => d.responseBody),
-    detail((d) => d.responseBodyBytes),
-    column((e) => e.traceId),
-  ]);
+  await queryPrepared(
+    WRITE_REQUEST_LOG,
+    [
+      column((e) => e.orgId),
+      column((e) => e.apiKeyId),
+      column((e) => e.requestId),
+      column((e) => e.method),
+      column((e) => e.path),
+      column((e) => e.endpoint),
+      column((e) => e.status),
+      column((e) => e.durationMs),
+      column((e) => e.ip),
+      column((e) => e.userAgent),
+      column((e) => e.at.toISOString()),
+      column((e) => e.touchesKey),
+      column((e) => e.errorCode),
+      detail((_, e) => e.orgId),
+      detail((_, e) => e.at.toISOString()),
+      detail((_, e) => e.requestId),
+      detail((d) => d.idempotencyKey),
+      detail((d) => d.replayed),
+      detail((d) => d.errorMessage),
+      detail((d) => d.requestBody),
+      detail((d) => d.requestBodyBytes),
+      detail((d) => d.responseBody),
+      detail((d) => d.responseBodyBytes),
+      column((e) => e.traceId),
+    ],
+    "request_log",
+  );
   return rows.map(() => undefined);
 }
 
