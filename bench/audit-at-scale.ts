@@ -10,6 +10,7 @@ import { getDb, postgresClient } from "@/db";
 import { rowsOf } from "@/db/rows";
 import { withLiterals } from "@/db/csv-export";
 import { auditLogCsv, listAuditLog, sliceQuery } from "@/db/queries/audit-log";
+import { trafficScope } from "@/db/queries/keys-of-mode";
 import type { Route } from "@/db/queries/audit-log-route";
 import type { AuditLogFilters } from "@/core/request-log";
 import { requestDailyRollup } from "@/db/schema";
@@ -97,7 +98,7 @@ async function orgRows(orgId: string): Promise<number> {
 async function explainSparse(orgId: string, busiestKey: string, now: Date): Promise<void> {
   const filters: AuditLogFilters = { key: busiestKey, status: "503" };
   for (const route of ["by-combination", "time-order"] as Route[]) {
-    const statement = sliceQuery({ orgId: orgId, mode: "live" }, filters, now, { direction: "older", limit: 51, route }).toSQL();
+    const statement = sliceQuery(await trafficScope({ orgId, mode: "live" }), filters, now, { direction: "older", limit: 51, route }).toSQL();
     const plan = rowsOf<{ "QUERY PLAN": string }>(await getDb().execute(sql.raw(`explain (analyze, costs off) ${await withLiterals(statement)}`)));
     const lines = plan.map((row) => row["QUERY PLAN"]);
     console.log(`\n  EXPLAIN ANALYZE, page 1 of the busiest key's 503s, read ${route}:`);

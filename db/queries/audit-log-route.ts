@@ -4,8 +4,7 @@ import { getDb } from "@/db";
 import { requestDailyRollup } from "@/db/schema";
 import { utcDay } from "@/core/time";
 import { statusBounds, timeWindow, type AuditCursor, type AuditLogFilters } from "@/core/request-log";
-import type { Books } from "@/core/enums";
-import { hasKeysOfOtherMode, keyOfMode } from "./keys-of-mode";
+import { ofMode, type TrafficScope } from "./keys-of-mode";
 
 /*
  * Which way the audit log reads a slice of its rows (db/queries/audit-log.ts), chosen from the
@@ -64,9 +63,9 @@ function rollupFilters(filters: AuditLogFilters): SQL[] {
   return conditions;
 }
 
-/** The rollup rows counting requests the page selects: its mode's (docs/features/test-mode.md#traffic), matching its filters. */
-export function rollupMatches(books: Books, filters: AuditLogFilters): SQL {
-  return and(keyOfMode(requestDailyRollup.apiKeyId, books), ...rollupFilters(filters))!;
+/** The rollup rows counting requests the page selects: its mode's (docs/features/test-mode.md#traffic), matching its filters; undefined: all. */
+export function rollupMatches(scope: TrafficScope, filters: AuditLogFilters): SQL | undefined {
+  return and(ofMode(requestDailyRollup.apiKeyId, scope), ...rollupFilters(filters));
 }
 
 /**
@@ -89,10 +88,10 @@ export function rowsPassedInTimeOrder(days: { total: number; matching: number }[
  * Chooses the route from the daily rollups: walking the days from the cursor in the slice's
  * direction, how many rows would a time-ordered read pass before it has `limit` matches?
  */
-export async function chooseRoute(books: Books, filters: AuditLogFilters, now: Date, slice: Slice): Promise<Route> {
+export async function chooseRoute(scope: TrafficScope, filters: AuditLogFilters, now: Date, slice: Slice): Promise<Route> {
+  const matches = rollupMatches(scope, filters);
   // Every row of the organization matches: nothing to skip.
-  if (rollupFilters(filters).length === 0 && !(await hasKeysOfOtherMode(books))) return "time-order";
-  const matches = rollupMatches(books, filters);
+  if (!matches) return "time-order";
   const days = await getDb()
     .select({
       day: requestDailyRollup.day,
@@ -100,7 +99,7 @@ export async function chooseRoute(books: Books, filters: AuditLogFilters, now: D
       matching: sql<number>`coalesce(sum(${requestDailyRollup.count}) filter (where ${matches}), 0)::float8`.mapWith(Number),
     })
     .from(requestDailyRollup)
-    .where(and(...rollupDays(books.orgId, filters, now, slice)))
+    .where(and(...rollupDays(scope.books.orgId, filters, now, slice)))
     .groupBy(requestDailyRollup.day)
     .orderBy(slice.direction === "older" ? desc(requestDailyRollup.day) : asc(requestDailyRollup.day));
   return rowsPassedInTimeOrder(days, slice.limit) <= TIME_ORDER_BUDGET_ROWS ? "time-order" : "by-combination";

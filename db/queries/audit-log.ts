@@ -7,7 +7,7 @@ import { apiKeys, requestDailyRollup, requestLog } from "@/db/schema";
 import { statusBounds, timeWindow, type AuditLogFilters } from "@/core/request-log";
 import { chooseRoute, rollupDays, rollupMatches, type Route, type Slice } from "@/db/queries/audit-log-route";
 import type { Books, Mode } from "@/core/enums";
-import { keyOfMode } from "./keys-of-mode";
+import { ofMode, trafficScope, type TrafficScope } from "./keys-of-mode";
 
 export interface AuditLogRowDto {
   id: number;
@@ -38,13 +38,13 @@ const AUDIT_PAGE_SIZE = 50;
 const timeline: KeysetColumns = { at: requestLog.createdAt, id: requestLog.id };
 const cursorAt = cursorTime(timeline);
 
-/** The books' rows in the filters' time window: the organization's, of its keys of the mode. */
-function inWindow(books: Books, filters: AuditLogFilters, now: Date): SQL[] {
-  return [eq(requestLog.orgId, books.orgId), keyOfMode(requestLog.apiKeyId, books), ...withinWindow(timeline, timeWindow(filters, now))];
+/** The scope's rows in the filters' time window: the organization's, of its keys of the mode. */
+function inWindow(scope: TrafficScope, filters: AuditLogFilters, now: Date): (SQL | undefined)[] {
+  return [eq(requestLog.orgId, scope.books.orgId), ofMode(requestLog.apiKeyId, scope), ...withinWindow(timeline, timeWindow(filters, now))];
 }
 
-function filterConditions(books: Books, filters: AuditLogFilters, now: Date): SQL[] {
-  return [...inWindow(books, filters, now), ...rowFilters(filters)];
+function filterConditions(scope: TrafficScope, filters: AuditLogFilters, now: Date): (SQL | undefined)[] {
+  return [...inWindow(scope, filters, now), ...rowFilters(filters)];
 }
 
 /** The filters on a row's own columns, every filter but the time window: the live tail's too. */
@@ -65,8 +65,8 @@ export function rowFilters(filters: Omit<AuditLogFilters, "range" | "from" | "to
  * The (created_at, id) of the slice's rows, read per matching (key, endpoint, status): each
  * combination gives at most `limit` rows from its own index range, and the best `limit` of all win.
  */
-function byCombination(books: Books, filters: AuditLogFilters, now: Date, slice: Slice): SQL {
-  const inTime = inWindow(books, filters, now);
+function byCombination(scope: TrafficScope, filters: AuditLogFilters, now: Date, slice: Slice): SQL {
+  const inTime = inWindow(scope, filters, now);
   if (slice.cursor) inTime.push(beyondCursor(timeline, slice.cursor, slice.direction));
   const order = slice.direction === "older" ? sql`desc` : sql`asc`;
   return sql`
@@ -74,7 +74,7 @@ function byCombination(books: Books, filters: AuditLogFilters, now: Date, slice:
     from (
       select distinct ${requestDailyRollup.apiKeyId} as api_key_id, ${requestDailyRollup.endpoint} as endpoint, ${requestDailyRollup.status} as status
       from ${requestDailyRollup}
-      where ${and(...rollupDays(books.orgId, filters, now, slice), rollupMatches(books, filters))}
+      where ${and(...rollupDays(scope.books.orgId, filters, now, slice), rollupMatches(scope, filters))}
     ) combination
     cross join lateral (
       select ${requestLog.createdAt} as created_at, ${requestLog.id} as id
@@ -93,10 +93,10 @@ function byCombination(books: Books, filters: AuditLogFilters, now: Date, slice:
  * The statement of a slice read by the given route: up to `limit` rows next to the cursor, in
  * the walking direction. Exported for the bench, which EXPLAINs it.
  */
-export function sliceQuery(books: Books, filters: AuditLogFilters, now: Date, slice: Slice & { route: Route }) {
-  const conditions = filterConditions(books, filters, now);
+export function sliceQuery(scope: TrafficScope, filters: AuditLogFilters, now: Date, slice: Slice & { route: Route }) {
+  const conditions = filterConditions(scope, filters, now);
   if (slice.cursor) conditions.push(beyondCursor(timeline, slice.cursor, slice.direction));
-  if (slice.route === "by-combination") conditions.push(sql`(${requestLog.createdAt}, ${requestLog.id}) in (${byCombination(books, filters, now, slice)})`);
+  if (slice.route === "by-combination") conditions.push(sql`(${requestLog.createdAt}, ${requestLog.id}) in (${byCombination(scope, filters, now, slice)})`);
   return getDb()
     .select({ ...AUDIT_ROW_COLUMNS, cursorAt })
     .from(requestLog)
@@ -136,9 +136,9 @@ export function auditRowDto({ keyRevokedAt, createdAt, ...row }: AuditRow): Audi
 }
 
 /** Up to `limit` rows next to the cursor, newest first whichever way it walks. */
-async function fetchSlice(books: Books, filters: AuditLogFilters, now: Date, slice: Slice) {
-  const route = slice.route ?? (await chooseRoute(books, filters, now, slice));
-  const rows = await sliceQuery(books, filters, now, { ...slice, route });
+async function fetchSlice(scope: TrafficScope, filters: AuditLogFilters, now: Date, slice: Slice) {
+  const route = slice.route ?? (await chooseRoute(scope, filters, now, slice));
+  const rows = await sliceQuery(scope, filters, now, { ...slice, route });
   return slice.direction === "older" ? rows : rows.reverse();
 }
 
@@ -152,7 +152,8 @@ export async function listAuditLog(
   options: { now?: Date; pageSize?: number; route?: Route } = {},
 ): Promise<AuditLogPageDto> {
   const now = options.now ?? new Date();
-  const page = await keysetPage((slice) => fetchSlice(books, filters, now, { ...slice, route: options.route }), filters, options.pageSize ?? AUDIT_PAGE_SIZE);
+  const scope = await trafficScope(books);
+  const page = await keysetPage((slice) => fetchSlice(scope, filters, now, { ...slice, route: options.route }), filters, options.pageSize ?? AUDIT_PAGE_SIZE);
   return { ...page, rows: page.rows.map(({ cursorAt: _cursor, ...row }) => auditRowDto(row)) };
 }
 
@@ -186,7 +187,7 @@ export async function auditLogCsv(books: Books, filters: AuditLogFilters, option
     .select({ row: sql`${sql.join(columns, sql`, `)}` })
     .from(requestLog)
     .leftJoin(apiKeys, and(eq(apiKeys.id, requestLog.apiKeyId), eq(apiKeys.orgId, requestLog.orgId)))
-    .where(and(...filterConditions(books, filters, now)))
+    .where(and(...filterConditions(await trafficScope(books), filters, now)))
     .orderBy(...walkingOrder(timeline, "older"));
   return copyOut(await withLiterals(query.toSQL()), "format csv, header true");
 }

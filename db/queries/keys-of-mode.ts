@@ -20,3 +20,23 @@ export async function hasKeysOfOtherMode(books: Books): Promise<boolean> {
   );
   return row!.found;
 }
+
+/** A read of one mode's traffic: its books, and whether the organization has keys of the other mode. */
+export interface TrafficScope {
+  books: Books;
+  otherModeKeys: boolean;
+}
+
+/** The scope of a read of the books' traffic, looked up once for all its statements. */
+export async function trafficScope(books: Books): Promise<TrafficScope> {
+  return { books, otherModeKeys: await hasKeysOfOtherMode(books) };
+}
+
+/**
+ * The condition that keeps the scope's mode, or none when the organization has keys of that mode
+ * only: the `in (its keys)` condition led the planner to read each key's index range in turn, and
+ * an endpoint filter over 10 million rows took 337 ms instead of 20 (docs/performance.md#the-audit-log-at-10-million-rows).
+ */
+export function ofMode(keyColumn: AnyPgColumn | SQL, scope: TrafficScope): SQL | undefined {
+  return scope.otherModeKeys ? keyOfMode(keyColumn, scope.books) : undefined;
+}
