@@ -6,7 +6,7 @@
  */
 import { startServerProcess, type ServerProcess } from "@/tests/helpers/server-process";
 import { benchOrganization } from "./gateway-ratio";
-import { count, loadCells, median, ms, percentile, printTable, statusesText } from "./lib";
+import { count, loadCells, median, ms, percentile, printTable, runLoad, statusesText } from "./lib";
 
 const CONNECTIONS = [1, 10, 50] as const;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -23,37 +23,25 @@ interface Measured {
   phases: Record<string, number>;
 }
 
-/**
- * `connections` loops for `seconds`, each keeping one request in flight on its own kept-alive
- * connection (fetch), cycling through `keys`; latency from sending to the whole body read.
- */
+/** `connections` loops for `seconds` (runLoad), cycling through `keys`, with the gateway's phases from each answer's Server-Timing. */
 async function closedLoop(url: string, keys: string[], connections: number, seconds: number): Promise<Measured> {
-  const latencies: number[] = [];
-  const statuses: Record<string, number> = {};
   const phaseSamples = new Map<string, number[]>();
-  const until = performance.now() + seconds * 1000;
-  let sent = 0;
-  const loop = async () => {
-    while (performance.now() < until) {
-      const key = keys[sent++ % keys.length]!;
-      const from = performance.now();
-      const response = await fetch(url, { headers: { "x-api-key": key } });
-      await response.arrayBuffer();
-      latencies.push(performance.now() - from);
-      statuses[response.status] = (statuses[response.status] ?? 0) + 1;
-      for (const entry of response.headers.get("server-timing")?.split(", ") ?? []) {
-        const [name, duration] = entry.split(";dur=");
-        if (!phaseSamples.has(name!)) phaseSamples.set(name!, []);
-        phaseSamples.get(name!)!.push(Number(duration));
-      }
+  const collectPhases = (response: Response) => {
+    for (const entry of response.headers.get("server-timing")?.split(", ") ?? []) {
+      const [name, duration] = entry.split(";dur=");
+      if (!phaseSamples.has(name!)) phaseSamples.set(name!, []);
+      phaseSamples.get(name!)!.push(Number(duration));
     }
   };
-  const started = performance.now();
-  await Promise.all(Array.from({ length: connections }, loop));
-  const elapsed = (performance.now() - started) / 1000;
-  latencies.sort((a, b) => a - b);
+  const load = await runLoad(url, (request) => ({ headers: { "x-api-key": keys[request % keys.length]! } }), { seconds }, connections, collectPhases);
   const phases = Object.fromEntries([...phaseSamples].map(([name, samples]) => [name, median(samples)]));
-  return { requestsPerSecond: latencies.length / elapsed, p50: percentile(latencies, 50), p99: percentile(latencies, 99), statuses, phases };
+  return {
+    requestsPerSecond: load.requests / (load.elapsedMs / 1000),
+    p50: percentile(load.latencies, 50),
+    p99: percentile(load.latencies, 99),
+    statuses: Object.fromEntries(load.statuses),
+    phases,
+  };
 }
 
 /** One server's turn in a round: warmed up, then measured at each connection count. */

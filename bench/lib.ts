@@ -55,29 +55,44 @@ export interface LoadResult {
   bodyBytes: number;
 }
 
+/** How long a load lasts: a number of requests, or seconds. */
+export type LoadAmount = number | { seconds: number };
+
 /**
- * Sends `total` requests through `concurrency` loops that each keep one request in flight, the
- * way a client pool does; fetch (undici) keeps the connections alive between requests.
+ * Sends `amount` requests (or sends for `amount.seconds`) through `concurrency` loops that each
+ * keep one request in flight, the way a client pool does; fetch (undici) keeps the connections
+ * alive between requests. `init` may be a function of the request's number (to cycle keys, say);
+ * `onResponse` sees each answer's headers.
  */
-export async function runLoad(url: string, init: RequestInit, total: number, concurrency: number): Promise<LoadResult> {
+export async function runLoad(
+  url: string,
+  init: RequestInit | ((request: number) => RequestInit),
+  amount: LoadAmount,
+  concurrency: number,
+  onResponse?: (response: Response) => void,
+): Promise<LoadResult> {
   const latencies: number[] = [];
   const statuses = new Map<number, number>();
+  const total = typeof amount === "number" ? amount : Infinity;
+  const until = typeof amount === "number" ? Infinity : performance.now() + amount.seconds * 1000;
+  const more = () => issued < total && performance.now() < until;
   let issued = 0;
   let bodyBytes = 0;
   const loop = async () => {
-    while (issued < total) {
-      issued++;
+    while (more()) {
+      const request = issued++;
       const sent = performance.now();
-      const response = await fetch(url, init);
+      const response = await fetch(url, typeof init === "function" ? init(request) : init);
       bodyBytes = (await response.arrayBuffer()).byteLength;
       latencies.push(performance.now() - sent);
       statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+      onResponse?.(response);
     }
   };
   const started = performance.now();
   await Promise.all(Array.from({ length: Math.min(concurrency, total) }, loop));
   const elapsedMs = performance.now() - started;
-  return { requests: total, elapsedMs, latencies: latencies.sort((a, b) => a - b), statuses, bodyBytes };
+  return { requests: issued, elapsedMs, latencies: latencies.sort((a, b) => a - b), statuses, bodyBytes };
 }
 
 export const ms = (value: number) => `${value.toFixed(2)} ms`;
