@@ -1,25 +1,17 @@
-import { ageSessions, answerSudoModeMyself, DEMO_PASSWORD, expect, PHONE, screenshot, SUDO_MODE_SECONDS, sudoDialog, test, USERS } from "./fixtures";
+import { ageSessions, DEMO_PASSWORD, expect, PHONE, screenshot, SUDO_MODE_SECONDS, sudoDialog, test, USERS } from "./fixtures";
 import { ApiKeysPage } from "./pages/api-keys-page";
-import { SignInPage } from "./pages/sign-in-page";
+import { ownSession } from "./pages/sign-in-page";
 
 test("revoking a key asks for the password again once sudo mode has run out", async ({ browser }) => {
-  // A session of its own: the role sessions of auth.setup.ts are shared, and other specs renew them.
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  await answerSudoModeMyself(page);
-  const signIn = new SignInPage(page);
-  const signingInAt = Date.now();
-  await signIn.goto("/acme/settings/api");
-  await signIn.signIn(USERS.owner.email);
-  await expect(page).toHaveURL(/\/acme\/settings\/api$/);
+  const { context, page, signedInAt } = await ownSession(browser, USERS.owner.email, "/acme/settings/api");
 
   const keys = new ApiKeysPage(page);
   // One key, revoked in the end: Acme's plan allows 10 active keys, and other specs create theirs.
   await keys.revokeLeftovers(/Sudo revoked \d+/);
-  const name = `Sudo revoked ${signingInAt}`;
+  const name = `Sudo revoked ${signedInAt}`;
   await keys.createAndDismiss(name);
   // The session this context signed in, and only it: the roles' shared sessions keep their clocks.
-  expect(await ageSessions(USERS.owner.email, signingInAt, SUDO_MODE_SECONDS)).toBe(1);
+  expect(await ageSessions(USERS.owner.email, signedInAt, SUDO_MODE_SECONDS)).toBe(1);
 
   // Cancelled, the question leaves the key as it was and the dialog says why nothing happened.
   await keys

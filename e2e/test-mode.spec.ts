@@ -1,19 +1,7 @@
 import type { Page } from "@playwright/test";
-import {
-  ageSessions,
-  answerSudoModeMyself,
-  DEMO_PASSWORD,
-  expect,
-  PHONE,
-  screenshot,
-  storageStateOf,
-  SUDO_MODE_SECONDS,
-  sudoDialog,
-  test,
-  USERS,
-} from "./fixtures";
+import { ageSessions, DEMO_PASSWORD, expect, PHONE, screenshot, storageStateOf, SUDO_MODE_SECONDS, sudoDialog, test, USERS } from "./fixtures";
 import { ApiKeysPage } from "./pages/api-keys-page";
-import { SignInPage } from "./pages/sign-in-page";
+import { ownSession } from "./pages/sign-in-page";
 import { UsagePage } from "./pages/usage-page";
 
 // Test mode in the dashboard (docs/features/test-mode.md): an admin builds against test data and
@@ -114,15 +102,8 @@ test.describe.serial("test mode", () => {
   test("the owner deletes all test data in sudo mode; live data and every key stay", async ({ browser, request }) => {
     expect(testKey).not.toBe("");
     // A session of its own, past its sudo window, so the question comes.
-    const context = await browser.newContext();
-    const page = await context.newPage();
-    await answerSudoModeMyself(page);
-    const signIn = new SignInPage(page);
-    const signingInAt = Date.now();
-    await signIn.goto("/acme/settings/api?mode=test");
-    await signIn.signIn(USERS.owner.email);
-    await expect(page).toHaveURL(/\/acme\/settings\/api\?mode=test$/);
-    expect(await ageSessions(USERS.owner.email, signingInAt, SUDO_MODE_SECONDS)).toBe(1);
+    const { context, page, signedInAt } = await ownSession(browser, USERS.owner.email, "/acme/settings/api?mode=test");
+    expect(await ageSessions(USERS.owner.email, signedInAt, SUDO_MODE_SECONDS)).toBe(1);
 
     const card = page.getByRole("region", { name: "Test data" });
     await expect(card).toContainText(/Your test keys have made \d+ customers?/);
