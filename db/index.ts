@@ -142,8 +142,8 @@ export function arrayLiteral(values: Parameter[]): string {
 }
 
 /** The lane's own connection, or the pool when it is too small to spare one. Named as the pool, whose gauges count it. */
-function laneClient(current: DbHandle & { sql: postgres.Sql }, lane: Lane): postgres.Sql {
-  if (laneConnections() === 0) return current.sql;
+function laneClient(current: DbHandle, pool: postgres.Sql, lane: Lane): postgres.Sql {
+  if (laneConnections() === 0) return pool;
   current.lanes ??= {};
   return (current.lanes[lane] ??= postgres(process.env.DATABASE_URL!, {
     max: 1,
@@ -162,7 +162,7 @@ export async function queryPrepared<T>(text: string, values: (Parameter | Parame
   const params = values.map((value) => (Array.isArray(value) ? arrayLiteral(value) : value));
   const current = handle();
   if (current.sql) {
-    const client = lane ? laneClient(current as DbHandle & { sql: postgres.Sql }, lane) : current.sql;
+    const client = lane ? laneClient(current, current.sql, lane) : current.sql;
     return watchedStatement(text, async () => (await client.unsafe(text, params, { prepare: true })) as unknown as T[]);
   }
   return inStatementSpan(text, async () => (await current.pglite!.query<T>(text, params)).rows);
