@@ -15,6 +15,8 @@ export default defineConfig({
   resolve: {
     alias: {
       "@": path.resolve(import.meta.dirname),
+      // The workspace packages' sources, as their "source" export condition names them (packages/*/package.json).
+      "@invoicing/sdk": path.resolve(import.meta.dirname, "packages/sdk/src/index.ts"),
       // `server-only` throws outside React Server Components; tests call server code directly.
       "server-only": path.resolve(import.meta.dirname, "tests/setup/empty-module.ts"),
     },
@@ -31,7 +33,7 @@ export default defineConfig({
     server: { deps: { inline: ["next-auth"] } },
     projects: [
       // Rules that need no database: run once, whichever database the run is for (see .ci/run).
-      { extends: true, test: { name: "unit", include: ["lib/**/*.test.ts", "tests/unit/**/*.test.ts"] } },
+      { extends: true, test: { name: "unit", include: ["lib/**/*.test.ts", "tests/unit/**/*.test.ts", "packages/*/src/**/*.test.ts"] } },
       {
         extends: true,
         test: { name: "integration", include: ["tests/**/*.test.ts"], exclude: ["tests/unit/**", ...MEASURING_FILES], ...ON_A_DATABASE },

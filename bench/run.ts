@@ -31,6 +31,7 @@ import { benchLiveTail } from "./live-tail";
 import { benchWorstCases } from "./worst-cases";
 import { benchMetricsCost } from "./metrics-cost";
 import { benchMemory } from "./memory";
+import { benchSdkOverhead } from "./sdk-overhead";
 
 const HTTP_REQUESTS = 2_000;
 const HTTP_WARM_UP = 200;
@@ -277,6 +278,7 @@ try {
   const only = process.argv.find((arg) => arg.startsWith("--only="))?.slice("--only=".length);
   if (!only || only === "gateway-ratio") await benchGatewayRatio();
   if (!only || only === "gateway-latency") await benchGatewayLatency();
+  if (!only || only === "sdk-overhead") await benchSdkOverhead();
   if (!only || only === "key-budget") await benchKeyBudget();
   if (!only || only === "metrics-cost") await benchMetricsCost();
   if (!only || only === "server-topologies") await benchServerTopologies();

@@ -4,8 +4,8 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 
-/** Top-level folders no build reads: dependencies, outputs, local data, tests, benches, docs. */
-const NOT_BUILT_FROM = new Set(["node_modules", "dist", "data", "tests", "e2e", "bench", "docs", "test-results", "playwright-report"]);
+/** Top-level folders no build reads: dependencies, outputs, local data, tests, benches, docs, the client packages. */
+const NOT_BUILT_FROM = new Set(["node_modules", "dist", "data", "tests", "e2e", "bench", "docs", "test-results", "playwright-report", "packages"]);
 
 /**
  * Whether a file under the root is none of the builds' business: dot-files and dot-folders (.git,

@@ -23,6 +23,16 @@ function sqlLiteral(value: string | number | boolean | null): string {
   return String(value);
 }
 
+/** Whether the key (the alias of an `api_keys` row) has expired by `at` (a timestamptz expression). */
+export function expiredSql(key: string, at: string): string {
+  return `coalesce(${key}.expires_at <= ${at}, false)`;
+}
+
+/** Whether the key's IP allowlist admits the address `ip` (a text expression, canonical, null when unknown): an empty list admits any. */
+export function ipAllowedSql(key: string, ip: string): string {
+  return `case when cardinality(${key}.ip_allowlist) = 0 then true else coalesce(${ip}::inet <<= any(${key}.ip_allowlist::cidr[]), false) end`;
+}
+
 /** Each resource's permissions and their ranks (core/enums.ts), as the statement's table. */
 function scopeRanksSql(): string {
   return API_RESOURCE_NAMES.flatMap((resource) =>
@@ -171,9 +181,8 @@ export function admissionStatement(rules: PlanRule[]): string {
       -- A test key's calls never count toward the month (docs/features/test-mode.md#limits): no quota for them.
       select r.ord::int as ord, r.window_start, r.month, k.id as key_id, k.org_id, k.mode, k.revoked_at is not null as revoked, o.plan,
              case when k.mode = 'live' then ru.quota end as quota,
-             k.expires_at, coalesce(k.expires_at <= r.at, false) as expired, k.access, ru.api_access, o.quota_alert_thresholds,
-             case when cardinality(k.ip_allowlist) = 0 then true
-                  else coalesce(r.ip::inet <<= any(k.ip_allowlist::cidr[]), false) end as ip_allowed,
+             k.expires_at, ${expiredSql("k", "r.at")} as expired, k.access, ru.api_access, o.quota_alert_thresholds,
+             ${ipAllowedSql("k", "r.ip")} as ip_allowed,
              case k.access when 'full' then true
                   when 'read_only' then r.safe
                   else r.resource is null or coalesce((select s.rank from scope_ranks s where s.resource = r.resource and s.permission = k.scopes->>r.resource), 0) >= r.rank

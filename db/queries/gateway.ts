@@ -2,11 +2,11 @@ import "server-only";
 import { queryPrepared } from "@/db";
 import { GroupCommit } from "@/core/group-commit";
 import { countOnFreeShard } from "@/db/queries/monthly-usage";
-import { permissionRank, type ApiResource, type KeyAccess, type Mode, type Permission, type Plan } from "@/core/enums";
+import { permissionRank, type ApiResource, type KeyAccess, type KeyScopes, type Mode, type Permission, type Plan } from "@/core/enums";
 import { utcMonthStart } from "@/core/time";
 import type { BudgetPeriod } from "@/core/key-budget";
 import { rateWindowStart, withinRateLimit } from "@/core/rate-window";
-import { admissionStatement, type PlanRule } from "@/db/queries/admission-statement";
+import { admissionStatement, expiredSql, ipAllowedSql, type PlanRule } from "@/db/queries/admission-statement";
 
 /** What one admission found and counted. */
 export interface Admission {
@@ -124,16 +124,8 @@ export function admissionFor(rules: PlanRule[]): (ask: AdmissionAsk) => Promise<
     const row = await batches.submit(ask);
     if (!row) return null;
     const admission: Admission = {
-      keyId: row.key_id,
-      orgId: row.org_id,
-      mode: row.mode,
-      revoked: row.revoked,
-      expiresAt: row.expires_at === null ? null : new Date(row.expires_at),
-      expired: row.expired,
-      access: row.access,
-      ipAllowed: row.ip_allowed,
+      ...standingOf(row),
       scopeAllowed: row.scope_allowed,
-      plan: row.plan,
       rateLimit: row.rate_limit,
       rateCount: row.rate_count,
       quota: row.quota,
@@ -173,4 +165,42 @@ export async function findKeyOwner(keyHash: string): Promise<KeyOwner | null> {
     [keyHash],
   );
   return row ? { keyId: row.key_id, orgId: row.org_id, revoked: row.revoked } : null;
+}
+
+type StandingColumns = "key_id" | "org_id" | "mode" | "revoked" | "expires_at" | "expired" | "access" | "ip_allowed" | "plan";
+
+/** What a key may do, as the admission statement finds it, without counting anything. */
+export type KeyStanding = Pick<Admission, "keyId" | "orgId" | "mode" | "revoked" | "expiresAt" | "expired" | "access" | "ipAllowed" | "plan"> & {
+  scopes: KeyScopes;
+};
+
+/** The key's standing from its columns, in an admission's row or a lookup's. */
+function standingOf(row: Pick<AdmissionRow, StandingColumns>): Omit<KeyStanding, "scopes"> {
+  return {
+    keyId: row.key_id,
+    orgId: row.org_id,
+    mode: row.mode,
+    revoked: row.revoked,
+    expiresAt: row.expires_at === null ? null : new Date(row.expires_at),
+    expired: row.expired,
+    access: row.access,
+    ipAllowed: row.ip_allowed,
+    plan: row.plan,
+  };
+}
+
+/**
+ * The key's standing at `at` from the address `ip` (canonical, null when unknown), read
+ * only: the MCP endpoint's own messages (docs/features/mcp.md) are no API calls, so they count
+ * toward no limit. The expiry and the allowlist are the admission statement's own expressions.
+ */
+export async function findKeyStanding(keyHash: string, at: Date, ip: string | null): Promise<KeyStanding | null> {
+  const [row] = await queryPrepared<Pick<AdmissionRow, StandingColumns> & { scopes: KeyScopes }>(
+    `select k.id as key_id, k.org_id, k.mode, k.revoked_at is not null as revoked, k.expires_at, ${expiredSql("k", "$2::timestamptz")} as expired,
+            k.access, k.scopes, ${ipAllowedSql("k", "$3::text")} as ip_allowed, o.plan
+     from api_keys k join organizations o on o.id = k.org_id
+     where k.key_hash = $1`,
+    [keyHash, at.toISOString(), ip],
+  );
+  return row ? { ...standingOf(row), scopes: row.scopes } : null;
 }

@@ -10,6 +10,7 @@ import { serviceMetrics } from "@/lib/metrics/service-metrics";
 import { idempotency } from "./idempotency";
 import { renderError } from "./render-error";
 import { registerRoutes } from "./routes";
+import { MCP_PATH, mcpEndpoint } from "./mcp/endpoint";
 import { log } from "@/core/log";
 import { traceRequests } from "./trace-requests";
 
@@ -67,8 +68,10 @@ export function createApiApp(options: { clock?: () => number } = {}): OpenAPIHon
     if (debug) log.debug({ requestId, traceId: c.get("traceId"), method: c.req.method, route, status: c.res.status, seconds }, "request served");
   });
   app.use("*", traceRequests());
-  // The OpenAPI document is public; every other /v1 request passes the gateway.
-  app.use("/v1/*", (c, next) => (c.req.path === "/v1/openapi.json" ? next() : gatewayMiddleware(c, next)));
+  // The OpenAPI document is public, and the MCP endpoint checks the key of its own messages, which
+  // are no API calls (docs/features/mcp.md); every other /v1 request passes the gateway.
+  const ungated = (path: string) => path === "/v1/openapi.json" || path === MCP_PATH;
+  app.use("/v1/*", (c, next) => (ungated(c.req.path) ? next() : gatewayMiddleware(c, next)));
   app.use(
     "/v1/*",
     bodyLimit(MAX_BODY_BYTES, () => {
@@ -78,8 +81,11 @@ export function createApiApp(options: { clock?: () => number } = {}): OpenAPIHon
       throw ApiError.of("payload_too_large", `Request bodies are limited to ${MAX_BODY_BYTES / 1024} KiB.`, { headers: { Connection: "close" } });
     }),
   );
-  app.use("/v1/*", idempotency());
+  // Idempotency keys belong to the gateway's caller; a tool call is its own request.
+  const idempotencyMiddleware = idempotency();
+  app.use("/v1/*", (c, next) => (ungated(c.req.path) ? next() : idempotencyMiddleware(c, next)));
 
   registerRoutes(app);
+  mcpEndpoint(app);
   return app;
 }

@@ -25,7 +25,7 @@ import { inSpan } from "@/core/tracing";
 import { PhaseTimings } from "./server-timing";
 
 /** The socket's address, or behind proxies of ours the X-Forwarded-For entry they vouch for (lib/client-address.ts). */
-function clientIp(c: Context<ApiEnv>): string | null {
+export function clientIp(c: Context<ApiEnv>): string | null {
   return clientAddress(c.env?.incoming?.socket.remoteAddress, c.req.header("x-forwarded-for"));
 }
 
@@ -76,6 +76,29 @@ export const PLAN_RULES: PlanRule[] = PLAN_VALUES.map((plan) => ({
 const admitRequest = admissionFor(PLAN_RULES);
 
 /**
+ * The refusals the key's standing alone decides, in their order: the key ended (revoked, expired),
+ * the address off its allowlist (`ip` canonical, null when unknown), its plan without API access.
+ * Sets X-API-Key-Expires for a key still valid. The gateway's decision starts with them, and the
+ * MCP endpoint's own messages, which count nothing, are refused by them alone (docs/features/mcp.md).
+ */
+export function admitStanding(c: Context<ApiEnv>, key: Pick<Admission, "revoked" | "expired" | "expiresAt" | "ipAllowed" | "plan">, ip: string | null): void {
+  if (key.revoked) throw ApiError.of("api_key_revoked", "This API key has been revoked. Create a new key in the dashboard.");
+  if (key.expired) throw ApiError.of("api_key_expired", `This API key expired at ${rfc3339(key.expiresAt!)}. Create a new key in the dashboard.`);
+  if (key.expiresAt) c.header("X-API-Key-Expires", rfc3339(key.expiresAt));
+  if (!key.ipAllowed) {
+    const from = ip ? `from ${ip}` : "from an address the server cannot read";
+    throw ApiError.of(
+      "ip_not_allowed",
+      `This API key cannot be used ${from}: the address is not on the key's IP allowlist. An admin can change the allowlist in the dashboard.`,
+    );
+  }
+  const plan = PLANS[key.plan];
+  if (!plan.apiAccess) {
+    throw ApiError.of("plan_no_api_access", `The ${plan.label} plan has no API access. An owner can change the plan in the dashboard.`);
+  }
+}
+
+/**
  * The access and budget refusals, in their order, from what the admission statement found and
  * counted: it counts a request in its key's minute only when the key is active, from an allowed
  * address, on a plan with API access and with access to what the request needs; in the key's
@@ -83,23 +106,9 @@ const admitRequest = admissionFor(PLAN_RULES);
  * Sets the rate-limit, budget and quota headers.
  */
 function decide(c: Context<ApiEnv>, admission: Admission, ask: { need: RequiredAccess | null; ip: string | null }, now: number): void {
-  if (admission.revoked) throw ApiError.of("api_key_revoked", "This API key has been revoked. Create a new key in the dashboard.");
-  if (admission.expired) {
-    throw ApiError.of("api_key_expired", `This API key expired at ${rfc3339(admission.expiresAt!)}. Create a new key in the dashboard.`);
-  }
-  if (admission.expiresAt) c.header("X-API-Key-Expires", rfc3339(admission.expiresAt));
-  if (!admission.ipAllowed) {
-    const from = ask.ip ? `from ${ask.ip}` : "from an address the server cannot read";
-    throw ApiError.of(
-      "ip_not_allowed",
-      `This API key cannot be used ${from}: the address is not on the key's IP allowlist. An admin can change the allowlist in the dashboard.`,
-    );
-  }
-  const plan = PLANS[admission.plan];
-  if (!plan.apiAccess) {
-    throw ApiError.of("plan_no_api_access", `The ${plan.label} plan has no API access. An owner can change the plan in the dashboard.`);
-  }
+  admitStanding(c, admission, ask.ip);
   if (!admission.scopeAllowed) throw scopeRefusal(admission, ask.need);
+  const plan = PLANS[admission.plan];
 
   const { rateLimit, rateCount, quota, quotaUsed } = admission;
   const used = rateCount ?? 0;
@@ -147,7 +156,7 @@ function decide(c: Context<ApiEnv>, admission: Admission, ask: { need: RequiredA
 }
 
 /** The X-API-Key header's value, refused before any database lookup when it is missing or not of a key's shape. */
-function presentedKey(header: string | undefined, refused: (error: ApiError) => ApiError): string {
+export function presentedKey(header: string | undefined, refused: (error: ApiError) => ApiError): string {
   const presented = header?.trim();
   if (!presented) throw refused(ApiError.of("api_key_missing", "Send your API key in the X-API-Key header."));
   if (!parseApiKey(presented).ok) {
@@ -155,6 +164,11 @@ function presentedKey(header: string | undefined, refused: (error: ApiError) => 
     throw refused(ApiError.of("api_key_invalid", `This is not a valid API key. ${shape}`));
   }
   return presented;
+}
+
+/** A key of the right shape that no key row matches. */
+export function unknownKey(presented: string): ApiError {
+  return ApiError.of("api_key_invalid", `No API key matches ${apiKeyHint(presented)}.`);
 }
 
 /**
@@ -197,7 +211,7 @@ export function gateway(): MiddlewareHandler<ApiEnv> {
       key = await findKeyOwner(keyHash).catch(() => null);
       if (!key) return c.res;
     }
-    if (!key) throw refused(ApiError.of("api_key_invalid", `No API key matches ${apiKeyHint(presented)}.`));
+    if (!key) throw refused(unknownKey(presented));
     // Nothing stored about a request keeps a credential it carried (docs/security.md#request-details-keep-no-credential): read once, for the
     // log row below and the idempotency step's stored answer.
     const secrets = credentialsOf((name) => c.req.header(name));

@@ -25,6 +25,12 @@ Invoices, customers, products, analytics and PDFs of your organization, and its 
 ## Authentication
 Send an API key of your organization in the \`X-API-Key\` header. Create keys in the dashboard under Settings › API keys.
 
+## MCP
+AI assistants reach the API through its MCP server (Model Context Protocol, streamable HTTP) at \`/v1/mcp\`: point
+an MCP client at \`https://<your host>/v1/mcp\` with the same \`X-API-Key\` header. Every operation below is a tool
+named by its \`operationId\`, listed only when the key's access covers it. Each tool call is an API call like any other
+(counted, limited and logged under its operation's endpoint); listing and connecting are not.
+
 ## Live and test mode
 A key is live (\`ik_…\`) or test (\`ik_test_…\`), chosen when it is created. A test key does everything a live key
 does on separate test data: its customers, products, invoices, invoice numbers, idempotency keys and usage are
@@ -125,12 +131,27 @@ export function registerRoutes(app: OpenAPIHono<ApiEnv>): void {
   analyticsRoutes(app);
   pdfRoutes(app);
   usageRoutes(app);
-  // Generated once per app, on first request: building it walks every schema (~110 KB of JSON).
   let document: string | undefined;
   app.get("/v1/openapi.json", (c) => {
-    document ??= JSON.stringify(app.getOpenAPI31Document(openApiConfig()));
+    document ??= JSON.stringify(openApiDocument(app));
     return c.body(document, 200, { "Content-Type": "application/json; charset=UTF-8" });
   });
+}
+
+type OpenApiDocument = ReturnType<OpenAPIHono<ApiEnv>["getOpenAPI31Document"]>;
+const documents = new WeakMap<OpenAPIHono<ApiEnv>, OpenApiDocument>();
+
+/**
+ * The app's OpenAPI document, built once per app on first use: building it walks every schema
+ * (~110 KB of JSON). Served at /v1/openapi.json, and the MCP tools are read from it (lib/api/mcp/tools.ts).
+ */
+export function openApiDocument(app: OpenAPIHono<ApiEnv>): OpenApiDocument {
+  let document = documents.get(app);
+  if (!document) {
+    document = app.getOpenAPI31Document(openApiConfig());
+    documents.set(app, document);
+  }
+  return document;
 }
 
 function openApiConfig(): Parameters<OpenAPIHono<ApiEnv>["getOpenAPI31Document"]>[0] {
