@@ -2,15 +2,49 @@ import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
+import { main } from "@/packages/cli/src/main";
 import { startApiServer } from "./helpers/api-server";
 import { createOrg, insertKey } from "./helpers/factories";
 
 const api = startApiServer();
 const BIN = path.resolve(import.meta.dirname, "../packages/cli/bin/invoicing.js");
 
+type Run = { code: number; stdout: string; stderr: string };
+
+/**
+ * The command line's main() in this process, the key and the address as its environment would
+ * give them (a process of its own costs a quarter of a second; `spawned` below runs the real one).
+ */
+async function invoicing(args: string[], env: Record<string, string | undefined> = {}): Promise<Run> {
+  const output = { stdout: "", stderr: "" };
+  const collector = (name: keyof typeof output) =>
+    new Writable({
+      write(chunk: Buffer | string, _encoding, done) {
+        output[name] += chunk.toString();
+        done();
+      },
+    });
+  const saved = { key: process.env.INVOICING_API_KEY, base: process.env.INVOICING_BASE_URL };
+  setEnv("INVOICING_API_KEY", env.INVOICING_API_KEY);
+  setEnv("INVOICING_BASE_URL", "INVOICING_BASE_URL" in env ? env.INVOICING_BASE_URL : api.base);
+  try {
+    const code = await main(args, { stdout: collector("stdout"), stderr: collector("stderr") });
+    return { code, ...output };
+  } finally {
+    setEnv("INVOICING_API_KEY", saved.key);
+    setEnv("INVOICING_BASE_URL", saved.base);
+  }
+}
+
+function setEnv(name: string, value: string | undefined): void {
+  if (value === undefined) delete process.env[name];
+  else process.env[name] = value;
+}
+
 /** Runs the command line as `npx invoicing …` runs it: its compiled package, a process of its own. */
-function invoicing(args: string[], env: Record<string, string | undefined> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+function spawned(args: string[], env: Record<string, string | undefined> = {}): Promise<Run> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
@@ -61,7 +95,7 @@ describe("the invoicing command line", () => {
     expect(JSON.parse((await run("invoices", "pay", draft.id, "--json")).stdout).status).toBe("paid");
 
     const out = path.join(mkdtempSync(path.join(tmpdir(), "invoicing-cli-")), "invoice.pdf");
-    const pdf = await invoicing(["invoices", "pdf", draft.id, "--out", out], env);
+    const pdf = await spawned(["invoices", "pdf", draft.id, "--out", out], env);
     expect(pdf.code).toBe(0);
     expect(pdf.stderr).toMatch(/^Wrote .*invoice\.pdf \(\d+\.\d KiB\)\./);
     expect(readFileSync(out).subarray(0, 5).toString()).toBe("%PDF-");
@@ -85,7 +119,7 @@ describe("the invoicing command line", () => {
   });
 
   it("exits 1 with one readable line and the request id when the API refuses", async () => {
-    const revoked = await invoicing(["customers", "list"], { INVOICING_API_KEY: await keyOf({ revoked: true }) });
+    const revoked = await spawned(["customers", "list"], { INVOICING_API_KEY: await keyOf({ revoked: true }) });
     expect(revoked.code).toBe(1);
     expect(revoked.stdout).toBe("");
     expect(revoked.stderr).toMatch(/^Error: This API key has been revoked\. Create a new key in the dashboard\. \(api_key_revoked, request req_\w+\)\n$/);
@@ -105,7 +139,7 @@ describe("the invoicing command line", () => {
   it("exits 2 and says what to correct for a command line it cannot run", async () => {
     const key = { INVOICING_API_KEY: await keyOf() };
     const cases: [string[], Record<string, string | undefined>, RegExp][] = [
-      [["customers", "list"], {}, /No API key: pass \{ apiKey \} or set INVOICING_API_KEY/],
+      [["customers", "list"], { INVOICING_API_KEY: undefined }, /No API key: pass \{ apiKey \} or set INVOICING_API_KEY/],
       [["widgets", "list"], key, /No resource "widgets": use customers, products, invoices, analytics, usage or mcp\./],
       [["invoices", "explode"], key, /No action "explode" for invoices: use list, get, create/],
       [["invoices", "finalize"], key, /Name the invoice: its id comes after the action\./],
@@ -117,7 +151,8 @@ describe("the invoicing command line", () => {
       expect(result.code, args.join(" ")).toBe(2);
       expect(result.stderr, args.join(" ")).toMatch(message);
     }
-    const help = await invoicing(["--help"]);
+    expect((await spawned(["widgets", "list"], key)).code).toBe(2);
+    const help = await spawned(["--help"]);
     expect(help.code).toBe(0);
     expect(help.stdout).toMatch(/invoices pdf <in_…>\s+The invoice as a PDF/);
   });
