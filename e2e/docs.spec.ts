@@ -1,5 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, screenshot, test } from "./fixtures";
+import { postmanCollectionJson, type OpenApiDocument } from "../lib/api/postman-collection";
+import { expect, PHONE, screenshot, test } from "./fixtures";
 
 // Each family of /v1 paths, an operation of it as the sidebar names it, and the path it shows.
 const FAMILIES = [
@@ -60,6 +61,43 @@ test.describe("the API reference at /docs", () => {
     const results = await new AxeBuilder({ page }).options({ rules }).analyze();
     expect(results.violations.flatMap((violation) => violation.nodes.map((node) => `${violation.id}: ${node.html}`))).toEqual([]);
   });
+
+  test("links to the Postman collection, which downloads as a fresh conversion of the document this server serves", async ({ page }) => {
+    await page.goto("/docs");
+    const link = page.getByRole("banner").getByRole("link", { name: "Download the Postman collection", exact: true });
+    await expect(link).toBeVisible();
+    const [download] = await Promise.all([page.waitForEvent("download"), link.click()]);
+    expect(download.suggestedFilename()).toBe("invoicing-api.postman_collection.json");
+
+    const response = await page.request.get((await link.getAttribute("href"))!);
+    expect(response.status()).toBe(200);
+    expect(response.headers()["content-type"]).toBe("application/json");
+    expect(response.headers()["content-disposition"]).toBe('attachment; filename="invoicing-api.postman_collection.json"');
+    const collection = (await response.json()) as { info: { schema: string } };
+    expect(collection.info.schema).toBe("https://schema.getpostman.com/json/collection/v2.1.0/collection.json");
+    // The build's file against the converter run now on the document this build's API serves: no
+    // drift. Compared indented, so that a difference shows as the lines that differ.
+    const document = (await (await page.request.get("/v1/openapi.json")).json()) as OpenApiDocument;
+    const indented = (json: string) => JSON.stringify(JSON.parse(json), null, 1);
+    expect(indented(await response.text())).toBe(indented(await postmanCollectionJson(document)));
+  });
+
+  for (const viewport of [{ width: 1280, height: 860 }, PHONE])
+    test(`shows the download link at ${viewport.width} px, in the bar above the reference, without scrolling sideways`, async ({ page }) => {
+      await page.setViewportSize(viewport);
+      await page.goto("/docs", { waitUntil: "networkidle" });
+      await expect(page.getByRole("heading", { name: "Invoicing API", exact: true })).toBeVisible();
+      const link = page.getByRole("link", { name: "Download the Postman collection", exact: true });
+      await expect(link).toBeInViewport();
+      expect(
+        await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
+        "pixels the page is wider than the window",
+      ).toBeLessThanOrEqual(0);
+      await page.screenshot({ path: `test-results/screens/api-reference-postman-link-${viewport.width}.png` });
+      // Scrolled down, the bar stays: the link is in reach wherever the reader is.
+      await page.getByText("Render an invoice as PDF", { exact: true }).last().scrollIntoViewIfNeeded();
+      await expect(link).toBeInViewport();
+    });
 
   test("links to the OpenAPI document it renders", async ({ request }) => {
     const response = await request.get("/v1/openapi.json");

@@ -1,5 +1,6 @@
-// The production build: Next.js's (.next/) and the servers compiled to JavaScript (dist/), each
-// stamped with the hash of the sources it was made from (scripts/source-hash.mjs).
+// The production build: Next.js's (.next/, with the Postman collection /docs serves) and the
+// servers compiled to JavaScript (dist/), each stamped with the hash of the sources it was made
+// from (scripts/source-hash.mjs).
 //
 //   node scripts/build.mjs                     both (npm run build)
 //   node scripts/build.mjs --servers           the servers only (the tests and benches that start them)
@@ -10,6 +11,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
+import { buildPostmanCollection, POSTMAN_COLLECTION_FILE } from "./build-postman-collection.mjs";
 import { isCurrent, sourceHash } from "./source-hash.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -68,10 +70,17 @@ async function buildServers(hash) {
   fs.writeFileSync(path.join(dist, STAMP), hash);
 }
 
+/**
+ * Next.js's build, and beside it the Postman collection of the API's OpenAPI document, which
+ * /docs links to and app/docs/invoicing-api.postman_collection.json/route.ts serves: written after
+ * `next build`, which empties .next/ first, and before the stamp, so a build without it is never
+ * current (docs/features/api.md, "Postman collection").
+ */
 function buildNext(hash) {
   const nextBin = createRequire(import.meta.url).resolve("next/dist/bin/next");
   const result = spawnSync(process.execPath, [nextBin, "build"], { cwd: root, stdio: "inherit" });
   if (result.status !== 0) process.exit(result.status ?? 1);
+  buildPostmanCollection(root, path.join(root, ".next", POSTMAN_COLLECTION_FILE));
   fs.writeFileSync(path.join(root, ".next", STAMP), hash);
 }
 

@@ -47,6 +47,31 @@ const CONFIGURATION = {
   hideModels: true,
 };
 
+// A bar above the reference with the Postman collection's download (docs/features/api.md, "Postman
+// collection"), in Scalar's own colours and type, so it follows the light and dark modes. Scalar
+// keeps its sticky sidebar and mobile header below a header of the page's own by
+// --scalar-custom-header-height; the bar sticks too, so the link stays in reach. A banner landmark,
+// so axe's region rule finds the link inside one.
+const BAR_CSS = `
+:root { --scalar-custom-header-height: 44px; }
+body { margin: 0; }
+.docs-bar {
+  position: sticky; top: 0; z-index: 20; box-sizing: border-box; height: var(--scalar-custom-header-height);
+  display: flex; align-items: center; justify-content: flex-end; padding: 0 16px;
+  background: var(--scalar-background-1); border-bottom: var(--scalar-border-width, 1px) solid var(--scalar-border-color);
+  font-family: var(--scalar-font); font-size: var(--scalar-small, 14px);
+}
+.docs-bar a {
+  display: inline-flex; align-items: center; gap: 6px; border-radius: var(--scalar-radius, 3px);
+  color: var(--scalar-color-accent); font-weight: var(--scalar-semibold, 500); text-decoration: none;
+}
+.docs-bar a:hover { text-decoration: underline; }
+.docs-bar a:focus-visible { outline: 2px solid var(--scalar-color-accent); outline-offset: 2px; }
+.docs-bar svg { flex: none; }`;
+
+const POSTMAN_COLLECTION = "/docs/invoicing-api.postman_collection.json";
+const DOWNLOAD_ICON = `<svg aria-hidden="true" width="16" height="16" viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round"><path d="M12 15V3"/><path d="M21 15v4a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2v-4"/><path d="m7 10 5 5 5-5"/></svg>`;
+
 // The scripts carry the nonce of the CSP that proxy.ts sets for this request.
 const page = (nonce: string) => `<!doctype html>
 <html lang="en">
@@ -54,8 +79,10 @@ const page = (nonce: string) => `<!doctype html>
     <meta charset="utf-8" />
     <meta name="viewport" content="width=device-width, initial-scale=1" />
     <title>API reference · Invoicing</title>
+    <style>${BAR_CSS}</style>
   </head>
   <body>
+    <header class="docs-bar"><a href="${POSTMAN_COLLECTION}" download>${DOWNLOAD_ICON}Download the Postman collection</a></header>
     <noscript>The reference needs JavaScript. The OpenAPI document itself is at <a href="/v1/openapi.json">/v1/openapi.json</a>.</noscript>
     <div id="reference"></div>
     <script nonce="${nonce}" src="/docs/scalar.js"></script>
