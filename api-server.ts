@@ -1,5 +1,6 @@
 import { serveOnWorkers } from "@/servers/worker-cluster";
 import { log } from "@/core/log";
+import { ensureAuthSecret } from "@/servers/runtime-config";
 
 // The API alone, for deployments that scale it apart from the dashboard. An embedded database
 // has a single owning process, so this needs a shared PostgreSQL.
@@ -10,6 +11,9 @@ if (!process.env.DATABASE_URL) {
   process.exit(1);
 }
 
+// Its webhook worker opens the sealed signing secrets and Slack URLs, and its mail worker signs
+// unsubscribe links: with the dashboard's AUTH_SECRET, checked before any worker starts (server.ts).
+ensureAuthSecret();
 const port = Number(process.env.API_PORT ?? process.env.PORT ?? 3001);
 await serveOnWorkers({
   ready: `Invoicing API ready on http://localhost:${port}/v1`,

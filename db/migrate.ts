@@ -10,20 +10,23 @@ import { getDb, postgresClient } from "./index";
 import { withMigrationLock } from "./migration-lock";
 import { maintainRequestLog } from "./partitions";
 import { rowsOf } from "./rows";
+import { sealStoredWebhookCredentials } from "./webhook-credentials";
 
 // Beside this module: db/migrations from the sources, dist/migrations in the compiled servers
 // (scripts/build.mjs copies them there), whatever directory the process was started in.
 const migrationsFolder = fileURLToPath(new URL("./migrations", import.meta.url));
 
 /**
- * Applies the committed drizzle-kit migrations (idempotent), then the request log's partitions and
- * retention.
+ * Applies the committed drizzle-kit migrations (idempotent), then their data step: the webhook
+ * credentials stored before sealing are sealed, which SQL cannot do (docs/security.md#secrets-at-rest);
+ * then the request log's partitions and retention.
  */
 export async function migrateDatabase(): Promise<void> {
   await withMigrationLock(async () => {
     const db = getDb();
     if (postgresClient()) await migratePostgres(db as unknown as PostgresJsDatabase, { migrationsFolder });
     else await migratePglite(db as unknown as PgliteDatabase, { migrationsFolder });
+    await sealStoredWebhookCredentials(db);
     await maintainRequestLog(db);
   });
 }

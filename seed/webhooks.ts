@@ -1,4 +1,5 @@
 import { newSigningSecret } from "@/lib/webhooks/signing-secret";
+import { webhookCredentials } from "@/core/sealed-secret";
 import type { Db } from "@/db";
 import { activityLog, webhookDeliveries, webhookDeliveryAttempts, webhookEndpoints } from "@/db/schema";
 import { webhookPayload, type WebhookEvent } from "@/lib/webhooks/queue";
@@ -118,7 +119,8 @@ export async function seedWebhooks(db: Db, now: Date, browser: { ip: string; use
       description: "Accounting sync (Acme Books)",
       eventTypes: EVENT_TYPES,
       mode: "live",
-      signingSecret: newSigningSecret(),
+      // Sealed as every endpoint's (docs/security.md#secrets-at-rest); nobody is shown this one.
+      signingSecret: webhookCredentials.seal(newSigningSecret()),
       enabled: false,
       disabledReason: "manual",
       failingSince: at(test.daysAgo),

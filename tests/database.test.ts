@@ -16,6 +16,7 @@ import { listActivity } from "@/db/queries/activity";
 import { listAuditLog } from "@/db/queries/audit-log";
 import { listApiKeys } from "@/db/queries/api-keys";
 import { listWebhookDeliveries, listWebhookEndpoints } from "@/db/queries/webhooks";
+import { webhookCredentials } from "@/core/sealed-secret";
 
 async function counts() {
   const db = getDb();
@@ -190,8 +191,11 @@ describe("the seed", () => {
     expect(others).toEqual([]);
     expect(endpoint).toMatchObject({ enabled: false, disabledReason: "manual" });
     const [stored] = rowsOf<{ secret: string }>(await getDb().execute(sql`select signing_secret as secret from webhook_endpoints where id = ${endpoint!.id}`));
-    expect(stored!.secret).toMatch(/^whsec_/);
-    expect(JSON.stringify(endpoint)).not.toContain(stored!.secret);
+    // Sealed like every endpoint's (docs/security.md#secrets-at-rest), and shown by its end alone.
+    const secret = webhookCredentials.open(stored!.secret);
+    expect(secret).toMatch(/^whsec_/);
+    expect(endpoint!.secretHint).toBe(`whsec_…${secret.slice(-4)}`);
+    expect(JSON.stringify(endpoint)).not.toContain(secret);
     const log = await listWebhookDeliveries("org_demo_acme", endpoint!.id, 50);
     expect(log.map((delivery) => [delivery.eventType, delivery.status, delivery.attempts, delivery.responseStatus])).toEqual([
       ["webhook.test", "failed", 11, 410],

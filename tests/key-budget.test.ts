@@ -5,6 +5,7 @@ import { alerts, apiKeys, keyBudgetUsage, webhookDeliveries, webhookEndpoints } 
 import { newId } from "@/core/ids";
 import { jobQueue } from "@/db/job-queue";
 import { newSigningSecret } from "@/lib/webhooks/signing-secret";
+import { webhookCredentials } from "@/core/sealed-secret";
 import { maintainRequestLog } from "@/db/partitions";
 import type { KeyBudget } from "@/core/key-budget";
 import { createApiKeyAction, rollApiKeyAction, updateKeyRestrictionsAction } from "@/app/[orgSlug]/settings/api/actions";
@@ -198,7 +199,7 @@ describe("a key's budget", () => {
         url: "https://hooks.example.test/in",
         eventTypes: ["key.budget_threshold"],
         mode: "live",
-        signingSecret: newSigningSecret(),
+        signingSecret: webhookCredentials.seal(newSigningSecret()),
       });
     const kinds = async () =>
       (await getDb().select().from(alerts).where(eq(alerts.orgId, org.id)).orderBy(alerts.id)).map(

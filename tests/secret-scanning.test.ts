@@ -9,6 +9,7 @@ import { hashApiKey, mintApiKey } from "@/lib/keys/format";
 import { SECRET_SCANNING_REPORTS_PER_MINUTE } from "@/lib/secret-scanning/receive-report";
 import { startMailWorker } from "@/lib/notifications/mail-worker";
 import { newSigningSecret } from "@/lib/webhooks/signing-secret";
+import { webhookCredentials } from "@/core/sealed-secret";
 import { startWebhookWorker } from "@/lib/webhooks/worker";
 import { jobQueue } from "@/db/job-queue";
 import { startApiServer } from "./helpers/api-server";
@@ -34,7 +35,14 @@ async function setResponse(orgId: string, response: "revoke" | "alert") {
 async function endpointFor(orgId: string, url: string) {
   await getDb()
     .insert(webhookEndpoints)
-    .values({ id: newId("whe"), orgId, url, eventTypes: ["key.leaked", "key.revoked"], mode: "live", signingSecret: newSigningSecret() });
+    .values({
+      id: newId("whe"),
+      orgId,
+      url,
+      eventTypes: ["key.leaked", "key.revoked"],
+      mode: "live",
+      signingSecret: webhookCredentials.seal(newSigningSecret()),
+    });
 }
 
 beforeAll(async () => {

@@ -10,6 +10,7 @@ import { webhookDeliveries, webhookEndpoints } from "@/db/schema";
 import { newId } from "@/core/ids";
 import { startWebhookWorker } from "@/lib/webhooks/worker";
 import { newSigningSecret } from "@/lib/webhooks/signing-secret";
+import { webhookCredentials } from "@/core/sealed-secret";
 import { createTeam, form, insertKey } from "./helpers/factories";
 import { actAs } from "./helpers/session";
 import { eventually } from "./helpers/eventually";
@@ -48,7 +49,14 @@ describe("Slack channels", () => {
     const plain = await receiver();
     await getDb()
       .insert(webhookEndpoints)
-      .values({ id: newId("whe"), orgId: team.org.id, url: plain.url, eventTypes: ["key.budget_threshold"], mode: "live", signingSecret: newSigningSecret() });
+      .values({
+        id: newId("whe"),
+        orgId: team.org.id,
+        url: plain.url,
+        eventTypes: ["key.budget_threshold"],
+        mode: "live",
+        signingSecret: webhookCredentials.seal(newSigningSecret()),
+      });
     expect((await createApiKeyAction(null, form({ orgId: team.org.id, name: "Made meanwhile" }))).ok).toBe(true);
 
     const key = await insertKey(team.org.id, { name: "Nightly <export>", budget: { limit: 5, period: "day" } });
@@ -120,6 +128,8 @@ describe("Slack channels", () => {
       .select()
       .from(webhookEndpoints)
       .where(and(eq(webhookEndpoints.orgId, team.org.id), eq(webhookEndpoints.id, id)));
-    expect(row!.url).toBe(secretUrl);
+    // Stored sealed, its hint in its place (docs/security.md#secrets-at-rest); the sender opens it.
+    expect(row!.url).toBe(`${new URL(slack.url).origin}/…/…n9Qf`);
+    expect(webhookCredentials.open(row!.sealedUrl!)).toBe(secretUrl);
   });
 });

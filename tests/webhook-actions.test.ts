@@ -13,6 +13,7 @@ import { jobQueue } from "@/db/job-queue";
 import { rowsOf } from "@/db/rows";
 import { listWebhookEndpoints } from "@/db/queries/webhooks";
 import { activityLog, webhookDeliveries, webhookEndpoints } from "@/db/schema";
+import { webhookCredentials } from "@/core/sealed-secret";
 import { isPublicAddress, refusedLiteral } from "@/lib/webhooks/address-guard";
 import { createTeam, form } from "./helpers/factories";
 import { actAs } from "./helpers/session";
@@ -146,7 +147,8 @@ describe("webhook endpoints", () => {
     const rotated = await rotateWebhookSecretAction(null, input);
     if (!rotated.ok) throw new Error(rotated.error);
     const [row] = await endpointsOf(team.org.id);
-    expect(row).toMatchObject({ signingSecret: rotated.data.secret, previousSigningSecret: added.secret });
+    // Both stored sealed (docs/security.md#secrets-at-rest), the old one signing beside the new one.
+    expect([webhookCredentials.open(row!.signingSecret), webhookCredentials.open(row!.previousSigningSecret!)]).toEqual([rotated.data.secret, added.secret]);
     expect(row!.previousSecretEndsAt!.getTime() - Date.now()).toBeGreaterThan(23.9 * 3600_000);
 
     expect((await deleteWebhookEndpointAction(null, input)).ok).toBe(true);
@@ -159,6 +161,11 @@ describe("webhook endpoints", () => {
       "webhook_endpoint.secret_rotated",
       "webhook_endpoint.deleted",
     ]);
+    const [rotation] = await getDb()
+      .select()
+      .from(activityLog)
+      .where(and(eq(activityLog.orgId, team.org.id), eq(activityLog.action, "webhook_endpoint.secret_rotated")));
+    expect(rotation).toMatchObject({ before: { secret: `whsec_…${added.secret.slice(-4)}` }, after: { secret: `whsec_…${rotated.data.secret.slice(-4)}` } });
   });
 
   it("queues a test event and resends a settled delivery with the same id, each with its job", async () => {

@@ -9,6 +9,7 @@ import { newId } from "@/core/ids";
 import { webhookDeliveries, webhookEndpoints } from "@/db/schema";
 import { enqueueWebhookEvent } from "@/lib/webhooks/queue";
 import { newSigningSecret } from "@/lib/webhooks/signing-secret";
+import { webhookCredentials } from "@/core/sealed-secret";
 import { createOrg } from "./helpers/factories";
 import { startServerProcess, type ServerProcess } from "./helpers/server-process";
 import { eventually } from "./helpers/eventually";
@@ -48,7 +49,7 @@ describe.skipIf(!process.env.DATABASE_URL)("a webhook event across a SIGKILL of 
     const endpointId = newId("whe");
     await getDb()
       .insert(webhookEndpoints)
-      .values({ id: endpointId, orgId: org.id, url, eventTypes: ["key.created"], mode: "live", signingSecret: newSigningSecret() });
+      .values({ id: endpointId, orgId: org.id, url, eventTypes: ["key.created"], mode: "live", signingSecret: webhookCredentials.seal(newSigningSecret()) });
     await jobQueue();
     await getDb().transaction((tx) => enqueueWebhookEvent(tx, org.id, { type: "key.created", mode: "live", data: { id: "key_crash" } }));
 

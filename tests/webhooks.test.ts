@@ -10,8 +10,9 @@ import { listWebhookDeliveries } from "@/db/queries/webhooks";
 import { attemptDelivery, startWebhookWorker } from "@/lib/webhooks/worker";
 import { isPublicAddress } from "@/lib/webhooks/address-guard";
 import { newSigningSecret } from "@/lib/webhooks/signing-secret";
+import { webhookCredentials } from "@/core/sealed-secret";
 import { createApiKeyAction, revokeApiKeyAction, rollApiKeyAction } from "@/app/[orgSlug]/settings/api/actions";
-import { sendTestWebhookAction } from "@/app/[orgSlug]/settings/webhooks/actions";
+import { createWebhookEndpointAction, rotateWebhookSecretAction, sendTestWebhookAction } from "@/app/[orgSlug]/settings/webhooks/actions";
 import { raiseBudgetAlerts, raiseKeyExpiryAlerts, raiseKeyLeakedAlert, raiseQuotaAlerts, raiseRateLimitAlert } from "@/lib/alerts/raise";
 import { budgetPeriodStart } from "@/core/key-budget";
 import { WEBHOOK_EVENT_TYPE_VALUES, WEBHOOK_TEST_EVENT, type Mode } from "@/core/enums";
@@ -37,7 +38,7 @@ async function endpointFor(orgId: string, url: string, options: { eventTypes?: s
       url,
       eventTypes: options.eventTypes ?? ["key.created", "key.revoked"],
       mode: options.mode ?? "live",
-      signingSecret: secret,
+      signingSecret: webhookCredentials.seal(secret),
       failingSince: options.failingSince ?? null,
     });
   return { id, secret };
@@ -119,6 +120,38 @@ describe("webhook delivery", () => {
       eventType: "key.created",
     });
     expect(await deliveriesOf(ignored.id)).toEqual([]);
+  });
+
+  it("signs with the secret shown when the endpoint was added, and after a roll with the new one and the previous one", async () => {
+    const team = await createTeam("pro");
+    const hooks = await receiver();
+    actAs(team.admin.id);
+    const added = await createWebhookEndpointAction(null, form({ orgId: team.org.id, url: hooks.url, eventTypes: "key.created" }));
+    if (!added.ok) throw new Error(added.error);
+    const testEvent = async (n: number) => {
+      expect((await sendTestWebhookAction(null, { orgId: team.org.id, endpointId: added.data.id })).ok).toBe(true);
+      const received = await eventually(
+        async () => hooks.received,
+        (requests) => requests.length >= n,
+      );
+      return received[n - 1]!;
+    };
+    const verifies = (secret: string, request: (typeof hooks.received)[number]) => {
+      try {
+        return new Webhook(secret).verify(request.body, request.headers as Record<string, string>) !== undefined;
+      } catch {
+        return false;
+      }
+    };
+    const first = await testEvent(1);
+    expect(verifies(added.data.secret, first)).toBe(true);
+
+    const rolled = await rotateWebhookSecretAction(null, { orgId: team.org.id, endpointId: added.data.id });
+    if (!rolled.ok) throw new Error(rolled.error);
+    const second = await testEvent(2);
+    // Two signatures while the previous secret lasts: a receiver holding either verifies it.
+    expect(String(second.headers["webhook-signature"]).split(" ")).toHaveLength(2);
+    expect([verifies(rolled.data.secret, second), verifies(added.data.secret, second), verifies(newSigningSecret(), second)]).toEqual([true, true, false]);
   });
 
   it("retries a receiver that fails twice with backoff, and delivers on the third attempt with the same webhook-id", async () => {

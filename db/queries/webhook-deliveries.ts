@@ -3,6 +3,8 @@ import type { Mode, WebhookDeliveryStatus } from "@/core/enums";
 import { getDb, type DbOrTx, type Tx } from "@/db";
 import { rowsOf } from "@/db/rows";
 import { webhookDeliveries, webhookDeliveryAttempts, webhookEndpoints } from "@/db/schema";
+import { deliveryAddress } from "@/db/webhook-credentials";
+import { webhookCredentials } from "@/core/sealed-secret";
 
 /** The statements of webhook deliveries; when they are queued, retried and turned off is lib/webhooks/queue.ts's rule. */
 
@@ -38,12 +40,16 @@ export async function enabledSlackChannels(db: DbOrTx, orgIds: string[]): Promis
     .where(and(inArray(webhookEndpoints.orgId, orgIds), eq(webhookEndpoints.enabled, true), eq(webhookEndpoints.format, "slack")));
 }
 
-/** A queued delivery with what sending it needs: its endpoint's URL, state and secrets. */
+/**
+ * A queued delivery with what sending it needs: its endpoint's state, and its address and secrets
+ * opened (docs/security.md#secrets-at-rest). The sender's read, the one that returns credentials.
+ */
 export async function findQueuedDelivery(deliveryId: string) {
   const [row] = await getDb()
     .select({
       delivery: webhookDeliveries,
       url: webhookEndpoints.url,
+      sealedUrl: webhookEndpoints.sealedUrl,
       enabled: webhookEndpoints.enabled,
       format: webhookEndpoints.format,
       secret: webhookEndpoints.signingSecret,
@@ -53,7 +59,14 @@ export async function findQueuedDelivery(deliveryId: string) {
     .from(webhookDeliveries)
     .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
     .where(eq(webhookDeliveries.id, deliveryId));
-  return row ?? null;
+  if (!row) return null;
+  const { url, sealedUrl, secret, previous, ...rest } = row;
+  return {
+    ...rest,
+    url: deliveryAddress({ url, sealedUrl, format: row.format }),
+    secret: webhookCredentials.open(secret),
+    previous: previous === null ? null : webhookCredentials.open(previous),
+  };
 }
 
 /** Settles a delivery that will not be sent (its endpoint is off). */
@@ -65,6 +78,7 @@ export async function skipDelivery(deliveryId: string, why: string): Promise<voi
 export interface TurnedOffEndpoint {
   orgId: string;
   endpointId: string;
+  /** As shown: a Slack channel's hint, never its URL (the alert keeps it). */
   url: string;
   failingSince: Date;
 }

@@ -3,12 +3,13 @@ import { and, count, desc, eq, inArray, sql } from "drizzle-orm";
 import { getDb, type DbOrTx } from "@/db";
 import type { Mode, WebhookDeliveryStatus, WebhookEventType, WebhookFormat } from "@/core/enums";
 import { webhookDeliveries, webhookDeliveryAttempts, webhookEndpoints } from "@/db/schema";
-import { slackUrlHint } from "@/core/slack-url-hint";
+import { webhookCredentials } from "@/core/sealed-secret";
+import { storedAddress } from "@/db/webhook-credentials";
 
-/** An endpoint as the Webhooks page shows it: never its secret, only the secret's last characters. */
+/** An endpoint as the Webhooks page shows it: never its secret or a Slack channel's URL, only their last characters. */
 export interface WebhookEndpointDto {
   id: string;
-  /** A Slack channel's URL is a credential: only its hint (core/slack-url-hint.ts). */
+  /** A Slack channel's URL is a credential: only its hint (core/slack-url-hint.ts), as stored in its place. */
   url: string;
   format: WebhookFormat;
   description: string;
@@ -82,7 +83,7 @@ export async function listWebhookEndpoints(orgId: string, endpointId?: string, f
     .orderBy(webhookEndpoints.createdAt, webhookEndpoints.id);
   return rows.map(({ endpoint, total, failed, lastAt }) => ({
     id: endpoint.id,
-    url: endpoint.format === "slack" ? slackUrlHint(endpoint.url) : endpoint.url,
+    url: endpoint.url,
     format: endpoint.format,
     description: endpoint.description,
     eventTypes: endpoint.eventTypes as WebhookEventType[],
@@ -91,7 +92,8 @@ export async function listWebhookEndpoints(orgId: string, endpointId?: string, f
     disabledReason: endpoint.disabledReason,
     failingSince: iso(endpoint.failingSince),
     createdAt: endpoint.createdAt.toISOString(),
-    secretHint: signingSecretHint(endpoint.signingSecret),
+    // Opened for its last characters only (docs/security.md#secrets-at-rest).
+    secretHint: signingSecretHint(webhookCredentials.open(endpoint.signingSecret)),
     previousSecretEndsAt: endpoint.previousSecretEndsAt && endpoint.previousSecretEndsAt > new Date() ? endpoint.previousSecretEndsAt.toISOString() : null,
     deliveries: { total: total ?? 0, failed: failed ?? 0, lastAt: lastAt ? new Date(lastAt).toISOString() : null },
   }));
@@ -147,10 +149,10 @@ export async function listWebhookDeliveries(orgId: string, endpointId: string, l
   }));
 }
 
-/** The endpoint of the organization, locked for the rest of the transaction; null when it has none by that id. */
+/** The endpoint of the organization (without its credentials), locked for the rest of the transaction; null when it has none by that id. */
 export async function lockWebhookEndpoint(tx: DbOrTx, orgId: string, endpointId: string) {
   const [endpoint] = await tx
-    .select()
+    .select({ id: webhookEndpoints.id, url: webhookEndpoints.url, format: webhookEndpoints.format, enabled: webhookEndpoints.enabled })
     .from(webhookEndpoints)
     .where(and(eq(webhookEndpoints.orgId, orgId), eq(webhookEndpoints.id, endpointId)))
     .for("update");
@@ -165,10 +167,10 @@ export async function countWebhookEndpoints(tx: DbOrTx, orgId: string, format: W
   return row?.n ?? 0;
 }
 
-/** A delivery of the organization with its endpoint's URL, locked; null when it has none by that id. */
+/** A delivery of the organization with its endpoint's URL as shown (a Slack channel's hint), locked; null when it has none by that id. */
 export async function lockWebhookDelivery(tx: DbOrTx, orgId: string, deliveryId: string) {
   const [row] = await tx
-    .select({ delivery: webhookDeliveries, url: webhookEndpoints.url, format: webhookEndpoints.format, enabled: webhookEndpoints.enabled })
+    .select({ delivery: webhookDeliveries, url: webhookEndpoints.url, enabled: webhookEndpoints.enabled })
     .from(webhookDeliveries)
     .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
     .where(and(eq(webhookDeliveries.orgId, orgId), eq(webhookDeliveries.id, deliveryId)))
@@ -176,6 +178,7 @@ export async function lockWebhookDelivery(tx: DbOrTx, orgId: string, deliveryId:
   return row ?? null;
 }
 
+/** A new endpoint, its credentials sealed: the signing secret, and a Slack channel's URL (its hint in `url`). */
 export async function insertWebhookEndpoint(
   tx: DbOrTx,
   endpoint: {
@@ -190,7 +193,8 @@ export async function insertWebhookEndpoint(
     createdBy: string;
   },
 ): Promise<void> {
-  await tx.insert(webhookEndpoints).values(endpoint);
+  const { url, signingSecret, ...rest } = endpoint;
+  await tx.insert(webhookEndpoints).values({ ...rest, ...storedAddress(url, endpoint.format), signingSecret: webhookCredentials.seal(signingSecret) });
 }
 
 /** On, or off by a person; turning it on clears a failing streak so it gets its 5 days again. */
@@ -201,12 +205,22 @@ export async function setWebhookEndpointEnabled(tx: DbOrTx, endpointId: string, 
     .where(eq(webhookEndpoints.id, endpointId));
 }
 
-/** A new secret; the old one keeps signing (beside it) until `previousEndsAt`. */
-export async function rotateWebhookSecret(tx: DbOrTx, endpointId: string, secret: string, previous: string, previousEndsAt: Date): Promise<void> {
-  await tx
+/**
+ * A new secret, sealed; the old one keeps signing (beside it) until `previousEndsAt`, moved as it is
+ * stored, sealed. Returns the old one's hint, for the history.
+ */
+export async function rotateWebhookSecret(tx: DbOrTx, endpointId: string, secret: string, previousEndsAt: Date): Promise<{ previousHint: string }> {
+  const [rotated] = await tx
     .update(webhookEndpoints)
-    .set({ signingSecret: secret, previousSigningSecret: previous, previousSecretEndsAt: previousEndsAt })
-    .where(eq(webhookEndpoints.id, endpointId));
+    .set({
+      signingSecret: webhookCredentials.seal(secret),
+      // The right side reads the row as it was: the secret being replaced.
+      previousSigningSecret: sql`${webhookEndpoints.signingSecret}`,
+      previousSecretEndsAt: previousEndsAt,
+    })
+    .where(eq(webhookEndpoints.id, endpointId))
+    .returning({ previous: webhookEndpoints.previousSigningSecret });
+  return { previousHint: signingSecretHint(webhookCredentials.open(rotated!.previous!)) };
 }
 
 /** The endpoint and its delivery log; queued jobs of it find nothing and end. */

@@ -194,7 +194,7 @@ export const passkeys = pgTable(
 
 /**
  * A person's authenticator app (TOTP). The shared secret is sealed with a key derived
- * from AUTH_SECRET (lib/auth/sealed-secret.ts), so a copy of the database alone does not give it
+ * from AUTH_SECRET (core/sealed-secret.ts), so a copy of the database alone does not give it
  * away. Until `confirmed_at` it is a setup in progress, which signs no one in.
  */
 export const totpFactors = pgTable("totp_factors", {

@@ -5,22 +5,31 @@ import { createdAt, mode } from "./columns";
 import { tenant, users } from "./accounts";
 
 /**
- * Where the organization's events are sent. The signing secret has to be readable to
- * sign each delivery; no query returns it (db/queries/webhooks.ts), and the dashboard shows it
- * once, when it is made. After a rotation the previous secret signs too until it ends, as
- * Standard Webhooks allows (a receiver may still hold it).
+ * Where the organization's events are sent. The signing secret has to be readable to sign each
+ * delivery, so it is stored sealed under a key derived from AUTH_SECRET (core/sealed-secret.ts,
+ * docs/security.md#secrets-at-rest), opened only by the sender's query; the dashboard shows it once,
+ * when it is made. After a rotation the previous secret signs too until it ends, as Standard
+ * Webhooks allows (a receiver may still hold it).
  */
 export const webhookEndpoints = pgTable(
   "webhook_endpoints",
   {
     id: text("id").notNull(),
     orgId: tenant(),
+    /**
+     * The address as pages, the history and alerts name it: a standard endpoint's URL, where its
+     * deliveries go; a Slack channel's hint ("https://hooks.slack.com/…/…x9Qf"), its URL being a credential.
+     */
     url: text("url").notNull(),
+    /** A Slack channel's URL, sealed like the secrets: where its messages go. Null for a standard endpoint. */
+    sealedUrl: text("sealed_url"),
     description: text("description").notNull().default(""),
     eventTypes: text("event_types").array().notNull(),
     /** It receives the events of live keys and data, or of test ones (docs/features/test-mode.md#webhooks). Slack channels are live. */
     mode: mode(),
+    /** Sealed (`v1.…`); a row from before sealing is sealed by the migrations' data step (db/webhook-credentials.ts). */
     signingSecret: text("signing_secret").notNull(),
+    /** Sealed too: the secret before the last rotation, signing beside the new one until `previous_secret_ends_at`. */
     previousSigningSecret: text("previous_signing_secret"),
     previousSecretEndsAt: timestamp("previous_secret_ends_at", { withTimezone: true, mode: "date" }),
     enabled: boolean("enabled").notNull().default(true),

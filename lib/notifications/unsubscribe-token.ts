@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { keyFromAuthSecret } from "@/lib/derived-key";
+import { keyFromAuthSecret } from "@/core/derived-key";
 import { NOTICE_KIND_VALUES, type NoticeKind } from "@/core/notifications";
 
 /**

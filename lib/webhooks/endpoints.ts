@@ -39,13 +39,11 @@ async function endpointOf(ctx: ActionContext, endpointId: string) {
   return endpoint;
 }
 
-/** How pages and the history name an endpoint: its URL, or for a Slack channel the URL's hint (it is a credential). */
-const shownUrl = (endpoint: { url: string; format: WebhookFormat }) => (endpoint.format === "slack" ? slackUrlHint(endpoint.url) : endpoint.url);
-const targetOf = (endpoint: { id: string; url: string; format: WebhookFormat }) => ({
-  type: "webhook_endpoint" as const,
-  id: endpoint.id,
-  name: shownUrl(endpoint),
-});
+/**
+ * How the history names an endpoint: its URL as stored, which for a Slack channel is the URL's hint
+ * (the URL is a credential, sealed apart: db/webhook-credentials.ts).
+ */
+const targetOf = (endpoint: { id: string; url: string }) => ({ type: "webhook_endpoint" as const, id: endpoint.id, name: endpoint.url });
 
 /**
  * What every new endpoint passes: its host resolves to public addresses only (the SSRF guard),
@@ -118,13 +116,13 @@ export async function rotateSecret(
   const endpoint = await endpointOf(ctx, endpointId);
   const secret = newSigningSecret();
   const previousEndsAt = new Date(Date.now() + PREVIOUS_SECRET_HOURS * 3600_000);
-  await rotateWebhookSecret(ctx.tx, endpoint.id, secret, endpoint.signingSecret, previousEndsAt);
+  const { previousHint } = await rotateWebhookSecret(ctx.tx, endpoint.id, secret, previousEndsAt);
   return {
     data: { secret, previousEndsAt: previousEndsAt.toISOString() },
     activity: {
       action: "webhook_endpoint.secret_rotated",
       target: targetOf(endpoint),
-      before: { secret: signingSecretHint(endpoint.signingSecret) },
+      before: { secret: previousHint },
       after: { secret: signingSecretHint(secret) },
     },
   };
@@ -133,13 +131,14 @@ export async function rotateSecret(
 export async function deleteEndpoint({ endpointId }: z.output<typeof webhookEndpointInput>, ctx: ActionContext): Promise<Change<{ id: string }>> {
   const endpoint = await endpointOf(ctx, endpointId);
   await deleteWebhookEndpoint(ctx.tx, endpoint.id);
-  return { data: { id: endpoint.id }, activity: { action: "webhook_endpoint.deleted", target: targetOf(endpoint), before: { url: shownUrl(endpoint) } } };
+  return { data: { id: endpoint.id }, activity: { action: "webhook_endpoint.deleted", target: targetOf(endpoint), before: { url: endpoint.url } } };
 }
 
 /**
  * A Slack-compatible incoming webhook that gets every alert of the organization as a
  * message, through the same durable, retried and logged deliveries as an endpoint. It needs no
- * signing secret of its own to be read; one is kept so the sending path stays one.
+ * signing secret of its own to be read; one is kept so the sending path stays one. Its URL is
+ * stored sealed, its hint in its place; this result and the history carry the hint only.
  */
 export async function createSlackChannel(
   { url, description }: z.output<typeof createSlackChannelInput>,
@@ -164,7 +163,7 @@ export async function createSlackChannel(
     data: { id: channel.id, hint },
     activity: {
       action: "webhook_endpoint.created",
-      target: targetOf(channel),
+      target: targetOf({ id: channel.id, url: hint }),
       after: { url: hint, description: description || null, eventTypes: "Every alert, as a Slack message" },
     },
   };
@@ -196,7 +195,7 @@ export async function resendDelivery({ deliveryId }: z.output<typeof resendWebho
     data: { deliveryId },
     activity: {
       action: "webhook_delivery.resent",
-      target: targetOf({ id: found.delivery.endpointId, url: found.url, format: found.format }),
+      target: targetOf({ id: found.delivery.endpointId, url: found.url }),
       after: { delivery: deliveryId, event: found.delivery.eventType },
     },
   };

@@ -2,6 +2,7 @@ import { generate } from "otplib";
 import { beforeAll, describe, expect, it } from "vitest";
 import { hashRecoveryCode, newRecoveryCodes, normalizeRecoveryCode, RECOVERY_CODE_COUNT } from "@/lib/auth/recovery-codes";
 import { openSecret, sealSecret } from "@/lib/auth/sealed-secret";
+import { isSealed, webhookCredentials } from "@/core/sealed-secret";
 import { newTotpSecret, TOTP_PERIOD_SECONDS, totpStepOf, totpUri } from "@/lib/auth/totp";
 
 beforeAll(() => {
@@ -69,5 +70,32 @@ describe("sealed secrets", () => {
     const flipped = (data[0] === "A" ? "B" : "A") + data.slice(1);
     expect(() => openSecret([version, iv, flipped, tag].join("."))).toThrow();
     expect(() => openSecret("not sealed")).toThrow();
+  });
+
+  it("seals each use under a key of its own: a webhook credential does not open as an authenticator's secret, nor the reverse", () => {
+    const credential = webhookCredentials.seal("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw");
+    expect(webhookCredentials.open(credential)).toBe("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw");
+    expect(() => openSecret(credential)).toThrow();
+    expect(() => webhookCredentials.open(sealSecret("JBSWY3DPEHPK3PXP"))).toThrow();
+    expect([isSealed(credential), isSealed("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"), isSealed("https://hooks.slack.com/services/T/B/x")]).toEqual([
+      true,
+      false,
+      false,
+    ]);
+  });
+
+  it("still opens what was sealed before: each purpose keeps its key", () => {
+    // Sealed under this AUTH_SECRET by the code of the release that wrote them (an authenticator's
+    // secret before webhook credentials were sealed): a renamed purpose would lose every stored secret.
+    const authSecret = process.env.AUTH_SECRET;
+    process.env.AUTH_SECRET = "unit-tests-secret-0123456789abcdef";
+    try {
+      expect(openSecret("v1.X3Ir1kEVVIVLqPrj.qjOUN02rcpxTkIv9DnTsgw.dzFY0zdHGfdpU0CQ-s3Dow")).toBe("JBSWY3DPEHPK3PXP");
+      expect(webhookCredentials.open("v1.xpfeNhaiAdrubxO_.4TFbo8cvUoBa0q3I0gMUJsT1XcdCrqPUN-Zji3sCAo0sgpbikzo.rQWMyG_TM6BgrrnfVv-LgQ")).toBe(
+        "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
+      );
+    } finally {
+      process.env.AUTH_SECRET = authSecret;
+    }
   });
 });

@@ -2,7 +2,7 @@ import { hkdfSync } from "node:crypto";
 
 /**
  * A 32-byte key for one purpose, derived from AUTH_SECRET with HKDF-SHA256: each use (signing
- * unsubscribe links, sealing authenticator secrets) has its own key, and one tells nothing of another.
+ * unsubscribe links, sealing authenticator secrets, sealing webhook credentials) has its own key, and one tells nothing of another.
  */
 export function keyFromAuthSecret(purpose: string): Buffer {
   const secret = process.env.AUTH_SECRET;
