@@ -4,6 +4,7 @@ import { foldPendingRollups } from "@/db/rollups/fold";
 import { trySessionLock } from "@/db/session-lock";
 import { watchKeyExpiries } from "@/lib/keys/expiry-watch";
 import { buildUsageSnapshots } from "@/lib/usage/snapshots";
+import { deliverDueStreams } from "@/lib/log-streams/delivery";
 import { log } from "@/core/log";
 
 const REQUEST_LOG_INTERVAL_MS = 6 * 3600_000;
@@ -14,6 +15,8 @@ const KEY_EXPIRY_INTERVAL_MS = 5 * 60_000;
 const ROLLUP_FOLD_INTERVAL_MS = 1000;
 // A period is snapshotted SNAPSHOT_GRACE_MS after it ends at the soonest; until then reads take its rollup rows.
 const SNAPSHOT_INTERVAL_MS = 60_000;
+// A log stream's events wait at most this long for their batch, beside the 1,000 a batch holds (docs/features/log-streams.md#delivery).
+const LOG_STREAM_INTERVAL_MS = 2_000;
 
 /**
  * Each task at most once at a time across every process of the service (workers, machines): a
@@ -42,7 +45,7 @@ function every(intervalMs: number, what: string, lock: number, run: () => Promis
 }
 
 // Shared by every process of this service, one per task (db/session-lock.ts).
-const LOCKS = { requestLog: 727_301_010, keyExpiries: 727_301_011, rollupFold: 727_301_012, snapshots: 727_301_013 } as const;
+const LOCKS = { requestLog: 727_301_010, keyExpiries: 727_301_011, rollupFold: 727_301_012, snapshots: 727_301_013, logStreams: 727_301_015 } as const;
 
 /** The background work of a server process (the request log's and the expiries' also run at start-up, servers/server-boot.ts); the timers never keep it alive. */
 export function scheduleMaintenance(db: () => DbOrTx): void {
@@ -50,4 +53,5 @@ export function scheduleMaintenance(db: () => DbOrTx): void {
   every(KEY_EXPIRY_INTERVAL_MS, "Recording key expiries and their alerts", LOCKS.keyExpiries, () => watchKeyExpiries(db()));
   every(ROLLUP_FOLD_INTERVAL_MS, "Folding pending requests into the usage rollups", LOCKS.rollupFold, () => foldPendingRollups(db()));
   every(SNAPSHOT_INTERVAL_MS, "Snapshotting closed hours and days of usage", LOCKS.snapshots, () => buildUsageSnapshots(db()));
+  every(LOG_STREAM_INTERVAL_MS, "Delivering log streams", LOCKS.logStreams, () => deliverDueStreams(db()));
 }

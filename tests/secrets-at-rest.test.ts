@@ -8,7 +8,8 @@ import { createWebhookEndpointAction, rotateWebhookSecretAction, sendTestWebhook
 import { getDb } from "@/db";
 import { jobQueue } from "@/db/job-queue";
 import { rowsOf } from "@/db/rows";
-import { alerts, totpFactors, webhookEndpoints } from "@/db/schema";
+import { alerts, logStreams, totpFactors, webhookEndpoints } from "@/db/schema";
+import { createLogStream } from "@/lib/log-streams/streams";
 import { attemptDelivery } from "@/lib/webhooks/worker";
 import { createTeam, form } from "./helpers/factories";
 import { actAs } from "./helpers/session";
@@ -72,11 +73,36 @@ async function totpSecret(team: Team): Promise<Stored> {
   return { secrets: [begun.data.secret], stored: [row!.sealedSecret] };
 }
 
+/** A log stream's credentials, one stream per kind that has them (docs/features/log-streams.md#credentials). */
+async function logStreamCredentials(team: Team): Promise<Stored> {
+  const secrets = {
+    datadog: "dd0123456789abcdef0123456789abcd",
+    splunk: "5a1b2c3d-hec-token-9e8f7a6b5c4d",
+    s3: "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+    https: `whsec_${Buffer.from("a log stream's signing secret!").toString("base64")}`,
+    otlp: "Bearer otlp-collector-token-4f2a",
+  };
+  const inputs = [
+    { settings: { kind: "datadog", site: "datadoghq.eu", intakeUrl: null }, secrets: { kind: "datadog", apiKey: secrets.datadog } },
+    { settings: { kind: "splunk", url: "https://splunk.example.com:8088" }, secrets: { kind: "splunk", token: secrets.splunk } },
+    {
+      settings: { kind: "s3", bucket: "audit", region: "eu-west-1", endpoint: null, prefix: null },
+      secrets: { kind: "s3", accessKeyId: "AKIAEXAMPLE", secretAccessKey: secrets.s3 },
+    },
+    { settings: { kind: "https", url: "https://siem.example.com/audit" }, secrets: { kind: "https", signingSecret: secrets.https } },
+    { settings: { kind: "otlp", endpoint: "https://otel.example.com" }, secrets: { kind: "otlp", headers: { Authorization: secrets.otlp } } },
+  ] as const;
+  for (const input of inputs) await createLogStream(getDb(), team.org.id, { name: input.settings.kind, ...input, sources: ["requests"], mode: "live" }, null);
+  const rows = await getDb().select().from(logStreams).where(eq(logStreams.orgId, team.org.id));
+  return { secrets: Object.values(secrets), stored: rows.map((row) => row.sealedSecrets) };
+}
+
 /** Every credential the service keeps, made through the path that stores it: one line each. */
 const CREDENTIALS: Record<string, (team: Team) => Promise<Stored>> = {
   "webhook signing secrets": signingSecrets,
   "Slack channel URL": slackUrl,
   "authenticator secret": totpSecret,
+  "log stream credentials": logStreamCredentials,
 };
 
 const run = promisify(execFile);

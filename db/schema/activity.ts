@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { bigserial, check, index, jsonb, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { ACTIVITY_TARGET_TYPES } from "@/core/activity";
-import { createdAt } from "./columns";
+import { createdAt, writtenBy } from "./columns";
 import { tenant, users } from "./accounts";
 
 /**
@@ -28,6 +28,7 @@ export const activityLog = pgTable(
     ip: text("ip"),
     userAgent: text("user_agent"),
     createdAt: createdAt(),
+    tx: writtenBy(),
   },
   (t) => [
     // org_id in it for Citus (db/distribution.ts); the id first, as in the other tables numbered across organizations.
@@ -35,6 +36,8 @@ export const activityLog = pgTable(
     check("activity_log_system_has_no_user", sql`${t.actorKind} = 'user' or ${t.actorUserId} is null`),
     index("activity_log_org_time_idx").on(t.orgId, t.createdAt, t.id),
     index("activity_log_org_target_time_idx").on(t.orgId, t.targetId, t.createdAt, t.id),
+    // The log streams' cursor: the organization's entries in the order they became visible.
+    index("activity_log_org_tx_idx").on(t.orgId, t.tx, t.id),
     // The system records a key's expiry once, whichever process sees it first.
     uniqueIndex("activity_log_key_expired_once_idx")
       .on(t.orgId, t.targetId)

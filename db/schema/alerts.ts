@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { bigserial, bigint, check, foreignKey, index, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, type AnyPgColumn } from "drizzle-orm/pg-core";
 import { ALERT_KIND_VALUES } from "@/core/enums";
-import { createdAt } from "./columns";
+import { createdAt, writtenBy } from "./columns";
 import { tenant, users } from "./accounts";
 import { apiKeys } from "./api-keys";
 
@@ -22,12 +22,15 @@ export const alerts = pgTable(
     /** What the alert says, as figures: the threshold and calls, the refusals, the expiry. */
     details: jsonb("details").$type<Record<string, string | number>>().notNull(),
     createdAt: createdAt(),
+    tx: writtenBy(),
   },
   (t) => [
     // The id first: rows are also found by it alone (a Slack delivery names its alert); org_id in it for Citus (db/distribution.ts).
     primaryKey({ columns: [t.id, t.orgId] }),
     uniqueIndex("alerts_once_per_period_idx").on(t.orgId, t.kind, t.period),
     index("alerts_org_time_idx").on(t.orgId, t.createdAt.desc(), t.id.desc()),
+    // The log streams' cursor: the organization's alerts in the order they became visible.
+    index("alerts_org_tx_idx").on(t.orgId, t.tx, t.id),
     check("alerts_kind_known", sql`${t.kind} in (${sql.raw(ALERT_KIND_VALUES.map((kind) => `'${kind}'`).join(", "))})`),
   ],
 );

@@ -11,3 +11,4 @@ export * from "./api-keys";
 export * from "./gateway";
 export * from "./invoicing";
 export * from "./notifications";
+export * from "./log-streams";

@@ -1,7 +1,6 @@
-import http from "node:http";
-import https from "node:https";
 import { Webhook } from "standardwebhooks";
-import { guardedLookup, RefusedAddressError, refusedLiteral } from "./address-guard";
+import { RefusedAddressError } from "./address-guard";
+import { guardedPost } from "./guarded-post";
 
 /** An attempt gets 10 s, from the connection to the end of the answer. */
 export const DELIVERY_TIMEOUT_MS = 10_000;
@@ -61,27 +60,10 @@ function failureText(error: unknown): string {
 export async function sendWebhook(webhook: OutgoingWebhook): Promise<DeliveryAttempt> {
   const started = performance.now();
   const target = new URL(webhook.url);
-  const client = target.protocol === "https:" ? https : http;
   const signal = AbortSignal.timeout(DELIVERY_TIMEOUT_MS);
   const elapsed = () => Math.round(performance.now() - started);
   try {
-    const literal = refusedLiteral(target.hostname);
-    if (literal) throw literal;
-    const { status, text } = await new Promise<{ status: number; text: string }>((resolve, reject) => {
-      const request = client.request(target, { method: "POST", headers: signedHeaders(webhook), lookup: guardedLookup, signal }, (response) => {
-        const chunks: Buffer[] = [];
-        let size = 0;
-        response.on("data", (chunk: Buffer) => {
-          // Only the start is kept; the rest is read and dropped so the connection can end.
-          if (size < EXCERPT_CHARS * 4) chunks.push(chunk);
-          size += chunk.length;
-        });
-        response.on("end", () => resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") }));
-        response.on("error", reject);
-      });
-      request.on("error", (error) => reject(signal.aborted ? signal.reason : error));
-      request.end(webhook.body);
-    });
+    const { status, text } = await guardedPost(target, signedHeaders(webhook), webhook.body, signal, EXCERPT_CHARS * 4);
     return { status, ok: status >= 200 && status < 300, durationMs: elapsed(), excerpt: excerptOf(text) };
   } catch (error) {
     return { status: null, ok: false, durationMs: elapsed(), excerpt: failureText(error) };

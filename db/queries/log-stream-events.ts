@@ -1,0 +1,114 @@
+import "server-only";
+import { sql } from "drizzle-orm";
+import type { DbOrTx } from "@/db";
+import { rowsOf } from "@/db/rows";
+import type { Mode } from "@/core/enums";
+
+/**
+ * The events a log stream delivers, read after its cursors (docs/features/log-streams.md#delivery),
+ * each source in the order its rows became visible: the request log by id (ids are given in commit
+ * order, db/queries/request-log-writer.ts); activity and alerts by (transaction, id), only of
+ * transactions no snapshot can still see running, so an entry committed late is never skipped.
+ */
+
+/** The position after which a source is read: a request-log id, or a (transaction, id) pair. */
+export interface VisibleAfter {
+  tx: string;
+  id: number;
+}
+
+export interface RequestEventRow {
+  id: number;
+  request_id: string;
+  created_at: string;
+  api_key_id: string;
+  key_name: string | null;
+  method: string;
+  path: string;
+  endpoint: string;
+  status: number;
+  duration_ms: number;
+  ip: string | null;
+  user_agent: string | null;
+  error_code: string | null;
+  trace_id: string | null;
+}
+
+export interface ActivityEventRow {
+  id: number;
+  tx: string;
+  created_at: string;
+  actor_kind: "user" | "system";
+  actor_email: string | null;
+  action: string;
+  target_type: string;
+  target_id: string;
+  target_name: string;
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown> | null;
+  ip: string | null;
+  user_agent: string | null;
+}
+
+export interface AlertEventRow {
+  id: number;
+  tx: string;
+  created_at: string;
+  kind: string;
+  key_id: string | null;
+  key_name: string | null;
+  details: Record<string, string | number>;
+}
+
+/** Timestamps as ISO text from the database itself, the same on PGlite and postgres.js. */
+const ISO = (column: string) => sql.raw(`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`);
+
+/** The organization's requests of keys of `mode` after request-log id `after`, oldest first. */
+export async function requestsAfter(db: DbOrTx, orgId: string, mode: Mode, after: number, limit: number): Promise<RequestEventRow[]> {
+  return rowsOf<RequestEventRow>(
+    await db.execute(sql`
+      select r.id::float8 as id, r.request_id, ${ISO("r.created_at")} as created_at, r.api_key_id, k.name as key_name, r.method, r.path,
+             r.endpoint, r.status, r.duration_ms, r.ip, r.user_agent, r.error_code, r.trace_id::text as trace_id
+      from request_log r join api_keys k on k.id = r.api_key_id
+      where r.org_id = ${orgId} and r.id > ${after} and k.mode = ${mode}
+      order by r.id
+      limit ${limit}`),
+  );
+}
+
+const VISIBLE = sql.raw("pg_snapshot_xmin(pg_current_snapshot())");
+
+export async function activityAfter(db: DbOrTx, orgId: string, after: VisibleAfter, limit: number): Promise<ActivityEventRow[]> {
+  return rowsOf<ActivityEventRow>(
+    await db.execute(sql`
+      select a.id::float8 as id, a.tx::text as tx, ${ISO("a.created_at")} as created_at, a.actor_kind, u.email as actor_email, a.action,
+             a.target_type, a.target_id, a.target_name, a.before, a.after, a.ip, a.user_agent
+      from activity_log a left join users u on u.id = a.actor_user_id
+      where a.org_id = ${orgId} and (a.tx, a.id) > (${after.tx}::xid8, ${after.id}) and a.tx < ${VISIBLE}
+      order by a.tx, a.id
+      limit ${limit}`),
+  );
+}
+
+export async function alertsAfter(db: DbOrTx, orgId: string, after: VisibleAfter, limit: number): Promise<AlertEventRow[]> {
+  return rowsOf<AlertEventRow>(
+    await db.execute(sql`
+      select a.id::float8 as id, a.tx::text as tx, ${ISO("a.created_at")} as created_at, a.kind, a.api_key_id as key_id, k.name as key_name, a.details
+      from alerts a left join api_keys k on k.id = a.api_key_id
+      where a.org_id = ${orgId} and (a.tx, a.id) > (${after.tx}::xid8, ${after.id}) and a.tx < ${VISIBLE}
+      order by a.tx, a.id
+      limit ${limit}`),
+  );
+}
+
+/**
+ * Where a new stream starts: after everything already visible, so it carries what happens from
+ * its creation on. A transaction still running then is after it, and delivered.
+ */
+export async function currentPositions(db: DbOrTx, orgId: string): Promise<{ requestsAfter: number; visibleTx: string }> {
+  const [row] = rowsOf<{ requests_after: number | null; visible_tx: string }>(
+    await db.execute(sql`
+      select (select max(id)::float8 from request_log where org_id = ${orgId}) as requests_after, ${VISIBLE}::text as visible_tx`),
+  );
+  return { requestsAfter: row?.requests_after ?? 0, visibleTx: row!.visible_tx };
+}

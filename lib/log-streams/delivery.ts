@@ -1,0 +1,109 @@
+import { LOG_STREAM_BATCH_MAX, type DestinationSecrets } from "@/core/log-streams";
+import type { DbOrTx } from "@/db";
+import { recordDelivered, recordFailure, streamsDue, type StreamToDeliver } from "@/db/queries/log-streams";
+import { logStreamCredentials } from "@/core/sealed-secret";
+import { log } from "@/core/log";
+import { DeliveryError } from "./destinations/destination";
+import { destinationFor } from "./destinations";
+import { nextBatch, type Cursors } from "./events";
+
+/** How a turn runs: its clock, and how long a destination has to take a batch (30 s; less in the tests). */
+export interface TurnOptions {
+  clock?: () => Date;
+  batchTimeoutMs?: number;
+}
+
+const BATCH_TIMEOUT_MS = 30_000;
+/** Batches one stream sends in one turn when the backlog is deep, before the others get theirs. */
+const BATCHES_A_TURN = 10;
+/** Streams delivered at once by the process whose turn it is. */
+const STREAMS_AT_ONCE = 4;
+/** After n failures in a row the next attempt waits about 5 s × 2^(n−1), at most 5 minutes. */
+const MAX_BACKOFF_MS = 5 * 60_000;
+
+export function backoffMs(failures: number): number {
+  return Math.min(MAX_BACKOFF_MS, 5_000 * 2 ** Math.max(0, failures - 1)) * (0.8 + Math.random() * 0.2);
+}
+
+function cursorsOf(stream: StreamToDeliver): Cursors {
+  return {
+    requests: stream.requestsAfter,
+    activity: { tx: stream.activityAfterTx, id: stream.activityAfterId },
+    alerts: { tx: stream.alertsAfterTx, id: stream.alertsAfterId },
+  };
+}
+
+/**
+ * A batch not taken: its error on the stream and the next attempt, after the backoff, the
+ * destination's Retry-After if longer, or the longest wait when retrying cannot help until someone
+ * changes the stream (a refused credential): it is still tried then, in case the fix was elsewhere.
+ */
+async function failed(db: DbOrTx, stream: StreamToDeliver, error: unknown, options: { clock: () => Date; batchTimeoutMs: number }): Promise<void> {
+  const at = options.clock();
+  log.warn({ err: error, streamId: stream.id, orgId: stream.orgId }, "A log stream's batch was not delivered; it is sent again later");
+  const details = error instanceof DeliveryError ? error.details : null;
+  const waitMs = details && !details.retryable ? MAX_BACKOFF_MS : Math.max(backoffMs(stream.failedAttempts + 1), details?.retryAfterMs ?? 0);
+  await recordFailure(db, stream, { message: failureMessage(error, options.batchTimeoutMs), at, nextAttemptAt: new Date(at.getTime() + waitMs) });
+}
+
+function failureMessage(error: unknown, timeoutMs: number): string {
+  if (error instanceof DeliveryError) return error.message;
+  if (error instanceof Error && error.name === "TimeoutError") return `The destination did not take the batch within ${timeoutMs / 1000} s.`;
+  return `The batch could not be sent: ${error instanceof Error ? error.message : String(error)}`;
+}
+
+/**
+ * One stream's turn (docs/features/log-streams.md#delivery): its next batches, each sent whole and
+ * its cursors moved only once the destination took it, so a failure or a crash sends it again
+ * (at least once, in order). Returns how many events were delivered.
+ */
+export async function deliverStream(db: DbOrTx, stream: StreamToDeliver, options: TurnOptions = {}): Promise<number> {
+  const { clock = () => new Date(), batchTimeoutMs = BATCH_TIMEOUT_MS } = options;
+  const destination = destinationFor(stream.settings, JSON.parse(logStreamCredentials.open(stream.sealedSecrets)) as DestinationSecrets);
+  let cursors = cursorsOf(stream);
+  let delivered = 0;
+  for (let turn = 0; turn < BATCHES_A_TURN; turn++) {
+    const batch = await nextBatch(db, stream, cursors);
+    if (batch.events.length === 0) break;
+    let warning: string | undefined;
+    try {
+      const signal = AbortSignal.timeout(batchTimeoutMs);
+      await destination({ streamId: stream.id, organizationId: stream.orgId, id: `${stream.id}-${batch.events[0]!.id}`, events: batch.events, signal });
+    } catch (error) {
+      if (error instanceof DeliveryError && error.details.taken) warning = error.message;
+      else {
+        await failed(db, stream, error, { clock, batchTimeoutMs });
+        return delivered;
+      }
+    }
+    cursors = batch.cursors;
+    delivered += batch.events.length;
+    await recordDelivered(db, stream, cursors, clock(), warning);
+    if (batch.events.length < LOG_STREAM_BATCH_MAX) break;
+  }
+  return delivered;
+}
+
+/**
+ * A stream's turn that failed outside its destination (its credentials no longer open under this
+ * AUTH_SECRET, a statement failed): recorded as the stream's error, so one stream never stops the others.
+ */
+async function turnOf(db: DbOrTx, stream: StreamToDeliver, options: TurnOptions): Promise<number> {
+  try {
+    return await deliverStream(db, stream, options);
+  } catch (error) {
+    await failed(db, stream, error, { clock: options.clock ?? (() => new Date()), batchTimeoutMs: options.batchTimeoutMs ?? BATCH_TIMEOUT_MS });
+    return 0;
+  }
+}
+
+/** Every due stream's turn, a few at a time: what the process whose turn it is runs every few seconds (servers/maintenance.ts). */
+export async function deliverDueStreams(db: DbOrTx, options: TurnOptions = {}): Promise<number> {
+  const due = await streamsDue(db, (options.clock ?? (() => new Date()))());
+  let delivered = 0;
+  for (let start = 0; start < due.length; start += STREAMS_AT_ONCE) {
+    const counts = await Promise.all(due.slice(start, start + STREAMS_AT_ONCE).map((stream) => turnOf(db, stream, options)));
+    delivered += counts.reduce((sum, count) => sum + count, 0);
+  }
+  return delivered;
+}

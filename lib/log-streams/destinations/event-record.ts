@@ -1,0 +1,46 @@
+import type { LogEvent } from "@/core/log-streams";
+import { configuredBaseUrl } from "@/lib/link-base";
+import { eventMessage } from "./message";
+
+/** What every destination names itself as: Datadog's `ddsource` and `service`, Splunk's `source`, OTLP's `service.name`. */
+export const SOURCE_NAME = "invoicing";
+
+/**
+ * One event as the destinations without a format of their own carry it (Splunk's `event`, an S3
+ * line, the HTTPS body's `events`): its fields in snake_case as `/v1` names its own, and its line.
+ */
+export interface EventRecord {
+  id: string;
+  type: LogEvent["type"];
+  occurred_at: string;
+  organization_id: string;
+  livemode: boolean | null;
+  message: string;
+  data: Record<string, unknown>;
+}
+
+export function eventRecord(event: LogEvent): EventRecord {
+  return {
+    id: event.id,
+    type: event.type,
+    occurred_at: event.occurredAt,
+    organization_id: event.organizationId,
+    livemode: event.livemode,
+    message: eventMessage(event),
+    data: event.data,
+  };
+}
+
+/**
+ * The host the events come from, for Datadog's `hostname` and Splunk's `host`: the address this
+ * service is reached at (PUBLIC_BASE_URL), never the machine's own name; none when it is not set.
+ */
+export function sourceHost(): string | null {
+  const base = configuredBaseUrl();
+  if (!base) return null;
+  try {
+    return new URL(base).hostname;
+  } catch {
+    return null;
+  }
+}

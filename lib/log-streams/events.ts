@@ -1,0 +1,78 @@
+import { LOG_STREAM_BATCH_MAX, type LogEvent, type LogStreamSource } from "@/core/log-streams";
+import type { Mode } from "@/core/enums";
+import type { DbOrTx } from "@/db";
+import {
+  activityAfter,
+  alertsAfter,
+  requestsAfter,
+  type ActivityEventRow,
+  type AlertEventRow,
+  type RequestEventRow,
+  type VisibleAfter,
+} from "@/db/queries/log-stream-events";
+
+/** Where a stream's sources were left: what was delivered last of each. */
+export interface Cursors {
+  requests: number;
+  activity: VisibleAfter;
+  alerts: VisibleAfter;
+}
+
+/** The next events and the cursors once they are delivered. */
+export interface NextBatch {
+  events: LogEvent[];
+  cursors: Cursors;
+}
+
+function requestEvent(row: RequestEventRow, orgId: string, mode: Mode): LogEvent {
+  const { id: _id, request_id, created_at, ...data } = row;
+  return { id: request_id, type: "request", occurredAt: created_at, organizationId: orgId, livemode: mode === "live", data: { request_id, ...data } };
+}
+
+function activityEvent(row: ActivityEventRow, orgId: string): LogEvent {
+  const { id, tx: _tx, created_at, ...data } = row;
+  return { id: `act_${id}`, type: "activity", occurredAt: created_at, organizationId: orgId, livemode: null, data };
+}
+
+/** "endpointId" → "endpoint_id": an alert's figures are stored as the code names them. */
+const snakeCase = (name: string) => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+
+/** An alert's kind, its key, and its figures beside them, as the alerts page shows them. */
+function alertEvent(row: AlertEventRow, orgId: string): LogEvent {
+  const { id, kind, key_id, key_name, details, created_at } = row;
+  const figures = Object.fromEntries(Object.entries(details).map(([name, value]) => [snakeCase(name), value]));
+  return { id: `alert_${id}`, type: "alert", occurredAt: created_at, organizationId: orgId, livemode: null, data: { kind, key_id, key_name, ...figures } };
+}
+
+type Sourced = { event: LogEvent; advance: (cursors: Cursors) => Cursors };
+
+/**
+ * The stream's next events: up to a batch from each source it carries, merged by the time they
+ * happened (a source's own order kept), cut at one batch; the cursors move past what was taken.
+ */
+export async function nextBatch(db: DbOrTx, stream: { orgId: string; mode: Mode; sources: LogStreamSource[] }, cursors: Cursors): Promise<NextBatch> {
+  const { orgId, mode, sources } = stream;
+  const limit = LOG_STREAM_BATCH_MAX;
+  const [requests, activity, alerts] = await Promise.all([
+    sources.includes("requests") ? requestsAfter(db, orgId, mode, cursors.requests, limit) : [],
+    sources.includes("activity") ? activityAfter(db, orgId, cursors.activity, limit) : [],
+    sources.includes("alerts") ? alertsAfter(db, orgId, cursors.alerts, limit) : [],
+  ]);
+  const queues: Sourced[][] = [
+    requests.map((row) => ({ event: requestEvent(row, orgId, mode), advance: (c: Cursors) => ({ ...c, requests: row.id }) })),
+    activity.map((row) => ({ event: activityEvent(row, orgId), advance: (c: Cursors) => ({ ...c, activity: { tx: row.tx, id: row.id } }) })),
+    alerts.map((row) => ({ event: alertEvent(row, orgId), advance: (c: Cursors) => ({ ...c, alerts: { tx: row.tx, id: row.id } }) })),
+  ];
+  const events: LogEvent[] = [];
+  let next = cursors;
+  while (events.length < limit) {
+    // The queue whose head happened first; each queue stays in its own order.
+    let earliest: Sourced[] | undefined;
+    for (const queue of queues) if (queue.length && (!earliest || queue[0]!.event.occurredAt < earliest[0]!.event.occurredAt)) earliest = queue;
+    if (!earliest) break;
+    const taken = earliest.shift()!;
+    events.push(taken.event);
+    next = taken.advance(next);
+  }
+  return { events, cursors: next };
+}
