@@ -269,6 +269,9 @@ function printMemory(before: Memory, after: Memory): void {
   ]);
 }
 
+// The servers the sections start run in production mode, where PostgreSQL needs an AUTH_SECRET
+// (the API opens the webhooks' sealed secrets with a key derived from it): a throwaway one, as the tests' setup has.
+process.env.AUTH_SECRET ??= "bench-only-secret-for-its-own-throwaway-database";
 const startedAt = performance.now();
 const database = await createBenchDatabase();
 try {

@@ -1,13 +1,16 @@
 /**
  * The SDK's own cost (docs/performance.md#the-sdks-overhead): 1,000 sequential calls of
  * `GET /v1/products?limit=10` through `@invoicing/sdk` against the same calls through `fetch`
- * (the key header, the JSON read), against one API server in this process. The two alternate call
- * by call: the server slows as its request log grows, and blocks of one then the other would
+ * (the key header, the JSON read). On PostgreSQL against the compiled API server in a process of its
+ * own, as a client and a server are; on the embedded database in this process. The two alternate
+ * call by call: the server slows as its request log grows, and blocks of one then the other would
  * charge that to whichever went second.
  * `npm run bench -- --only=sdk-overhead`.
  */
 import { Invoicing } from "@invoicing/sdk";
 import { benchOrganization } from "./gateway-ratio";
+import { databaseKind } from "@/db";
+import { startServerProcess } from "@/tests/helpers/server-process";
 import { ms, percentile, printTable, startBenchApi } from "./lib";
 
 const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
@@ -31,8 +34,13 @@ async function timeAlternating(clients: Record<string, Client>, calls: number): 
   return samples;
 }
 
+async function apiProcess(): Promise<{ base: string; close: () => Promise<void> }> {
+  const server = await startServerProcess("api-server.ts", { WEB_CONCURRENCY: "1" });
+  return { base: server.base, close: () => server.stop() };
+}
+
 export async function benchSdkOverhead(): Promise<void> {
-  const api = await startBenchApi();
+  const api = databaseKind() === "postgres" ? await apiProcess() : await startBenchApi();
   try {
     const { values } = await benchOrganization("SDK overhead", 1);
     const key = values[0]!;
@@ -52,7 +60,8 @@ export async function benchSdkOverhead(): Promise<void> {
       const sorted = [...samples[name]!].sort((a, b) => a - b);
       return [name, ms(total(name)), ms(mean(sorted)), ms(percentile(sorted, 50)), ms(percentile(sorted, 99))];
     };
-    printTable(`SDK overhead: ${CALLS.toLocaleString("en-US")} sequential calls each of GET /v1/products?limit=10, alternating`, [
+    const where = databaseKind() === "postgres" ? "the compiled API server" : "the API in this process";
+    printTable(`SDK overhead: ${CALLS.toLocaleString("en-US")} sequential calls each of GET /v1/products?limit=10 to ${where}, alternating`, [
       ["client", `${CALLS} calls`, "mean", "p50", "p99"],
       row("fetch"),
       row("sdk"),
