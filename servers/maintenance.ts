@@ -44,8 +44,24 @@ function every(intervalMs: number, what: string, lock: number, run: () => Promis
   }, intervalMs).unref();
 }
 
+/**
+ * A task every process runs, one run at a time in the process, with no lock of the service: what
+ * it works on it takes row by row (log streams lease each stream), so it holds no connection of
+ * the pool while it waits, as a session lock would.
+ */
+function everyInThisProcess(intervalMs: number, what: string, run: () => Promise<unknown>): void {
+  let running = false;
+  setInterval(() => {
+    if (running) return;
+    running = true;
+    run()
+      .catch((error: unknown) => log.error({ err: error }, `${what} failed; it runs again in ${intervalMs / 1000} seconds`))
+      .finally(() => (running = false));
+  }, intervalMs).unref();
+}
+
 // Shared by every process of this service, one per task (db/session-lock.ts).
-const LOCKS = { requestLog: 727_301_010, keyExpiries: 727_301_011, rollupFold: 727_301_012, snapshots: 727_301_013, logStreams: 727_301_015 } as const;
+const LOCKS = { requestLog: 727_301_010, keyExpiries: 727_301_011, rollupFold: 727_301_012, snapshots: 727_301_013 } as const;
 
 /** The background work of a server process (the request log's and the expiries' also run at start-up, servers/server-boot.ts); the timers never keep it alive. */
 export function scheduleMaintenance(db: () => DbOrTx): void {
@@ -53,5 +69,5 @@ export function scheduleMaintenance(db: () => DbOrTx): void {
   every(KEY_EXPIRY_INTERVAL_MS, "Recording key expiries and their alerts", LOCKS.keyExpiries, () => watchKeyExpiries(db()));
   every(ROLLUP_FOLD_INTERVAL_MS, "Folding pending requests into the usage rollups", LOCKS.rollupFold, () => foldPendingRollups(db()));
   every(SNAPSHOT_INTERVAL_MS, "Snapshotting closed hours and days of usage", LOCKS.snapshots, () => buildUsageSnapshots(db()));
-  every(LOG_STREAM_INTERVAL_MS, "Delivering log streams", LOCKS.logStreams, () => deliverDueStreams(db()));
+  everyInThisProcess(LOG_STREAM_INTERVAL_MS, "Delivering log streams", () => deliverDueStreams(db()));
 }

@@ -22,6 +22,7 @@ CREATE TABLE "log_streams" (
 	"last_error" text,
 	"last_error_at" timestamp with time zone,
 	"next_attempt_at" timestamp with time zone,
+	"lease_until" timestamp with time zone,
 	"dropped_events" bigint DEFAULT 0 NOT NULL,
 	CONSTRAINT "log_streams_id_org_id_pk" PRIMARY KEY("id","org_id"),
 	CONSTRAINT "log_streams_sources_known" CHECK ("log_streams"."sources" <@ array['requests', 'activity', 'alerts'] and cardinality("log_streams"."sources") > 0)

@@ -29,28 +29,55 @@ export async function insertLogStream(db: DbOrTx, stream: NewLogStream): Promise
   await db.insert(logStreams).values(stream);
 }
 
-/** The streams not paused whose next attempt is due, every organization's, the longest waiting first. */
-export async function streamsDue(db: DbOrTx, now: Date): Promise<StreamToDeliver[]> {
-  return db
-    .select({
-      id: logStreams.id,
-      orgId: logStreams.orgId,
-      kind: logStreams.kind,
-      settings: logStreams.settings,
-      sealedSecrets: logStreams.sealedSecrets,
-      sources: logStreams.sources,
-      mode: logStreams.mode,
-      requestsAfter: logStreams.requestsAfter,
-      activityAfterTx: logStreams.activityAfterTx,
-      activityAfterId: logStreams.activityAfterId,
-      alertsAfterTx: logStreams.alertsAfterTx,
-      alertsAfterId: logStreams.alertsAfterId,
-      failedAttempts: logStreams.failedAttempts,
-      failingSince: logStreams.failingSince,
-    })
+const TO_DELIVER = {
+  id: logStreams.id,
+  orgId: logStreams.orgId,
+  kind: logStreams.kind,
+  settings: logStreams.settings,
+  sealedSecrets: logStreams.sealedSecrets,
+  sources: logStreams.sources,
+  mode: logStreams.mode,
+  requestsAfter: logStreams.requestsAfter,
+  activityAfterTx: logStreams.activityAfterTx,
+  activityAfterId: logStreams.activityAfterId,
+  alertsAfterTx: logStreams.alertsAfterTx,
+  alertsAfterId: logStreams.alertsAfterId,
+  failedAttempts: logStreams.failedAttempts,
+  failingSince: logStreams.failingSince,
+};
+
+const free = (now: Date) => or(isNull(logStreams.leaseUntil), lte(logStreams.leaseUntil, now));
+
+/**
+ * The streams not paused whose next attempt is due and whose turn no process has, every
+ * organization's, the longest waiting first, each taken for this process until `leaseUntil`: a
+ * stream taken by one is skipped by the others, and a process that dies gives it back when the
+ * lease ends. One statement per stream, so two processes never take the same.
+ */
+export async function claimDueStreams(db: DbOrTx, now: Date, leaseUntil: Date): Promise<StreamToDeliver[]> {
+  const due = await db
+    .select({ id: logStreams.id, orgId: logStreams.orgId })
     .from(logStreams)
-    .where(and(isNull(logStreams.pausedAt), or(isNull(logStreams.nextAttemptAt), lte(logStreams.nextAttemptAt, now))))
+    .where(and(isNull(logStreams.pausedAt), or(isNull(logStreams.nextAttemptAt), lte(logStreams.nextAttemptAt, now)), free(now)))
     .orderBy(asc(sql`coalesce(${logStreams.nextAttemptAt}, ${logStreams.createdAt})`));
+  const claimed: StreamToDeliver[] = [];
+  for (const stream of due) {
+    const [taken] = await db
+      .update(logStreams)
+      .set({ leaseUntil })
+      .where(and(eq(logStreams.id, stream.id), eq(logStreams.orgId, stream.orgId), isNull(logStreams.pausedAt), free(now)))
+      .returning(TO_DELIVER);
+    if (taken) claimed.push(taken);
+  }
+  return claimed;
+}
+
+/** The turn is over: the stream may be taken again. */
+export async function releaseStream(db: DbOrTx, stream: { id: string; orgId: string }): Promise<void> {
+  await db
+    .update(logStreams)
+    .set({ leaseUntil: null })
+    .where(and(eq(logStreams.id, stream.id), eq(logStreams.orgId, stream.orgId)));
 }
 
 /** The destination took a batch: the cursors move past it and the failures are over; `warning`, what it refused of it. */

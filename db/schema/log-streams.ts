@@ -42,6 +42,8 @@ export const logStreams = pgTable(
     lastError: text("last_error"),
     lastErrorAt: timestamp("last_error_at", { withTimezone: true, mode: "date" }),
     nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true, mode: "date" }),
+    /** Until when a process has the stream's turn: no other sends its batches meanwhile (docs/features/log-streams.md#delivery). */
+    leaseUntil: timestamp("lease_until", { withTimezone: true, mode: "date" }),
     /** Events dropped undelivered after the backlog's 7 days, in all. */
     droppedEvents: bigint("dropped_events", { mode: "number" }).notNull().default(0),
   },

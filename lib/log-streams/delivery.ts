@@ -1,6 +1,6 @@
 import { LOG_STREAM_BATCH_MAX, type DestinationSecrets } from "@/core/log-streams";
 import type { DbOrTx } from "@/db";
-import { recordDelivered, recordFailure, streamsDue, type StreamToDeliver } from "@/db/queries/log-streams";
+import { claimDueStreams, recordDelivered, recordFailure, releaseStream, type StreamToDeliver } from "@/db/queries/log-streams";
 import { logStreamCredentials } from "@/core/sealed-secret";
 import { log } from "@/core/log";
 import { DeliveryError } from "./destinations/destination";
@@ -15,7 +15,9 @@ export interface TurnOptions {
 
 const BATCH_TIMEOUT_MS = 30_000;
 /** Batches one stream sends in one turn when the backlog is deep, before the others get theirs. */
-const BATCHES_A_TURN = 10;
+const BATCHES_A_TURN = 5;
+/** A turn lasts at most its batches' time limits; a process that dies mid-turn gives the stream back after this. */
+const LEASE_MS = 3 * 60_000;
 /** Streams delivered at once by the process whose turn it is. */
 const STREAMS_AT_ONCE = 4;
 /** After n failures in a row the next attempt waits about 5 s × 2^(n−1), at most 5 minutes. */
@@ -94,12 +96,18 @@ async function turnOf(db: DbOrTx, stream: StreamToDeliver, options: TurnOptions)
   } catch (error) {
     await failed(db, stream, error, { clock: options.clock ?? (() => new Date()), batchTimeoutMs: options.batchTimeoutMs ?? BATCH_TIMEOUT_MS });
     return 0;
+  } finally {
+    await releaseStream(db, stream);
   }
 }
 
-/** Every due stream's turn, a few at a time: what the process whose turn it is runs every few seconds (servers/maintenance.ts). */
+/**
+ * Every due stream's turn, a few at a time: what every server process runs every few seconds
+ * (servers/maintenance.ts), each taking the streams no other has (claimDueStreams).
+ */
 export async function deliverDueStreams(db: DbOrTx, options: TurnOptions = {}): Promise<number> {
-  const due = await streamsDue(db, (options.clock ?? (() => new Date()))());
+  const now = (options.clock ?? (() => new Date()))();
+  const due = await claimDueStreams(db, now, new Date(now.getTime() + LEASE_MS));
   let delivered = 0;
   for (let start = 0; start < due.length; start += STREAMS_AT_ONCE) {
     const counts = await Promise.all(due.slice(start, start + STREAMS_AT_ONCE).map((stream) => turnOf(db, stream, options)));
