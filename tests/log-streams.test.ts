@@ -123,20 +123,19 @@ describe("log stream delivery", () => {
       await call(key, "/v1/customers");
       await activityEntry(orgId, "Before");
     });
-    const { stream } = {
-      stream: await createLogStream(
-        getDb(),
-        org.id,
-        {
-          name: "Second",
-          settings: { kind: "https", url: `${receiver.url}/b` },
-          secrets: { kind: "https", signingSecret: SECRET },
-          sources: ["requests"],
-          mode: "test",
-        },
-        null,
-      ),
-    };
+    // A second stream, of the test keys' requests.
+    const stream = await createLogStream(
+      getDb(),
+      org.id,
+      {
+        name: "Second",
+        settings: { kind: "https", url: `${receiver.url}/b` },
+        secrets: { kind: "https", signingSecret: SECRET },
+        sources: ["requests"],
+        mode: "test",
+      },
+      null,
+    );
     const first = await call(live.value, "/v1/customers?limit=2");
     await activityEntry(org.id, "Renamed key");
     const refused = await call(live.value, "/v1/nope");

@@ -12,6 +12,7 @@ export interface TurnOptions {
   clock?: () => Date;
   batchTimeoutMs?: number;
 }
+type Turn = Required<TurnOptions>;
 
 const BATCH_TIMEOUT_MS = 30_000;
 /** Batches one stream sends in one turn when the backlog is deep, before the others get theirs. */
@@ -23,7 +24,7 @@ const STREAMS_AT_ONCE = 4;
 /** After n failures in a row the next attempt waits about 5 s × 2^(n−1), at most 5 minutes. */
 const MAX_BACKOFF_MS = 5 * 60_000;
 
-export function backoffMs(failures: number): number {
+function backoffMs(failures: number): number {
   return Math.min(MAX_BACKOFF_MS, 5_000 * 2 ** Math.max(0, failures - 1)) * (0.8 + Math.random() * 0.2);
 }
 
@@ -40,12 +41,12 @@ function cursorsOf(stream: StreamToDeliver): Cursors {
  * destination's Retry-After if longer, or the longest wait when retrying cannot help until someone
  * changes the stream (a refused credential): it is still tried then, in case the fix was elsewhere.
  */
-async function failed(db: DbOrTx, stream: StreamToDeliver, error: unknown, options: { clock: () => Date; batchTimeoutMs: number }): Promise<void> {
-  const at = options.clock();
+async function failed(db: DbOrTx, stream: StreamToDeliver, error: unknown, turn: Turn): Promise<void> {
+  const at = turn.clock();
   log.warn({ err: error, streamId: stream.id, orgId: stream.orgId }, "A log stream's batch was not delivered; it is sent again later");
   const details = error instanceof DeliveryError ? error.details : null;
   const waitMs = details && !details.retryable ? MAX_BACKOFF_MS : Math.max(backoffMs(stream.failedAttempts + 1), details?.retryAfterMs ?? 0);
-  await recordFailure(db, stream, { message: failureMessage(error, options.batchTimeoutMs), at, nextAttemptAt: new Date(at.getTime() + waitMs) });
+  await recordFailure(db, stream, { message: failureMessage(error, turn.batchTimeoutMs), at, nextAttemptAt: new Date(at.getTime() + waitMs) });
 }
 
 function failureMessage(error: unknown, timeoutMs: number): string {
@@ -59,28 +60,27 @@ function failureMessage(error: unknown, timeoutMs: number): string {
  * its cursors moved only once the destination took it, so a failure or a crash sends it again
  * (at least once, in order). Returns how many events were delivered.
  */
-export async function deliverStream(db: DbOrTx, stream: StreamToDeliver, options: TurnOptions = {}): Promise<number> {
-  const { clock = () => new Date(), batchTimeoutMs = BATCH_TIMEOUT_MS } = options;
+async function deliverStream(db: DbOrTx, stream: StreamToDeliver, turn: Turn): Promise<number> {
   const destination = destinationFor(stream.settings, JSON.parse(logStreamCredentials.open(stream.sealedSecrets)) as DestinationSecrets);
   let cursors = cursorsOf(stream);
   let delivered = 0;
-  for (let turn = 0; turn < BATCHES_A_TURN; turn++) {
+  for (let round = 0; round < BATCHES_A_TURN; round++) {
     const batch = await nextBatch(db, stream, cursors);
     if (batch.events.length === 0) break;
     let warning: string | undefined;
     try {
-      const signal = AbortSignal.timeout(batchTimeoutMs);
+      const signal = AbortSignal.timeout(turn.batchTimeoutMs);
       await destination({ streamId: stream.id, organizationId: stream.orgId, id: `${stream.id}-${batch.events[0]!.id}`, events: batch.events, signal });
     } catch (error) {
       if (error instanceof DeliveryError && error.details.taken) warning = error.message;
       else {
-        await failed(db, stream, error, { clock, batchTimeoutMs });
+        await failed(db, stream, error, turn);
         return delivered;
       }
     }
     cursors = batch.cursors;
     delivered += batch.events.length;
-    await recordDelivered(db, stream, cursors, clock(), warning);
+    await recordDelivered(db, stream, cursors, turn.clock(), warning);
     if (batch.events.length < LOG_STREAM_BATCH_MAX) break;
   }
   return delivered;
@@ -90,11 +90,11 @@ export async function deliverStream(db: DbOrTx, stream: StreamToDeliver, options
  * A stream's turn that failed outside its destination (its credentials no longer open under this
  * AUTH_SECRET, a statement failed): recorded as the stream's error, so one stream never stops the others.
  */
-async function turnOf(db: DbOrTx, stream: StreamToDeliver, options: TurnOptions): Promise<number> {
+async function turnOf(db: DbOrTx, stream: StreamToDeliver, turn: Turn): Promise<number> {
   try {
-    return await deliverStream(db, stream, options);
+    return await deliverStream(db, stream, turn);
   } catch (error) {
-    await failed(db, stream, error, { clock: options.clock ?? (() => new Date()), batchTimeoutMs: options.batchTimeoutMs ?? BATCH_TIMEOUT_MS });
+    await failed(db, stream, error, turn);
     return 0;
   } finally {
     await releaseStream(db, stream);
@@ -106,11 +106,12 @@ async function turnOf(db: DbOrTx, stream: StreamToDeliver, options: TurnOptions)
  * (servers/maintenance.ts), each taking the streams no other has (claimDueStreams).
  */
 export async function deliverDueStreams(db: DbOrTx, options: TurnOptions = {}): Promise<number> {
-  const now = (options.clock ?? (() => new Date()))();
+  const turn: Turn = { clock: () => new Date(), batchTimeoutMs: BATCH_TIMEOUT_MS, ...options };
+  const now = turn.clock();
   const due = await claimDueStreams(db, now, new Date(now.getTime() + LEASE_MS));
   let delivered = 0;
   for (let start = 0; start < due.length; start += STREAMS_AT_ONCE) {
-    const counts = await Promise.all(due.slice(start, start + STREAMS_AT_ONCE).map((stream) => turnOf(db, stream, options)));
+    const counts = await Promise.all(due.slice(start, start + STREAMS_AT_ONCE).map((stream) => turnOf(db, stream, turn)));
     delivered += counts.reduce((sum, count) => sum + count, 0);
   }
   return delivered;

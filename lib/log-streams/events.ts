@@ -1,5 +1,6 @@
 import { LOG_STREAM_BATCH_MAX, type LogEvent, type LogStreamSource } from "@/core/log-streams";
 import type { Mode } from "@/core/enums";
+import { withSnakeCaseKeys } from "@/core/key-case";
 import type { DbOrTx } from "@/db";
 import {
   activityAfter,
@@ -34,13 +35,11 @@ function activityEvent(row: ActivityEventRow, orgId: string): LogEvent {
   return { id: `act_${id}`, type: "activity", occurredAt: created_at, organizationId: orgId, livemode: null, data };
 }
 
-/** "endpointId" → "endpoint_id": an alert's figures are stored as the code names them. */
-const snakeCase = (name: string) => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
-
 /** An alert's kind, its key, and its figures beside them, as the alerts page shows them. */
 function alertEvent(row: AlertEventRow, orgId: string): LogEvent {
   const { id, kind, key_id, key_name, details, created_at } = row;
-  const figures = Object.fromEntries(Object.entries(details).map(([name, value]) => [snakeCase(name), value]));
+  // The figures are stored as the code names them ("endpointId"); events name them as /v1 does.
+  const figures = withSnakeCaseKeys(details) as Record<string, unknown>;
   return { id: `alert_${id}`, type: "alert", occurredAt: created_at, organizationId: orgId, livemode: null, data: { kind, key_id, key_name, ...figures } };
 }
 

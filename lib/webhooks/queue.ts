@@ -1,5 +1,6 @@
 import { WEBHOOK_DISABLE_AFTER_FAILING_DAYS, type AlertKind, type Mode, type WEBHOOK_TEST_EVENT, type WebhookEventType } from "@/core/enums";
 import { newId } from "@/core/ids";
+import { withSnakeCaseKeys } from "@/core/key-case";
 import type { DbOrTx } from "@/db";
 import { executorOf, jobQueue, WEBHOOK_QUEUE } from "@/db/job-queue";
 import { enabledSlackChannels, insertDelivery, subscribedEndpointIds, type NewWebhookDelivery } from "@/db/queries/webhook-deliveries";
@@ -43,18 +44,6 @@ export interface WebhookEvent {
 
 /** A delivery's body: Standard Webhooks' `{ type, timestamp, data }`. */
 export type WebhookPayload = NewWebhookDelivery["payload"];
-
-/** "actorUserId" → "actor_user_id". */
-function snakeCase(name: string): string {
-  return name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
-}
-
-/** `value` with every object key, at any depth, in snake_case. */
-function withSnakeCaseKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(withSnakeCaseKeys);
-  if (value === null || typeof value !== "object") return value;
-  return Object.fromEntries(Object.entries(value).map(([key, inner]) => [snakeCase(key), withSnakeCaseKeys(inner)]));
-}
 
 /**
  * The body every receiver reads, for every event type: its fields in snake_case, as `/v1` names

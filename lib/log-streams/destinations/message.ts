@@ -1,4 +1,5 @@
 import type { AlertKind } from "@/core/enums";
+import { camelCase } from "@/core/key-case";
 import type { LogEvent } from "@/core/log-streams";
 import { activityLabel } from "@/lib/activity";
 import { describeAlert } from "@/lib/alerts/text";
@@ -36,10 +37,6 @@ function activityMessage(data: Data): string {
   const actor = data.actor_kind === "system" ? "System" : (text(data.actor_email) ?? "A deleted user");
   const target = text(data.target_name);
   return `${actor}: ${activityLabel(text(data.action) ?? "activity")}${target ? ` “${target}”` : ""}`;
-}
-
-function camelCase(name: string): string {
-  return name.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
 }
 
 /** The alert's title as the dashboard words it (lib/alerts/text.ts), from its snake_case fields. */
