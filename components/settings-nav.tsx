@@ -1,4 +1,4 @@
-import { Bell, ChartColumn, CreditCard, Fingerprint, History, Mail, Webhook, KeyRound, ScrollText, ShieldCheck, Users } from "lucide-react";
+import { Bell, ChartColumn, CreditCard, Fingerprint, History, Mail, Webhook, KeyRound, ScrollText, ShieldCheck, Users, Waves } from "lucide-react";
 import type { Role } from "@/core/enums";
 import { SettingsNavLink, SettingsNavRow } from "@/components/settings-nav-links";
 import { can } from "@/lib/authz";
@@ -32,6 +32,7 @@ const GROUPS = [
       { label: "Alerts", href: "/settings/alerts", icon: Bell, permission: "alerts.view" },
       { label: "Email", href: "/settings/notifications", icon: Mail, permission: "alerts.view" },
       { label: "Webhooks", href: "/settings/webhooks", icon: Webhook, permission: "notifications.manage" },
+      { label: "Log streams", href: "/settings/log-streams", icon: Waves, permission: "log_streams.manage" },
     ],
   },
   {

@@ -25,6 +25,11 @@ export const ACTIVITY_ACTIONS = {
   "webhook_endpoint.deleted": "Webhook endpoint deleted",
   "webhook_endpoint.test_sent": "Webhook test event sent",
   "webhook_delivery.resent": "Webhook delivery resent",
+  "log_stream.created": "Log stream added",
+  "log_stream.paused": "Log stream paused",
+  "log_stream.resumed": "Log stream resumed",
+  "log_stream.deleted": "Log stream deleted",
+  "log_stream.test_sent": "Log stream test event sent",
   "invitation.created": "Member invited",
   "invitation.revoked": "Invitation revoked",
   "member.joined": "Member joined",
@@ -48,7 +53,7 @@ export const ACTIVITY_ACTION_VALUES = Object.keys(ACTIVITY_ACTIONS) as [Activity
 /** The entries that end a key: a refused request of that key links to one of them. */
 export const KEY_ENDING_ACTIONS = ["api_key.revoked", "api_key.expired"] as const satisfies readonly ActivityAction[];
 
-export const ACTIVITY_TARGET_TYPES = ["api_key", "organization", "webhook_endpoint", "member", "invitation"] as const;
+export const ACTIVITY_TARGET_TYPES = ["api_key", "organization", "webhook_endpoint", "log_stream", "member", "invitation"] as const;
 export type ActivityTargetType = (typeof ACTIVITY_TARGET_TYPES)[number];
 
 /** Values of a target as they were before a change and after it: plain JSON, never a secret. */

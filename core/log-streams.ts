@@ -26,9 +26,9 @@ export type DatadogSite = (typeof DATADOG_SITES)[number];
  * destination (or its reader) can drop the copies at-least-once delivery may send.
  */
 export interface LogEvent {
-  /** The request's id (`req_…`), `act_<id>` for an activity entry, `alert_<id>` for an alert. */
+  /** The request's id (`req_…`), `act_<id>` for an activity entry, `alert_<id>` for an alert, `lst_…` for "Send test event". */
   id: string;
-  type: "request" | "activity" | "alert";
+  type: "request" | "activity" | "alert" | "test";
   /** ISO 8601, UTC, milliseconds. */
   occurredAt: string;
   organizationId: string;

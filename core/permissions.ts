@@ -17,6 +17,7 @@ export const PERMISSIONS = {
   "activity.view": ["owner", "admin", "member"],
   "alerts.view": ["owner", "admin", "member"],
   "notifications.manage": ["owner", "admin"],
+  "log_streams.manage": ["owner", "admin"],
   "members.view": ["owner", "admin", "member"],
   "members.manage": ["owner", "admin"],
   "members.manage_admins": ["owner"],

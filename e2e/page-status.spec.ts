@@ -38,6 +38,7 @@ test("a page the role may not see answers 404 with the not-found page, and one i
     "members",
     "webhooks",
     "webhooks/whe_demo_acme_books",
+    "log-streams",
     "alerts",
     "notifications",
   ]) {
@@ -48,6 +49,7 @@ test("a page the role may not see answers 404 with the not-found page, and one i
 
   const member = await signedInAs("member");
   await expectNotFound(member, "/acme/settings/webhooks");
+  await expectNotFound(member, "/acme/settings/log-streams");
   await expectShown(member, "/acme/settings/members");
   await expectShown(member, "/acme/settings/alerts");
   await expectShown(member, "/acme/settings/notifications");

@@ -21,6 +21,7 @@ const ACTIONS: Record<Exclude<Permission, "keys.view" | "members.leave">, string
   "activity.view": "view or export the activity history",
   "alerts.view": "see the organization's alerts",
   "notifications.manage": "change alert settings and webhooks",
+  "log_streams.manage": "see and change the log streams",
   "members.view": "see the organization's members",
   "members.manage": "invite, re-role or remove members",
   "members.manage_admins": "invite, re-role or remove admins and owners",

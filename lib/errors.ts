@@ -3,8 +3,9 @@ export class UserFacingError extends Error {
   constructor(
     message: string,
     readonly fieldErrors?: Record<string, string[]>,
+    options?: ErrorOptions,
   ) {
-    super(message);
+    super(message, options);
     this.name = "UserFacingError";
   }
 }

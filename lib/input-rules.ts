@@ -104,3 +104,25 @@ export const blankAsUndefined = (value: unknown) => (value === "" ? undefined : 
 
 /** An email address as accounts store it: trimmed, lower case. */
 export const emailSchema = boundedString(254).trim().toLowerCase().pipe(z.email("Enter a valid email address."));
+
+/**
+ * Several of a fixed set of values as a form sends them (components/checkbox-set-field.tsx):
+ * comma-separated, each known, at least one; given back in the set's order, each once.
+ */
+export function commaSeparatedChoices<T extends string>(values: readonly T[], messages: { unknown: (value: string) => string; none: string }) {
+  return z.preprocess(
+    (value) => value ?? "",
+    boundedString(Math.max(100, values.join(",").length * 2)).transform((text, ctx) => {
+      const given = new Set(
+        text
+          .split(",")
+          .map((value) => value.trim())
+          .filter(Boolean),
+      );
+      const unknown = [...given].find((value) => !(values as readonly string[]).includes(value));
+      if (unknown !== undefined) ctx.addIssue({ code: "custom", message: messages.unknown(unknown.slice(0, 40)) });
+      else if (given.size === 0) ctx.addIssue({ code: "custom", message: messages.none });
+      return values.filter((value) => given.has(value));
+    }),
+  );
+}

@@ -57,6 +57,13 @@ import {
   renewRecoveryCodesAction,
 } from "@/app/settings/security/actions";
 import { addPasskeyInput, removePasskeyInput } from "@/lib/auth/passkey-input";
+import {
+  createLogStreamAction,
+  deleteLogStreamAction,
+  sendLogStreamTestEventAction,
+  setLogStreamPausedAction,
+} from "@/app/[orgSlug]/settings/log-streams/actions";
+import { createLogStreamInput, logStreamInput, setLogStreamPausedInput } from "@/lib/log-streams/input";
 import { identityProofInput } from "@/lib/auth/identity-input";
 import { beginPasskeySignInAction, secondFactorSignInAction } from "@/app/(auth)/actions";
 import { confirmTotpSetupInput, secondFactorProofInput } from "@/lib/auth/two-factor-input";
@@ -100,6 +107,10 @@ const ACTIONS: { name: string; action: Action; input: z.ZodType; permission: Per
   { name: "deleteWebhookEndpointAction", action: deleteWebhookEndpointAction, input: webhookEndpointInput, permission: "notifications.manage" },
   { name: "sendTestWebhookAction", action: sendTestWebhookAction, input: webhookEndpointInput, permission: "notifications.manage" },
   { name: "resendWebhookDeliveryAction", action: resendWebhookDeliveryAction, input: resendWebhookDeliveryInput, permission: "notifications.manage" },
+  { name: "createLogStreamAction", action: createLogStreamAction, input: createLogStreamInput, permission: "log_streams.manage" },
+  { name: "setLogStreamPausedAction", action: setLogStreamPausedAction, input: setLogStreamPausedInput, permission: "log_streams.manage" },
+  { name: "deleteLogStreamAction", action: deleteLogStreamAction, input: logStreamInput, permission: "log_streams.manage" },
+  { name: "sendLogStreamTestEventAction", action: sendLogStreamTestEventAction, input: logStreamInput, permission: "log_streams.manage" },
   { name: "setTwoFactorRequirementAction", action: setTwoFactorRequirementAction, input: twoFactorRequirementInput, permission: "security.manage" },
   { name: "setLeakedKeyResponseAction", action: setLeakedKeyResponseAction, input: leakedKeyResponseInput, permission: "security.manage" },
   // Last: these change who holds which role, which the checks above take as fixed.

@@ -23,6 +23,8 @@ import { setEmailPreferencesAction } from "@/app/[orgSlug]/settings/notification
 import { getEmailPreferences } from "@/db/queries/notifications";
 import { setKeyPolicyAction, setLeakedKeyResponseAction } from "@/app/[orgSlug]/settings/api/policy/actions";
 import { createWebhookEndpointAction } from "@/app/[orgSlug]/settings/webhooks/actions";
+import { createLogStreamAction } from "@/app/[orgSlug]/settings/log-streams/actions";
+import { listLogStreams } from "@/db/queries/log-stream-settings";
 import {
   changeMemberRoleAction,
   inviteMemberAction,
@@ -284,6 +286,26 @@ describe("manage webhook endpoints and alert settings", () => {
     expect(await listWebhookEndpoints(team.org.id)).toHaveLength(may ? 1 : 0);
     expect(await listWebhookEndpoints(team.org.id, undefined, "slack")).toHaveLength(may ? 1 : 0);
     const page = await readAs(team.byRole[role].id, () => requireOrgAccess(team.org.slug, "notifications.manage")).then(
+      () => "shown",
+      (error: unknown) => error,
+    );
+    expect(page).toEqual(may ? "shown" : NOT_FOUND);
+  });
+});
+
+describe("see and change the log streams (§21)", () => {
+  it.each(allowed([true, true, false, false]))("%s: %s", async (role, may) => {
+    actAs(team.byRole[role].id);
+    process.env.WEBHOOK_ALLOW_PRIVATE = "true";
+    const added = await createLogStreamAction(
+      null,
+      form({ orgId: team.org.id, name: "SIEM", kind: "splunk", url: "http://127.0.0.1:9", token: "hec-token-0001", sources: "activity" }),
+    );
+    delete process.env.WEBHOOK_ALLOW_PRIVATE;
+    expect(added.ok).toBe(may);
+    if (!added.ok) expect(added.error).toBe("Only owners and admins can see and change the log streams.");
+    expect(await listLogStreams(getDb(), team.org.id)).toHaveLength(may ? 1 : 0);
+    const page = await readAs(team.byRole[role].id, () => requireOrgAccess(team.org.slug, "log_streams.manage")).then(
       () => "shown",
       (error: unknown) => error,
     );

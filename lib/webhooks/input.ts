@@ -1,28 +1,15 @@
 import { z } from "zod";
-import { MODE_VALUES, WEBHOOK_EVENT_TYPE_VALUES, type WebhookEventType } from "@/core/enums";
-import { boundedString, CONTROL_CHARACTER, idSchema, NO_CONTROL_CHARACTERS, orgIdSchema } from "@/lib/input-rules";
+import { MODE_VALUES, WEBHOOK_EVENT_TYPE_VALUES } from "@/core/enums";
+import { boundedString, commaSeparatedChoices, CONTROL_CHARACTER, idSchema, NO_CONTROL_CHARACTERS, orgIdSchema } from "@/lib/input-rules";
 import { WEBHOOK_URL_MAX, webhookUrlProblem } from "./endpoint-url";
 
 export const WEBHOOK_DESCRIPTION_MAX = 200;
 
 /** An endpoint's event types as the form sends them: comma-separated, each known, at least one. */
-const webhookEventTypesSchema = z.preprocess(
-  (value) => value ?? "",
-  boundedString(1000).transform((text, ctx) => {
-    const types = [
-      ...new Set(
-        text
-          .split(",")
-          .map((type) => type.trim())
-          .filter(Boolean),
-      ),
-    ];
-    const unknown = types.find((type) => !(WEBHOOK_EVENT_TYPE_VALUES as readonly string[]).includes(type));
-    if (unknown !== undefined) ctx.addIssue({ code: "custom", message: `"${unknown.slice(0, 40)}" is not an event type.` });
-    else if (types.length === 0) ctx.addIssue({ code: "custom", message: "Choose at least one event." });
-    return types as WebhookEventType[];
-  }),
-);
+const webhookEventTypesSchema = commaSeparatedChoices(WEBHOOK_EVENT_TYPE_VALUES, {
+  unknown: (type) => `"${type}" is not an event type.`,
+  none: "Choose at least one event.",
+});
 
 const urlSchema = (empty: string) =>
   boundedString(WEBHOOK_URL_MAX, `Use at most ${WEBHOOK_URL_MAX} characters.`)

@@ -57,6 +57,7 @@ function alertTitle(data: Data): string {
 export function eventMessage(event: LogEvent): string {
   if (event.type === "request") return requestMessage(event.data);
   if (event.type === "activity") return activityMessage(event.data);
+  if (event.type === "test") return `Test event: ${text(event.data.message) ?? "the log stream reaches this destination."}`;
   return `Alert: ${text(event.data.title) ?? alertTitle(event.data)}`;
 }
 
@@ -64,11 +65,11 @@ export type Severity = "info" | "warn" | "error";
 
 /**
  * How loud an event is: a request by its status (a server error is an error, a refusal a warning),
- * an alert a warning (someone should act), an activity entry information.
+ * an alert a warning (someone should act), an activity entry or a test event information.
  */
 export function eventSeverity(event: LogEvent): Severity {
   if (event.type === "alert") return "warn";
-  if (event.type === "activity") return "info";
+  if (event.type !== "request") return "info";
   const status = Number(event.data.status);
   return status >= 500 ? "error" : status >= 400 ? "warn" : "info";
 }

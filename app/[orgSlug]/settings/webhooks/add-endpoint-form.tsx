@@ -7,12 +7,11 @@ import { FormAlert } from "@/components/form-alert";
 import { FormDialogFooter } from "@/components/form-dialog";
 import { useActionForm } from "@/components/use-action-form";
 import { Button } from "@/components/ui/button";
-import { Checkbox } from "@/components/ui/checkbox";
+import { CheckboxSetField } from "@/components/checkbox-set-field";
 import { DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
-import { Label } from "@/components/ui/label";
-import { WEBHOOK_EVENT_TYPE_VALUES, WEBHOOK_EVENT_TYPES, type Mode, type WebhookEventType } from "@/core/enums";
+import { WEBHOOK_EVENT_TYPE_VALUES, WEBHOOK_EVENT_TYPES, type Mode } from "@/core/enums";
 import { ModeField } from "@/components/mode-field";
 import { viewModeOf } from "@/lib/view-mode";
 import { WEBHOOK_DESCRIPTION_MAX } from "@/lib/webhooks/input";
@@ -51,20 +50,12 @@ const MODE_HELP: Record<Mode, string> = {
 };
 
 function AddEndpointForm({ orgId, onAdded }: { orgId: string; onAdded: (secret: string) => void }) {
-  const [events, setEvents] = useState<Set<WebhookEventType>>(new Set(WEBHOOK_EVENT_TYPE_VALUES));
   // In test mode a new endpoint is a test one unless changed (docs/features/test-mode.md#webhooks).
   const [mode, setMode] = useState<Mode>(viewModeOf(useSearchParams()));
   const { pending, onSubmit, error, fieldErrors } = useActionForm(createWebhookEndpointAction, (added) => {
     onAdded(added.secret);
     toast.success("Endpoint added", { description: added.url });
   });
-  const toggle = (type: WebhookEventType, on: boolean) =>
-    setEvents((current) => {
-      const next = new Set(current);
-      if (on) next.add(type);
-      else next.delete(type);
-      return next;
-    });
   return (
     <form onSubmit={onSubmit} className="grid gap-4" noValidate>
       <DialogHeader>
@@ -75,7 +66,6 @@ function AddEndpointForm({ orgId, onAdded }: { orgId: string; onAdded: (secret: 
       </DialogHeader>
       {error && !fieldErrors.url && !fieldErrors.eventTypes && !fieldErrors.mode ? <FormAlert>{error}</FormAlert> : null}
       <input type="hidden" name="orgId" value={orgId} />
-      <input type="hidden" name="eventTypes" value={[...events].join(",")} />
       <FormField label="Endpoint URL" error={fieldErrors.url?.[0]} description="HTTPS, reachable from the internet.">
         <Input name="url" type="url" placeholder="https://example.com/webhooks/invoicing" autoComplete="off" required />
       </FormField>
@@ -83,23 +73,12 @@ function AddEndpointForm({ orgId, onAdded }: { orgId: string; onAdded: (secret: 
         <Input name="description" placeholder="Slack alerts relay" maxLength={WEBHOOK_DESCRIPTION_MAX} />
       </FormField>
       <ModeField value={mode} onChange={setMode} help={MODE_HELP} error={fieldErrors.mode?.[0]} />
-      <fieldset className="grid gap-2">
-        <legend className="mb-1 text-sm font-medium">Events</legend>
-        {WEBHOOK_EVENT_TYPE_VALUES.map((type) => (
-          <div key={type} className="flex items-start gap-3">
-            <Checkbox id={`event-${type}`} checked={events.has(type)} onCheckedChange={(checked) => toggle(type, checked === true)} className="mt-0.5" />
-            <Label htmlFor={`event-${type}`} className="grid gap-0.5 font-normal">
-              <code className="text-sm font-medium">{type}</code>
-              <span className="text-sm text-muted-foreground">{WEBHOOK_EVENT_TYPES[type]}</span>
-            </Label>
-          </div>
-        ))}
-        {fieldErrors.eventTypes?.[0] ? (
-          <p role="alert" className="text-sm text-destructive">
-            {fieldErrors.eventTypes[0]}
-          </p>
-        ) : null}
-      </fieldset>
+      <CheckboxSetField
+        legend="Events"
+        name="eventTypes"
+        options={WEBHOOK_EVENT_TYPE_VALUES.map((type) => ({ value: type, label: <code>{type}</code>, description: WEBHOOK_EVENT_TYPES[type] }))}
+        error={fieldErrors.eventTypes?.[0]}
+      />
       <FormDialogFooter label="Add endpoint" pendingLabel="Adding…" pending={pending} />
     </form>
   );
