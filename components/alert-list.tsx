@@ -1,6 +1,6 @@
 "use client";
 
-import { AlertTriangle, CalendarClock, CalendarX, Gauge, ShieldAlert, Timer, Webhook } from "lucide-react";
+import { AlertTriangle, CalendarClock, CalendarX, Gauge, ShieldAlert, Timer, Waves, Webhook } from "lucide-react";
 import Link from "next/link";
 import type { AlertDto } from "@/db/queries/alerts";
 import type { AlertKind } from "@/core/enums";
@@ -16,6 +16,8 @@ const ICONS: Record<AlertKind, typeof Gauge> = {
   key_expired: CalendarX,
   webhook_disabled: Webhook,
   key_leaked: ShieldAlert,
+  // The settings nav's icon for log streams (components/settings-nav.tsx).
+  log_stream_backlog_dropped: Waves,
 };
 
 /**

@@ -95,6 +95,7 @@ export const ALERT_KIND_VALUES = [
   "key_expired",
   "webhook_disabled",
   "key_leaked",
+  "log_stream_backlog_dropped",
 ] as const;
 export type AlertKind = (typeof ALERT_KIND_VALUES)[number];
 

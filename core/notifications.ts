@@ -1,4 +1,5 @@
 import { ALERT_KIND_VALUES, KEY_EXPIRING_ALERT_DAYS } from "./enums";
+import { LOG_STREAM_BACKLOG_DAYS } from "./log-streams";
 
 /**
  * What can reach a person by email. Every alert kind, each off until the
@@ -54,6 +55,12 @@ export const NOTICE_KINDS: Record<NoticeKind, { label: string; description: stri
     description: "A key of the organization was found in public and reported by a secret scanner (owners always get this email).",
     emailByDefault: true,
     emails: "emails about leaked keys",
+  },
+  log_stream_backlog_dropped: {
+    label: "Log streams dropping events",
+    description: `A log stream dropped events its destination had not taken ${LOG_STREAM_BACKLOG_DAYS} days after they happened.`,
+    emailByDefault: false,
+    emails: "emails about log streams dropping events",
   },
   expiry_reminder: {
     label: "Expiry reminders",

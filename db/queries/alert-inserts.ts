@@ -161,3 +161,31 @@ export async function insertKeyLeakedAlert(
     ${RETURNING}`),
   );
 }
+
+/**
+ * A log stream's events dropped by the 7-day backlog rule (docs/features/log-streams.md#the-7-day-backlog),
+ * once per stream and UTC day: a later drop of the same day adds its events to that day's alert
+ * rather than raising another, so a stream that stays behind raises one alert a day, which counts
+ * the day's drops. Only a new alert is returned (and sent). The stream's name is taken as it is now.
+ */
+export async function insertLogStreamBacklogAlert(
+  db: DbOrTx,
+  alert: { orgId: string; streamId: string; dropped: number; days: number; at: Date },
+): Promise<RaisedAlert[]> {
+  const period = `${alert.streamId}:${alert.at.toISOString().slice(0, 10)}`;
+  return rowsOf<RaisedAlert>(
+    await db.execute(sql`
+    with added as (
+      update alerts set details = details || jsonb_build_object('dropped', (details ->> 'dropped')::bigint + ${alert.dropped}::bigint)
+      where org_id = ${alert.orgId} and kind = 'log_stream_backlog_dropped' and period = ${period}
+      returning id
+    )
+    insert into alerts (org_id, kind, period, details, created_at)
+    select s.org_id, 'log_stream_backlog_dropped', ${period},
+           jsonb_build_object('streamId', s.id, 'name', s.name, 'dropped', ${alert.dropped}::bigint, 'days', ${alert.days}::int), ${alert.at.toISOString()}::timestamptz
+    from log_streams s
+    where s.org_id = ${alert.orgId} and s.id = ${alert.streamId} and not exists (select from added)
+    on conflict (org_id, kind, period) do nothing
+    ${RETURNING}`),
+  );
+}

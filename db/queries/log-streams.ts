@@ -46,7 +46,8 @@ const TO_DELIVER = {
   failingSince: logStreams.failingSince,
 };
 
-const free = (now: Date) => or(isNull(logStreams.leaseUntil), lte(logStreams.leaseUntil, now));
+/** No process has the stream's turn at `now`: its lease was given back or has run out. */
+export const unleased = (now: Date) => or(isNull(logStreams.leaseUntil), lte(logStreams.leaseUntil, now));
 
 /**
  * The streams not paused whose next attempt is due and whose turn no process has, every
@@ -58,14 +59,14 @@ export async function claimDueStreams(db: DbOrTx, now: Date, leaseUntil: Date): 
   const due = await db
     .select({ id: logStreams.id, orgId: logStreams.orgId })
     .from(logStreams)
-    .where(and(isNull(logStreams.pausedAt), or(isNull(logStreams.nextAttemptAt), lte(logStreams.nextAttemptAt, now)), free(now)))
+    .where(and(isNull(logStreams.pausedAt), or(isNull(logStreams.nextAttemptAt), lte(logStreams.nextAttemptAt, now)), unleased(now)))
     .orderBy(asc(sql`coalesce(${logStreams.nextAttemptAt}, ${logStreams.createdAt})`));
   const claimed: StreamToDeliver[] = [];
   for (const stream of due) {
     const [taken] = await db
       .update(logStreams)
       .set({ leaseUntil })
-      .where(and(eq(logStreams.id, stream.id), eq(logStreams.orgId, stream.orgId), isNull(logStreams.pausedAt), free(now)))
+      .where(and(eq(logStreams.id, stream.id), eq(logStreams.orgId, stream.orgId), isNull(logStreams.pausedAt), unleased(now)))
       .returning(TO_DELIVER);
     if (taken) claimed.push(taken);
   }

@@ -4,6 +4,7 @@ import {
   insertBudgetAlerts,
   insertKeyExpiryAlerts,
   insertKeyLeakedAlert,
+  insertLogStreamBacklogAlert,
   insertQuotaAlerts,
   insertRateLimitAlert,
   insertWebhookDisabledAlert,
@@ -20,7 +21,7 @@ import { enqueueSlackAlerts, enqueueWebhookEvent } from "@/lib/webhooks/queue";
 
 export type { RaisedAlert };
 
-/** The webhook event each alert is sent as (a turned-off endpoint is an alert only). */
+/** The webhook event each alert is sent as (a turned-off endpoint and a log stream's dropped events are alerts only). */
 const EVENT_OF: Partial<Record<AlertKind, WebhookEventType>> = {
   quota_threshold: "usage.quota_threshold",
   budget_threshold: "key.budget_threshold",
@@ -91,4 +92,9 @@ export async function raiseWebhookDisabledAlert(db: DbOrTx, alert: Parameters<ty
 /** A key a secret scanner found in public, once per key; run it in the transaction that acts on the report. */
 export async function raiseKeyLeakedAlert(db: DbOrTx, alert: Parameters<typeof insertKeyLeakedAlert>[1]): Promise<RaisedAlert[]> {
   return raise(db, (tx) => insertKeyLeakedAlert(tx, alert), alert.at);
+}
+
+/** A log stream's events dropped by the backlog rule, once per stream and UTC day; run it in the transaction that drops them. */
+export async function raiseLogStreamBacklogAlert(db: DbOrTx, alert: Parameters<typeof insertLogStreamBacklogAlert>[1]): Promise<RaisedAlert[]> {
+  return raise(db, (tx) => insertLogStreamBacklogAlert(tx, alert), alert.at);
 }

@@ -24,6 +24,18 @@ function whereLeaked(url: string | number | undefined): string {
   return url ? `at ${url}` : "in a public place it did not name";
 }
 
+/** A log stream's events dropped by the 7-day backlog rule (docs/features/log-streams.md#the-7-day-backlog), in the day's alert. */
+function logStreamDropped(d: AlertDto["details"], orgSlug: string): AlertText {
+  const dropped = Number(d.dropped);
+  return {
+    title: `Log stream “${d.name}” dropped ${number.format(dropped)} ${dropped === 1 ? "event" : "events"} older than ${d.days} days`,
+    detail: `Its destination had not taken them ${d.days} days after they happened (it kept failing, or the stream was paused), so they will not be sent. The count is this UTC day's; more are dropped while the stream stays behind.`,
+    href: `/${orgSlug}/settings/log-streams`,
+    action: "Open log streams",
+    tone: "destructive",
+  };
+}
+
 /** The alerts in words, with the page where the reader acts on them. */
 export function describeAlert(alert: AlertDto, orgSlug: string): AlertText {
   const d = alert.details;
@@ -99,5 +111,7 @@ export function describeAlert(alert: AlertDto, orgSlug: string): AlertText {
         action: "Open webhooks",
         tone: "destructive",
       };
+    case "log_stream_backlog_dropped":
+      return logStreamDropped(d, orgSlug);
   }
 }

@@ -3,6 +3,7 @@ import type { DbOrTx } from "@/db";
 import { claimDueStreams, recordDelivered, recordFailure, releaseStream, type StreamToDeliver } from "@/db/queries/log-streams";
 import { logStreamCredentials } from "@/core/sealed-secret";
 import { log } from "@/core/log";
+import { dropExpiredEvents, dropPausedBacklogs } from "./backlog";
 import { DeliveryError } from "./destinations/destination";
 import { destinationFor } from "./destinations";
 import { nextBatch, type Cursors } from "./events";
@@ -56,13 +57,15 @@ function failureMessage(error: unknown, timeoutMs: number): string {
 }
 
 /**
- * One stream's turn (docs/features/log-streams.md#delivery): its next batches, each sent whole and
+ * One stream's turn (docs/features/log-streams.md#delivery): the backlog rule, then its next batches, each sent whole and
  * its cursors moved only once the destination took it, so a failure or a crash sends it again
  * (at least once, in order). Returns how many events were delivered.
  */
 async function deliverStream(db: DbOrTx, stream: StreamToDeliver, turn: Turn): Promise<number> {
+  // The backlog rule first, whatever the destination's state (even credentials that no longer open).
+  let cursors = await dropExpiredEvents(db, stream, cursorsOf(stream), turn.clock());
+  if (!cursors) return 0;
   const destination = destinationFor(stream.settings, JSON.parse(logStreamCredentials.open(stream.sealedSecrets)) as DestinationSecrets);
-  let cursors = cursorsOf(stream);
   let delivered = 0;
   for (let round = 0; round < BATCHES_A_TURN; round++) {
     const batch = await nextBatch(db, stream, cursors);
@@ -108,6 +111,8 @@ async function turnOf(db: DbOrTx, stream: StreamToDeliver, turn: Turn): Promise<
 export async function deliverDueStreams(db: DbOrTx, options: TurnOptions = {}): Promise<number> {
   const turn: Turn = { clock: () => new Date(), batchTimeoutMs: BATCH_TIMEOUT_MS, ...options };
   const now = turn.clock();
+  // Paused streams take no turn; the backlog rule reaches them here (docs/features/log-streams.md#the-7-day-backlog).
+  await dropPausedBacklogs(db, now);
   const due = await claimDueStreams(db, now, new Date(now.getTime() + LEASE_MS));
   let delivered = 0;
   for (let start = 0; start < due.length; start += STREAMS_AT_ONCE) {

@@ -1,0 +1,6 @@
+ALTER TABLE "alerts" DROP CONSTRAINT "alerts_kind_known";--> statement-breakpoint
+ALTER TABLE "notification_emails" DROP CONSTRAINT "notification_emails_kind_known";--> statement-breakpoint
+ALTER TABLE "notification_preferences" DROP CONSTRAINT "notification_preferences_kind_known";--> statement-breakpoint
+ALTER TABLE "alerts" ADD CONSTRAINT "alerts_kind_known" CHECK ("alerts"."kind" in ('quota_threshold', 'budget_threshold', 'rate_limited', 'key_expiring', 'key_expired', 'webhook_disabled', 'key_leaked', 'log_stream_backlog_dropped'));--> statement-breakpoint
+ALTER TABLE "notification_emails" ADD CONSTRAINT "notification_emails_kind_known" CHECK ("notification_emails"."kind" in ('quota_threshold', 'budget_threshold', 'rate_limited', 'key_expiring', 'key_expired', 'webhook_disabled', 'key_leaked', 'log_stream_backlog_dropped', 'expiry_reminder'));--> statement-breakpoint
+ALTER TABLE "notification_preferences" ADD CONSTRAINT "notification_preferences_kind_known" CHECK ("notification_preferences"."kind" in ('quota_threshold', 'budget_threshold', 'rate_limited', 'key_expiring', 'key_expired', 'webhook_disabled', 'key_leaked', 'log_stream_backlog_dropped', 'expiry_reminder'));
