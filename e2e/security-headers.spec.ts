@@ -25,6 +25,7 @@ const OWNER_PAGES = [
   { path: "/acme/settings/plan", title: "Plan · Invoicing" },
   { path: "/acme/settings/alerts", title: "Alerts · Invoicing" },
   { path: "/acme/settings/webhooks", title: "Webhooks · Invoicing" },
+  { path: "/acme/settings/log-streams", title: "Log streams · Invoicing" },
   { path: "/acme/settings/members", title: "Members · Invoicing" },
   { path: "/acme/settings/no-such-page", title: /Invoicing/ },
 ];
