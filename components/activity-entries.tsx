@@ -1,5 +1,6 @@
 import {
   ArrowRight,
+  BadgeCheck,
   BellRing,
   Bot,
   Send,
@@ -13,8 +14,10 @@ import {
   Fingerprint,
   FlaskConical,
   Gauge,
+  Globe,
   KeyRound,
   LockKeyhole,
+  LogIn,
   MailPlus,
   MailX,
   PencilLine,
@@ -24,6 +27,7 @@ import {
   ShieldOff,
   Smartphone,
   Sparkles,
+  Unplug,
   UserCheck,
   UserCog,
   UserMinus,
@@ -74,6 +78,11 @@ const ICONS: Record<ActivityAction, typeof KeyRound> = {
   "two_factor.recovery_codes_renewed": RefreshCw,
   "two_factor.requirement_changed": ShieldCheck,
   "leaked_key_response.changed": ShieldAlert,
+  "sso_connection.saved": LogIn,
+  "sso_connection.removed": Unplug,
+  "sso_domain.added": Globe,
+  "sso_domain.verified": BadgeCheck,
+  "sso_domain.removed": Trash2,
   "test_data.deleted": FlaskConical,
 };
 

@@ -1,4 +1,4 @@
-import { Bell, ChartColumn, CreditCard, Fingerprint, History, Mail, Webhook, KeyRound, ScrollText, ShieldCheck, Users, Waves } from "lucide-react";
+import { Bell, ChartColumn, CreditCard, Fingerprint, History, LogIn, Mail, Webhook, KeyRound, ScrollText, ShieldCheck, Users, Waves } from "lucide-react";
 import type { Role } from "@/core/enums";
 import { SettingsNavLink, SettingsNavRow } from "@/components/settings-nav-links";
 import { can } from "@/lib/authz";
@@ -24,6 +24,7 @@ const GROUPS = [
     items: [
       { label: "Members", href: "/settings/members", icon: Users, permission: "members.view" },
       { label: "Plan", href: "/settings/plan", icon: CreditCard },
+      { label: "Single sign-on", href: "/settings/sso", icon: LogIn, permission: "sso.manage" },
     ],
   },
   {

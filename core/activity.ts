@@ -43,6 +43,11 @@ export const ACTIVITY_ACTIONS = {
   "two_factor.recovery_codes_renewed": "Recovery codes renewed",
   "two_factor.requirement_changed": "Two-factor requirement changed",
   "leaked_key_response.changed": "Leaked-key response changed",
+  "sso_connection.saved": "Single sign-on provider saved",
+  "sso_connection.removed": "Single sign-on provider removed",
+  "sso_domain.added": "Email domain added",
+  "sso_domain.verified": "Email domain verified",
+  "sso_domain.removed": "Email domain removed",
   "test_data.deleted": "Test data deleted",
 } as const;
 
@@ -53,7 +58,16 @@ export const ACTIVITY_ACTION_VALUES = Object.keys(ACTIVITY_ACTIONS) as [Activity
 /** The entries that end a key: a refused request of that key links to one of them. */
 export const KEY_ENDING_ACTIONS = ["api_key.revoked", "api_key.expired"] as const satisfies readonly ActivityAction[];
 
-export const ACTIVITY_TARGET_TYPES = ["api_key", "organization", "webhook_endpoint", "log_stream", "member", "invitation"] as const;
+export const ACTIVITY_TARGET_TYPES = [
+  "api_key",
+  "organization",
+  "webhook_endpoint",
+  "log_stream",
+  "member",
+  "invitation",
+  "sso_connection",
+  "sso_domain",
+] as const;
 export type ActivityTargetType = (typeof ACTIVITY_TARGET_TYPES)[number];
 
 /** Values of a target as they were before a change and after it: plain JSON, never a secret. */

@@ -1,6 +1,6 @@
 import { decodeBase62, encodeBase62, randomBase62 } from "./base62";
 
-export type IdPrefix = "usr" | "org" | "key" | "req" | "cus" | "prod" | "in" | "li" | "ses" | "whe" | "msg" | "ivt" | "pky" | "ls" | "lst";
+export type IdPrefix = "usr" | "org" | "key" | "req" | "cus" | "prod" | "in" | "li" | "ses" | "whe" | "msg" | "ivt" | "pky" | "ls" | "lst" | "sso" | "dom";
 
 /** Opaque, type-prefixed ids in the Stripe style: `cus_4fJ9…`. */
 export function newId(prefix: IdPrefix): string {

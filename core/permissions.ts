@@ -23,6 +23,7 @@ export const PERMISSIONS = {
   "members.manage_admins": ["owner"],
   "members.leave": ["owner", "admin", "member", "guest"],
   "security.manage": ["owner"],
+  "sso.manage": ["owner"],
   "test_data.delete": ["owner"],
 } as const satisfies Record<string, readonly Role[]>;
 

@@ -46,3 +46,5 @@ export const accountSecrets = sealerFor("sealed account secrets");
 export const webhookCredentials = sealerFor("sealed webhook credentials");
 /** A log stream's credentials, as one JSON document (docs/features/log-streams.md#credentials). */
 export const logStreamCredentials = sealerFor("sealed log stream credentials");
+/** An organization's OpenID Connect client secret (docs/features/sso.md#the-connection). */
+export const ssoCredentials = sealerFor("sealed sso credentials");

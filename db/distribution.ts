@@ -18,4 +18,6 @@ export const REFERENCE_TABLES: readonly string[] = [
   "totp_factors",
   "recovery_codes",
   "passkeys",
+  // Unique across organizations: a domain is verified by one (db/schema/sso.ts).
+  "sso_domains",
 ];

@@ -48,6 +48,11 @@ const FIELD_LABELS: Record<string, string> = {
   response: "Response",
   leakedAt: "Found at",
   source: "Found in",
+  issuer: "Issuer",
+  clientId: "Client ID",
+  defaultRole: "Role on first sign-in",
+  domain: "Domain",
+  verified: "Verified",
   customers: "Customers deleted",
   products: "Products deleted",
   invoices: "Invoices deleted",
@@ -83,7 +88,7 @@ function shown(field: string, value: string | number | boolean | null | undefine
   if (field === "rateLimitAlertThreshold") return `${value} refusals in 5 minutes`;
   if (field === "access" && typeof value === "string") return KEY_ACCESS_LABELS[value as KeyAccess] ?? value;
   if (field === "mode" && typeof value === "string") return KEY_MODE_LABELS[value as Mode] ?? value;
-  if (field === "role" && typeof value === "string") return ROLE_INFO[value as Role]?.label ?? value;
+  if ((field === "role" || field === "defaultRole") && typeof value === "string") return ROLE_INFO[value as Role]?.label ?? value;
   if (field === "response" && typeof value === "string") return LEAKED_KEY_RESPONSES[value as LeakedKeyResponse] ?? value;
   if (typeof value === "boolean") return value ? "Yes" : "No";
   return String(value);

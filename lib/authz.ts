@@ -26,6 +26,7 @@ const ACTIONS: Record<Exclude<Permission, "keys.view" | "members.leave">, string
   "members.manage": "invite, re-role or remove members",
   "members.manage_admins": "invite, re-role or remove admins and owners",
   "security.manage": "change the organization's security requirements",
+  "sso.manage": "set up single sign-on",
   "test_data.delete": "delete the organization's test data",
 };
 

@@ -64,6 +64,14 @@ import {
   setLogStreamPausedAction,
 } from "@/app/[orgSlug]/settings/log-streams/actions";
 import { createLogStreamInput, logStreamInput, setLogStreamPausedInput } from "@/lib/log-streams/input";
+import {
+  addSsoDomainAction,
+  removeSsoConnectionAction,
+  removeSsoDomainAction,
+  saveSsoConnectionAction,
+  verifySsoDomainAction,
+} from "@/app/[orgSlug]/settings/sso/actions";
+import { addSsoDomainInput, saveSsoConnectionInput, ssoConnectionInput, ssoDomainInput } from "@/lib/sso/input";
 import { identityProofInput } from "@/lib/auth/identity-input";
 import { beginPasskeySignInAction, secondFactorSignInAction } from "@/app/(auth)/actions";
 import { confirmTotpSetupInput, secondFactorProofInput } from "@/lib/auth/two-factor-input";
@@ -111,6 +119,11 @@ const ACTIONS: { name: string; action: Action; input: z.ZodType; permission: Per
   { name: "setLogStreamPausedAction", action: setLogStreamPausedAction, input: setLogStreamPausedInput, permission: "log_streams.manage" },
   { name: "deleteLogStreamAction", action: deleteLogStreamAction, input: logStreamInput, permission: "log_streams.manage" },
   { name: "sendLogStreamTestEventAction", action: sendLogStreamTestEventAction, input: logStreamInput, permission: "log_streams.manage" },
+  { name: "saveSsoConnectionAction", action: saveSsoConnectionAction, input: saveSsoConnectionInput, permission: "sso.manage" },
+  { name: "removeSsoConnectionAction", action: removeSsoConnectionAction, input: ssoConnectionInput, permission: "sso.manage" },
+  { name: "addSsoDomainAction", action: addSsoDomainAction, input: addSsoDomainInput, permission: "sso.manage" },
+  { name: "verifySsoDomainAction", action: verifySsoDomainAction, input: ssoDomainInput, permission: "sso.manage" },
+  { name: "removeSsoDomainAction", action: removeSsoDomainAction, input: ssoDomainInput, permission: "sso.manage" },
   { name: "setTwoFactorRequirementAction", action: setTwoFactorRequirementAction, input: twoFactorRequirementInput, permission: "security.manage" },
   { name: "setLeakedKeyResponseAction", action: setLeakedKeyResponseAction, input: leakedKeyResponseInput, permission: "security.manage" },
   // Last: these change who holds which role, which the checks above take as fixed.

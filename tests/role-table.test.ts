@@ -25,6 +25,8 @@ import { setKeyPolicyAction, setLeakedKeyResponseAction } from "@/app/[orgSlug]/
 import { createWebhookEndpointAction } from "@/app/[orgSlug]/settings/webhooks/actions";
 import { createLogStreamAction } from "@/app/[orgSlug]/settings/log-streams/actions";
 import { listLogStreams } from "@/db/queries/log-stream-settings";
+import { addSsoDomainAction } from "@/app/[orgSlug]/settings/sso/actions";
+import { listSsoDomains } from "@/db/queries/sso-settings";
 import {
   changeMemberRoleAction,
   inviteMemberAction,
@@ -398,6 +400,21 @@ describe("set the organization's leaked-key response (§17)", () => {
     const [org] = await getDb().select().from(organizations).where(eq(organizations.id, team.org.id));
     expect(org!.leakedKeyResponse).toBe(may ? "alert" : "revoke");
     if (may) await getDb().update(organizations).set({ leakedKeyResponse: "revoke" }).where(eq(organizations.id, team.org.id));
+  });
+});
+
+describe("set up single sign-on: the identity provider and the email domains", () => {
+  it.each(allowed([true, false, false, false]))("%s: %s", async (role, may) => {
+    actAs(team.byRole[role].id);
+    const added = await addSsoDomainAction(null, form({ orgId: team.org.id, domain: `${role}.${team.org.slug}.example` }));
+    expect(added.ok).toBe(may);
+    if (!added.ok) expect(added.error).toBe("Only owners can set up single sign-on.");
+    expect(await listSsoDomains(getDb(), team.org.id)).toHaveLength(may ? 1 : 0);
+    const page = await readAs(team.byRole[role].id, () => requireOrgAccess(team.org.slug, "sso.manage")).then(
+      () => "shown",
+      (error: unknown) => error,
+    );
+    expect(page).toEqual(may ? "shown" : NOT_FOUND);
   });
 });
 

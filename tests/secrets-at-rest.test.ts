@@ -8,8 +8,9 @@ import { createWebhookEndpointAction, rotateWebhookSecretAction, sendTestWebhook
 import { getDb } from "@/db";
 import { jobQueue } from "@/db/job-queue";
 import { rowsOf } from "@/db/rows";
-import { alerts, logStreams, totpFactors, webhookEndpoints } from "@/db/schema";
+import { alerts, logStreams, ssoConnections, totpFactors, webhookEndpoints } from "@/db/schema";
 import { createLogStream } from "@/lib/log-streams/streams";
+import { storeSsoConnection } from "@/lib/sso/connection-changes";
 import { attemptDelivery } from "@/lib/webhooks/worker";
 import { createTeam, form } from "./helpers/factories";
 import { actAs } from "./helpers/session";
@@ -97,12 +98,26 @@ async function logStreamCredentials(team: Team): Promise<Stored> {
   return { secrets: Object.values(secrets), stored: rows.map((row) => row.sealedSecrets) };
 }
 
+/** An organization's OpenID Connect client secret (docs/features/sso.md#the-connection), stored as saving the connection stores it once the issuer answered. */
+async function ssoClientSecret(team: Team): Promise<Stored> {
+  const secret = "sso-client-secret-Wk3pR8vN2qLx";
+  await storeSsoConnection(
+    getDb(),
+    team.org.id,
+    { issuer: "https://login.example.com", clientId: "invoicing", clientSecret: secret, defaultRole: "member" },
+    null,
+  );
+  const [row] = await getDb().select().from(ssoConnections).where(eq(ssoConnections.orgId, team.org.id));
+  return { secrets: [secret], stored: [row!.sealedClientSecret] };
+}
+
 /** Every credential the service keeps, made through the path that stores it: one line each. */
 const CREDENTIALS: Record<string, (team: Team) => Promise<Stored>> = {
   "webhook signing secrets": signingSecrets,
   "Slack channel URL": slackUrl,
   "authenticator secret": totpSecret,
   "log stream credentials": logStreamCredentials,
+  "SSO client secret": ssoClientSecret,
 };
 
 const run = promisify(execFile);

@@ -27,6 +27,7 @@ const planActions = await import("@/app/[orgSlug]/settings/plan/actions");
 const memberActions = await import("@/app/[orgSlug]/settings/members/actions");
 const webhookActions = await import("@/app/[orgSlug]/settings/webhooks/actions");
 const { createSlackChannelAction } = await import("@/app/[orgSlug]/settings/alerts/actions");
+const ssoActions = await import("@/app/[orgSlug]/settings/sso/actions");
 
 const PASSWORD = "the-owners-password";
 let ipCounter = 0;
@@ -114,6 +115,14 @@ describe("sudo mode", () => {
       ["turn an endpoint off", () => webhookActions.setWebhookEndpointEnabledAction(null, form({ orgId, endpointId, enabled: "false" }))],
       ["roll an endpoint's secret", () => webhookActions.rotateWebhookSecretAction(null, form({ orgId, endpointId }))],
       ["delete an endpoint", () => webhookActions.deleteWebhookEndpointAction(null, form({ orgId, endpointId }))],
+      [
+        "save the single sign-on provider",
+        () => ssoActions.saveSsoConnectionAction(null, form({ orgId, issuer: "https://login.example.com", clientId: "app", clientSecret: "secret" })),
+      ],
+      ["remove the single sign-on provider", () => ssoActions.removeSsoConnectionAction(null, form({ orgId }))],
+      ["add an email domain", () => ssoActions.addSsoDomainAction(null, form({ orgId, domain: "example.com" }))],
+      ["verify an email domain", () => ssoActions.verifySsoDomainAction(null, form({ orgId, domainId: "dom_notlookedup" }))],
+      ["remove an email domain", () => ssoActions.removeSsoDomainAction(null, form({ orgId, domainId: "dom_notlookedup" }))],
       ["renew recovery codes", () => renewRecoveryCodesAction(null, {})],
       // Who has a role: every grant and every removal, whatever the role.
       ["invite an owner", () => memberActions.inviteMemberAction(null, form({ orgId, email: "new.owner@example.com", role: "owner" }))],

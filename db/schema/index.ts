@@ -12,3 +12,4 @@ export * from "./gateway";
 export * from "./invoicing";
 export * from "./notifications";
 export * from "./log-streams";
+export * from "./sso";

@@ -20,6 +20,11 @@ export function webhookUrlProblem(text: string): string | null {
   if (url.hash) return "Remove the #fragment: it is never sent to a server.";
   if (url.protocol === "https:") return null;
   if (url.protocol !== "http:") return "Use an https:// URL.";
+  return plainHttpAllowed(url) ? null : "Use an https:// URL: plain http:// is accepted only for localhost during development.";
+}
+
+/** Whether an http:// URL may be used: to this machine while developing, or anywhere private addresses are allowed. The OpenID issuer of single sign-on follows the same rule (lib/sso/issuer-url.ts). */
+export function plainHttpAllowed(url: URL): boolean {
   const local = LOCAL_HOSTS.has(url.hostname) && process.env.NODE_ENV !== "production";
-  return local || process.env.WEBHOOK_ALLOW_PRIVATE === "true" ? null : "Use an https:// URL: plain http:// is accepted only for localhost during development.";
+  return local || process.env.WEBHOOK_ALLOW_PRIVATE === "true";
 }

@@ -52,6 +52,8 @@ const TENANT_TABLES = [
   "activity_log",
   "memberships",
   "invitations",
+  "sso_connections",
+  "sso_domains",
 ] as const;
 
 /**

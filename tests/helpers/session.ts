@@ -1,8 +1,16 @@
 /** Who the server actions see as signed in during a test. */
-export const testSession: { userId: string | null; sessionId: string; secondFactorPending: boolean; client: { ip: string; userAgent: string | null } } = {
+export const testSession: {
+  userId: string | null;
+  sessionId: string;
+  secondFactorPending: boolean;
+  /** How long ago the session last proved who it is: sudo mode's clock (docs/security.md#sudo-mode). */
+  authenticatedMsAgo: number;
+  client: { ip: string; userAgent: string | null };
+} = {
   userId: null,
   sessionId: "ses_test",
   secondFactorPending: false,
+  authenticatedMsAgo: 0,
   client: { ip: "203.0.113.10", userAgent: "vitest" },
 };
 
@@ -11,6 +19,13 @@ export function actAs(userId: string | null, sessionId = "ses_test"): void {
   testSession.userId = userId;
   testSession.sessionId = sessionId;
   testSession.secondFactorPending = false;
+  testSession.authenticatedMsAgo = 0;
+}
+
+/** Acts as `userId` in a session that last gave its password 11 minutes ago: out of sudo mode, so a sensitive change asks who they are. */
+export function actAsOutsideSudoMode(userId: string): void {
+  actAs(userId);
+  testSession.authenticatedMsAgo = 11 * 60_000;
 }
 
 /** Acts as `userId` in a sign-in that passed the password and waits for its second factor (docs/features/two-factor.md). */

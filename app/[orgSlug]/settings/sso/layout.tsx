@@ -1,0 +1,3 @@
+import { layoutRequiring } from "@/lib/org-access";
+
+export default layoutRequiring("sso.manage");
