@@ -32,6 +32,7 @@ import { benchWorstCases } from "./worst-cases";
 import { benchMetricsCost } from "./metrics-cost";
 import { benchMemory } from "./memory";
 import { benchSdkOverhead } from "./sdk-overhead";
+import { benchLogStreamsCost } from "./log-streams-cost";
 
 const HTTP_REQUESTS = 2_000;
 const HTTP_WARM_UP = 200;
@@ -282,6 +283,7 @@ try {
   if (!only || only === "gateway-ratio") await benchGatewayRatio();
   if (!only || only === "gateway-latency") await benchGatewayLatency();
   if (!only || only === "sdk-overhead") await benchSdkOverhead();
+  if (!only || only === "log-streams") await benchLogStreamsCost();
   if (!only || only === "key-budget") await benchKeyBudget();
   if (!only || only === "metrics-cost") await benchMetricsCost();
   if (!only || only === "server-topologies") await benchServerTopologies();

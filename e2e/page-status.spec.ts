@@ -39,6 +39,7 @@ test("a page the role may not see answers 404 with the not-found page, and one i
     "webhooks",
     "webhooks/whe_demo_acme_books",
     "log-streams",
+    "sso",
     "alerts",
     "notifications",
   ]) {
@@ -50,6 +51,7 @@ test("a page the role may not see answers 404 with the not-found page, and one i
   const member = await signedInAs("member");
   await expectNotFound(member, "/acme/settings/webhooks");
   await expectNotFound(member, "/acme/settings/log-streams");
+  await expectNotFound(member, "/acme/settings/sso");
   await expectShown(member, "/acme/settings/members");
   await expectShown(member, "/acme/settings/alerts");
   await expectShown(member, "/acme/settings/notifications");
@@ -70,5 +72,7 @@ test("an unknown key, endpoint or request id, and an organization the user is no
   await expectShown(owner, "/acme/settings/webhooks/whe_demo_acme_books");
   await expectShown(owner, "/acme/settings/members");
   await expectShown(owner, "/acme/settings/api/audit");
+  await expectShown(owner, "/acme/settings/sso");
+  await expectShown(owner, "/acme/settings/log-streams");
   await owner.dispose();
 });
