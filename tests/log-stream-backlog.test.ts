@@ -1,5 +1,5 @@
-import { and, asc, eq, sql } from "drizzle-orm";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { and, asc, eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
 import { getDb } from "@/db";
 import { activityLog, alerts, logStreams } from "@/db/schema";
 import { utcMonthStart } from "@/core/time";
@@ -9,7 +9,8 @@ import { deliverDueStreams, type TurnOptions } from "@/lib/log-streams/delivery"
 import { createLogStream, setLogStreamPaused } from "@/lib/log-streams/streams";
 import { until } from "./helpers/eventually";
 import { createOrg, insertKey } from "./helpers/factories";
-import { SignedEndpoint, startReceiver } from "./helpers/log-receivers";
+import { SignedEndpoint } from "./helpers/log-receivers";
+import { receiverForThisFile } from "./helpers/stream-receiver";
 import { logRequest } from "./helpers/request-log";
 
 // The 7-day backlog rule (docs/features/log-streams.md#the-7-day-backlog): what a stream has not
@@ -18,25 +19,7 @@ import { logRequest } from "./helpers/request-log";
 
 const DAY = 24 * 3600_000;
 const SECRET = `whsec_${Buffer.from("log stream backlog secret, 32 b!").toString("base64")}`;
-let receiver: SignedEndpoint;
-const savedAllowPrivate = process.env.WEBHOOK_ALLOW_PRIVATE;
-
-beforeAll(async () => {
-  process.env.WEBHOOK_ALLOW_PRIVATE = "true";
-  receiver = await startReceiver(new SignedEndpoint(SECRET));
-});
-afterAll(async () => {
-  await receiver.stop();
-  if (savedAllowPrivate === undefined) delete process.env.WEBHOOK_ALLOW_PRIVATE;
-  else process.env.WEBHOOK_ALLOW_PRIVATE = savedAllowPrivate;
-});
-afterEach(async () => {
-  // Each test's streams end with it: the delivery task serves every stream of the database.
-  await getDb().execute(sql`delete from log_streams`);
-  receiver.events.length = 0;
-  receiver.requests.length = 0;
-  expect(receiver.problems).toEqual([]);
-});
+const receiver = receiverForThisFile(new SignedEndpoint(SECRET));
 
 /** An organization with a live and a test key, and a live stream “SIEM” of `sources` to the signed endpoint. */
 async function streamed(sources: ("requests" | "activity" | "alerts")[]) {

@@ -1,5 +1,5 @@
-import { and, eq, sql } from "drizzle-orm";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { and, eq } from "drizzle-orm";
+import { beforeEach, describe, expect, it } from "vitest";
 import {
   createLogStreamAction,
   deleteLogStreamAction,
@@ -11,36 +11,22 @@ import { activityLog, logStreams } from "@/db/schema";
 import { deliverDueStreams } from "@/lib/log-streams/delivery";
 import { logStreamsOverview } from "@/lib/log-streams/overview";
 import { createTeam, form, insertKey } from "./helpers/factories";
-import { DatadogIntake, startReceiver } from "./helpers/log-receivers";
+import { DatadogIntake } from "./helpers/log-receivers";
 import { logRequest } from "./helpers/request-log";
+import { receiverForThisFile } from "./helpers/stream-receiver";
 import { actAs } from "./helpers/session";
 
 // The log streams page's changes, called as the dashboard calls them (docs/features/log-streams.md#the-page),
 // against a local Datadog intake. Loopback addresses pass the SSRF guard only where private addresses are allowed.
 const API_KEY = "0123456789abcdef0123456789abcdef";
-let intake: DatadogIntake;
+const intake = receiverForThisFile(new DatadogIntake(API_KEY));
 let team: Awaited<ReturnType<typeof createTeam>>;
-const savedAllowPrivate = process.env.WEBHOOK_ALLOW_PRIVATE;
 
-beforeAll(async () => {
-  intake = await startReceiver(new DatadogIntake(API_KEY));
-});
-afterAll(async () => {
-  await intake.stop();
-});
 beforeEach(async () => {
+  // One test takes the permission away to see the guard refuse.
   process.env.WEBHOOK_ALLOW_PRIVATE = "true";
   team = await createTeam("pro");
   actAs(team.admin.id);
-});
-afterEach(async () => {
-  if (savedAllowPrivate === undefined) delete process.env.WEBHOOK_ALLOW_PRIVATE;
-  else process.env.WEBHOOK_ALLOW_PRIVATE = savedAllowPrivate;
-  // The delivery task serves every stream of the database: each test's end with it.
-  await getDb().execute(sql`delete from log_streams`);
-  intake.requests.length = 0;
-  intake.events.length = 0;
-  expect(intake.problems).toEqual([]);
 });
 
 const datadog = (values: Record<string, string> = {}) => ({

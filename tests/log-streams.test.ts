@@ -1,5 +1,5 @@
 import { eq, sql } from "drizzle-orm";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { getDb } from "@/db";
 import { rowsOf } from "@/db/rows";
 import { insertActivity } from "@/db/queries/activity";
@@ -12,28 +12,11 @@ import { createLogStream, setLogStreamPaused } from "@/lib/log-streams/streams";
 import { startApiServer } from "./helpers/api-server";
 import { createOrg, createUser, insertKey } from "./helpers/factories";
 import { OtlpCollector, SignedEndpoint, startReceiver } from "./helpers/log-receivers";
+import { receiverForThisFile } from "./helpers/stream-receiver";
 
 const api = startApiServer();
 const SECRET = `whsec_${Buffer.from("log streams test secret, 32 bytes!").toString("base64")}`;
-let receiver: SignedEndpoint;
-const savedAllowPrivate = process.env.WEBHOOK_ALLOW_PRIVATE;
-
-beforeAll(async () => {
-  process.env.WEBHOOK_ALLOW_PRIVATE = "true";
-  receiver = await startReceiver(new SignedEndpoint(SECRET));
-});
-afterAll(async () => {
-  await receiver.stop();
-  if (savedAllowPrivate === undefined) delete process.env.WEBHOOK_ALLOW_PRIVATE;
-  else process.env.WEBHOOK_ALLOW_PRIVATE = savedAllowPrivate;
-});
-afterEach(async () => {
-  // Each test's streams end with it: the delivery task serves every stream of the database.
-  await getDb().execute(sql`delete from log_streams`);
-  receiver.events.length = 0;
-  receiver.requests.length = 0;
-  expect(receiver.problems).toEqual([]);
-});
+const receiver = receiverForThisFile(new SignedEndpoint(SECRET));
 
 /** An organization with a live and a test key, and then a stream of `sources` to the signed endpoint. */
 async function streamed(
