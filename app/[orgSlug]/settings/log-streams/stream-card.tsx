@@ -1,6 +1,6 @@
 import { AlertTriangle } from "lucide-react";
-import type { ReactNode } from "react";
 import { ModeBadge } from "@/components/mode-badge";
+import { Fact } from "@/components/fact";
 import { RelativeTime } from "@/components/relative-time";
 import { Badge, type BadgeVariant } from "@/components/ui/badge";
 import { Card, CardContent, CardHeader } from "@/components/ui/card";
@@ -27,15 +27,6 @@ function Lag({ lag }: { lag: LogStreamOverview["lag"] }) {
     <>
       {waiting} waiting, the oldest from <RelativeTime value={lag.oldestAt} />
     </>
-  );
-}
-
-function Fact({ term, children }: { term: string; children: ReactNode }) {
-  return (
-    <div className="min-w-0 space-y-1">
-      <dt className="text-xs font-medium uppercase tracking-wide text-muted-foreground">{term}</dt>
-      <dd className="text-sm break-words">{children}</dd>
-    </div>
   );
 }
 

@@ -1,6 +1,6 @@
 import { KeySquare } from "lucide-react";
-import type { ReactNode } from "react";
 import { EmptyState } from "@/components/empty-state";
+import { Fact } from "@/components/fact";
 import { RelativeTime } from "@/components/relative-time";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import type { SsoConnectionDto } from "@/db/queries/sso-settings";
@@ -9,15 +9,6 @@ import { ChangeConnectionDialog } from "./change-connection-dialog";
 import { ConnectionForm } from "./connection-form";
 import { CopyableValue } from "./copyable-value";
 import { RemoveConnection } from "./remove-connection";
-
-function Fact({ term, children }: { term: string; children: ReactNode }) {
-  return (
-    <div className="min-w-0 space-y-1">
-      <dt className="text-xs font-medium uppercase tracking-wide text-muted-foreground">{term}</dt>
-      <dd className="text-sm break-words">{children}</dd>
-    </div>
-  );
-}
 
 /** The organization's identity provider: how to set one up, or the one saved (its secret only by its last characters). */
 export function ConnectionCard({ orgId, connection, redirectUri }: { orgId: string; connection: SsoConnectionDto | null; redirectUri: string }) {
