@@ -1,10 +1,9 @@
 "use client";
 
 import { Pause, Play, Send, Trash2 } from "lucide-react";
-import { ConfirmFooter } from "@/components/confirm-footer";
+import { RemovalDialog } from "@/components/removal-dialog";
 import { toast } from "@/components/toast";
 import { useConfirmAction } from "@/components/use-confirm-action";
-import { AlertDialog, AlertDialogContent, AlertDialogDescription, AlertDialogHeader, AlertDialogTitle, AlertDialogTrigger } from "@/components/ui/alert-dialog";
 import { Button } from "@/components/ui/button";
 import { LOG_STREAM_BACKLOG_DAYS } from "@/core/log-streams";
 import { deleteLogStreamAction, sendLogStreamTestEventAction, setLogStreamPausedAction } from "./actions";
@@ -45,23 +44,16 @@ export function StreamControls({ orgId, stream }: { orgId: string; stream: Strea
 }
 
 function DeleteStream({ input, name }: { input: { orgId: string; streamId: string }; name: string }) {
-  const remove = useConfirmAction(deleteLogStreamAction, { onSuccess: () => toast.success("Log stream deleted", { description: name }) });
   return (
-    <AlertDialog>
-      <AlertDialogTrigger asChild>
-        <Button variant="outline" size="sm" className="text-destructive hover:text-destructive" aria-label={`Delete ${name}`}>
-          <Trash2 className="size-4" aria-hidden /> Delete
-        </Button>
-      </AlertDialogTrigger>
-      <AlertDialogContent>
-        <AlertDialogHeader>
-          <AlertDialogTitle>Delete the log stream “{name}”?</AlertDialogTitle>
-          <AlertDialogDescription>
-            It stops at once: events not yet delivered are not sent, and its credentials are deleted. The activity history keeps the deletion.
-          </AlertDialogDescription>
-        </AlertDialogHeader>
-        <ConfirmFooter label="Delete stream" pendingLabel="Deleting…" pending={remove.pending} error={remove.error} onConfirm={() => remove.run(input)} />
-      </AlertDialogContent>
-    </AlertDialog>
+    <RemovalDialog
+      action={deleteLogStreamAction}
+      input={input}
+      onRemoved={() => toast.success("Log stream deleted", { description: name })}
+      trigger={{ icon: <Trash2 className="size-4" aria-hidden />, label: "Delete", ariaLabel: `Delete ${name}`, size: "sm" }}
+      title={<>Delete the log stream “{name}”?</>}
+      description="It stops at once: events not yet delivered are not sent, and its credentials are deleted. The activity history keeps the deletion."
+      confirmLabel="Delete stream"
+      pendingLabel="Deleting…"
+    />
   );
 }

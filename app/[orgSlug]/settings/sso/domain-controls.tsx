@@ -1,11 +1,10 @@
 "use client";
 
 import { BadgeCheck, Trash2 } from "lucide-react";
-import { ConfirmFooter } from "@/components/confirm-footer";
 import { FormAlert } from "@/components/form-alert";
+import { RemovalDialog } from "@/components/removal-dialog";
 import { toast } from "@/components/toast";
 import { useConfirmAction } from "@/components/use-confirm-action";
-import { AlertDialog, AlertDialogContent, AlertDialogDescription, AlertDialogHeader, AlertDialogTitle, AlertDialogTrigger } from "@/components/ui/alert-dialog";
 import { Button } from "@/components/ui/button";
 import { removeSsoDomainAction, verifySsoDomainAction } from "./actions";
 
@@ -31,25 +30,20 @@ export function DomainControls({ orgId, domain }: { orgId: string; domain: Domai
 }
 
 function RemoveDomain({ input, name, verified }: { input: { orgId: string; domainId: string }; name: string; verified: boolean }) {
-  const remove = useConfirmAction(removeSsoDomainAction, { onSuccess: () => toast.success("Domain removed", { description: name }) });
   return (
-    <AlertDialog>
-      <AlertDialogTrigger asChild>
-        <Button variant="outline" size="sm" className="text-destructive hover:text-destructive" aria-label={`Remove ${name}`}>
-          <Trash2 className="size-4" aria-hidden /> Remove
-        </Button>
-      </AlertDialogTrigger>
-      <AlertDialogContent>
-        <AlertDialogHeader>
-          <AlertDialogTitle>Remove the domain {name}?</AlertDialogTitle>
-          <AlertDialogDescription>
-            {verified
-              ? "It stops being this organization's: another organization could then verify it. Adding it again needs a new TXT record."
-              : "Its TXT record, if you published it, proves nothing any more; you can delete it from your DNS."}
-          </AlertDialogDescription>
-        </AlertDialogHeader>
-        <ConfirmFooter label="Remove domain" pendingLabel="Removing…" pending={remove.pending} error={remove.error} onConfirm={() => remove.run(input)} />
-      </AlertDialogContent>
-    </AlertDialog>
+    <RemovalDialog
+      action={removeSsoDomainAction}
+      input={input}
+      onRemoved={() => toast.success("Domain removed", { description: name })}
+      trigger={{ icon: <Trash2 className="size-4" aria-hidden />, label: "Remove", ariaLabel: `Remove ${name}`, size: "sm" }}
+      title={`Remove the domain ${name}?`}
+      description={
+        verified
+          ? "It stops being this organization's: another organization could then verify it. Adding it again needs a new TXT record."
+          : "Its TXT record, if you published it, proves nothing any more; you can delete it from your DNS."
+      }
+      confirmLabel="Remove domain"
+      pendingLabel="Removing…"
+    />
   );
 }

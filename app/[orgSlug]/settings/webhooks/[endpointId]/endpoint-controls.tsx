@@ -5,6 +5,7 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { toast } from "@/components/toast";
 import { ConfirmFooter } from "@/components/confirm-footer";
+import { RemovalDialog } from "@/components/removal-dialog";
 import { useConfirmAction } from "@/components/use-confirm-action";
 import {
   AlertDialog,
@@ -107,29 +108,24 @@ function RotateSecret({ input }: { input: { orgId: string; endpointId: string } 
 
 function DeleteEndpoint({ input, url, back, noun }: { input: { orgId: string; endpointId: string }; url: string; back: string; noun: string }) {
   const router = useRouter();
-  const remove = useConfirmAction(deleteWebhookEndpointAction, {
-    onSuccess: () => {
-      toast.success(`${noun.charAt(0).toUpperCase()}${noun.slice(1)} deleted`, { description: url });
-      router.push(back);
-    },
-  });
   return (
-    <AlertDialog>
-      <AlertDialogTrigger asChild>
-        <Button variant="outline" className="text-destructive hover:text-destructive">
-          <Trash2 className="size-4" aria-hidden /> Delete
-        </Button>
-      </AlertDialogTrigger>
-      <AlertDialogContent>
-        <AlertDialogHeader>
-          <AlertDialogTitle>Delete this {noun}?</AlertDialogTitle>
-          <AlertDialogDescription>
-            <span className="break-all font-mono">{url}</span> stops receiving events at once, deliveries still being retried are dropped, and its delivery log
-            is deleted. The activity history keeps the deletion.
-          </AlertDialogDescription>
-        </AlertDialogHeader>
-        <ConfirmFooter label={`Delete ${noun}`} pendingLabel="Deleting…" pending={remove.pending} error={remove.error} onConfirm={() => remove.run(input)} />
-      </AlertDialogContent>
-    </AlertDialog>
+    <RemovalDialog
+      action={deleteWebhookEndpointAction}
+      input={input}
+      onRemoved={() => {
+        toast.success(`${noun.charAt(0).toUpperCase()}${noun.slice(1)} deleted`, { description: url });
+        router.push(back);
+      }}
+      trigger={{ icon: <Trash2 className="size-4" aria-hidden />, label: "Delete" }}
+      title={`Delete this ${noun}?`}
+      description={
+        <>
+          <span className="break-all font-mono">{url}</span> stops receiving events at once, deliveries still being retried are dropped, and its delivery log is
+          deleted. The activity history keeps the deletion.
+        </>
+      }
+      confirmLabel={`Delete ${noun}`}
+      pendingLabel="Deleting…"
+    />
   );
 }
