@@ -1,4 +1,4 @@
-import type { LogStreamKind, LogStreamSource } from "@/core/log-streams";
+import type { DestinationSettings, LogStreamKind, LogStreamSource } from "@/core/log-streams";
 
 /** How the page and its form name each destination, what it is, and its main credential. */
 export const DESTINATION_LABELS: Record<LogStreamKind, { name: string; description: string; credential: string }> = {
@@ -14,3 +14,17 @@ export const SOURCE_LABELS: Record<LogStreamSource, { name: string; description:
   activity: { name: "Activity history", description: "Every change to keys, members and settings, and who made it." },
   alerts: { name: "Alerts", description: "Quota, budget, rate-limit, expiry and leak alerts." },
 };
+
+/** Where the destination is, as the history and the page say it. */
+export function destinationSummary(settings: DestinationSettings): string {
+  switch (settings.kind) {
+    case "datadog":
+      return settings.intakeUrl ?? settings.site;
+    case "s3":
+      return `s3://${settings.bucket}/${settings.prefix ? `${settings.prefix}/` : ""} (${settings.region})`;
+    case "otlp":
+      return settings.endpoint;
+    default:
+      return settings.url;
+  }
+}

@@ -4,7 +4,7 @@ import type { LogStreamKind, LogStreamSource } from "@/core/log-streams";
 import { getDb } from "@/db";
 import { LAG_COUNT_CAP, streamLag } from "@/db/queries/log-stream-lag";
 import { listLogStreams } from "@/db/queries/log-stream-settings";
-import { destinationSummary } from "./stream-changes";
+import { destinationSummary } from "./labels";
 
 /** A stream is "behind" once its oldest undelivered event is older than this: a batch normally leaves within seconds. */
 const BEHIND_AFTER_MS = 60_000;

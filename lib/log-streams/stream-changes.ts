@@ -9,6 +9,7 @@ import type { ActionContext, Change } from "@/lib/action";
 import { UserFacingError } from "@/lib/errors";
 import { addressProblem } from "@/lib/webhooks/address-guard";
 import { DeliveryError, destinationFor } from "./destinations";
+import { destinationSummary } from "./labels";
 import type { createLogStreamInput, logStreamInput, setLogStreamPausedInput } from "./input";
 import { createLogStream, setLogStreamPaused } from "./streams";
 
@@ -40,20 +41,6 @@ function givenAddress(settings: DestinationSettings): { field: string; url: stri
       return { field: "endpoint", url: settings.endpoint };
     default:
       return { field: "url", url: settings.url };
-  }
-}
-
-/** Where the destination is, as the history and the page say it. */
-export function destinationSummary(settings: DestinationSettings): string {
-  switch (settings.kind) {
-    case "datadog":
-      return settings.intakeUrl ?? settings.site;
-    case "s3":
-      return `s3://${settings.bucket}/${settings.prefix ? `${settings.prefix}/` : ""} (${settings.region})`;
-    case "otlp":
-      return settings.endpoint;
-    default:
-      return settings.url;
   }
 }
 
