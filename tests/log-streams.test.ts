@@ -12,7 +12,7 @@ import { createLogStream, setLogStreamPaused } from "@/lib/log-streams/streams";
 import { startApiServer } from "./helpers/api-server";
 import { createOrg, createUser, insertKey } from "./helpers/factories";
 import { OtlpCollector, SignedEndpoint, startReceiver } from "./helpers/log-receivers";
-import { receiverForThisFile } from "./helpers/stream-receiver";
+import { receiverForThisFile, VISIBLE_WITHIN_MS } from "./helpers/stream-receiver";
 
 const api = startApiServer();
 const SECRET = `whsec_${Buffer.from("log streams test secret, 32 bytes!").toString("base64")}`;
@@ -56,7 +56,7 @@ async function settled(orgId: string) {
         );
         return row!.settled;
       },
-      { timeout: 15_000, interval: 50 },
+      { timeout: VISIBLE_WITHIN_MS, interval: 50 },
     )
     .toBe(true);
 }
@@ -87,10 +87,10 @@ async function deliverAll(options: Parameters<typeof deliverDueStreams>[1] = {})
  * take a few turns to become visible.
  */
 async function deliverAtLeast(count: number) {
-  const deadline = Date.now() + 15_000;
+  const deadline = Date.now() + VISIBLE_WITHIN_MS;
   let total = 0;
   while (total < count) {
-    if (Date.now() > deadline) throw new Error(`${total} of ${count} events delivered in 15 s`);
+    if (Date.now() > deadline) throw new Error(`${total} of ${count} events delivered in ${VISIBLE_WITHIN_MS / 1000} s`);
     total += await deliverDueStreams(getDb());
     if (total < count) await new Promise((resolve) => setTimeout(resolve, 50));
   }
@@ -99,7 +99,8 @@ async function deliverAtLeast(count: number) {
 
 const ids = () => receiver.events.map((event) => event.id as string);
 
-describe("log stream delivery", () => {
+// A test may wait VISIBLE_WITHIN_MS for activity and alerts, and then go on.
+describe("log stream delivery", { timeout: VISIBLE_WITHIN_MS + 30_000 }, () => {
   it("delivers the live requests, activity and alerts from its creation on, once, in order, with the audit log's fields", async () => {
     // A request and an activity entry from before the stream existed: not in it.
     const { org, live, test } = await streamed(undefined, async (orgId, key) => {

@@ -4,6 +4,15 @@ import { getDb } from "@/db";
 import type { LogReceiver } from "./log-receivers";
 
 /**
+ * How long a test waits for activity entries and alerts to reach a stream: they wait for every
+ * older transaction of the PostgreSQL server to end (docs/features/log-streams.md#delivery),
+ * other databases' included, and the test files running beside this one (servers they spawn, a
+ * transaction they hold on purpose) held them back past 15 s in one CI run. The waits poll, so a
+ * run on a quiet server is not slower for it.
+ */
+export const VISIBLE_WITHIN_MS = 60_000;
+
+/**
  * A log stream receiver for the test file that calls this: started before its tests, with the
  * SSRF guard letting 127.0.0.1 through (tests/setup/database.ts undoes that after the file);
  * after each test the database's streams are deleted (the delivery task serves every stream of
