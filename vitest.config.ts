@@ -8,26 +8,6 @@ import { defineConfig } from "vitest/config";
 const ON_A_DATABASE = { globalSetup: ["tests/setup/compiled-servers.ts", "tests/setup/template-database.ts"], setupFiles: ["tests/setup/database.ts"] };
 /** The 50 ms event-loop tests (sign-in, the PDF) and the fuzz suites' CPU budget per case. */
 const MEASURING_FILES = ["tests/api-pdf.test.ts", "tests/sign-in-throttling.test.ts", "tests/fuzz-*.test.ts"];
-/**
- * Files that replace modules (vi.mock, vi.spyOn), set the environment before importing the app
- * (auth-origin), or read state a process shared with earlier files would hold (the metrics
- * registry): each in a process of its own. The other integration files share their worker's
- * modules (isolate: false), which halves the run: each fresh process spent about 3 s importing the
- * app and compiling PGlite's WebAssembly (docs/testing.md#vitest). Each file still gets its own
- * database and environment (tests/setup/database.ts).
- */
-const ISOLATED_FILES = [
-  "tests/auth-origin.test.ts",
-  "tests/gateway.test.ts",
-  "tests/metrics.test.ts",
-  "tests/passkeys.test.ts",
-  "tests/secret-scanning-keys.test.ts",
-  "tests/secret-scanning-tokens.test.ts",
-  "tests/sessions.test.ts",
-  "tests/sign-up.test.ts",
-  "tests/sudo-mode.test.ts",
-  "tests/two-factor.test.ts",
-];
 
 const onPostgres = Boolean(process.env.DATABASE_URL);
 
@@ -56,15 +36,8 @@ export default defineConfig({
       { extends: true, test: { name: "unit", include: ["lib/**/*.test.ts", "tests/unit/**/*.test.ts", "packages/*/src/**/*.test.ts"] } },
       {
         extends: true,
-        test: {
-          name: "integration",
-          include: ["tests/**/*.test.ts"],
-          exclude: ["tests/unit/**", ...MEASURING_FILES, ...ISOLATED_FILES],
-          isolate: false,
-          ...ON_A_DATABASE,
-        },
+        test: { name: "integration", include: ["tests/**/*.test.ts"], exclude: ["tests/unit/**", ...MEASURING_FILES], ...ON_A_DATABASE },
       },
-      { extends: true, test: { name: "integration-isolated", include: ISOLATED_FILES, ...ON_A_DATABASE } },
       // The files that measure their own event loop or CPU time, after the rest, so no other test
       // file competes for the two cores while they measure (on PGlite one at a time, as its queries
       // run on the test's loop; each migrates an empty database there, tests/setup/database.ts).

@@ -10,7 +10,7 @@ import { createLogStream, setLogStreamPaused } from "@/lib/log-streams/streams";
 import { until } from "./helpers/eventually";
 import { createOrg, insertKey } from "./helpers/factories";
 import { SignedEndpoint } from "./helpers/log-receivers";
-import { receiverForThisFile, VISIBLE_WITHIN_MS } from "./helpers/stream-receiver";
+import { receiverForThisFile, settled, VISIBLE_WITHIN_MS } from "./helpers/stream-receiver";
 import { logRequest } from "./helpers/request-log";
 
 // The 7-day backlog rule (docs/features/log-streams.md#the-7-day-backlog): what a stream has not
@@ -136,7 +136,9 @@ describe("the 7-day backlog of a log stream", { timeout: VISIBLE_WITHIN_MS + 30_
     await deliverUntil(async () => (await droppedEvents(stream.id)) === 1, firstExpired);
     expect((await backlogAlerts(org.id)).map((alert) => alert.details.dropped)).toEqual([1]);
 
-    // Resumed before the others' 7 days: they arrive, the first does not.
+    // Resumed before the others' 7 days, once the entry is visible (so it goes in the same batch as
+    // the later request, in time order): they arrive, the first does not.
+    await settled(org.id);
     await setLogStreamPaused(getDb(), org.id, stream.id, false);
     await deliverUntil(async () => receiver.events.length === 2, firstExpired);
     expect(ids()).toEqual([entry, last]);

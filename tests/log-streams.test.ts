@@ -1,7 +1,6 @@
-import { eq, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db";
-import { rowsOf } from "@/db/rows";
 import { insertActivity } from "@/db/queries/activity";
 import { logStreams } from "@/db/schema";
 import { utcMonthStart } from "@/core/time";
@@ -12,7 +11,7 @@ import { createLogStream, setLogStreamPaused } from "@/lib/log-streams/streams";
 import { startApiServer } from "./helpers/api-server";
 import { createOrg, createUser, insertKey } from "./helpers/factories";
 import { OtlpCollector, SignedEndpoint, startReceiver } from "./helpers/log-receivers";
-import { receiverForThisFile, VISIBLE_WITHIN_MS } from "./helpers/stream-receiver";
+import { receiverForThisFile, settled, VISIBLE_WITHIN_MS } from "./helpers/stream-receiver";
 
 const api = startApiServer();
 const SECRET = `whsec_${Buffer.from("log streams test secret, 32 bytes!").toString("base64")}`;
@@ -38,27 +37,6 @@ async function streamed(
     null,
   );
   return { org, live, test, stream };
-}
-
-/**
- * Until no transaction older than the organization's last activity entry runs on the server (the
- * other test files' included): a stream created then starts after that entry. One created while
- * such a transaction runs may also carry the entry (docs/features/log-streams.md#streams).
- */
-async function settled(orgId: string) {
-  await expect
-    .poll(
-      async () => {
-        const [row] = rowsOf<{ settled: boolean }>(
-          await getDb().execute(
-            sql`select coalesce((select max(tx) from activity_log where org_id = ${orgId}) < pg_snapshot_xmin(pg_current_snapshot()), true) as settled`,
-          ),
-        );
-        return row!.settled;
-      },
-      { timeout: VISIBLE_WITHIN_MS, interval: 50 },
-    )
-    .toBe(true);
 }
 
 const call = (key: string, path: string) => api.request(path, { key }).then((response) => response.headers.get("x-request-id")!);

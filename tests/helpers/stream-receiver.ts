@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, expect } from "vitest";
 import { getDb } from "@/db";
+import { rowsOf } from "@/db/rows";
 import type { LogReceiver } from "./log-receivers";
 
 /**
@@ -14,7 +15,7 @@ export const VISIBLE_WITHIN_MS = 60_000;
 
 /**
  * A log stream receiver for the test file that calls this: started before its tests, with the
- * SSRF guard letting 127.0.0.1 through (tests/setup/database.ts undoes that after the file);
+ * SSRF guard letting 127.0.0.1 through (each test file runs in a process of its own);
  * after each test the database's streams are deleted (the delivery task serves every stream of
  * the database, so a test's streams end with it), the receiver forgets what it got, and what broke
  * its service's format fails the test.
@@ -32,4 +33,25 @@ export function receiverForThisFile<R extends LogReceiver<unknown>>(receiver: R)
     expect(receiver.problems).toEqual([]);
   });
   return receiver;
+}
+
+/**
+ * Until no transaction older than the organization's last activity entry runs on the server (the
+ * other test files' included): a stream created then starts after that entry. One created while
+ * such a transaction runs may also carry the entry (docs/features/log-streams.md#streams).
+ */
+export async function settled(orgId: string) {
+  await expect
+    .poll(
+      async () => {
+        const [row] = rowsOf<{ settled: boolean }>(
+          await getDb().execute(
+            sql`select coalesce((select max(tx) from activity_log where org_id = ${orgId}) < pg_snapshot_xmin(pg_current_snapshot()), true) as settled`,
+          ),
+        );
+        return row!.settled;
+      },
+      { timeout: VISIBLE_WITHIN_MS, interval: 50 },
+    )
+    .toBe(true);
 }

@@ -3,14 +3,6 @@ import { afterAll, beforeAll, inject, vi } from "vitest";
 import { testSession } from "../helpers/session";
 import { databaseUrl, onServer } from "./database-server";
 
-// Files of the shared-process project (vitest.config.ts) run one after another in one process:
-// what a file sets in the environment ends with it.
-const environmentAtStart = { ...process.env };
-afterAll(() => {
-  for (const name of Object.keys(process.env)) if (!(name in environmentAtStart)) delete process.env[name];
-  Object.assign(process.env, environmentAtStart);
-});
-
 // Identity comes from next-auth's cookie in the app; tests say who is acting with actAs().
 vi.mock("@/lib/session", () => {
   const session = () => ({
