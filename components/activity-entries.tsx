@@ -80,6 +80,7 @@ const ICONS: Record<ActivityAction, typeof KeyRound> = {
   "leaked_key_response.changed": ShieldAlert,
   "sso_connection.saved": LogIn,
   "sso_connection.removed": Unplug,
+  "sso_connection.requirement_changed": ShieldCheck,
   "sso_domain.added": Globe,
   "sso_domain.verified": BadgeCheck,
   "sso_domain.removed": Trash2,

@@ -45,6 +45,7 @@ export const ACTIVITY_ACTIONS = {
   "leaked_key_response.changed": "Leaked-key response changed",
   "sso_connection.saved": "Single sign-on provider saved",
   "sso_connection.removed": "Single sign-on provider removed",
+  "sso_connection.requirement_changed": "Single sign-on requirement changed",
   "sso_domain.added": "Email domain added",
   "sso_domain.verified": "Email domain verified",
   "sso_domain.removed": "Email domain removed",

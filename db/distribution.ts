@@ -20,4 +20,6 @@ export const REFERENCE_TABLES: readonly string[] = [
   "passkeys",
   // Unique across organizations: a domain is verified by one (db/schema/sso.ts).
   "sso_domains",
+  // Found by its state when the provider sends the browser back, before the organization is known.
+  "sso_flows",
 ];

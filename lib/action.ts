@@ -90,7 +90,7 @@ async function permittedMembership(session: SignedInSession, orgId: string, perm
   const membership = await findMembership(session.userId, orgId);
   // Another organization's id is indistinguishable from one that does not exist.
   if (!membership) throw new UserFacingError("Organization not found.");
-  const refusal = membershipRefusal(membership, permission);
+  const refusal = membershipRefusal(membership, session, permission);
   if (refusal) throw new UserFacingError(refusal.message);
   if (sudo && !inSudoMode(session)) throw new SudoModeRequired();
   return membership;

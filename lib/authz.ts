@@ -85,14 +85,25 @@ export function grantableRoles(actor: Role): Role[] {
   return ROLES.filter((role) => mayManageRole(actor, role));
 }
 
+/** What keeps a member out before any permission, for the page to send them where they can fix it. */
+export type MembershipRequirement = "two_factor" | "sso";
+
 /**
  * Why a member may not act in their organization, or null when they may: kept out by its
- * two-factor requirement (docs/features/two-factor.md#requiring-it-for-everyone), before any permission; otherwise lacking `permission`.
- * Pages, routes, actions and the live tail all decide by this one rule.
+ * two-factor requirement (docs/features/two-factor.md#requiring-it-for-everyone) or, outside a
+ * session its provider made, its single sign-on requirement (docs/features/sso.md#requiring-it),
+ * before any permission; otherwise lacking `permission`. Pages, routes, actions and the live tail
+ * all decide by this one rule.
  */
-export function membershipRefusal(membership: MembershipDto, permission?: Permission): { message: string; twoFactorRequired: boolean } | null {
+export function membershipRefusal(
+  membership: MembershipDto,
+  session: { ssoOrgId: string | null },
+  permission?: Permission,
+): { message: string; requires?: MembershipRequirement } | null {
+  if (membership.ssoRequired && session.ssoOrgId !== membership.orgId)
+    return { message: `${membership.orgName} requires single sign-on. Sign in with SSO to continue.`, requires: "sso" };
   if (membership.needsTwoFactor)
-    return { message: `${membership.orgName} requires two-factor authentication. Set it up under Security to continue.`, twoFactorRequired: true };
-  if (permission && !can(membership.role, permission)) return { message: deniedMessage(permission), twoFactorRequired: false };
+    return { message: `${membership.orgName} requires two-factor authentication. Set it up under Security to continue.`, requires: "two_factor" };
+  if (permission && !can(membership.role, permission)) return { message: deniedMessage(permission) };
   return null;
 }

@@ -126,3 +126,7 @@ export function commaSeparatedChoices<T extends string>(values: readonly T[], me
     }),
   );
 }
+
+/** A switch as a form or a confirmation sends it: "on"/"true" or "off"/"false" (absent is off). */
+export const onOffSchema = (error: string) =>
+  z.preprocess((value) => value ?? "off", z.enum(["on", "off", "true", "false"], { error })).transform((value) => value === "on" || value === "true");

@@ -2,13 +2,14 @@ import "server-only";
 import { notFound, redirect } from "next/navigation";
 import { cache, type ReactNode } from "react";
 import { findMembershipBySlug, type MembershipDto } from "@/db/queries/organizations";
-import { membershipRefusal, type Permission } from "@/lib/authz";
-import { currentUserId } from "@/lib/session";
+import { membershipRefusal, type MembershipRequirement, type Permission } from "@/lib/authz";
+import { currentSession } from "@/lib/session";
 import { isSlug } from "@/lib/slug";
 import { redirectToSignIn } from "@/lib/sign-in-redirect";
 
 export type OrgAccess =
-  { ok: true; userId: string; membership: MembershipDto } | { ok: false; status: 401 | 403 | 404; message: string; twoFactorRequiredBy?: MembershipDto };
+  | { ok: true; userId: string; membership: MembershipDto }
+  | { ok: false; status: 401 | 403 | 404; message: string; requiredBy?: { requirement: MembershipRequirement; membership: MembershipDto } };
 
 // The layout, the page and its loaders all ask; the database answers once per request.
 const membershipOf = cache(async (userId: string, slug: string) => (isSlug(slug) ? findMembershipBySlug(userId, slug) : null));
@@ -18,14 +19,15 @@ const membershipOf = cache(async (userId: string, slug: string) => (isSlug(slug)
  * membership row in the database on this request. Without a permission: any member.
  */
 export async function orgAccess(slug: string, permission?: Permission): Promise<OrgAccess> {
-  const userId = await currentUserId();
-  if (!userId) return { ok: false, status: 401, message: "Your session has ended. Sign in again." };
-  const membership = await membershipOf(userId, slug);
+  const session = await currentSession();
+  if (!session) return { ok: false, status: 401, message: "Your session has ended. Sign in again." };
+  const membership = await membershipOf(session.userId, slug);
   // Another organization's slug is indistinguishable from one that does not exist.
   if (!membership) return { ok: false, status: 404, message: "Not found." };
-  const refusal = membershipRefusal(membership, permission);
-  if (refusal) return { ok: false, status: 403, message: refusal.message, ...(refusal.twoFactorRequired ? { twoFactorRequiredBy: membership } : {}) };
-  return { ok: true, userId, membership };
+  const refusal = membershipRefusal(membership, session, permission);
+  if (refusal)
+    return { ok: false, status: 403, message: refusal.message, ...(refusal.requires ? { requiredBy: { requirement: refusal.requires, membership } } : {}) };
+  return { ok: true, userId: session.userId, membership };
 }
 
 /** Where a member an organization's two-factor requirement keeps out is taken: their Security page, saying why. */
@@ -33,16 +35,22 @@ export function twoFactorSetupPath(orgSlug: string): string {
   return `/settings/security?${new URLSearchParams({ required: orgSlug })}`;
 }
 
+/** Where a member an organization's single sign-on requirement keeps out is taken: signing in through its provider, saying why. */
+export function ssoSignInPath(orgSlug: string): string {
+  return `/signin/sso?${new URLSearchParams({ required: orgSlug, callbackUrl: `/${orgSlug}` })}`;
+}
+
 /**
  * For pages: the signed-in viewer's membership when they may `permission`. Signed out → sign-in;
- * kept out by the organization's two-factor requirement → their Security page; otherwise a page
- * they may not see does not exist for them (404), as on GitHub.
+ * kept out by the organization's two-factor requirement → their Security page, by its single
+ * sign-on requirement → signing in with SSO; otherwise a page they may not see does not exist for
+ * them (404), as on GitHub.
  */
 export async function requireOrgAccess(slug: string, permission?: Permission): Promise<{ userId: string; membership: MembershipDto }> {
   const access = await orgAccess(slug, permission);
   if (access.ok) return access;
   if (access.status === 401) return redirectToSignIn();
-  if (access.twoFactorRequiredBy) redirect(twoFactorSetupPath(access.twoFactorRequiredBy.orgSlug));
+  if (access.requiredBy) redirect((access.requiredBy.requirement === "sso" ? ssoSignInPath : twoFactorSetupPath)(access.requiredBy.membership.orgSlug));
   notFound();
 }
 

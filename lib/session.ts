@@ -13,6 +13,8 @@ export interface SignedInSession {
   sessionId: string;
   /** When the person last gave their password or a second factor in this session (sudo mode). */
   authenticatedAt: Date;
+  /** The organization whose identity provider made this session, null for a password sign-in (docs/features/sso.md). */
+  ssoOrgId: string | null;
 }
 
 /** The cookie's session, if its row in `sessions` is still live, whatever its stage. Read once per request. */
@@ -29,7 +31,7 @@ const cookieSession = cache(async (): Promise<(SignedInSession & { secondFactorP
 async function sessionAtStage({ secondFactorPending }: { secondFactorPending: boolean }): Promise<SignedInSession | null> {
   const session = await cookieSession();
   return session && session.secondFactorPending === secondFactorPending
-    ? { userId: session.userId, sessionId: session.sessionId, authenticatedAt: session.authenticatedAt }
+    ? { userId: session.userId, sessionId: session.sessionId, authenticatedAt: session.authenticatedAt, ssoOrgId: session.ssoOrgId }
     : null;
 }
 

@@ -69,9 +69,10 @@ import {
   removeSsoConnectionAction,
   removeSsoDomainAction,
   saveSsoConnectionAction,
+  setSsoRequirementAction,
   verifySsoDomainAction,
 } from "@/app/[orgSlug]/settings/sso/actions";
-import { addSsoDomainInput, saveSsoConnectionInput, ssoConnectionInput, ssoDomainInput } from "@/lib/sso/input";
+import { addSsoDomainInput, requireSsoInput, saveSsoConnectionInput, ssoConnectionInput, ssoDomainInput } from "@/lib/sso/input";
 import { identityProofInput } from "@/lib/auth/identity-input";
 import { beginPasskeySignInAction, secondFactorSignInAction } from "@/app/(auth)/actions";
 import { confirmTotpSetupInput, secondFactorProofInput } from "@/lib/auth/two-factor-input";
@@ -124,6 +125,7 @@ const ACTIONS: { name: string; action: Action; input: z.ZodType; permission: Per
   { name: "addSsoDomainAction", action: addSsoDomainAction, input: addSsoDomainInput, permission: "sso.manage" },
   { name: "verifySsoDomainAction", action: verifySsoDomainAction, input: ssoDomainInput, permission: "sso.manage" },
   { name: "removeSsoDomainAction", action: removeSsoDomainAction, input: ssoDomainInput, permission: "sso.manage" },
+  { name: "setSsoRequirementAction", action: setSsoRequirementAction, input: requireSsoInput, permission: "sso.manage" },
   { name: "setTwoFactorRequirementAction", action: setTwoFactorRequirementAction, input: twoFactorRequirementInput, permission: "security.manage" },
   { name: "setLeakedKeyResponseAction", action: setLeakedKeyResponseAction, input: leakedKeyResponseInput, permission: "security.manage" },
   // Last: these change who holds which role, which the checks above take as fixed.

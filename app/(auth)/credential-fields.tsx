@@ -1,6 +1,7 @@
 "use client";
 
 import Link from "next/link";
+import type { ReactNode } from "react";
 import { FormAlert } from "@/components/form-alert";
 import { Button } from "@/components/ui/button";
 import { CardFooter } from "@/components/ui/card";
@@ -31,7 +32,7 @@ export function NewPasswordField({ error }: { error?: string }) {
   );
 }
 
-/** The submit button, and the way to the other form for someone on the wrong one. */
+/** The submit button, another way in (`children`, such as single sign-on), and the way to the other form for someone on the wrong one. */
 export function CredentialsFooter({
   pending,
   submit,
@@ -39,6 +40,7 @@ export function CredentialsFooter({
   prompt,
   href,
   link,
+  children,
 }: {
   pending: boolean;
   submit: string;
@@ -46,12 +48,14 @@ export function CredentialsFooter({
   prompt: string;
   href: string;
   link: string;
+  children?: ReactNode;
 }) {
   return (
     <CardFooter className="mt-6 flex flex-col gap-3">
       <Button type="submit" className="w-full" disabled={pending}>
         {pending ? submitting : submit}
       </Button>
+      {children}
       <p className="text-sm text-muted-foreground">
         {prompt}{" "}
         <Link href={href} className="font-medium text-primary underline-offset-4 hover:underline">

@@ -1,7 +1,7 @@
 import "server-only";
 import { and, asc, eq, sql } from "drizzle-orm";
 import { getDb, type DbOrTx, type Tx } from "@/db";
-import { memberships, organizations, users } from "@/db/schema";
+import { memberships, organizations, ssoConnections, users } from "@/db/schema";
 import { hasSecondFactorSql } from "./two-factor";
 import type { KeyPolicy, LeakedKeyResponse, Plan, Role } from "@/core/enums";
 
@@ -14,6 +14,8 @@ export interface MembershipDto {
   role: Role;
   /** The organization requires two-factor sign-in and this person has none yet, so they reach nothing of it. */
   needsTwoFactor: boolean;
+  /** The organization requires single sign-on of this person (not an owner): only a session its provider made reaches it. */
+  ssoRequired: boolean;
 }
 
 const membershipColumns = {
@@ -24,6 +26,7 @@ const membershipColumns = {
   rateLimitPerMinute: organizations.rateLimitPerMinute,
   role: memberships.role,
   needsTwoFactor: sql<boolean>`(${organizations.requireTwoFactor} and not ${hasSecondFactorSql(memberships.userId)})`,
+  ssoRequired: sql<boolean>`(${memberships.role} <> 'owner' and exists (select 1 from ${ssoConnections} where ${ssoConnections.orgId} = ${organizations.id} and ${ssoConnections.requireSso}))`,
 };
 
 export async function listMemberships(userId: string, db: DbOrTx = getDb()): Promise<MembershipDto[]> {

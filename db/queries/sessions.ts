@@ -10,17 +10,18 @@ const USER_AGENT_MAX = 512;
 /**
  * Starts a session for a user who just gave their password, records the sign-in for the Members
  * page (docs/features/members.md), and forgets their sessions that ended unused. With `secondFactorPending` the
- * session reaches nothing but the second-factor step until completeSecondFactor (docs/features/two-factor.md).
+ * session reaches nothing but the second-factor step until completeSecondFactor (docs/features/two-factor.md);
+ * `ssoOrgId` names the organization whose provider made it (docs/features/sso.md).
  */
 export async function createSession(
   userId: string,
   client: { ip: string | null; userAgent: string | null },
-  { secondFactorPending }: { secondFactorPending: boolean },
+  { secondFactorPending, ssoOrgId = null }: { secondFactorPending: boolean; ssoOrgId?: string | null },
 ): Promise<string> {
   const id = newId("ses");
   await getDb()
     .insert(sessions)
-    .values({ id, userId, ip: client.ip, userAgent: client.userAgent?.slice(0, USER_AGENT_MAX) ?? null, secondFactorPending });
+    .values({ id, userId, ip: client.ip, userAgent: client.userAgent?.slice(0, USER_AGENT_MAX) ?? null, secondFactorPending, ssoOrgId });
   await getDb().update(users).set({ lastSignInAt: new Date() }).where(eq(users.id, userId));
   await getDb()
     .delete(sessions)
@@ -33,6 +34,8 @@ export interface LiveSessionDto {
   secondFactorPending: boolean;
   /** When the person last proved who they are in this session: sudo mode's clock. */
   authenticatedAt: Date;
+  /** The organization whose identity provider made the session, or null for a password sign-in. */
+  ssoOrgId: string | null;
 }
 
 /**
@@ -40,19 +43,19 @@ export interface LiveSessionDto {
  * Records the use at most once an hour, in the same statement, so a page view costs one indexed read.
  */
 export async function liveSession(sessionId: string, userId: string): Promise<LiveSessionDto | null> {
-  const rows = rowsOf<{ second_factor_pending: boolean; authenticated_at: string | Date }>(
+  const rows = rowsOf<{ second_factor_pending: boolean; authenticated_at: string | Date; sso_org_id: string | null }>(
     await getDb().execute(sql`
       with live as (
-        select id, last_seen_at, second_factor_pending, authenticated_at from sessions
+        select id, last_seen_at, second_factor_pending, authenticated_at, sso_org_id from sessions
         where id = ${sessionId} and user_id = ${userId} and last_seen_at > now() - ${SESSION_IDLE_SECONDS}::int * interval '1 second'
       ), touched as (
         update sessions set last_seen_at = now()
         where id in (select id from live where last_seen_at < now() - interval '1 hour')
       )
-      select second_factor_pending, authenticated_at from live`),
+      select second_factor_pending, authenticated_at, sso_org_id from live`),
   );
   const row = rows[0];
-  return row ? { secondFactorPending: row.second_factor_pending, authenticatedAt: new Date(row.authenticated_at) } : null;
+  return row ? { secondFactorPending: row.second_factor_pending, authenticatedAt: new Date(row.authenticated_at), ssoOrgId: row.sso_org_id } : null;
 }
 
 /**

@@ -15,6 +15,7 @@ const SHOWN_CONNECTION = {
   clientId: ssoConnections.clientId,
   secretHint: ssoConnections.secretHint,
   defaultRole: ssoConnections.defaultRole,
+  requireSso: ssoConnections.requireSso,
   createdAt: ssoConnections.createdAt,
   updatedAt: ssoConnections.updatedAt,
 };
@@ -25,6 +26,7 @@ export interface SsoConnectionDto {
   clientId: string;
   secretHint: string;
   defaultRole: SsoRole;
+  requireSso: boolean;
   createdAt: Date;
   updatedAt: Date;
   createdByName: string | null;
@@ -170,4 +172,19 @@ export async function deleteSsoDomain(tx: DbOrTx, orgId: string, id: string) {
     .where(and(eq(ssoDomains.orgId, orgId), eq(ssoDomains.id, id)))
     .returning(SHOWN_DOMAIN);
   return row ?? null;
+}
+
+export async function setSsoRequired(tx: DbOrTx, orgId: string, required: boolean): Promise<void> {
+  await tx
+    .update(ssoConnections)
+    .set({ requireSso: required, updatedAt: sql`now()` })
+    .where(eq(ssoConnections.orgId, orgId));
+}
+
+export async function verifiedDomainCount(tx: DbOrTx, orgId: string): Promise<number> {
+  const [row] = await tx
+    .select({ n: count() })
+    .from(ssoDomains)
+    .where(and(eq(ssoDomains.orgId, orgId), isNotNull(ssoDomains.verifiedAt)));
+  return row?.n ?? 0;
 }

@@ -15,9 +15,15 @@ export async function getUser(userId: string, db: DbOrTx = getDb()): Promise<Use
 }
 
 /** The one read of a password hash: for the sign-in check of lib/auth/credentials.ts, which keeps it. */
-export async function findUserWithPasswordHash(email: string): Promise<{ user: UserDto; passwordHash: string } | null> {
+export async function findUserWithPasswordHash(email: string): Promise<{ user: UserDto; passwordHash: string | null } | null> {
   const [row] = await getDb().select().from(users).where(eq(users.email, email.toLowerCase()));
   return row ? { user: { id: row.id, name: row.name, email: row.email }, passwordHash: row.passwordHash } : null;
+}
+
+/** The person with this email, or null. */
+export async function findUserByEmail(db: DbOrTx, email: string): Promise<UserDto | null> {
+  const [row] = await db.select({ id: users.id, name: users.name, email: users.email }).from(users).where(eq(users.email, email.toLowerCase()));
+  return row ?? null;
 }
 
 /** The email already has an account. */

@@ -22,7 +22,8 @@ export const users = pgTable("users", {
   id: text("id").primaryKey(),
   email: text("email").notNull().unique(),
   name: text("name").notNull(),
-  passwordHash: text("password_hash").notNull(),
+  /** Null for a person who joined through their organization's identity provider and never set one (docs/features/sso.md). */
+  passwordHash: text("password_hash"),
   createdAt: createdAt(),
   /** Shown on the Members page; set when a session starts. */
   lastSignInAt: timestamp("last_sign_in_at", { withTimezone: true, mode: "date" }),
@@ -159,6 +160,12 @@ export const sessions = pgTable(
      */
     webauthnChallenge: text("webauthn_challenge"),
     webauthnChallengeAt: timestamp("webauthn_challenge_at", { withTimezone: true, mode: "date" }),
+    /**
+     * The organization whose identity provider made this session (docs/features/sso.md), null for
+     * a password sign-in: an organization that requires single sign-on lets its members and admins
+     * in from such a session only.
+     */
+    ssoOrgId: text("sso_org_id").references(() => organizations.id, { onDelete: "cascade" }),
   },
   (t) => [index("sessions_user_idx").on(t.userId)],
 );

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
-import { check, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { boolean, check, index, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { createdAt } from "./columns";
-import { roleEnum, tenant, users } from "./accounts";
+import { organizations, roleEnum, sessions, tenant, users } from "./accounts";
 
 /**
  * An organization's OpenID Connect provider (docs/features/sso.md#the-connection), at most one:
@@ -21,6 +21,8 @@ export const ssoConnections = pgTable(
     secretHint: text("secret_hint").notNull(),
     /** The role of a person the provider signs in for the first time. */
     defaultRole: roleEnum("default_role").notNull().default("member"),
+    /** Members and admins reach the organization only from a session its provider made; owners keep their password. */
+    requireSso: boolean("require_sso").notNull().default(false),
     createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
     createdAt: createdAt(),
     updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
@@ -58,4 +60,61 @@ export const ssoDomains = pgTable(
       .where(sql`${t.verifiedAt} is not null`),
     check("sso_domains_domain_lower_case", sql`${t.domain} = lower(${t.domain})`),
   ],
+);
+
+/**
+ * A sign-in through an organization's provider under way (docs/features/sso.md#signing-in): what
+ * the browser was sent to the provider with, kept here until it comes back, for 10 minutes at
+ * most. `state` is its key and the browser's cookie holds it too; a callback claims the row once
+ * (`completed_at`), so a code or state sent twice finds nothing. A finished sign-in leaves a
+ * one-time ticket (its SHA-256 here) that next-auth's "sso" provider exchanges for the session.
+ *
+ * A reference table (db/distribution.ts): the callback finds it by `state` before it knows the
+ * organization.
+ */
+export const ssoFlows = pgTable(
+  "sso_flows",
+  {
+    state: text("state").primaryKey(),
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    /** `sign_in` makes a session; `confirm` is sudo mode asked of the provider for the session that started it. */
+    purpose: text("purpose", { enum: ["sign_in", "confirm"] }).notNull(),
+    codeVerifier: text("code_verifier").notNull(),
+    nonce: text("nonce").notNull(),
+    /** A path on the dashboard, checked when the flow started. */
+    returnTo: text("return_to").notNull(),
+    /** For `confirm`: the session asking, and its person. */
+    sessionId: text("session_id").references(() => sessions.id, { onDelete: "cascade" }),
+    userId: text("user_id").references(() => users.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+    completedAt: timestamp("completed_at", { withTimezone: true, mode: "date" }),
+    ticketHash: text("ticket_hash"),
+  },
+  (t) => [
+    uniqueIndex("sso_flows_ticket_idx").on(t.ticketHash),
+    index("sso_flows_created_idx").on(t.createdAt),
+    check("sso_flows_confirm_names_session", sql`${t.purpose} = 'sign_in' or (${t.sessionId} is not null and ${t.userId} is not null)`),
+  ],
+);
+
+/**
+ * Who a provider's subject is here (docs/features/sso.md#who-signs-in): the ID token's `iss` and
+ * `sub` name a person for good, where an email may change hands. Made at a person's first sign-in
+ * through the organization's provider; one person has one identity an organization.
+ */
+export const ssoIdentities = pgTable(
+  "sso_identities",
+  {
+    orgId: tenant(),
+    issuer: text("issuer").notNull(),
+    subject: text("subject").notNull(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+    lastSignInAt: timestamp("last_sign_in_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.orgId, t.issuer, t.subject] }), uniqueIndex("sso_identities_org_user_idx").on(t.orgId, t.userId)],
 );

@@ -23,7 +23,8 @@ export class TooManyAttemptsFromAddress extends CredentialsSignin {
 /** The user whose password matches, or null; the hash never leaves this function. */
 export async function checkPassword(email: string, password: string): Promise<UserDto | null> {
   const found = await findUserWithPasswordHash(email);
-  if (!found) return verifyAgainstNothing(password).then(() => null);
+  // No account, or one that only signs in through its organization's provider: the same time spent, the same answer.
+  if (!found?.passwordHash) return verifyAgainstNothing(password).then(() => null);
   return (await verifyPassword(password, found.passwordHash)) ? found.user : null;
 }
 

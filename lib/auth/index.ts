@@ -5,6 +5,7 @@ import { hasSecondFactor } from "@/db/queries/two-factor";
 import { clientOf } from "./client";
 import { authorizeCredentials } from "./credentials";
 import { authConfig } from "./config";
+import { redeemSsoSignIn } from "./sso-ticket";
 
 export const {
   handlers,
@@ -37,6 +38,18 @@ export const {
         // With a second factor, the password alone makes a session that reaches the second step only (docs/features/two-factor.md).
         const secondFactorPending = await hasSecondFactor(user.id);
         return { id: user.id, sessionId: await createSession(user.id, client, { secondFactorPending }), secondFactorPending };
+      },
+    }),
+    // The end of a sign-in through an organization's provider (docs/features/sso.md#signing-in):
+    // the callback checked the provider's answer and left a one-time ticket, exchanged here.
+    Credentials({
+      id: "sso",
+      credentials: { ticket: {} },
+      async authorize(credentials, request) {
+        const signedIn = await redeemSsoSignIn(credentials.ticket);
+        if (!signedIn) return null;
+        const sessionId = await createSession(signedIn.userId, clientOf(request.headers), { secondFactorPending: false, ssoOrgId: signedIn.orgId });
+        return { id: signedIn.userId, sessionId, secondFactorPending: false };
       },
     }),
   ],

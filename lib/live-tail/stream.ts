@@ -103,8 +103,8 @@ async function stillAllowed(viewer: LiveTailViewer, streamId: string): Promise<L
     touchStream(streamId),
   ]);
   if (!session || session.secondFactorPending) return "signed_out";
-  // membershipRefusal also refuses a member the organization's two-factor requirement keeps out.
-  if (!membership || membership.orgId !== viewer.orgId || membershipRefusal(membership, "requests.inspect")) return "no_access";
+  // membershipRefusal also refuses a member the organization's two-factor or single sign-on requirement keeps out.
+  if (!membership || membership.orgId !== viewer.orgId || membershipRefusal(membership, session, "requests.inspect")) return "no_access";
   return touched ? null : "expired";
 }
 

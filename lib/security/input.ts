@@ -1,13 +1,11 @@
 import { z } from "zod";
 import { LEAKED_KEY_RESPONSE_VALUES } from "@/core/enums";
-import { orgIdSchema } from "@/lib/input-rules";
+import { onOffSchema, orgIdSchema } from "@/lib/input-rules";
 
 /** "Require two-factor for everyone", as the Members page's switch sends it. */
 export const twoFactorRequirementInput = z.object({
   orgId: orgIdSchema,
-  required: z
-    .preprocess((value) => value ?? "off", z.enum(["on", "off", "true", "false"], { error: "Say whether two-factor is required." }))
-    .transform((value) => value === "on" || value === "true"),
+  required: onOffSchema("Say whether two-factor is required."),
 });
 
 /** What a key a secret scanner reports gets, as the key policy page's choice sends it. */

@@ -5,10 +5,10 @@ import { newId } from "@/core/ids";
 import { ssoCredentials } from "@/core/sealed-secret";
 import type { SsoRole } from "@/core/sso";
 import type { DbOrTx } from "@/db";
-import { deleteSsoConnection, lockSsoConnection, upsertSsoConnection } from "@/db/queries/sso-settings";
+import { deleteSsoConnection, lockSsoConnection, setSsoRequired, upsertSsoConnection, verifiedDomainCount } from "@/db/queries/sso-settings";
 import type { ActionContext, Change } from "@/lib/action";
 import { UserFacingError } from "@/lib/errors";
-import type { saveSsoConnectionInput, ssoConnectionInput } from "./input";
+import type { requireSsoInput, saveSsoConnectionInput, ssoConnectionInput } from "./input";
 import { discoverIssuer } from "./issuer-check";
 
 /**
@@ -76,5 +76,28 @@ export async function removeConnection(_input: z.output<typeof ssoConnectionInpu
   return {
     data: { id: removed.id },
     activity: { action: "sso_connection.removed", target: { type: "sso_connection", id: removed.id, name: removed.issuer }, before: recorded(removed) },
+  };
+}
+
+/**
+ * "Require SSO" (docs/features/sso.md#requiring-it): from the next request, members and admins
+ * reach the organization only from a session its provider made; owners keep their password. It
+ * needs a provider and a verified domain, or no one but the owners could get in.
+ */
+export async function changeSsoRequirement({ required }: z.output<typeof requireSsoInput>, ctx: ActionContext): Promise<Change<{ required: boolean }>> {
+  const before = await lockSsoConnection(ctx.tx, ctx.orgId);
+  if (!before) throw new UserFacingError("Set up the identity provider first.");
+  if (before.requireSso === required) throw new UserFacingError(required ? "Single sign-on is already required." : "Single sign-on is already not required.");
+  if (required && (await verifiedDomainCount(ctx.tx, ctx.orgId)) === 0)
+    throw new UserFacingError("Verify an email domain first: without one, no one can sign in through the provider.");
+  await setSsoRequired(ctx.tx, ctx.orgId, required);
+  return {
+    data: { required },
+    activity: {
+      action: "sso_connection.requirement_changed",
+      target: { type: "sso_connection", id: before.id, name: before.issuer },
+      before: { required: before.requireSso },
+      after: { required },
+    },
   };
 }

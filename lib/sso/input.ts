@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { SSO_ROLE_VALUES } from "@/core/sso";
-import { boundedString, CONTROL_CHARACTER, idSchema, NO_CONTROL_CHARACTERS, orgIdSchema } from "@/lib/input-rules";
+import { boundedString, CONTROL_CHARACTER, emailSchema, idSchema, NO_CONTROL_CHARACTERS, onOffSchema, orgIdSchema } from "@/lib/input-rules";
 import { DOMAIN_MAX, domainProblem, normalizeDomain } from "./domain-name";
 import { ISSUER_URL_MAX, issuerUrlProblem } from "./issuer-url";
 
@@ -44,3 +44,11 @@ export const addSsoDomainInput = z.object({
 });
 
 export const ssoDomainInput = z.object({ orgId: orgIdSchema, domainId: idSchema });
+
+export const requireSsoInput = z.object({ orgId: orgIdSchema, required: onOffSchema("Say whether single sign-on is required.") });
+
+/** "Sign in with SSO": the email finds the organization by its verified domain. */
+export const ssoSignInInput = z.object({ email: emailSchema, callbackUrl: boundedString(2048).optional() });
+
+/** Sudo mode asked of the provider: where to come back to. */
+export const ssoConfirmInput = z.object({ returnTo: boundedString(2048).optional() });

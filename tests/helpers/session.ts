@@ -5,12 +5,15 @@ export const testSession: {
   secondFactorPending: boolean;
   /** How long ago the session last proved who it is: sudo mode's clock (docs/security.md#sudo-mode). */
   authenticatedMsAgo: number;
+  /** The organization whose identity provider made the session (docs/features/sso.md), null for a password sign-in. */
+  ssoOrgId: string | null;
   client: { ip: string; userAgent: string | null };
 } = {
   userId: null,
   sessionId: "ses_test",
   secondFactorPending: false,
   authenticatedMsAgo: 0,
+  ssoOrgId: null,
   client: { ip: "203.0.113.10", userAgent: "vitest" },
 };
 
@@ -20,6 +23,13 @@ export function actAs(userId: string | null, sessionId = "ses_test"): void {
   testSession.sessionId = sessionId;
   testSession.secondFactorPending = false;
   testSession.authenticatedMsAgo = 0;
+  testSession.ssoOrgId = null;
+}
+
+/** Acts as `userId` in a session `orgId`'s identity provider made. */
+export function actAsThroughSso(userId: string, orgId: string, sessionId = "ses_test"): void {
+  actAs(userId, sessionId);
+  testSession.ssoOrgId = orgId;
 }
 
 /** Acts as `userId` in a session that last gave its password 11 minutes ago: out of sudo mode, so a sensitive change asks who they are. */

@@ -9,6 +9,7 @@ vi.mock("@/lib/session", () => {
     userId: testSession.userId!,
     sessionId: testSession.sessionId,
     authenticatedAt: new Date(Date.now() - testSession.authenticatedMsAgo),
+    ssoOrgId: testSession.ssoOrgId,
   });
   return {
     currentUserId: async () => (testSession.userId && !testSession.secondFactorPending ? testSession.userId : null),

@@ -1,6 +1,9 @@
 "use client";
 
+import Link from "next/link";
+import { KeyRound } from "lucide-react";
 import { useActionForm } from "@/components/use-action-form";
+import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
@@ -26,7 +29,14 @@ export function SignInForm({ callbackUrl, email }: { callbackUrl: string; email:
             <Input name="password" type="password" autoComplete="current-password" required autoFocus={Boolean(email)} />
           </FormField>
         </CardContent>
-        <CredentialsFooter pending={pending} submit="Sign in" submitting="Signing in…" prompt="New here?" href="/signup" link="Create an account" />
+        <CredentialsFooter pending={pending} submit="Sign in" submitting="Signing in…" prompt="New here?" href="/signup" link="Create an account">
+          <Button asChild variant="outline" className="w-full">
+            <Link href={`/signin/sso?${new URLSearchParams({ callbackUrl })}`}>
+              <KeyRound aria-hidden />
+              Sign in with SSO
+            </Link>
+          </Button>
+        </CredentialsFooter>
       </form>
     </Card>
   );

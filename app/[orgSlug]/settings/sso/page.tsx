@@ -6,6 +6,7 @@ import { requireOrgAccess } from "@/lib/org-access";
 import { ssoOverview } from "@/lib/sso/overview";
 import { ConnectionCard } from "./connection-card";
 import { DomainsCard } from "./domains-card";
+import { RequireSsoCard } from "./require-sso-card";
 
 export const metadata: Metadata = { title: "Single sign-on" };
 
@@ -22,6 +23,12 @@ export default async function SsoPage({ params }: { params: Promise<{ orgSlug: s
       />
       <ConnectionCard orgId={membership.orgId} connection={connection} redirectUri={`${origin}${SSO_CALLBACK_PATH}`} />
       <DomainsCard orgId={membership.orgId} domains={domains} />
+      <RequireSsoCard
+        orgId={membership.orgId}
+        orgName={membership.orgName}
+        required={connection?.requireSso ?? false}
+        ready={connection !== null && domains.some((domain) => domain.verifiedAt !== null)}
+      />
     </div>
   );
 }

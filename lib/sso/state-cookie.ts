@@ -1,0 +1,20 @@
+import "server-only";
+import { cookies } from "next/headers";
+import { SSO_CALLBACK_PATH } from "@/core/sso";
+import { SSO_FLOW_SECONDS } from "@/db/queries/sso-sign-in";
+import { SSO_STATE_COOKIE } from "./sign-in-start";
+
+/**
+ * The browser keeps the flow's `state` for the callback to compare (docs/features/sso.md#signing-in):
+ * sent only to the callback's path, never readable by scripts, and with SameSite=Lax, which still
+ * sends it on the provider's top-level redirect back.
+ */
+export async function rememberSsoState(state: string, origin: string): Promise<void> {
+  (await cookies()).set(SSO_STATE_COOKIE, state, {
+    httpOnly: true,
+    sameSite: "lax",
+    secure: origin.startsWith("https:"),
+    path: SSO_CALLBACK_PATH,
+    maxAge: SSO_FLOW_SECONDS,
+  });
+}
