@@ -1,4 +1,5 @@
 import { signOutAction, signOutEverywhereAction } from "@/app/(auth)/actions";
+import { ssoConfirmAction } from "@/app/(auth)/signin/sso/actions";
 import { markAlertsReadAction } from "@/app/[orgSlug]/settings/alerts/actions";
 import { beginPasskeyProofAction, confirmIdentityAction } from "@/app/settings/security/actions";
 
@@ -7,7 +8,7 @@ import { beginPasskeyProofAction, confirmIdentityAction } from "@/app/settings/s
  * app/): signing out, the bell, and sudo mode's question (docs/security.md#sudo-mode). The organization's layout and
  * the account settings' layout pass the same ones.
  */
-export const SUDO_MODE_ACTIONS = { confirmIdentity: confirmIdentityAction, beginPasskeyProof: beginPasskeyProofAction };
+export const SUDO_MODE_ACTIONS = { confirmIdentity: confirmIdentityAction, beginPasskeyProof: beginPasskeyProofAction, confirmWithSso: ssoConfirmAction };
 
 export const DASHBOARD_ACTIONS = {
   signOut: { here: signOutAction, everywhere: signOutEverywhereAction },

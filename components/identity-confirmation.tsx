@@ -3,7 +3,7 @@
 import dynamic from "next/dynamic";
 import { useCallback, useRef, useState, type ReactNode } from "react";
 import { IdentityConfirmationContext, type AskForIdentity } from "@/components/identity-confirmation-context";
-import type { SudoModeActions } from "@/components/identity-confirmation-dialog";
+import type { SignInWays, SudoModeActions } from "@/components/identity-confirmation-dialog";
 import type { SecondFactorMethods } from "@/components/second-factor-fields";
 
 // The dialog, its form and the second factor's fields come with the first question, not with every
@@ -19,11 +19,13 @@ const IdentityConfirmationDialog = dynamic(() => import("@/components/identity-c
 export function IdentityConfirmationProvider({
   actions,
   secondFactors,
+  signInWays,
   sudoModeSeconds,
   children,
 }: {
   actions: SudoModeActions;
   secondFactors: SecondFactorMethods;
+  signInWays: SignInWays;
   sudoModeSeconds: number;
   children: ReactNode;
 }) {
@@ -56,6 +58,7 @@ export function IdentityConfirmationProvider({
           onAnswer={settle}
           actions={actions}
           secondFactors={secondFactors}
+          signInWays={signInWays}
           sudoModeSeconds={sudoModeSeconds}
         />
       ) : null}

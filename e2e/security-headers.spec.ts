@@ -9,6 +9,7 @@ import { SignInPage } from "./pages/sign-in-page";
 
 const SIGNED_OUT_PAGES = [
   { path: "/signin", title: "Sign in · Invoicing" },
+  { path: "/signin/sso", title: "Sign in with SSO · Invoicing" },
   { path: "/signup", title: "Create an account · Invoicing" },
   { path: "/docs", title: "API reference · Invoicing" },
   { path: `/invite/inv_${"0".repeat(32)}`, title: "Invitation · Invoicing" },

@@ -16,6 +16,8 @@ export SIGN_UPS_PER_HOUR="${SIGN_UPS_PER_HOUR:-1000}"
 SERVER="${E2E_SERVER:-0}"
 # Secret scanning reports (docs/security.md#leaked-keys-and-secret-scanning) are checked against keys e2e/secret-scanner.ts serves here.
 export SECRET_SCANNING_KEYS_URL="http://127.0.0.1:$((3190 + SERVER))/keys"
+# Email domains are verified (docs/features/sso.md#domains) against the DNS server e2e/sso.spec.ts runs here.
+export SSO_DNS_SERVERS="127.0.0.1:$((3290 + SERVER))"
 if [ -z "${DATABASE_URL:-}" ]; then
   rm -rf "data/e2e/server-$SERVER"
   export PGLITE_DIR="$PWD/data/e2e/server-$SERVER/pglite"

@@ -2,6 +2,7 @@ import "server-only";
 import { notFound, redirect } from "next/navigation";
 import { cache, type ReactNode } from "react";
 import { findMembershipBySlug, type MembershipDto } from "@/db/queries/organizations";
+import { getUser } from "@/db/queries/users";
 import { membershipRefusal, type MembershipRequirement, type Permission } from "@/lib/authz";
 import { currentSession } from "@/lib/session";
 import { isSlug } from "@/lib/slug";
@@ -35,9 +36,10 @@ export function twoFactorSetupPath(orgSlug: string): string {
   return `/settings/security?${new URLSearchParams({ required: orgSlug })}`;
 }
 
-/** Where a member an organization's single sign-on requirement keeps out is taken: signing in through its provider, saying why. */
-export function ssoSignInPath(orgSlug: string): string {
-  return `/signin/sso?${new URLSearchParams({ required: orgSlug, callbackUrl: `/${orgSlug}` })}`;
+/** Where a member an organization's single sign-on requirement keeps out is taken: signing in through its provider, saying why, their email filled in. */
+async function ssoSignInPath(orgSlug: string, userId: string): Promise<string> {
+  const email = (await getUser(userId))?.email ?? "";
+  return `/signin/sso?${new URLSearchParams({ required: orgSlug, callbackUrl: `/${orgSlug}`, email })}`;
 }
 
 /**
@@ -50,7 +52,9 @@ export async function requireOrgAccess(slug: string, permission?: Permission): P
   const access = await orgAccess(slug, permission);
   if (access.ok) return access;
   if (access.status === 401) return redirectToSignIn();
-  if (access.requiredBy) redirect((access.requiredBy.requirement === "sso" ? ssoSignInPath : twoFactorSetupPath)(access.requiredBy.membership.orgSlug));
+  const required = access.requiredBy;
+  if (required?.requirement === "sso") redirect(await ssoSignInPath(required.membership.orgSlug, (await currentSession())!.userId));
+  if (required) redirect(twoFactorSetupPath(required.membership.orgSlug));
   notFound();
 }
 

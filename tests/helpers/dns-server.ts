@@ -14,12 +14,13 @@ export class DnsServer {
   /** `host:port`, as SSO_DNS_SERVERS takes it. */
   address = "";
 
-  async start(): Promise<void> {
+  /** Listens on `port` of 127.0.0.1, any free one by default. */
+  async start(port = 0): Promise<void> {
     this.socket.on("message", (message, peer) => {
       const reply = this.answer(dnsPacket.decode(message));
       this.socket.send(reply, peer.port, peer.address);
     });
-    await new Promise<void>((resolve) => this.socket.bind(0, "127.0.0.1", resolve));
+    await new Promise<void>((resolve) => this.socket.bind(port, "127.0.0.1", resolve));
     this.address = `127.0.0.1:${(this.socket.address() as AddressInfo).port}`;
   }
 

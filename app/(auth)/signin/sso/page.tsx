@@ -14,9 +14,18 @@ const REFUSALS: Record<SsoRefusalReason, string> = {
   identity: "Your identity provider signed you in, but not with an email at a domain your organization has verified. Ask your administrator.",
 };
 
-export default async function SsoSignInPage({ searchParams }: { searchParams: Promise<{ callbackUrl?: string; error?: string; email?: string }> }) {
-  const { callbackUrl, error, email } = await searchParams;
+/** Said when an organization's requirement sent a password session here (lib/org-access.ts); which organization is in the address already, so it is not named. */
+const REQUIRED = "This organization requires single sign-on: sign in through its identity provider to continue.";
+
+export default async function SsoSignInPage({
+  searchParams,
+}: {
+  searchParams: Promise<{ callbackUrl?: string; error?: string; email?: string; required?: string }>;
+}) {
+  const { callbackUrl, error, email, required } = await searchParams;
   const returnTo = safeCallbackPath(callbackUrl, (await headers()).get("host") ?? undefined);
   const refusal = error && error in REFUSALS ? REFUSALS[error as SsoRefusalReason] : null;
-  return <SsoSignInForm callbackUrl={returnTo} refusal={refusal} email={typeof email === "string" ? email.slice(0, 254) : ""} />;
+  return (
+    <SsoSignInForm callbackUrl={returnTo} refusal={refusal} notice={required ? REQUIRED : null} email={typeof email === "string" ? email.slice(0, 254) : ""} />
+  );
 }

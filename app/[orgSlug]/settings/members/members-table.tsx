@@ -1,4 +1,3 @@
-import { ShieldCheck } from "lucide-react";
 import type { Role } from "@/core/enums";
 import type { MemberDto } from "@/db/queries/members";
 import { RelativeTime } from "@/components/relative-time";
@@ -10,15 +9,18 @@ import { mayManageRole } from "@/lib/authz";
 import { initials } from "@/lib/initials";
 import { ROLE_INFO } from "@/lib/roles";
 import { LAST_OWNER_HINT } from "./member-change";
+import { MemberSignIn } from "./member-sign-in";
 import { MemberActionsMenu, MemberRoleSelect, type ConfirmationContext, type MemberActions } from "./member-controls";
 
-// On a phone the member and their role come first; the dates wait for a wider screen.
+// On a phone the member, their role and how they sign in come first; the dates wait for a wider screen.
 const WIDE_ONLY = "hidden md:table-cell";
 
 interface Props {
   orgId: string;
   orgName: string;
   members: MemberDto[];
+  /** The organization requires single sign-on of everyone but its owners. */
+  ssoRequired: boolean;
   viewerId: string;
   viewerRole: Role;
   grantable: Role[];
@@ -39,7 +41,7 @@ function actionsOn(member: MemberDto, viewerId: string, viewerRole: Role, lastOw
  * The organization's members, rendered on the server: only a row's role select and actions menu
  * hydrate (./member-controls.tsx).
  */
-export function MembersTable({ orgId, orgName, members, viewerId, viewerRole, grantable }: Props) {
+export function MembersTable({ orgId, orgName, members, ssoRequired, viewerId, viewerRole, grantable }: Props) {
   const context: ConfirmationContext = { orgId, orgName, viewerId };
   // The organization's one owner, whose role select and "Leave" are locked; null while there are several.
   const owners = members.filter((member) => member.role === "owner");
@@ -50,13 +52,19 @@ export function MembersTable({ orgId, orgName, members, viewerId, viewerRole, gr
         <p className="text-sm text-muted-foreground">
           {members.length} {members.length === 1 ? "member" : "members"}
         </p>
+        {/* Said here because it explains the SSO badges below; the switch is on the Single sign-on page. */}
+        {ssoRequired ? (
+          <p className="mt-1 text-sm text-muted-foreground">
+            Single sign-on is required: admins, members and guests sign in through the identity provider; owners may still use their password.
+          </p>
+        ) : null}
       </div>
       <Table aria-label="Members">
         <TableHeader>
           <TableRow>
             <TableHead>Member</TableHead>
             <TableHead>Role</TableHead>
-            <TableHead>Two-factor</TableHead>
+            <TableHead>Sign-in</TableHead>
             <TableHead className={WIDE_ONLY}>Joined</TableHead>
             <TableHead className={WIDE_ONLY}>Last sign-in</TableHead>
             <TableActionsHead />
@@ -80,7 +88,7 @@ export function MembersTable({ orgId, orgName, members, viewerId, viewerRole, gr
   );
 }
 
-/** One member: who they are, their role (a select where the viewer may change it), two-factor, dates, and the row's menu. */
+/** One member: who they are, their role (a select where the viewer may change it), how they sign in, dates, and the row's menu. */
 function MemberRow({
   member,
   context,
@@ -130,15 +138,7 @@ function MemberRow({
         )}
       </TableCell>
       <TableCell>
-        {member.hasTwoFactor ? (
-          <Badge variant="success">
-            <ShieldCheck aria-hidden /> On
-          </Badge>
-        ) : (
-          <Badge variant="outline" className="text-muted-foreground">
-            Off
-          </Badge>
-        )}
+        <MemberSignIn member={member} />
       </TableCell>
       <TableCell className={WIDE_ONLY}>
         <RelativeTime value={member.joinedAt} />

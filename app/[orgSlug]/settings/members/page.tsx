@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { listOpenInvitations } from "@/db/queries/invitations";
-import { listMembers } from "@/db/queries/members";
+import { isSsoRequired, listMembers } from "@/db/queries/members";
 import { securitySettings } from "@/db/queries/organizations";
 import { PageHeader } from "@/components/page-header";
 import { can, grantableRoles } from "@/lib/authz";
@@ -16,10 +16,11 @@ export const metadata: Metadata = { title: "Members" };
 export default async function MembersPage({ params }: { params: Promise<{ orgSlug: string }> }) {
   const { orgSlug } = await params;
   const { userId, membership } = await requireOrgAccess(orgSlug, "members.view");
-  const [members, invitations, { requireTwoFactor }] = await Promise.all([
+  const [members, invitations, { requireTwoFactor }, ssoRequired] = await Promise.all([
     listMembers(membership.orgId),
     listOpenInvitations(membership.orgId),
     securitySettings(membership.orgId),
+    isSsoRequired(membership.orgId),
   ]);
   const grantable = grantableRoles(membership.role);
   const canInvite = can(membership.role, "members.manage");
@@ -43,6 +44,7 @@ export default async function MembersPage({ params }: { params: Promise<{ orgSlu
         orgId={membership.orgId}
         orgName={membership.orgName}
         members={members}
+        ssoRequired={ssoRequired}
         viewerId={userId}
         viewerRole={membership.role}
         grantable={grantable}

@@ -13,9 +13,9 @@ export function RequireSsoCard({ orgId, orgName, required, ready }: { orgId: str
         </CardTitle>
         <CardDescription>
           {required
-            ? `Members and admins reach ${orgName} only after signing in through the identity provider. Owners can still use their password and second factor, as a way back in.`
+            ? `Admins, members and guests reach ${orgName} only after signing in through the identity provider. Owners can still use their password and second factor, as a way back in.`
             : ready
-              ? `Members and admins may sign in with a password or through the identity provider. Require the provider to manage access in one place.`
+              ? `Everyone may sign in with a password or through the identity provider. Require the provider to manage access in one place.`
               : "Set up the identity provider and verify an email domain first."}
         </CardDescription>
       </CardHeader>

@@ -14,14 +14,14 @@ export function RequireSsoSwitch({ orgId, orgName, required }: { orgId: string; 
         button: "Require SSO…",
         title: `Require single sign-on for ${orgName}?`,
         description:
-          "From their next page load, members and admins signed in with a password are sent to sign in through the identity provider. Owners keep their password.",
+          "From their next page load, admins, members and guests signed in with a password are sent to sign in through the identity provider. Owners keep their password.",
         confirm: "Require SSO",
         done: "Single sign-on is now required",
       }}
       off={{
         button: "Stop requiring SSO…",
         title: "Stop requiring single sign-on?",
-        description: "Members and admins may then come in with their password again.",
+        description: "Admins, members and guests may then come in with their password again.",
         confirm: "Stop requiring",
         done: "Single sign-on is no longer required",
       }}

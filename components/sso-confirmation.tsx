@@ -1,0 +1,35 @@
+"use client";
+
+import { ExternalLink } from "lucide-react";
+import { useState, useTransition } from "react";
+import { FormAlert } from "@/components/form-alert";
+import { Button } from "@/components/ui/button";
+import type { ActionResult } from "@/lib/action-result";
+
+/** Starts sudo mode's question at the identity provider: where to send the browser. */
+export type ConfirmWithSsoAction = (prev: null, input: { returnTo: string }) => Promise<ActionResult<{ url: string }>>;
+
+/**
+ * Sudo mode answered at the organization's identity provider (docs/features/sso.md#sudo-mode-through-the-provider):
+ * the browser goes there to sign in again and comes back to this page, where the change can be made.
+ */
+export function SsoConfirmation({ confirmWithSso }: { confirmWithSso: ConfirmWithSsoAction }) {
+  const [pending, startTransition] = useTransition();
+  const [error, setError] = useState<string | null>(null);
+  const leave = () =>
+    startTransition(async () => {
+      const result = await confirmWithSso(null, { returnTo: `${window.location.pathname}${window.location.search}` });
+      if (result.ok) window.location.assign(result.data.url);
+      else setError(result.error);
+    });
+  return (
+    <div className="space-y-3">
+      {error && <FormAlert>{error}</FormAlert>}
+      <Button type="button" className="w-full" onClick={leave} disabled={pending} autoFocus>
+        <ExternalLink aria-hidden />
+        {pending ? "Redirecting…" : "Continue with single sign-on"}
+      </Button>
+      <p className="text-sm text-muted-foreground">You come back to this page afterwards; make the change again there.</p>
+    </div>
+  );
+}
