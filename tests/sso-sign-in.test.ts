@@ -1,7 +1,7 @@
-import { and, eq } from "drizzle-orm";
+import { and, count, eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { getDb } from "@/db";
-import { activityLog, memberships, ssoIdentities, users } from "@/db/schema";
+import { activityLog, memberships, ssoFlows, ssoIdentities, users } from "@/db/schema";
 import { createSession } from "@/db/queries/sessions";
 import { checkPassword } from "@/lib/auth/credentials";
 import { redeemSsoSignIn } from "@/lib/auth/sso-ticket";
@@ -27,6 +27,7 @@ beforeAll(async () => {
 afterAll(() => provider.stop());
 beforeEach(async () => {
   process.env.WEBHOOK_ALLOW_PRIVATE = "true";
+  delete process.env.SSO_STARTS_PER_ADDRESS;
   provider.publishForeignKeys(false);
   team = await createTeam("enterprise");
   domain = freshDomain();
@@ -44,7 +45,7 @@ function person(at = domain, claims: { email_verified?: boolean; name?: string }
 
 /** A sign-in from the start to the provider's redirect back: the callback URL and the browser's cookie. */
 async function signInAtProvider(sub: string, email: string, alter?: (url: URL) => void) {
-  const flow = await startSsoSignIn(email, "/after", BASE_URL);
+  const flow = await startSsoSignIn(email, "/after", BASE_URL, CLIENT);
   const url = new URL(flow.authorizationUrl);
   alter?.(url);
   return { callback: await provider.signInAt(url, sub), state: flow.state };
@@ -161,7 +162,7 @@ describe("attacks, each refused with nothing made", () => {
 
   it("an email of a domain the organization has not verified, typed or given by the provider", async () => {
     const pending = freshDomain("pending");
-    await expect(startSsoSignIn(`someone@${pending}`, "/", BASE_URL)).rejects.toThrow("Check the highlighted fields.");
+    await expect(startSsoSignIn(`someone@${pending}`, "/", BASE_URL, CLIENT)).rejects.toThrow("Check the highlighted fields.");
     const before = await accountsState();
     const { sub } = person(pending);
     const typed = `typed@${domain}`;
@@ -194,6 +195,23 @@ describe("attacks, each refused with nothing made", () => {
     const { callback, state } = await signInAtProvider(attacker, `anyone@${otherDomain}`);
     await refusedWith("identity", finish(callback, state));
     expect(await accountsState()).toEqual(before);
+  });
+});
+
+describe("starting a sign-in", () => {
+  it("is bounded per address, whatever the domain, and a refusal writes no flow", async () => {
+    process.env.SSO_STARTS_PER_ADDRESS = "3";
+    const address = { ip: `198.51.100.${subjects % 250}` };
+    const { email } = person();
+    await startSsoSignIn(email, "/", BASE_URL, address);
+    await expect(startSsoSignIn(`someone@${freshDomain("unknown")}`, "/", BASE_URL, address)).rejects.toThrow("Check the highlighted fields.");
+    await startSsoSignIn(email, "/", BASE_URL, address);
+    const flows = async () => (await getDb().select({ n: count() }).from(ssoFlows))[0]!.n;
+    const before = await flows();
+    await expect(startSsoSignIn(email, "/", BASE_URL, address)).rejects.toThrow("Too many single sign-on attempts from your network");
+    expect(await flows()).toBe(before);
+    // Another address is counted apart.
+    await startSsoSignIn(email, "/", BASE_URL, { ip: "198.51.100.251" });
   });
 });
 

@@ -5,6 +5,9 @@ import { SSO_CALLBACK_PATH } from "@/core/sso";
 import { connectionForVerifiedDomain, connectionOf, insertSsoFlow, ssoSubjectOf, type SignInConnection } from "@/db/queries/sso-sign-in";
 import { getDb } from "@/db";
 import { getUser } from "@/db/queries/users";
+import { countAttempt } from "@/db/queries/auth-throttle";
+import { wholeNumberFromEnv } from "@/core/env-number";
+import type { Client } from "@/lib/auth/client";
 import { UserFacingError } from "@/lib/errors";
 import type { SignedInSession } from "@/lib/session";
 import { providerClient } from "./provider-client";
@@ -73,8 +76,20 @@ export function ssoRedirectUri(baseUrl: string): string {
   return `${baseUrl.replace(/\/$/, "")}${SSO_CALLBACK_PATH}`;
 }
 
-/** Signing in: the email's verified domain finds the organization and its provider. */
-export async function startSsoSignIn(email: string, returnTo: string, baseUrl: string): Promise<StartedFlow> {
+/**
+ * How many sign-ins through a provider one address may start in SSO_STARTS_WINDOW_SECONDS: each
+ * writes a flow and asks a provider, so a flood is bounded, while an office behind one address
+ * signing in at nine o'clock stays well under it. `SSO_STARTS_PER_ADDRESS` overrides it.
+ */
+export function maxSsoStartsPerAddress(): number {
+  return wholeNumberFromEnv("SSO_STARTS_PER_ADDRESS", 300, "sign-ins");
+}
+const SSO_STARTS_WINDOW_SECONDS = 15 * 60;
+
+/** Signing in: the email's verified domain finds the organization and its provider. Counted per address first, whatever the domain. */
+export async function startSsoSignIn(email: string, returnTo: string, baseUrl: string, client: Pick<Client, "ip">): Promise<StartedFlow> {
+  const counted = await countAttempt([{ subject: `sso-start-ip:${client.ip}`, limit: maxSsoStartsPerAddress(), windowSeconds: SSO_STARTS_WINDOW_SECONDS }]);
+  if ("refusedBy" in counted) throw new UserFacingError("Too many single sign-on attempts from your network. Try again in 15 minutes.");
   const domain = emailDomain(email);
   const connection = await connectionForVerifiedDomain(domain);
   if (!connection)
