@@ -1,27 +1,20 @@
 "use client";
 
 import { ExternalLink } from "lucide-react";
-import { useState, useTransition } from "react";
 import { FormAlert } from "@/components/form-alert";
+import { useConfirmAction, type ConfirmAction } from "@/components/use-confirm-action";
 import { Button } from "@/components/ui/button";
-import type { ActionResult } from "@/lib/action-result";
 
 /** Starts sudo mode's question at the identity provider: where to send the browser. */
-export type ConfirmWithSsoAction = (prev: null, input: { returnTo: string }) => Promise<ActionResult<{ url: string }>>;
+export type ConfirmWithSsoAction = ConfirmAction<{ returnTo: string }, { url: string }>;
 
 /**
  * Sudo mode answered at the organization's identity provider (docs/features/sso.md#sudo-mode-through-the-provider):
  * the browser goes there to sign in again and comes back to this page, where the change can be made.
  */
 export function SsoConfirmation({ confirmWithSso }: { confirmWithSso: ConfirmWithSsoAction }) {
-  const [pending, startTransition] = useTransition();
-  const [error, setError] = useState<string | null>(null);
-  const leave = () =>
-    startTransition(async () => {
-      const result = await confirmWithSso(null, { returnTo: `${window.location.pathname}${window.location.search}` });
-      if (result.ok) window.location.assign(result.data.url);
-      else setError(result.error);
-    });
+  const { pending, error, run } = useConfirmAction(confirmWithSso, { onSuccess: ({ url }) => window.location.assign(url) });
+  const leave = () => run({ returnTo: `${window.location.pathname}${window.location.search}` });
   return (
     <div className="space-y-3">
       {error && <FormAlert>{error}</FormAlert>}

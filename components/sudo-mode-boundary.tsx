@@ -1,5 +1,4 @@
-import { secondFactorMethods } from "@/db/queries/two-factor";
-import { hasPassword } from "@/db/queries/users";
+import { identityProofMethods } from "@/db/queries/two-factor";
 import { IdentityConfirmationProvider } from "@/components/identity-confirmation";
 import type { SudoModeActions } from "@/components/identity-confirmation-dialog";
 import { sudoModeSeconds } from "@/lib/auth/sudo";
@@ -11,7 +10,7 @@ import { currentSession } from "@/lib/session";
  * organization's identity provider made answers at the provider (docs/features/sso.md#sudo-mode-through-the-provider).
  */
 export async function SudoModeBoundary({ userId, actions, children }: { userId: string; actions: SudoModeActions; children: React.ReactNode }) {
-  const [secondFactors, password, session] = await Promise.all([secondFactorMethods(userId), hasPassword(userId), currentSession()]);
+  const [{ password, ...secondFactors }, session] = await Promise.all([identityProofMethods(userId), currentSession()]);
   return (
     <IdentityConfirmationProvider
       actions={actions}

@@ -11,3 +11,8 @@ export const SSO_DOMAINS_MAX = 10;
 
 /** The path the provider sends a person back to after signing in, on the dashboard's address: the redirect URI an owner registers at the provider. */
 export const SSO_CALLBACK_PATH = "/api/auth/sso/callback";
+
+/** The redirect URI on the dashboard's address `baseUrl`: what the owner registers, and what the sign-in sends. */
+export function ssoRedirectUri(baseUrl: string): string {
+  return `${baseUrl.replace(/\/$/, "")}${SSO_CALLBACK_PATH}`;
+}

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { getDb } from "@/db";
 import { activityLog, memberships, ssoFlows, ssoIdentities, users } from "@/db/schema";
 import { createSession } from "@/db/queries/sessions";
+import { identityProofMethods } from "@/db/queries/two-factor";
 import { checkPassword } from "@/lib/auth/credentials";
 import { redeemSsoSignIn } from "@/lib/auth/sso-ticket";
 import { SsoRefusal } from "@/lib/sso/refusal";
@@ -86,8 +87,10 @@ describe("signing in through the provider", () => {
     if (finished.purpose !== "sign_in") throw new Error("a sign-in");
     expect(await redeemSsoSignIn(finished.ticket)).toEqual({ userId: joined!.id, orgId: team.org.id });
     expect(await redeemSsoSignIn(finished.ticket)).toBeNull();
-    // No password to guess: the password check refuses it as it refuses an unknown email.
+    // No password to guess: the password check refuses it as it refuses an unknown email, and sudo mode does not offer it.
     expect(await checkPassword(email, "")).toBeNull();
+    expect(await identityProofMethods(joined!.id)).toEqual({ totp: false, passkey: false, password: false });
+    expect((await identityProofMethods(team.owner.id)).password).toBe(true);
   });
 
   it("links a person who already has an account by their email, and finds them by their subject from then on", async () => {

@@ -63,6 +63,22 @@ export async function secondFactorMethods(userId: string): Promise<SecondFactorM
   return { totp: Boolean(row?.totp), passkey: Boolean(row?.passkey) };
 }
 
+/**
+ * The ways a person can answer sudo mode's question, read in one statement for every dashboard
+ * page: their second factors, and whether they have a password (one who joined through an
+ * identity provider may have none, docs/features/sso.md#who-signs-in).
+ */
+export async function identityProofMethods(userId: string): Promise<SecondFactorMethodsDto & { password: boolean }> {
+  const [row] = await getDb()
+    .select({
+      totp: hasTotpSql(sql`${userId}`),
+      passkey: hasPasskeySql(sql`${userId}`),
+      password: sql<boolean>`exists (select 1 from ${users} where ${users.id} = ${userId} and ${users.passwordHash} is not null)`,
+    })
+    .from(sql`(select 1) as one`);
+  return { totp: Boolean(row?.totp), passkey: Boolean(row?.passkey), password: Boolean(row?.password) };
+}
+
 /** The same, by the email a sign-in used. */
 export async function emailHasSecondFactor(email: string): Promise<boolean> {
   const [row] = await getDb()

@@ -1,5 +1,5 @@
 import "server-only";
-import { eq, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { getDb, type DbOrTx, type Tx } from "@/db";
 import { users } from "@/db/schema";
 
@@ -18,15 +18,6 @@ export async function getUser(userId: string, db: DbOrTx = getDb()): Promise<Use
 export async function findUserWithPasswordHash(email: string): Promise<{ user: UserDto; passwordHash: string | null } | null> {
   const [row] = await getDb().select().from(users).where(eq(users.email, email.toLowerCase()));
   return row ? { user: { id: row.id, name: row.name, email: row.email }, passwordHash: row.passwordHash } : null;
-}
-
-/** Whether the person has a password: one who joined through their organization's identity provider may have none (docs/features/sso.md). */
-export async function hasPassword(userId: string): Promise<boolean> {
-  const [row] = await getDb()
-    .select({ has: sql<boolean>`${users.passwordHash} is not null` })
-    .from(users)
-    .where(eq(users.id, userId));
-  return row?.has ?? false;
 }
 
 /** The person with this email, or null. */

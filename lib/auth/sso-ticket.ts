@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { redeemSsoTicket } from "@/db/queries/sso-sign-in";
 
 /**
@@ -6,7 +6,13 @@ import { redeemSsoTicket } from "@/db/queries/sso-sign-in";
  * 32 random bytes, kept by their hash, exchanged once for a session within a minute.
  */
 
-export function hashSsoTicket(ticket: string): string {
+/** A new ticket and what is stored of it. */
+export function mintSsoTicket(): { ticket: string; hash: string } {
+  const ticket = randomBytes(32).toString("base64url");
+  return { ticket, hash: hashSsoTicket(ticket) };
+}
+
+function hashSsoTicket(ticket: string): string {
   return createHash("sha256").update(ticket).digest("hex");
 }
 

@@ -1,11 +1,11 @@
 import "server-only";
-import { randomBytes, timingSafeEqual } from "node:crypto";
+import { timingSafeEqual } from "node:crypto";
 import * as client from "openid-client";
 import { getDb } from "@/db";
 import { claimSsoFlow, connectionOf, deleteSsoFlow, leaveSsoTicket, ssoSubjectOf, type ClaimedSsoFlow } from "@/db/queries/sso-sign-in";
 import { markAuthenticated } from "@/db/queries/sessions";
 import type { Client } from "@/lib/auth/client";
-import { hashSsoTicket } from "@/lib/auth/sso-ticket";
+import { mintSsoTicket } from "@/lib/auth/sso-ticket";
 import { providerClient } from "./provider-client";
 import { CONFIRM_MAX_AGE_SECONDS } from "./sign-in-start";
 import { personForIdentity, type ProviderIdentity } from "./person";
@@ -84,8 +84,8 @@ export async function finishSsoFlow(input: { cookieState: string | undefined; ca
       return { purpose: "confirm", returnTo: flow.returnTo };
     }
     const userId = await personForIdentity(identity, input.client);
-    const ticket = randomBytes(32).toString("base64url");
-    await leaveSsoTicket(flow.state, hashSsoTicket(ticket), userId);
+    const { ticket, hash } = mintSsoTicket();
+    await leaveSsoTicket(flow.state, hash, userId);
     return { purpose: "sign_in", ticket, returnTo: flow.returnTo };
   } catch (error) {
     await deleteSsoFlow(flow.state);

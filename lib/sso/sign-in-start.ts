@@ -1,7 +1,6 @@
 import "server-only";
-import { domainToASCII } from "node:url";
 import * as client from "openid-client";
-import { SSO_CALLBACK_PATH } from "@/core/sso";
+import { ssoRedirectUri } from "@/core/sso";
 import { connectionForVerifiedDomain, connectionOf, insertSsoFlow, ssoSubjectOf, type SignInConnection } from "@/db/queries/sso-sign-in";
 import { getDb } from "@/db";
 import { getUser } from "@/db/queries/users";
@@ -10,6 +9,7 @@ import { wholeNumberFromEnv } from "@/core/env-number";
 import type { Client } from "@/lib/auth/client";
 import { UserFacingError } from "@/lib/errors";
 import type { SignedInSession } from "@/lib/session";
+import { normalizeDomain } from "./domain-name";
 import { providerClient } from "./provider-client";
 
 /**
@@ -18,33 +18,25 @@ import { providerClient } from "./provider-client";
  * (also set as a cookie, which the callback compares) and a `nonce` the ID token must carry.
  */
 
-/** The cookie that ties a callback to the browser that started the flow. */
-export const SSO_STATE_COOKIE = "sso-state";
-
 /** What asking the provider again for sudo mode accepts: a sign-in made within this many seconds (the request asks for a fresh one). */
 export const CONFIRM_MAX_AGE_SECONDS = 120;
 
 export interface StartedFlow {
   /** Where to send the browser. */
   authorizationUrl: string;
-  /** The flow's key, for the SSO_STATE_COOKIE. */
+  /** The flow's key, for the browser's cookie (./state-cookie.ts). */
   state: string;
 }
 
-/** The domain of an email, as verified domains are kept (lower case, ASCII). */
+/** The domain of an email, as verified domains are kept (./domain-name.ts). */
 export function emailDomain(email: string): string {
-  return domainToASCII(
-    email
-      .slice(email.lastIndexOf("@") + 1)
-      .trim()
-      .toLowerCase(),
-  );
+  return normalizeDomain(email.slice(email.lastIndexOf("@") + 1));
 }
 
 async function leaveFor(
   connection: SignInConnection,
   flow: { purpose: "sign_in" | "confirm"; returnTo: string; sessionId?: string; userId?: string },
-  redirectUri: string,
+  baseUrl: string,
   extra: Record<string, string>,
 ): Promise<StartedFlow> {
   let config: client.Configuration;
@@ -60,7 +52,7 @@ async function leaveFor(
   const nonce = client.randomNonce();
   await insertSsoFlow({ state, orgId: connection.orgId, codeVerifier, nonce, ...flow });
   const url = client.buildAuthorizationUrl(config, {
-    redirect_uri: redirectUri,
+    redirect_uri: ssoRedirectUri(baseUrl),
     scope: "openid email profile",
     state,
     nonce,
@@ -69,11 +61,6 @@ async function leaveFor(
     ...extra,
   });
   return { authorizationUrl: url.href, state };
-}
-
-/** The redirect URI the provider knows the dashboard by. */
-export function ssoRedirectUri(baseUrl: string): string {
-  return `${baseUrl.replace(/\/$/, "")}${SSO_CALLBACK_PATH}`;
 }
 
 /**
@@ -96,7 +83,7 @@ export async function startSsoSignIn(email: string, returnTo: string, baseUrl: s
     throw new UserFacingError("Check the highlighted fields.", {
       email: [`No organization signs in with single sign-on at ${domain}. Sign in with your password, or ask your administrator.`],
     });
-  return leaveFor(connection, { purpose: "sign_in", returnTo }, ssoRedirectUri(baseUrl), { login_hint: email });
+  return leaveFor(connection, { purpose: "sign_in", returnTo }, baseUrl, { login_hint: email });
 }
 
 /**
@@ -108,7 +95,7 @@ export async function startSsoConfirmation(session: SignedInSession, returnTo: s
   const subject = connection && (await ssoSubjectOf(getDb(), connection.orgId, session.userId));
   if (!connection || !subject) throw new UserFacingError("This session was not made through single sign-on: confirm with your password.");
   const person = await getUser(session.userId);
-  return leaveFor(connection, { purpose: "confirm", returnTo, sessionId: session.sessionId, userId: session.userId }, ssoRedirectUri(baseUrl), {
+  return leaveFor(connection, { purpose: "confirm", returnTo, sessionId: session.sessionId, userId: session.userId }, baseUrl, {
     prompt: "login",
     max_age: "0",
     ...(person ? { login_hint: person.email } : {}),

@@ -4,7 +4,7 @@ import { memberships, sessions, ssoDomains, ssoFlows, ssoIdentities, users } fro
 import { newId } from "@/core/ids";
 import { storeSsoConnection } from "@/lib/sso/connection-changes";
 import { finishSsoFlow } from "@/lib/sso/sign-in-callback";
-import { ssoRedirectUri } from "@/lib/sso/sign-in-start";
+import { ssoRedirectUri } from "@/core/sso";
 import type { LocalOidcProvider } from "./oidc-provider";
 
 /** What the sign-in tests share (docs/features/sso.md#signing-in): the dashboard's address, an organization's provider set up, a flow finished. */

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { PageHeader } from "@/components/page-header";
-import { SSO_CALLBACK_PATH } from "@/core/sso";
+import { ssoRedirectUri } from "@/core/sso";
 import { requestOrigin } from "@/lib/base-url";
 import { requireOrgAccess } from "@/lib/org-access";
 import { ssoOverview } from "@/lib/sso/overview";
@@ -21,7 +21,7 @@ export default async function SsoPage({ params }: { params: Promise<{ orgSlug: s
         title="Single sign-on"
         description="Connect your organization's OpenID Connect identity provider (Okta, Microsoft Entra ID, Google Workspace, Auth0, Keycloak…) and prove which email domains are yours."
       />
-      <ConnectionCard orgId={membership.orgId} connection={connection} redirectUri={`${origin}${SSO_CALLBACK_PATH}`} />
+      <ConnectionCard orgId={membership.orgId} connection={connection} redirectUri={ssoRedirectUri(origin)} />
       <DomainsCard orgId={membership.orgId} domains={domains} />
       <RequireSsoCard
         orgId={membership.orgId}

@@ -1,4 +1,3 @@
-import { cookies } from "next/headers";
 import type { NextRequest } from "next/server";
 import { log } from "@/core/log";
 import { signIn } from "@/lib/auth";
@@ -6,7 +5,8 @@ import { clientOf } from "@/lib/auth/client";
 import { requestOrigin } from "@/lib/base-url";
 import { SsoRefusal } from "@/lib/sso/refusal";
 import { finishSsoFlow } from "@/lib/sso/sign-in-callback";
-import { SSO_STATE_COOKIE, ssoRedirectUri } from "@/lib/sso/sign-in-start";
+import { ssoRedirectUri } from "@/core/sso";
+import { takeSsoState } from "@/lib/sso/state-cookie";
 
 /** Where the browser goes, as a path on the address it called (lib/auth/request-origin.ts says why). */
 function goTo(path: string): Response {
@@ -18,9 +18,7 @@ function goTo(path: string): Response {
  * A refusal goes back to the SSO sign-in page saying why; its cause is logged.
  */
 export async function GET(request: NextRequest): Promise<Response> {
-  const jar = await cookies();
-  const cookieState = jar.get(SSO_STATE_COOKIE)?.value;
-  jar.delete({ name: SSO_STATE_COOKIE, path: request.nextUrl.pathname });
+  const cookieState = await takeSsoState();
   try {
     const finished = await finishSsoFlow({
       cookieState,
