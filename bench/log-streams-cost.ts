@@ -9,8 +9,8 @@
  * whose streams sent nothing would prove nothing.
  * `npm run bench -- --only=log-streams`; BENCH_ROUNDS pairs (6).
  */
-import http from "node:http";
-import type { AddressInfo } from "node:net";
+import { fork } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import { eq, sql } from "drizzle-orm";
 import { getDb } from "@/db";
 import { rowsOf } from "@/db/rows";
@@ -19,6 +19,7 @@ import { LOG_STREAMS_MAX } from "@/core/log-streams";
 import { createLogStream } from "@/lib/log-streams/streams";
 import { startServerProcess, type ServerProcess } from "@/tests/helpers/server-process";
 import { benchOrganization, load, type LoadRound } from "./gateway-ratio";
+import type { ReceiverAsk, ReceiverCounts } from "./log-stream-receiver";
 import { count, geometricMeanWithSpread, loadCells, median, postgresCpuMs, printLines, printTable, processCpuMs, statusesText } from "./lib";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 6);
@@ -29,42 +30,24 @@ const CATCH_UP_MS = 20_000;
 const SECRET = `whsec_${Buffer.from("log streams bench secret, 32 B!!").toString("base64")}`;
 
 /**
- * A receiver of the HTTPS destination's batches that counts their events by type, and the distinct
- * request events by stream (at-least-once delivery may send one twice), and answers 200. It does
- * not check signatures (tests/log-streams.test.ts does) and keeps no body: it shares the machine's
- * two cores with the load generator, the server and PostgreSQL, and a batch is about 560 KB of JSON.
+ * The destination's receiver (bench/log-stream-receiver.ts) in a process of its own, and how to ask
+ * it what it received: it parses about 560 KB of JSON a batch, which a real destination does on
+ * its own machines.
  */
 async function countingReceiver() {
-  const events = { request: 0, activity: 0, alert: 0 };
-  /** The request ids each stream delivered. */
-  const requests = new Map<string, Set<string>>();
-  let batches = 0;
-  const server = http.createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on("data", (chunk: Buffer) => chunks.push(chunk));
-    request.on("end", () => {
-      type Body = { type: string; data: { stream_id: string; events: { id: string; type: keyof typeof events }[] } };
-      const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as Body;
-      if (body.type !== "log_events") return void response.writeHead(400).end();
-      batches++;
-      for (const event of body.data.events) {
-        events[event.type]++;
-        if (event.type !== "request") continue;
-        if (!requests.has(body.data.stream_id)) requests.set(body.data.stream_id, new Set());
-        requests.get(body.data.stream_id)!.add(event.id);
-      }
-      response.writeHead(200, { "content-type": "application/json" }).end("{}");
+  const child = fork(fileURLToPath(new URL("./log-stream-receiver.ts", import.meta.url)), { execArgv: ["--import", "tsx"] });
+  const answer = <T>(ask: ReceiverAsk) =>
+    new Promise<T>((resolve) => {
+      child.once("message", (message) => resolve(message as T));
+      child.send(ask);
     });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = await new Promise<{ port: number }>((resolve) => child.once("message", (message) => resolve(message as { port: number })));
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    events,
-    distinct: () => [...requests.values()].reduce((sum, ids) => sum + ids.size, 0),
-    delivered: (streamId: string) => requests.get(streamId) ?? new Set<string>(),
-    batches: () => batches,
-    reset: () => ((events.request = events.activity = events.alert = 0), requests.clear(), (batches = 0)),
-    close: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))),
+    url: `http://127.0.0.1:${port}`,
+    counts: () => answer<ReceiverCounts>({ ask: "counts" }),
+    delivered: async (streamId: string) => new Set(await answer<string[]>({ ask: "delivered", streamId })),
+    reset: () => answer<string>({ ask: "reset" }),
+    close: () => new Promise<void>((resolve) => (child.once("exit", () => resolve()), child.send({ ask: "close" }))),
   };
 }
 type Receiver = Awaited<ReturnType<typeof countingReceiver>>;
@@ -120,7 +103,7 @@ async function loadRound(server: ServerProcess, keys: string[]): Promise<Round> 
  * and the next's, and is carried only by those created before it was.
  */
 async function streamedRound(server: ServerProcess, orgId: string, keys: string[], receiver: Receiver): Promise<StreamedRound> {
-  receiver.reset();
+  await receiver.reset();
   for (let i = 0; i < LOG_STREAMS_MAX; i++) {
     const settings = { kind: "https" as const, url: `${receiver.url}/stream-${i}` };
     const input = {
@@ -134,7 +117,7 @@ async function streamedRound(server: ServerProcess, orgId: string, keys: string[
   const created = await getDb().select({ id: logStreams.id, start: logStreams.requestsAfter }).from(logStreams).where(eq(logStreams.orgId, orgId));
   const starts = new Map(created.map((stream) => [stream.id, stream.start]));
   const round = await loadRound(server, keys);
-  const atEnd = receiver.distinct();
+  const atEnd = (await receiver.counts()).distinct;
   const owedNow = async () =>
     rowsOf<{ n: number }>(
       await getDb().execute(
@@ -144,7 +127,7 @@ async function streamedRound(server: ServerProcess, orgId: string, keys: string[
   let owed = await owedNow();
   const catchUpStarted = performance.now();
   while (performance.now() - catchUpStarted < CATCH_UP_MS) {
-    if (receiver.distinct() >= owed) {
+    if ((await receiver.counts()).distinct >= owed) {
       // The requests the load generator left in flight when it stopped are logged just after: count again.
       const again = await owedNow();
       if (again === owed) break;
@@ -155,10 +138,9 @@ async function streamedRound(server: ServerProcess, orgId: string, keys: string[
   const catchUpMs = performance.now() - catchUpStarted;
   const notes = await whatWentWrong(orgId, starts, receiver);
   await getDb().delete(logStreams).where(eq(logStreams.orgId, orgId));
-  if (receiver.distinct() === 0) throw new Error(`The streams delivered nothing: ${notes.join("; ")}`);
-  const { request, activity, alert } = receiver.events;
-  const delivered = receiver.distinct();
-  return { ...round, atEnd, owed, delivered, duplicates: request - delivered, others: activity + alert, batches: receiver.batches(), catchUpMs, notes };
+  const { events, distinct: delivered, batches } = await receiver.counts();
+  if (delivered === 0) throw new Error(`The streams delivered nothing: ${notes.join("; ")}`);
+  return { ...round, atEnd, owed, delivered, duplicates: events.request - delivered, others: events.activity + events.alert, batches, catchUpMs, notes };
 }
 
 /**
@@ -174,15 +156,16 @@ async function whatWentWrong(orgId: string, starts: Map<string, number>, receive
   const rows = rowsOf<{ id: number; request_id: string }>(
     await getDb().execute(sql`select id::float8 as id, request_id from request_log where org_id = ${orgId} and id > ${Math.min(...starts.values())}`),
   );
-  return streams.flatMap((stream) => {
-    const missing = rows.filter((row) => row.id > starts.get(stream.id)! && !receiver.delivered(stream.id).has(row.request_id));
+  const notes: string[] = [];
+  for (const stream of streams) {
+    const delivered = await receiver.delivered(stream.id);
+    const missing = rows.filter((row) => row.id > starts.get(stream.id)! && !delivered.has(row.request_id));
     const behind = missing.filter((row) => row.id <= stream.cursor).length;
     const lease = stream.leaseUntil ? `leased until ${stream.leaseUntil.toISOString()}` : "not leased";
-    return [
-      ...(stream.error ? [`${stream.id}: ${stream.error}`] : []),
-      ...(missing.length ? [`${stream.id} lacks ${missing.length} requests, ${behind} of them behind its cursor ${stream.cursor}; ${lease}`] : []),
-    ];
-  });
+    if (stream.error) notes.push(`${stream.id}: ${stream.error}`);
+    if (missing.length) notes.push(`${stream.id} lacks ${missing.length} requests, ${behind} of them behind its cursor ${stream.cursor}; ${lease}`);
+  }
+  return notes;
 }
 
 export async function benchLogStreamsCost(): Promise<void> {
@@ -253,7 +236,7 @@ export async function benchLogStreamsCost(): Promise<void> {
     ["B ÷ A p99", `median ${median(p99Ratios).toFixed(3)}, range ${Math.min(...p99Ratios).toFixed(3)}–${Math.max(...p99Ratios).toFixed(3)}`],
     [
       "µs CPU / request, median A / B",
-      `server ${cpu((r) => r.serverMicros)}, PostgreSQL ${cpu((r) => r.postgresMicros)}, this process (load and receiver) ${cpu((r) => r.benchMicros)}`,
+      `server ${cpu((r) => r.serverMicros)}, PostgreSQL ${cpu((r) => r.postgresMicros)}, this process (the load) ${cpu((r) => r.benchMicros)}`,
     ],
     [
       `B: requests answered / request events owed (${LOG_STREAMS_MAX} streams) / delivered`,

@@ -1,4 +1,4 @@
-import type { DbOrTx } from "@/db";
+import { databaseKind, type DbOrTx } from "@/db";
 import { maintainRequestLog } from "@/db/partitions";
 import { foldPendingRollups } from "@/db/rollups/fold";
 import { trySessionLock } from "@/db/session-lock";
@@ -6,6 +6,7 @@ import { watchKeyExpiries } from "@/lib/keys/expiry-watch";
 import { buildUsageSnapshots } from "@/lib/usage/snapshots";
 import { deliverDueStreams } from "@/lib/log-streams/delivery";
 import { log } from "@/core/log";
+import { LOG_STREAM_INTERVAL_MS, startLogStreamDeliveryThread } from "./log-stream-delivery";
 
 const REQUEST_LOG_INTERVAL_MS = 6 * 3600_000;
 // The gateway refuses an expired key on its own at once; this only bounds how late its
@@ -15,8 +16,6 @@ const KEY_EXPIRY_INTERVAL_MS = 5 * 60_000;
 const ROLLUP_FOLD_INTERVAL_MS = 1000;
 // A period is snapshotted SNAPSHOT_GRACE_MS after it ends at the soonest; until then reads take its rollup rows.
 const SNAPSHOT_INTERVAL_MS = 60_000;
-// A log stream's events wait at most this long for their batch, beside the 1,000 a batch holds (docs/features/log-streams.md#delivery).
-const LOG_STREAM_INTERVAL_MS = 2_000;
 
 /**
  * Each task at most once at a time across every process of the service (workers, machines): a
@@ -69,5 +68,7 @@ export function scheduleMaintenance(db: () => DbOrTx): void {
   every(KEY_EXPIRY_INTERVAL_MS, "Recording key expiries and their alerts", LOCKS.keyExpiries, () => watchKeyExpiries(db()));
   every(ROLLUP_FOLD_INTERVAL_MS, "Folding pending requests into the usage rollups", LOCKS.rollupFold, () => foldPendingRollups(db()));
   every(SNAPSHOT_INTERVAL_MS, "Snapshotting closed hours and days of usage", LOCKS.snapshots, () => buildUsageSnapshots(db()));
-  everyInThisProcess(LOG_STREAM_INTERVAL_MS, "Delivering log streams", () => deliverDueStreams(db()));
+  // On the embedded database, whose one client lives on this thread, delivery runs on its event loop.
+  if (databaseKind() === "postgres") startLogStreamDeliveryThread();
+  else everyInThisProcess(LOG_STREAM_INTERVAL_MS, "Delivering log streams", () => deliverDueStreams(db()));
 }

@@ -103,6 +103,8 @@ describe("log stream delivery", { timeout: VISIBLE_WITHIN_MS + 30_000 }, () => {
     const refused = await call(live.value, "/v1/nope");
     const testCall = await call(test.value, "/v1/products");
     await raiseQuotaAlerts(getDb(), { orgId: org.id, month: utcMonthStart(new Date()), quota: 10_000, thresholds: [80], at: new Date() });
+    // The sources are merged by time within a turn: the activity entry and the alert must be visible to it (another file's transaction may hold them back).
+    await settled(org.id);
     expect(await deliverAtLeast(5)).toBe(5);
 
     const byStream = (suffix: string) =>

@@ -7,13 +7,14 @@ import { dropExpiredEvents, dropPausedBacklogs } from "./backlog";
 import { DeliveryError } from "./destinations/destination";
 import { destinationFor } from "./destinations";
 import { nextBatch, type Cursors } from "./events";
+import { sharedRequestReads, type ReadRequests } from "./request-reads";
 
 /** How a turn runs: its clock, and how long a destination has to take a batch (30 s; less in the tests). */
 export interface TurnOptions {
   clock?: () => Date;
   batchTimeoutMs?: number;
 }
-type Turn = Required<TurnOptions>;
+type Turn = Required<TurnOptions> & { readRequests: ReadRequests };
 
 const BATCH_TIMEOUT_MS = 30_000;
 /** Batches one stream sends in one turn when the backlog is deep, before the others get theirs. */
@@ -68,7 +69,7 @@ async function deliverStream(db: DbOrTx, stream: StreamToDeliver, turn: Turn): P
   const destination = destinationFor(stream.settings, JSON.parse(logStreamCredentials.open(stream.sealedSecrets)) as DestinationSecrets);
   let delivered = 0;
   for (let round = 0; round < BATCHES_A_TURN; round++) {
-    const batch = await nextBatch(db, stream, cursors);
+    const batch = await nextBatch(db, turn.readRequests, stream, cursors);
     if (batch.events.length === 0) break;
     let warning: string | undefined;
     try {
@@ -109,7 +110,7 @@ async function turnOf(db: DbOrTx, stream: StreamToDeliver, turn: Turn): Promise<
  * (servers/maintenance.ts), each taking the streams no other has (claimDueStreams).
  */
 export async function deliverDueStreams(db: DbOrTx, options: TurnOptions = {}): Promise<number> {
-  const turn: Turn = { clock: () => new Date(), batchTimeoutMs: BATCH_TIMEOUT_MS, ...options };
+  const turn: Turn = { clock: () => new Date(), batchTimeoutMs: BATCH_TIMEOUT_MS, ...options, readRequests: sharedRequestReads(db) };
   const now = turn.clock();
   // Paused streams take no turn; the backlog rule reaches them here (docs/features/log-streams.md#the-7-day-backlog).
   await dropPausedBacklogs(db, now);

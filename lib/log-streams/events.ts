@@ -2,15 +2,8 @@ import { LOG_STREAM_BATCH_MAX, type LogEvent, type LogStreamSource } from "@/cor
 import type { Mode } from "@/core/enums";
 import { withSnakeCaseKeys } from "@/core/key-case";
 import type { DbOrTx } from "@/db";
-import {
-  activityAfter,
-  alertsAfter,
-  requestsAfter,
-  type ActivityEventRow,
-  type AlertEventRow,
-  type RequestEventRow,
-  type VisibleAfter,
-} from "@/db/queries/log-stream-events";
+import { activityAfter, alertsAfter, type ActivityEventRow, type AlertEventRow, type RequestEventRow, type VisibleAfter } from "@/db/queries/log-stream-events";
+import type { ReadRequests } from "./request-reads";
 
 /** Where a stream's sources were left: what was delivered last of each. */
 export interface Cursors {
@@ -48,12 +41,18 @@ type Sourced = { event: LogEvent; advance: (cursors: Cursors) => Cursors };
 /**
  * The stream's next events: up to a batch from each source it carries, merged by the time they
  * happened (a source's own order kept), cut at one batch; the cursors move past what was taken.
+ * The requests come through the turn's `readRequests`, which the organization's streams share.
  */
-export async function nextBatch(db: DbOrTx, stream: { orgId: string; mode: Mode; sources: LogStreamSource[] }, cursors: Cursors): Promise<NextBatch> {
+export async function nextBatch(
+  db: DbOrTx,
+  readRequests: ReadRequests,
+  stream: { orgId: string; mode: Mode; sources: LogStreamSource[] },
+  cursors: Cursors,
+): Promise<NextBatch> {
   const { orgId, mode, sources } = stream;
   const limit = LOG_STREAM_BATCH_MAX;
   const [requests, activity, alerts] = await Promise.all([
-    sources.includes("requests") ? requestsAfter(db, orgId, mode, cursors.requests, limit) : [],
+    sources.includes("requests") ? readRequests(orgId, mode, cursors.requests, limit) : [],
     sources.includes("activity") ? activityAfter(db, orgId, cursors.activity, limit) : [],
     sources.includes("alerts") ? alertsAfter(db, orgId, cursors.alerts, limit) : [],
   ]);

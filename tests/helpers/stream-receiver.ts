@@ -36,8 +36,8 @@ export function receiverForThisFile<R extends LogReceiver<unknown>>(receiver: R)
 }
 
 /**
- * Until no transaction older than the organization's last activity entry runs on the server (the
- * other test files' included): a stream created then starts after that entry. One created while
+ * Until no transaction older than the organization's last activity entry or alert runs on the server (the
+ * other test files' included): a stream created then starts after that entry, and a turn then sees both. One created while
  * such a transaction runs may also carry the entry (docs/features/log-streams.md#streams).
  */
 export async function settled(orgId: string) {
@@ -46,7 +46,7 @@ export async function settled(orgId: string) {
       async () => {
         const [row] = rowsOf<{ settled: boolean }>(
           await getDb().execute(
-            sql`select coalesce((select max(tx) from activity_log where org_id = ${orgId}) < pg_snapshot_xmin(pg_current_snapshot()), true) as settled`,
+            sql`select coalesce(greatest((select max(tx) from activity_log where org_id = ${orgId}), (select max(tx) from alerts where org_id = ${orgId})) < pg_snapshot_xmin(pg_current_snapshot()), true) as settled`,
           ),
         );
         return row!.settled;
