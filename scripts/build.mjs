@@ -21,14 +21,14 @@ const STAMP = "source-hash";
 /**
  * Every file a server process runs, by its name in dist/: the two servers (the cluster's workers
  * run the same file, servers/worker-cluster.ts), the PDF renderer's worker thread, which
- * lib/api/services/pdf.ts loads by path, and the log streams' delivery thread (servers/log-stream-delivery.ts). What server.ts and api-server.ts import lazily becomes
+ * lib/api/services/pdf.ts loads by path, and the log streams' delivery process (servers/log-stream-delivery.ts). What server.ts and api-server.ts import lazily becomes
  * chunks of its own, so a cluster's primary still loads none of the workers' modules.
  */
 const ENTRIES = {
   server: "server.ts",
   "api-server": "api-server.ts",
   "pdf-worker": "lib/api/services/pdf-worker.ts",
-  "log-stream-delivery-thread": "servers/log-stream-delivery-thread.ts",
+  "log-stream-delivery-process": "servers/log-stream-delivery-process.ts",
 };
 
 /**

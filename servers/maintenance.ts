@@ -6,7 +6,7 @@ import { watchKeyExpiries } from "@/lib/keys/expiry-watch";
 import { buildUsageSnapshots } from "@/lib/usage/snapshots";
 import { deliverDueStreams } from "@/lib/log-streams/delivery";
 import { log } from "@/core/log";
-import { LOG_STREAM_INTERVAL_MS, startLogStreamDeliveryThread } from "./log-stream-delivery";
+import { LOG_STREAM_INTERVAL_MS, startLogStreamDeliveryProcess } from "./log-stream-delivery";
 
 const REQUEST_LOG_INTERVAL_MS = 6 * 3600_000;
 // The gateway refuses an expired key on its own at once; this only bounds how late its
@@ -69,6 +69,6 @@ export function scheduleMaintenance(db: () => DbOrTx): void {
   every(ROLLUP_FOLD_INTERVAL_MS, "Folding pending requests into the usage rollups", LOCKS.rollupFold, () => foldPendingRollups(db()));
   every(SNAPSHOT_INTERVAL_MS, "Snapshotting closed hours and days of usage", LOCKS.snapshots, () => buildUsageSnapshots(db()));
   // On the embedded database, whose one client lives on this thread, delivery runs on its event loop.
-  if (databaseKind() === "postgres") startLogStreamDeliveryThread();
+  if (databaseKind() === "postgres") startLogStreamDeliveryProcess();
   else everyInThisProcess(LOG_STREAM_INTERVAL_MS, "Delivering log streams", () => deliverDueStreams(db()));
 }

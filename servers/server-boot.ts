@@ -14,7 +14,7 @@ import { startTracing, stopTracing } from "@/lib/tracing/start";
 /**
  * What both servers (server.ts, api-server.ts) do before they listen: check the proxy setting,
  * migrate, record the key expiries (and their alerts and reminders) that came while no process
- * ran, schedule the maintenance and start this process's webhook and email workers.
+ * ran, start this process's webhook and email workers and schedule the maintenance.
  */
 export async function startServices(): Promise<void> {
   // First: every request and delivery of the process is traced from its start (docs/operations.md#traces).
@@ -26,10 +26,12 @@ export async function startServices(): Promise<void> {
   if (metrics && cluster.isWorker) await offerWorkerMetrics(metrics.registry);
   await migrateDatabase();
   await watchKeyExpiries(getDb());
-  scheduleMaintenance(getDb);
   // The webhook deliveries' and the emails' consumers in this process; pg-boss shares the queues between processes.
   await startWebhookWorker();
   await startMailWorker();
+  // Once the job queue has started: its first start holds the migration lock's connection, and a
+  // maintenance task ticking meanwhile could take the pool's last one while it waits.
+  scheduleMaintenance(getDb);
 }
 
 /** How long a stopping server lets the requests it has accepted finish before it closes their connections. */
