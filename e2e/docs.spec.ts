@@ -1,5 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import { postmanCollectionJson, type OpenApiDocument } from "../lib/api/postman-collection";
+import type { Page } from "@playwright/test";
 import { expect, PHONE, screenshot, test } from "./fixtures";
 
 // Each family of /v1 paths, an operation of it as the sidebar names it, and the path it shows.
@@ -23,6 +24,13 @@ const FAMILIES = [
  */
 const SCALAR_MARKUP_RULES = ["aria-allowed-attr", "button-name", "aria-allowed-role", "landmark-unique"] as const;
 
+/**
+ * Scalar draws the reference in the browser after its bundle loads: seconds on a quiet machine, and
+ * past the default 10 s in CI beside the first-click spec's busy loops (one retry in a fresh-clone run).
+ */
+const REFERENCE_DRAWN = { timeout: 30_000 };
+const referenceHeading = (page: Page) => page.getByRole("heading", { name: "Invoicing API", exact: true });
+
 test.describe("the API reference at /docs", () => {
   test("is public, loads nothing from outside this deployment, and shows every path family", async ({ page, baseURL }) => {
     test.slow(); // five sidebar sections of the reference and two full-page screenshots: over a minute on a busy machine
@@ -33,7 +41,7 @@ test.describe("the API reference at /docs", () => {
 
     await page.goto("/docs");
     await expect(page).toHaveURL(/\/docs/); // no detour to sign-in
-    await expect(page.getByRole("heading", { name: "Invoicing API", exact: true })).toBeVisible();
+    await expect(referenceHeading(page)).toBeVisible(REFERENCE_DRAWN);
     await expect(page.getByText("Rounding rule").first()).toBeVisible();
     await screenshot(page, "api-reference");
 
@@ -50,7 +58,7 @@ test.describe("the API reference at /docs", () => {
   test("passes axe, colour contrast included, but for the vendor's markup rules the README lists", async ({ page }) => {
     test.slow(); // axe over the whole reference takes most of a minute on a busy machine
     await page.goto("/docs", { waitUntil: "networkidle" });
-    await expect(page.getByRole("heading", { name: "Invoicing API", exact: true })).toBeVisible();
+    await expect(referenceHeading(page)).toBeVisible(REFERENCE_DRAWN);
     // Scalar renders the operations in steps after the page loads: axe looks once all of them are in.
     const doc = (await (await page.request.get("/v1/openapi.json")).json()) as { paths: Record<string, Record<string, unknown>> };
     const operations = Object.values(doc.paths).reduce((sum, methods) => sum + Object.keys(methods).length, 0);
@@ -86,7 +94,7 @@ test.describe("the API reference at /docs", () => {
     test(`shows the download link at ${viewport.width} px, in the bar above the reference, without scrolling sideways`, async ({ page }) => {
       await page.setViewportSize(viewport);
       await page.goto("/docs", { waitUntil: "networkidle" });
-      await expect(page.getByRole("heading", { name: "Invoicing API", exact: true })).toBeVisible();
+      await expect(referenceHeading(page)).toBeVisible(REFERENCE_DRAWN);
       const link = page.getByRole("link", { name: "Download the Postman collection", exact: true });
       await expect(link).toBeInViewport();
       expect(

@@ -17,6 +17,9 @@ const STOP_WAIT_MS = 8_000;
 // sources (development, tests), through tsx as the server itself is.
 const fromSources = import.meta.url.endsWith(".ts");
 const ENTRY = fileURLToPath(new URL(fromSources ? "./log-stream-delivery-process.ts" : "./log-stream-delivery-process.js", import.meta.url));
+// Its own flags, not the server's: what a server preloads (the e2e servers' session clock, which
+// listens on a port) is the server's alone. From the sources, the development loader's.
+const DELIVERY_FLAGS = fromSources ? ["--conditions=react-server", "--import", "tsx"] : process.sourceMapsEnabled ? ["--enable-source-maps"] : [];
 
 /** The server's environment, its pool's size aside, and not as a cluster's worker: node:cluster marks its workers so. */
 function deliveryEnvironment(): NodeJS.ProcessEnv {
@@ -39,8 +42,7 @@ export function startLogStreamDeliveryProcess(): void {
     const started = fork(ENTRY, [], {
       // A session of its own: Linux schedules a session's processes as one group, whose priority it lowers.
       detached: true,
-      // The server's flags (its loader and export conditions, from the sources) but the one a second process has no use for.
-      execArgv: process.execArgv.filter((flag) => flag !== "--expose-gc"),
+      execArgv: DELIVERY_FLAGS,
       env: deliveryEnvironment(),
       stdio: ["ignore", "inherit", "inherit", "ipc"],
     });

@@ -1,6 +1,8 @@
 import { execFileSync } from "node:child_process";
 import { once } from "node:events";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db";
@@ -43,7 +45,10 @@ describe.skipIf(!process.env.DATABASE_URL)("a server process on PostgreSQL deliv
     const org = await createOrg("pro");
     const { value } = await insertKey(org.id, { name: "Live" });
     const stream = await streamTo(org.id);
-    const server = await startServerProcess("api-server.ts", { WEBHOOK_ALLOW_PRIVATE: "true" });
+    // What the server preloads is its own (the e2e servers' session clock listens on a port): the delivery process loads none of it.
+    const preloads = path.join(mkdtempSync(path.join(os.tmpdir(), "preloads-")), "pids");
+    const preload = ["--import", path.resolve(import.meta.dirname, "fixtures/record-preload.mjs")];
+    const server = await startServerProcess("api-server.ts", { WEBHOOK_ALLOW_PRIVATE: "true", PRELOAD_RECORD: preloads }, undefined, preload);
     let delivery = 0;
     try {
       const pid = server.child.pid!;
@@ -55,6 +60,7 @@ describe.skipIf(!process.env.DATABASE_URL)("a server process on PostgreSQL deliv
       if (autogroupNice !== null) expect(autogroupNice).toBe(19);
       // The server itself keeps the default priority.
       expect(scheduling(pid).nice).toBe(0);
+      expect(readFileSync(preloads, "utf8").trim().split("\n")).toEqual([String(pid)]);
 
       const requestIds: string[] = [];
       for (let i = 0; i < 12; i++) {
