@@ -6,7 +6,7 @@
  * the dashboard worker behind it, and npm run start:api's one process.
  */
 import { readFileSync } from "node:fs";
-import { productionBuildExists, startServerProcess, workerPids, type ServerRuntime } from "@/tests/helpers/server-process";
+import { deliveryPids, productionBuildExists, startServerProcess, workerPids, type ServerRuntime } from "@/tests/helpers/server-process";
 import { benchOrganization } from "./gateway-ratio";
 import { count, mib, printTable, runLoad } from "./lib";
 import { ONE_PORT_ENV } from "./server-topologies";
@@ -30,8 +30,12 @@ function processesOf(script: string, pid: number): [string, number][] {
       .find((entry) => entry.startsWith("INVOICING_WORKER_ROLE="));
     return [`${script}: ${role?.endsWith("back") ? "dashboard worker" : "front worker (API)"}`, worker];
   });
-  if (workers.length === 0) return [[`${script}: its one process`, pid]];
-  return [[`${script}: primary`, pid], ...workers.sort(([a], [b]) => (a < b ? -1 : 1))];
+  // On PostgreSQL each process that serves the API has its log streams' delivery process beside it.
+  const deliveries = [pid, ...workers.map(([, worker]) => worker)]
+    .flatMap(deliveryPids)
+    .map((delivery): [string, number] => [`${script}: log streams' delivery`, delivery]);
+  if (workers.length === 0) return [[`${script}: its one process`, pid], ...deliveries];
+  return [[`${script}: primary`, pid], ...workers.sort(([a], [b]) => (a < b ? -1 : 1)), ...deliveries];
 }
 
 /** Resident memory by process label, after start and after the requests, for one server run one way. */

@@ -1,4 +1,3 @@
-import { execFileSync } from "node:child_process";
 import { once } from "node:events";
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import os from "node:os";
@@ -10,17 +9,11 @@ import { logStreams } from "@/db/schema";
 import { createLogStream } from "@/lib/log-streams/streams";
 import { createOrg, insertKey } from "./helpers/factories";
 import { SignedEndpoint } from "./helpers/log-receivers";
-import { startServerProcess } from "./helpers/server-process";
+import { deliveryPids, startServerProcess } from "./helpers/server-process";
 import { receiverForThisFile } from "./helpers/stream-receiver";
 
 const SECRET = `whsec_${Buffer.from("delivery process test secret, 32B").toString("base64")}`;
 const receiver = receiverForThisFile(new SignedEndpoint(SECRET));
-
-/** The node processes `parent` forked (servers/log-stream-delivery.ts forks one). */
-function children(parent: number): number[] {
-  const found = execFileSync("pgrep", ["-P", String(parent), "-x", "node"], { encoding: "utf8" }).trim();
-  return found ? found.split("\n").map(Number) : [];
-}
 
 /** A process's nice value, session and autogroup nice value, from /proc. */
 function scheduling(pid: number): { nice: number; session: number; autogroupNice: number | null } {
@@ -52,8 +45,8 @@ describe.skipIf(!process.env.DATABASE_URL)("a server process on PostgreSQL deliv
     let delivery = 0;
     try {
       const pid = server.child.pid!;
-      await expect.poll(() => children(pid).length, { timeout: 10_000, interval: 50 }).toBe(1);
-      delivery = children(pid)[0]!;
+      await expect.poll(() => deliveryPids(pid).length, { timeout: 10_000, interval: 50 }).toBe(1);
+      delivery = deliveryPids(pid)[0]!;
       await expect.poll(() => scheduling(delivery).nice, { timeout: 10_000, interval: 50 }).toBe(19);
       const { session, autogroupNice } = scheduling(delivery);
       expect(session).toBe(delivery);
@@ -83,8 +76,8 @@ describe.skipIf(!process.env.DATABASE_URL)("a server process on PostgreSQL deliv
   it("ends when its server is killed outright, leaving no process behind", async () => {
     const server = await startServerProcess("api-server.ts");
     const pid = server.child.pid!;
-    await expect.poll(() => children(pid).length, { timeout: 10_000, interval: 50 }).toBe(1);
-    const delivery = children(pid)[0]!;
+    await expect.poll(() => deliveryPids(pid).length, { timeout: 10_000, interval: 50 }).toBe(1);
+    const delivery = deliveryPids(pid)[0]!;
     const exited = once(server.child, "exit");
     server.child.kill("SIGKILL");
     await exited;

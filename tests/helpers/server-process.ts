@@ -1,6 +1,6 @@
 import { execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
 
@@ -112,14 +112,27 @@ export function productionBuildExists(): boolean {
   return existsSync(path.join(REPOSITORY, ".next", "BUILD_ID"));
 }
 
-/**
- * The pids of the worker processes of the server with pid `primary` (servers/worker-cluster.ts forks
- * them): its node children, not tsx's esbuild service, which a cold transform cache starts there too.
- */
-export function workerPids(primary: number): number[] {
-  const found = spawnSync("pgrep", ["-x", "-P", String(primary), "node"], { encoding: "utf8" });
-  // pgrep exits 1 when nothing matched: a server on one process (one worker, no cluster) has none.
+/** The node processes `parent` started: not tsx's esbuild service, which a cold transform cache starts there too. */
+function nodeChildren(parent: number): number[] {
+  const found = spawnSync("pgrep", ["-x", "-P", String(parent), "node"], { encoding: "utf8" });
+  // pgrep exits 1 when nothing matched.
   if (found.status === 1) return [];
   if (found.status !== 0) throw new Error(`pgrep failed (${found.status ?? found.signal}): ${found.stderr}`, { cause: found.error });
   return found.stdout.trim().split("\n").map(Number);
+}
+
+/** Whether process `pid` runs the log streams' delivery (servers/log-stream-delivery.ts forks it from every server process on PostgreSQL). */
+const delivers = (pid: number) => readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("log-stream-delivery-process");
+
+/**
+ * The pids of the worker processes of the server with pid `primary` (servers/worker-cluster.ts forks
+ * them), not its log streams' delivery process: a server on one process (one worker, no cluster) has none.
+ */
+export function workerPids(primary: number): number[] {
+  return nodeChildren(primary).filter((pid) => !delivers(pid));
+}
+
+/** The log streams' delivery process of a server process on PostgreSQL, once it has forked it. */
+export function deliveryPids(server: number): number[] {
+  return nodeChildren(server).filter(delivers);
 }
