@@ -45,35 +45,58 @@ async function onReservedConnection<T>(pool: postgres.Sql, run: (connection: pos
   }
 }
 
+/**
+ * What the queue started and has not finished: its statements and the handlers of the jobs it took.
+ * pg-boss's stop can return before them: it does not wait for a fetch in flight (whose jobs then
+ * run), and it completes or fails a job without awaiting the statement. The database closes after them.
+ */
+const unfinished = new Set<Promise<unknown>>();
+
+/** `work`, one of the things the queue's stop waits for before the database closes. */
+export function queueWork<T>(work: Promise<T>): Promise<T> {
+  unfinished.add(work);
+  const done = () => unfinished.delete(work);
+  work.then(done, done);
+  return work;
+}
+
+async function unfinishedSettled(): Promise<void> {
+  while (unfinished.size > 0) {
+    await Promise.allSettled([...unfinished]);
+    // What a settled one leads to (a fetch to its jobs' handler, a handler to its job's completion) starts before the next turn.
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
 /** The process's client as pg-boss wants it. A text without values may hold several statements (its migrations). */
 function clientExecutor(): Executor {
   const handle = databaseHandle();
   return {
-    async executeSql(text, values = []) {
-      if (handle.sql) {
-        const params = normalized(values) as postgres.ParameterOrJSON<never>[];
-        // Its migrations are one text with BEGIN and COMMIT: they need a connection of their own.
-        const result =
-          values.length === 0
-            ? await onReservedConnection(handle.sql, (connection) => connection.unsafe(text).simple())
-            : await handle.sql.unsafe(text, params);
-        const rows = [...result];
-        return { rows, rowCount: result.count ?? rows.length };
-      }
-      const pglite = handle.pglite!;
-      if (values.length === 0) {
-        const results = await pglite.exec(text).catch(async (error: unknown) => {
-          // The one connection must not stay inside the text's failed BEGIN.
-          await pglite.exec("rollback").catch(() => undefined);
-          throw error;
-        });
-        const last = results.at(-1);
-        return { rows: last?.rows ?? [], rowCount: last?.affectedRows ?? last?.rows.length ?? 0 };
-      }
-      const result = await pglite.query(text, normalized(values));
-      return { rows: result.rows, rowCount: result.affectedRows ?? result.rows.length };
-    },
+    executeSql: (text, values = []) => queueWork(executeOn(handle, text, values)),
   };
+}
+
+async function executeOn(handle: ReturnType<typeof databaseHandle>, text: string, values: unknown[]): Promise<QueryResult> {
+  if (handle.sql) {
+    const params = normalized(values) as postgres.ParameterOrJSON<never>[];
+    // Its migrations are one text with BEGIN and COMMIT: they need a connection of their own.
+    const result =
+      values.length === 0 ? await onReservedConnection(handle.sql, (connection) => connection.unsafe(text).simple()) : await handle.sql.unsafe(text, params);
+    const rows = [...result];
+    return { rows, rowCount: result.count ?? rows.length };
+  }
+  const pglite = handle.pglite!;
+  if (values.length === 0) {
+    const results = await pglite.exec(text).catch(async (error: unknown) => {
+      // The one connection must not stay inside the text's failed BEGIN.
+      await pglite.exec("rollback").catch(() => undefined);
+      throw error;
+    });
+    const last = results.at(-1);
+    return { rows: last?.rows ?? [], rowCount: last?.affectedRows ?? last?.rows.length ?? 0 };
+  }
+  const result = await pglite.query(text, normalized(values));
+  return { rows: result.rows, rowCount: result.affectedRows ?? result.rows.length };
 }
 
 /** pg-boss's `$1` text as drizzle SQL with the same values as parameters. */
@@ -169,4 +192,5 @@ export async function stopJobQueue(): Promise<void> {
   delete g[BOSS];
   const boss = await started.catch(() => null);
   await boss?.stop({ graceful: true, wait: true, close: false, timeout: 15_000 });
+  await unfinishedSettled();
 }

@@ -1,5 +1,5 @@
 import type { Job } from "pg-boss";
-import { jobQueue } from "@/db/job-queue";
+import { jobQueue, queueWork } from "@/db/job-queue";
 import { log } from "@/core/log";
 import { inSpan } from "@/core/tracing";
 
@@ -18,23 +18,26 @@ export async function startJobWorker<T extends object>(
   describe: (data: T) => string,
 ): Promise<void> {
   const boss = await jobQueue();
-  await boss.work<T>(queue, { batchSize: atOnce, includeMetadata: true, pollingIntervalSeconds: 1 } as never, async (jobs: Job<T>[]) => {
-    await Promise.all(
-      jobs.map(async (job) => {
-        const meta = job as Job<T> & { retryCount: number; retryLimit: number };
-        // Each attempt is a trace of its own while the process traces (docs/operations.md#traces).
-        const attempted = inSpan(`process ${queue}`, () => attempt(job.data, { lastRetry: meta.retryCount >= meta.retryLimit }), {
-          "messaging.system": "pg-boss",
-          "messaging.destination.name": queue,
-          "messaging.message.id": job.id,
-          "invoicing.attempt": meta.retryCount + 1,
-        });
-        const outcome = await attempted.catch((error: unknown) => {
-          log.error({ err: error, queue, jobId: job.id }, `${describe(job.data)} could not be attempted`);
-          return "retry" as const;
-        });
-        if (outcome === "retry") await boss.fail(queue, job.id, { message: `${describe(job.data)} was not accepted; it is retried with backoff.` });
-      }),
-    );
-  });
+  await boss.work<T>(queue, { batchSize: atOnce, includeMetadata: true, pollingIntervalSeconds: 1 } as never, (jobs: Job<T>[]) =>
+    // The queue's stop waits for the jobs in hand: pg-boss's own wait misses those of a fetch in flight.
+    queueWork(
+      Promise.all(
+        jobs.map(async (job) => {
+          const meta = job as Job<T> & { retryCount: number; retryLimit: number };
+          // Each attempt is a trace of its own while the process traces (docs/operations.md#traces).
+          const attempted = inSpan(`process ${queue}`, () => attempt(job.data, { lastRetry: meta.retryCount >= meta.retryLimit }), {
+            "messaging.system": "pg-boss",
+            "messaging.destination.name": queue,
+            "messaging.message.id": job.id,
+            "invoicing.attempt": meta.retryCount + 1,
+          });
+          const outcome = await attempted.catch((error: unknown) => {
+            log.error({ err: error, queue, jobId: job.id }, `${describe(job.data)} could not be attempted`);
+            return "retry" as const;
+          });
+          if (outcome === "retry") await boss.fail(queue, job.id, { message: `${describe(job.data)} was not accepted; it is retried with backoff.` });
+        }),
+      ),
+    ),
+  );
 }
