@@ -17,7 +17,7 @@ import { rowsOf } from "@/db/rows";
 import { logStreams } from "@/db/schema";
 import { LOG_STREAMS_MAX } from "@/core/log-streams";
 import { createLogStream } from "@/lib/log-streams/streams";
-import { startServerProcess, type ServerProcess } from "@/tests/helpers/server-process";
+import { deliveryPids, startServerProcess, type ServerProcess } from "@/tests/helpers/server-process";
 import { benchOrganization, load, type LoadRound } from "./gateway-ratio";
 import type { ReceiverAsk, ReceiverCounts } from "./log-stream-receiver";
 import { count, geometricMeanWithSpread, loadCells, median, postgresCpuMs, printLines, printTable, processCpuMs, statusesText } from "./lib";
@@ -43,6 +43,7 @@ async function countingReceiver() {
     });
   const { port } = await new Promise<{ port: number }>((resolve) => child.once("message", (message) => resolve(message as { port: number })));
   return {
+    pid: child.pid!,
     url: `http://127.0.0.1:${port}`,
     counts: () => answer<ReceiverCounts>({ ask: "counts" }),
     delivered: async (streamId: string) => new Set(await answer<string[]>({ ask: "delivered", streamId })),
@@ -55,10 +56,15 @@ type Receiver = Awaited<ReturnType<typeof countingReceiver>>;
 interface Round extends LoadRound {
   /** Answers in the round, its warm-up included (B's streams carry both). */
   answered: number;
-  /** The server process's CPU (user and system) per answer of the measured part, µs; PostgreSQL's, all its processes; this process's (load generator and receiver). */
+  /**
+   * CPU (user and system) per answer of the measured part, µs: the server process's; PostgreSQL's,
+   * all its processes; this process's (the load generator); the server's delivery process's; the receiver's.
+   */
   serverMicros: number;
   postgresMicros: number;
   benchMicros: number;
+  deliveryMicros: number;
+  receiverMicros: number;
 }
 
 interface StreamedRound extends Round {
@@ -80,18 +86,24 @@ const sleep = (milliseconds: number) => new Promise((resolve) => setTimeout(reso
 const answers = (round: LoadRound) => Object.values(round.statuses).reduce((sum, n) => sum + n, 0);
 
 /** Warm-up then the measured load, with the CPU each side spent on the measured part. */
-async function loadRound(server: ServerProcess, keys: string[]): Promise<Round> {
+async function loadRound(server: ServerProcess, keys: string[], receiverPid: number): Promise<Round> {
   const warm = await load(server.base, keys, WARM_UP_SECONDS);
   const pid = server.child.pid!;
-  const [serverBefore, postgresBefore, benchBefore] = [processCpuMs(pid), postgresCpuMs(), process.cpuUsage()];
+  const [delivery] = deliveryPids(pid);
+  if (delivery === undefined) throw new Error("The server runs no log streams' delivery process");
+  const cpuMs = () => [processCpuMs(pid), postgresCpuMs(), processCpuMs(delivery), processCpuMs(receiverPid)];
+  const [before, benchBefore] = [cpuMs(), process.cpuUsage()];
   const loaded = await load(server.base, keys, ROUND_SECONDS);
   const bench = process.cpuUsage(benchBefore);
   const responses = answers(loaded);
+  const [serverMicros, postgresMicros, deliveryMicros, receiverMicros] = cpuMs().map((after, i) => ((after - before[i]!) * 1000) / responses);
   return {
     ...loaded,
     answered: answers(warm) + responses,
-    serverMicros: ((processCpuMs(pid) - serverBefore) * 1000) / responses,
-    postgresMicros: ((postgresCpuMs() - postgresBefore) * 1000) / responses,
+    serverMicros: serverMicros!,
+    postgresMicros: postgresMicros!,
+    deliveryMicros: deliveryMicros!,
+    receiverMicros: receiverMicros!,
     benchMicros: (bench.user + bench.system) / responses,
   };
 }
@@ -116,7 +128,7 @@ async function streamedRound(server: ServerProcess, orgId: string, keys: string[
   }
   const created = await getDb().select({ id: logStreams.id, start: logStreams.requestsAfter }).from(logStreams).where(eq(logStreams.orgId, orgId));
   const starts = new Map(created.map((stream) => [stream.id, stream.start]));
-  const round = await loadRound(server, keys);
+  const round = await loadRound(server, keys, receiver.pid);
   const atEnd = (await receiver.counts()).distinct;
   const owedNow = async () =>
     rowsOf<{ n: number }>(
@@ -179,7 +191,10 @@ export async function benchLogStreamsCost(): Promise<void> {
   try {
     for (let pair = 0; pair < ROUNDS; pair++) {
       // Which goes first alternates, so the log growing and the machine drifting favour neither.
-      const turns = [async () => none.push(await loadRound(server, values)), async () => streamed.push(await streamedRound(server, org.id, values, receiver))];
+      const turns = [
+        async () => none.push(await loadRound(server, values, receiver.pid)),
+        async () => streamed.push(await streamedRound(server, org.id, values, receiver)),
+      ];
       for (const turn of pair % 2 === 0 ? turns : turns.reverse()) await turn();
     }
   } finally {
@@ -236,7 +251,7 @@ export async function benchLogStreamsCost(): Promise<void> {
     ["B ÷ A p99", `median ${median(p99Ratios).toFixed(3)}, range ${Math.min(...p99Ratios).toFixed(3)}–${Math.max(...p99Ratios).toFixed(3)}`],
     [
       "µs CPU / request, median A / B",
-      `server ${cpu((r) => r.serverMicros)}, PostgreSQL ${cpu((r) => r.postgresMicros)}, this process (the load) ${cpu((r) => r.benchMicros)}`,
+      `server ${cpu((r) => r.serverMicros)}, PostgreSQL ${cpu((r) => r.postgresMicros)}, this process (the load) ${cpu((r) => r.benchMicros)}, delivery process ${cpu((r) => r.deliveryMicros)}, receiver ${cpu((r) => r.receiverMicros)}`,
     ],
     [
       `B: requests answered / request events owed (${LOG_STREAMS_MAX} streams) / delivered`,

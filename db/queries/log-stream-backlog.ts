@@ -5,7 +5,7 @@ import { rowsOf } from "@/db/rows";
 import { logStreams } from "@/db/schema";
 import type { Mode } from "@/core/enums";
 import type { LogStreamSource } from "@/core/log-streams";
-import type { VisibleAfter } from "./log-stream-events";
+import { keyOfMode, type VisibleAfter } from "./log-stream-events";
 import { unleased } from "./log-streams";
 
 /**
@@ -44,15 +44,14 @@ const NO_BOUND = sql.raw("9223372036854775807");
 
 /** The stream's requests older than the cutoff before its first younger one: how many, and the last. */
 function expiredRequests(orgId: string, mode: Mode, after: number, cutoff: string): SQL {
-  // The mode is the key's; the created-at bounds also leave out the partitions they cannot be in.
-  const ofStream = (alias: string) => sql.raw(`join api_keys k_${alias} on k_${alias}.org_id = ${alias}.org_id and k_${alias}.id = ${alias}.api_key_id`);
+  // The mode is the key's (keyOfMode: read in id order from the cursor); the created-at bounds also leave out the partitions they cannot be in.
   return sql`(
     select count(*)::int as dropped, null::text as last_tx, max(r.id)::float8 as last_id
-    from request_log r ${ofStream("r")}
-    where r.org_id = ${orgId} and k_r.mode = ${mode} and r.id > ${after} and r.created_at < ${cutoff}::timestamptz
+    from request_log r
+    where r.org_id = ${orgId} and r.id > ${after} and r.created_at < ${cutoff}::timestamptz and ${keyOfMode("r", mode)}
       and r.id < coalesce((
-        select y.id from request_log y ${ofStream("y")}
-        where y.org_id = ${orgId} and k_y.mode = ${mode} and y.id > ${after} and y.created_at >= ${cutoff}::timestamptz
+        select y.id from request_log y
+        where y.org_id = ${orgId} and y.id > ${after} and y.created_at >= ${cutoff}::timestamptz and ${keyOfMode("y", mode)}
         order by y.id limit 1), ${NO_BOUND}))`;
 }
 
