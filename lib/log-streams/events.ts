@@ -18,9 +18,21 @@ export interface NextBatch {
   cursors: Cursors;
 }
 
+const requestEvents = new WeakMap<RequestEventRow, LogEvent>();
+
+/**
+ * A request row's event, one object however many streams carry it: the streams of an organization
+ * and mode take the same rows from the turn's shared read (lib/log-streams/request-reads.ts), so
+ * what a destination derives from an event once (destinations/event-record.ts) serves them all.
+ */
 function requestEvent(row: RequestEventRow, orgId: string, mode: Mode): LogEvent {
-  const { id: _id, request_id, created_at, ...data } = row;
-  return { id: request_id, type: "request", occurredAt: created_at, organizationId: orgId, livemode: mode === "live", data: { request_id, ...data } };
+  let event = requestEvents.get(row);
+  if (!event) {
+    const { id: _id, request_id, created_at, ...data } = row;
+    event = { id: request_id, type: "request", occurredAt: created_at, organizationId: orgId, livemode: mode === "live", data: { request_id, ...data } };
+    requestEvents.set(row, event);
+  }
+  return event;
 }
 
 function activityEvent(row: ActivityEventRow, orgId: string): LogEvent {

@@ -22,8 +22,8 @@ export interface OutgoingWebhook {
   secrets: string[];
   /** The `webhook-id`: the same on every attempt and on a resend. */
   id: string;
-  /** The body, as sent: `{ type, timestamp, data }`. */
-  body: string;
+  /** The body, as sent: `{ type, timestamp, data }` (a log stream's batch comes encoded once, as bytes). */
+  body: string | Buffer;
   at: Date;
 }
 
@@ -34,10 +34,11 @@ export interface OutgoingWebhook {
  * batch, on the thread that serves the API (docs/performance.md#log-streams-cost-on-the-request-path).
  * Receivers verify it with the library itself (tests/webhooks.test.ts, tests/helpers/log-receivers.ts).
  */
-function signature(secret: string, id: string, at: Date, body: string): string {
+function signature(secret: string, id: string, at: Date, body: string | Buffer): string {
   const key = Buffer.from(secret.startsWith("whsec_") ? secret.slice("whsec_".length) : secret, "base64");
   return `v1,${createHmac("sha256", key)
-    .update(`${id}.${Math.floor(at.getTime() / 1000)}.${body}`)
+    .update(`${id}.${Math.floor(at.getTime() / 1000)}.`)
+    .update(body)
     .digest("base64")}`;
 }
 

@@ -3,6 +3,7 @@ import type { LogEvent } from "@/core/log-streams";
 import { datadogBodies } from "@/lib/log-streams/destinations/datadog";
 import { DeliveryError, type Batch, type DestinationSecrets, type DestinationSettings } from "@/lib/log-streams/destinations/destination";
 import { destinationFor } from "@/lib/log-streams/destinations";
+import { eventRecord } from "@/lib/log-streams/destinations/event-record";
 import { eventMessage } from "@/lib/log-streams/destinations/message";
 import { s3ObjectKey } from "@/lib/log-streams/destinations/s3";
 import { newSigningSecret } from "@/lib/webhooks/signing-secret";
@@ -355,6 +356,18 @@ describe("HTTPS", () => {
     expect(body).toMatchObject({ type: "log_events", data: { stream_id: "ls_audit" } });
     expect(Date.parse(body.timestamp)).toBeGreaterThan(Date.now() - 60_000);
     expect(endpoint.events[0]).toEqual(recordOf(first[0]!, "GET /v1/invoices 200 in 12 ms (key “Billing server” key_live)"));
+  });
+
+  it("sends the same events for every stream that carries them, each body whole and its own stream's", async () => {
+    const endpoint = await started(new SignedEndpoint(secret));
+    const send = destinationFor({ kind: "https", url: endpoint.url }, secrets);
+    const events = [requestEvent("req_c1", { data: { key_name: 'Billing 🧾 "server"\u2028' } }), ...first];
+    await send({ ...batchOf(events), streamId: "ls_one" });
+    await send({ ...batchOf(events), streamId: "ls_two" });
+    expect(endpoint.requests.map((request) => JSON.parse(request.body))).toEqual(
+      ["ls_one", "ls_two"].map((stream_id) => ({ type: "log_events", timestamp: expect.any(String), data: { stream_id, events: events.map(eventRecord) } })),
+    );
+    expect(endpoint.events[0]).toMatchObject({ message: 'GET /v1/invoices 200 in 12 ms (key “Billing 🧾 "server"\u2028” key_live)' });
   });
 
   it("refuses a 4xx as not retryable (a wrong secret, a missing page) but a 408 or 429, and retries a 5xx", async () => {

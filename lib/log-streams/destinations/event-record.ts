@@ -31,6 +31,23 @@ export function eventRecord(event: LogEvent): EventRecord {
   };
 }
 
+const encodedRecords = new WeakMap<LogEvent, Buffer>();
+
+/**
+ * An event's record as UTF-8 JSON, made once however many streams carry the event: the streams of
+ * an organization share their request events within a turn (lib/log-streams/events.ts), and the
+ * HTTPS and S3 destinations join these bytes rather than serializing and encoding every batch
+ * whole (docs/performance.md#log-streams-cost-on-the-request-path).
+ */
+export function eventRecordBytes(event: LogEvent): Buffer {
+  let bytes = encodedRecords.get(event);
+  if (!bytes) {
+    bytes = Buffer.from(JSON.stringify(eventRecord(event)));
+    encodedRecords.set(event, bytes);
+  }
+  return bytes;
+}
+
 /**
  * The host the events come from, for Datadog's `hostname` and Splunk's `host`: the address this
  * service is reached at (PUBLIC_BASE_URL), never the machine's own name; none when it is not set.

@@ -1,6 +1,6 @@
 import { signedHeaders } from "@/lib/webhooks/deliver";
 import type { Batch, Destination, DestinationOf } from "./destination";
-import { eventRecord } from "./event-record";
+import { eventRecordBytes } from "./event-record";
 import { postTo, refusal, retryableStatus, succeeded } from "./http-post";
 
 /**
@@ -11,9 +11,23 @@ import { postTo, refusal, retryableStatus, succeeded } from "./http-post";
 
 export const LOG_EVENTS_TYPE = "log_events";
 
-/** The body: Standard Webhooks' `{ type, timestamp, data }`, the events in order in `data.events`. */
-export function httpsBody(batch: Pick<Batch, "streamId" | "events">, at: Date): string {
-  return JSON.stringify({ type: LOG_EVENTS_TYPE, timestamp: at.toISOString(), data: { stream_id: batch.streamId, events: batch.events.map(eventRecord) } });
+const COMMA = Buffer.from(",");
+const END = Buffer.from("]}}");
+
+/**
+ * The body: Standard Webhooks' `{ type, timestamp, data }`, the events in order in `data.events`,
+ * each event's record as eventRecordBytes made it, so a batch another stream also carries is not
+ * serialized and encoded again.
+ */
+export function httpsBody(batch: Pick<Batch, "streamId" | "events">, at: Date): Buffer {
+  const head = `{"type":${JSON.stringify(LOG_EVENTS_TYPE)},"timestamp":${JSON.stringify(at.toISOString())},"data":{"stream_id":${JSON.stringify(batch.streamId)},"events":[`;
+  const parts: Buffer[] = [Buffer.from(head)];
+  for (const [i, event] of batch.events.entries()) {
+    if (i > 0) parts.push(COMMA);
+    parts.push(eventRecordBytes(event));
+  }
+  parts.push(END);
+  return Buffer.concat(parts);
 }
 
 export function httpsDestination({ settings, secrets }: DestinationOf<"https">): Destination {

@@ -7,7 +7,7 @@ import { NodeHttpHandler } from "@smithy/node-http-handler";
 import { guardedLookup, refusedLiteral } from "@/lib/webhooks/address-guard";
 import { DELIVERY_TIMEOUT_MS } from "@/lib/webhooks/deliver";
 import { DeliveryError, type Batch, type Destination, type DestinationOf } from "./destination";
-import { eventRecord, SOURCE_NAME } from "./event-record";
+import { eventRecordBytes, SOURCE_NAME } from "./event-record";
 import { retryableStatus, withDeadline } from "./http-post";
 
 /**
@@ -33,10 +33,11 @@ export function s3ObjectKey(prefix: string | null, batch: Pick<Batch, "organizat
 }
 
 const gzipped = promisify(gzip);
+const NEWLINE = Buffer.from("\n");
 
 /** The object's body: one event a line (JSON Lines), gzipped off the event loop. */
 export function s3ObjectBody(batch: Pick<Batch, "events">): Promise<Buffer> {
-  return gzipped(batch.events.map((event) => `${JSON.stringify(eventRecord(event))}\n`).join(""));
+  return gzipped(Buffer.concat(batch.events.flatMap((event) => [eventRecordBytes(event), NEWLINE])));
 }
 
 /**
