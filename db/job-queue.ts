@@ -1,5 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
-import PgBoss from "pg-boss";
+import type PgBoss from "pg-boss";
 import type postgres from "postgres";
 import { arrayLiteral, beforeDbClose, databaseHandle, type DbOrTx } from "./index";
 import { withMigrationLock } from "./migration-lock";
@@ -154,6 +154,8 @@ type GlobalWithBoss = typeof globalThis & { [BOSS]?: Promise<PgBoss> };
 export function jobQueue(): Promise<PgBoss> {
   const g = globalThis as GlobalWithBoss;
   g[BOSS] ??= (async () => {
+    // Loaded by the first job rather than by every module that can queue one (docs/testing.md#ci).
+    const { default: PgBoss } = await import("pg-boss");
     // No cron schedules. Supervision stays on: every 15 s one process expires the jobs of a process
     // that died mid-job, so they are retried (a delivery's job expires 20 s after it was taken).
     const boss = new PgBoss({ db: clientExecutor(), schema: "pgboss", schedule: false, maintenanceIntervalSeconds: MAINTENANCE_SECONDS });

@@ -1,7 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { postmanCollectionJson, type OpenApiDocument } from "../lib/api/postman-collection";
 import type { Page } from "@playwright/test";
-import { expect, PHONE, screenshot, test } from "./fixtures";
+import { expect, PHONE, test } from "./fixtures";
 
 // Each family of /v1 paths, an operation of it as the sidebar names it, and the path it shows.
 const FAMILIES = [
@@ -31,9 +31,15 @@ const SCALAR_MARKUP_RULES = ["aria-allowed-attr", "button-name", "aria-allowed-r
 const REFERENCE_DRAWN = { timeout: 30_000 };
 const referenceHeading = (page: Page) => page.getByRole("heading", { name: "Invoicing API", exact: true });
 
+/**
+ * What the window shows, not the whole page: the reference is about 33,000 px tall, and a full-page
+ * screenshot of it took tens of seconds of CI's two cores for an image no one reads to the end.
+ */
+const referenceScreenshot = (page: Page, name: string) => page.screenshot({ path: `test-results/screens/${name}.png` });
+
 test.describe("the API reference at /docs", () => {
   test("is public, loads nothing from outside this deployment, and shows every path family", async ({ page, baseURL }) => {
-    test.slow(); // five sidebar sections of the reference and two full-page screenshots: over a minute on a busy machine
+    test.slow(); // five sidebar sections of the reference: most of a minute on a busy machine
     const elsewhere: string[] = [];
     page.on("request", (request) => {
       if (new URL(request.url()).origin !== new URL(baseURL!).origin) elsewhere.push(request.url());
@@ -43,7 +49,7 @@ test.describe("the API reference at /docs", () => {
     await expect(page).toHaveURL(/\/docs/); // no detour to sign-in
     await expect(referenceHeading(page)).toBeVisible(REFERENCE_DRAWN);
     await expect(page.getByText("Rounding rule").first()).toBeVisible();
-    await screenshot(page, "api-reference");
+    await referenceScreenshot(page, "api-reference");
 
     for (const { tag, operation, path } of FAMILIES) {
       const sidebarItem = page.getByText(operation, { exact: true }).first();
@@ -51,7 +57,7 @@ test.describe("the API reference at /docs", () => {
       await sidebarItem.click();
       await expect(page.getByText(path, { exact: true }).first()).toBeVisible();
     }
-    await screenshot(page, "api-reference-pdf");
+    await referenceScreenshot(page, "api-reference-pdf");
     expect(elsewhere).toEqual([]);
   });
 
@@ -101,7 +107,7 @@ test.describe("the API reference at /docs", () => {
         await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
         "pixels the page is wider than the window",
       ).toBeLessThanOrEqual(0);
-      await page.screenshot({ path: `test-results/screens/api-reference-postman-link-${viewport.width}.png` });
+      await referenceScreenshot(page, `api-reference-postman-link-${viewport.width}`);
       // Scrolled down, the bar stays: the link is in reach wherever the reader is.
       await page.getByText("Render an invoice as PDF", { exact: true }).last().scrollIntoViewIfNeeded();
       await expect(link).toBeInViewport();

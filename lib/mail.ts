@@ -1,5 +1,5 @@
 import "server-only";
-import nodemailer, { type SendMailOptions } from "nodemailer";
+import type { SendMailOptions } from "nodemailer";
 import type { Role } from "@/core/enums";
 import { ROLE_INFO } from "@/lib/roles";
 
@@ -20,6 +20,8 @@ export type Mail = Omit<SendMailOptions, "from">;
 export async function sendMail(mail: Mail): Promise<MailOutcome> {
   const smtpUrl = process.env.SMTP_URL;
   if (!smtpUrl) return { status: "off" };
+  // Loaded by the first mail rather than by every module that can send one (docs/testing.md#ci).
+  const { default: nodemailer } = await import("nodemailer");
   const transport = nodemailer.createTransport(smtpUrl, {
     connectionTimeout: SMTP_TIMEOUT_MS,
     greetingTimeout: SMTP_TIMEOUT_MS,

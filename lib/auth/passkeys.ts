@@ -1,15 +1,10 @@
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-  type AuthenticationResponseJSON,
-  type AuthenticatorTransport,
-  type PublicKeyCredentialCreationOptionsJSON,
-  type PublicKeyCredentialRequestOptionsJSON,
-  type RegistrationResponseJSON,
+import type {
+  AuthenticationResponseJSON,
+  AuthenticatorTransport,
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+  RegistrationResponseJSON,
 } from "@simplewebauthn/server";
-import { isoBase64URL } from "@simplewebauthn/server/helpers";
 import { passkeyCredentials, recordPasskeyUse, setWebauthnChallenge, takeWebauthnChallenge } from "@/db/queries/passkeys";
 import { getUser } from "@/db/queries/users";
 import { requestOrigin } from "@/lib/base-url";
@@ -23,6 +18,16 @@ import { UserFacingError } from "@/lib/errors";
  * but not required: the password is the first factor, the device the second.
  */
 const RP_NAME = "Invoicing";
+
+/**
+ * The library, loaded by the first ceremony rather than by every module that reaches the sign-in
+ * configuration: it takes about 300 ms to load, which every server start and test file paid
+ * (docs/testing.md#ci).
+ */
+async function webauthn() {
+  const [server, { isoBase64URL }] = await Promise.all([import("@simplewebauthn/server"), import("@simplewebauthn/server/helpers")]);
+  return { ...server, isoBase64URL };
+}
 
 async function relyingParty(): Promise<{ rpID: string; origin: string }> {
   const origin = await requestOrigin();
@@ -45,6 +50,7 @@ function parseCredential<T>(json: string): T | null {
 export async function passkeyRegistrationOptions(session: { userId: string; sessionId: string }): Promise<PublicKeyCredentialCreationOptionsJSON> {
   const [person, existing, { rpID }] = await Promise.all([getUser(session.userId), passkeyCredentials(session.userId), relyingParty()]);
   if (!person) throw new UserFacingError("Your session has ended. Sign in again.");
+  const { generateRegistrationOptions, isoBase64URL } = await webauthn();
   const options = await generateRegistrationOptions({
     rpName: RP_NAME,
     rpID,
@@ -75,7 +81,7 @@ export async function verifyNewPasskey(session: { sessionId: string }, credentia
   const response = parseCredential<RegistrationResponseJSON>(credentialJson);
   const challenge = await takeWebauthnChallenge(session.sessionId);
   if (!response || !challenge) throw new UserFacingError("The passkey could not be added: start again.");
-  const { rpID, origin } = await relyingParty();
+  const [{ rpID, origin }, { verifyRegistrationResponse, isoBase64URL }] = await Promise.all([relyingParty(), webauthn()]);
   const verification = await verifyRegistrationResponse({
     response,
     expectedChallenge: challenge,
@@ -99,6 +105,7 @@ export async function verifyNewPasskey(session: { sessionId: string }, credentia
 export async function passkeyAssertionOptions(session: { userId: string; sessionId: string }): Promise<PublicKeyCredentialRequestOptionsJSON | null> {
   const [existing, { rpID }] = await Promise.all([passkeyCredentials(session.userId), relyingParty()]);
   if (existing.length === 0) return null;
+  const { generateAuthenticationOptions } = await webauthn();
   const options = await generateAuthenticationOptions({
     rpID,
     allowCredentials: existing.map((passkey) => ({ id: passkey.credentialId, transports: transportsOf(passkey.transports) })),
@@ -119,7 +126,7 @@ export async function passkeyAssertionPasses(session: { userId: string; sessionI
   if (!response || !challenge) return false;
   const passkey = (await passkeyCredentials(session.userId)).find((candidate) => candidate.credentialId === response.id);
   if (!passkey) return false;
-  const { rpID, origin } = await relyingParty();
+  const [{ rpID, origin }, { verifyAuthenticationResponse, isoBase64URL }] = await Promise.all([relyingParty(), webauthn()]);
   const verification = await verifyAuthenticationResponse({
     response,
     expectedChallenge: challenge,

@@ -1,23 +1,16 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { findKeyStanding, type KeyStanding } from "@/db/queries/gateway";
 import { hashApiKey } from "@/lib/keys/format";
 import { normalizeClientIp } from "@/lib/keys/ip-allowlist";
-import { log } from "@/core/log";
 import type { ApiEnv } from "../env";
 import { admitStanding, clientIp, presentedKey, unknownKey } from "../gateway";
 import { openApiDocument } from "../routes";
-import { toolRequest, toolResult, type InnerCall } from "./dispatch";
-import { mcpTools, toolsFor, type McpTool } from "./tools";
+import type { InnerCall } from "./dispatch";
+import { mcpTools, type McpTool } from "./tools";
 
 /** The MCP endpoint (docs/features/mcp.md); the app keeps the gateway off it, as this checks the key itself. */
 export const MCP_PATH = "/v1/mcp";
-
-const INSTRUCTIONS =
-  "The Invoicing API of your organization: each tool is one /v1 operation, called with your API key. Money is an integer in the currency's minor unit (cents for EUR and USD); ids carry their type (cus_, prod_, in_); lists come a page at a time (pass next_cursor as starting_after).";
 
 /**
  * The key of an MCP message, refused as the gateway refuses it (the same 401 and 403 bodies) but
@@ -49,27 +42,6 @@ function innerCall(app: OpenAPIHono<ApiEnv>, c: Context<ApiEnv>, presented: stri
   return { fetch: (request) => app.fetch(request, c.env), origin: new URL(c.req.url).origin, headers };
 }
 
-/** A server for one HTTP request, as the SDK's stateless mode has it: the key's tools, and calls through the app. */
-function mcpServer(c: Context<ApiEnv>, tools: Map<string, McpTool>, standing: KeyStanding, call: InnerCall): McpServer {
-  const server = new McpServer({ name: "invoicing", version: "1.0.0" }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
-  // The low-level handlers (the SDK's way for tools it does not define by zod): the list depends on
-  // the key, and a call's arguments are left to the route's own validation.
-  server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: toolsFor(tools, standing.access, standing.scopes) }));
-  server.server.setRequestHandler(CallToolRequestSchema, async (request) => {
-    // Among all the tools, not the key's: one it cannot see is still sent, and the gateway's refusal is its answer.
-    const tool = tools.get(request.params.name);
-    if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
-    try {
-      return await toolResult(await call.fetch(toolRequest(tool, request.params.arguments ?? {}, call)));
-    } catch (error) {
-      if (!(error instanceof McpError))
-        log.error({ err: error, requestId: c.get("requestId"), traceId: c.get("traceId"), tool: tool.definition.name }, "MCP tool call failed");
-      throw error;
-    }
-  });
-  return server;
-}
-
 /**
  * POST /v1/mcp: MCP's streamable HTTP transport, stateless and answering in JSON (every tool
  * answers at once). Any other method is 405: the spec's answer of a server without sessions or a
@@ -85,13 +57,9 @@ export function mcpEndpoint(app: OpenAPIHono<ApiEnv>): void {
     }
     const { presented, standing } = await mcpKey(c);
     tools ??= mcpTools(openApiDocument(app));
-    const server = mcpServer(c, tools, standing, innerCall(app, c, presented));
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    await server.connect(transport);
-    try {
-      return await transport.handleRequest(c.req.raw);
-    } finally {
-      await server.close();
-    }
+    // The MCP SDK loads with the first message, not with every process that serves /v1: it takes
+    // about 200 ms to load, which every server start and API test file paid (docs/testing.md#ci).
+    const { answerMcp } = await import("./server");
+    return answerMcp(c, tools, standing, innerCall(app, c, presented));
   });
 }
