@@ -1,7 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { postmanCollectionJson, type OpenApiDocument } from "../lib/api/postman-collection";
 import type { Page } from "@playwright/test";
-import { expect, PHONE, test } from "./fixtures";
+import { expect, PHONE, screenshot, test } from "./fixtures";
 
 // Each family of /v1 paths, an operation of it as the sidebar names it, and the path it shows.
 const FAMILIES = [
@@ -35,7 +35,7 @@ const referenceHeading = (page: Page) => page.getByRole("heading", { name: "Invo
  * What the window shows, not the whole page: the reference is about 33,000 px tall, and a full-page
  * screenshot of it took tens of seconds of CI's two cores for an image no one reads to the end.
  */
-const referenceScreenshot = (page: Page, name: string) => page.screenshot({ path: `test-results/screens/${name}.png` });
+const WINDOW_ONLY = { fullPage: false };
 
 test.describe("the API reference at /docs", () => {
   test("is public, loads nothing from outside this deployment, and shows every path family", async ({ page, baseURL }) => {
@@ -51,7 +51,7 @@ test.describe("the API reference at /docs", () => {
     expect(new URL(page.url()).pathname, "no detour to sign-in").toBe("/docs");
     await expect(referenceHeading(page)).toBeVisible(REFERENCE_DRAWN);
     await expect(page.getByText("Rounding rule").first()).toBeVisible();
-    await referenceScreenshot(page, "api-reference");
+    await screenshot(page, "api-reference", WINDOW_ONLY);
 
     for (const { tag, operation, path } of FAMILIES) {
       const sidebarItem = page.getByText(operation, { exact: true }).first();
@@ -59,7 +59,7 @@ test.describe("the API reference at /docs", () => {
       await sidebarItem.click();
       await expect(page.getByText(path, { exact: true }).first()).toBeVisible();
     }
-    await referenceScreenshot(page, "api-reference-pdf");
+    await screenshot(page, "api-reference-pdf", WINDOW_ONLY);
     expect(elsewhere).toEqual([]);
   });
 
@@ -109,7 +109,7 @@ test.describe("the API reference at /docs", () => {
         await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
         "pixels the page is wider than the window",
       ).toBeLessThanOrEqual(0);
-      await referenceScreenshot(page, `api-reference-postman-link-${viewport.width}`);
+      await screenshot(page, `api-reference-postman-link-${viewport.width}`, WINDOW_ONLY);
       // Scrolled down, the bar stays: the link is in reach wherever the reader is.
       await page.getByText("Render an invoice as PDF", { exact: true }).last().scrollIntoViewIfNeeded();
       await expect(link).toBeInViewport();

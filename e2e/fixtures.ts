@@ -13,9 +13,12 @@ export const PHONE = { width: 390, height: 844 };
 /** A role's signed-in browser state on a server (auth.setup.ts signs every role in on every server). */
 export const storageStateOf = (role: DemoRole, server = workerServer()) => `e2e/.auth/${server}/${role}.json`;
 
-/** Saves a full-page screenshot to test-results/screens/<name>.png, to be looked at. */
-export async function screenshot(page: Page, name: string) {
-  await page.screenshot({ path: `test-results/screens/${name}.png`, fullPage: true });
+/**
+ * Saves a screenshot to test-results/screens/<name>.png, to be looked at: the full page, or what the
+ * window shows where the page is too tall for one image to be read (the API reference, ~33,000 px).
+ */
+export async function screenshot(page: Page, name: string, { fullPage = true } = {}) {
+  await page.screenshot({ path: `test-results/screens/${name}.png`, fullPage });
 }
 
 /**
