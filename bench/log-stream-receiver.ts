@@ -1,13 +1,14 @@
 /**
- * The log-streams bench's destination (bench/log-streams-cost.ts), in a process of its own at the
- * lowest CPU priority: it stands in for a service on other machines (Datadog, a collector), so it
- * takes only the CPU the server, PostgreSQL and the load generator leave. It counts the events of
+ * The log-streams bench's destination (bench/log-streams-cost.ts), in a process and session of its
+ * own at the lowest CPU priority, as the delivery process is: it stands in for a service on other
+ * machines (Datadog, a collector), so it takes only the CPU the server, PostgreSQL and the load
+ * generator leave. It counts the events of
  * the HTTPS destination's batches by type, and the distinct request events by stream
  * (at-least-once delivery may send one twice), answers 200, and tells its parent what it has over IPC.
  */
 import http from "node:http";
-import os from "node:os";
 import type { AddressInfo } from "node:net";
+import { lowestPriority } from "@/servers/lowest-priority";
 
 export interface ReceiverCounts {
   events: { request: number; activity: number; alert: number };
@@ -16,7 +17,7 @@ export interface ReceiverCounts {
 }
 export type ReceiverAsk = { ask: "counts" | "reset" | "close" } | { ask: "delivered"; streamId: string };
 
-os.setPriority(os.constants.priority.PRIORITY_LOW);
+lowestPriority();
 const events = { request: 0, activity: 0, alert: 0 };
 /** The request ids each stream delivered. */
 const requests = new Map<string, Set<string>>();
@@ -55,4 +56,6 @@ process.on("message", (message: ReceiverAsk) => {
     server.close(() => process.exit(0));
   }
 });
+// In a session of its own, it would outlive a bench that died: it ends with the channel.
+process.on("disconnect", () => process.exit(0));
 server.listen(0, "127.0.0.1", () => process.send!({ port: (server.address() as AddressInfo).port }));

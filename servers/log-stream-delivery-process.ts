@@ -1,24 +1,14 @@
-import fs from "node:fs";
-import os from "node:os";
 import { closeDb, getDb } from "@/db";
 import { deliverDueStreams } from "@/lib/log-streams/delivery";
 import { log } from "@/core/log";
 import { LOG_STREAM_INTERVAL_MS, STOP_DELIVERY } from "./log-stream-delivery";
+import { lowestPriority } from "./lowest-priority";
 
 /**
  * The log streams' delivery process of a server process on PostgreSQL (servers/log-stream-delivery.ts
- * forks it in a session of its own): the lowest CPU priority, for its session's group as a whole
- * where Linux groups processes by session ("autogroup") and for its threads, so it takes only the
- * CPU the servers and PostgreSQL leave (docs/features/log-streams.md#delivery).
+ * forks it in a session of its own), at the lowest CPU priority, so it takes only the CPU the
+ * servers and PostgreSQL leave (docs/features/log-streams.md#delivery).
  */
-function lowestPriority(): void {
-  os.setPriority(os.constants.priority.PRIORITY_LOW);
-  try {
-    fs.writeFileSync("/proc/self/autogroup", String(os.constants.priority.PRIORITY_LOW));
-  } catch {
-    // A kernel without autogroups (or not Linux): the process's own priority is what there is.
-  }
-}
 lowestPriority();
 
 let stopping = false;

@@ -1,6 +1,6 @@
 import "server-only";
 import { sql } from "drizzle-orm";
-import type { DbOrTx } from "@/db";
+import { arrayLiteral, type DbOrTx } from "@/db";
 import { rowsOf } from "@/db/rows";
 import type { Mode } from "@/core/enums";
 
@@ -71,18 +71,44 @@ const ISO = (column: string) => sql.raw(`to_char(${column} at time zone 'UTC', '
  */
 export const keyOfMode = (r: string, mode: Mode) => sql`(select k.mode from api_keys k where k.id = ${sql.raw(r)}.api_key_id) = ${mode}`;
 
-/** The organization's requests of keys of `mode` after request-log id `after`, oldest first. */
-export async function requestsAfter(db: DbOrTx, orgId: string, mode: Mode, after: number, limit: number): Promise<RequestEventRow[]> {
-  return rowsOf<RequestEventRow>(
+/** A request as a stream reads it: the row its event carries, and the mode of its key (null: a key no longer there). */
+export interface LoggedRequest {
+  row: RequestEventRow;
+  mode: Mode | null;
+}
+
+type RequestLogRow = Omit<RequestEventRow, "created_at" | "key_name"> & { created_us: number };
+
+/**
+ * The organization's requests after request-log id `after`, of either mode, oldest first, at most
+ * `limit`, each with its key's name and mode. The log is read in id order on its (org_id, id)
+ * index and the read stops at its limit; the keys are looked up once for the read, where a lookup
+ * per row cost PostgreSQL about 2.6 µs of the 3.4 a row took (and the time's text, 0.3 µs), at the
+ * normal priority the delivery process does not have (docs/performance.md#log-streams-cost-on-the-request-path).
+ */
+export async function requestsAfter(db: DbOrTx, orgId: string, after: number, limit: number): Promise<LoggedRequest[]> {
+  const rows = rowsOf<RequestLogRow>(
     await db.execute(sql`
-      select r.id::float8 as id, r.request_id, ${ISO("r.created_at")} as created_at, r.api_key_id,
-             (select k.name from api_keys k where k.id = r.api_key_id) as key_name, r.method, r.path,
+      select r.id::float8 as id, r.request_id, round(date_part('epoch', r.created_at) * 1e6) as created_us, r.api_key_id, r.method, r.path,
              r.endpoint, r.status, r.duration_ms, r.ip, r.user_agent, r.error_code, r.trace_id::text as trace_id
       from request_log r
-      where r.org_id = ${orgId} and r.id > ${after} and ${keyOfMode("r", mode)}
+      where r.org_id = ${orgId} and r.id > ${after}
       order by r.id
       limit ${limit}`),
   );
+  if (rows.length === 0) return [];
+  const keyIds = [...new Set(rows.map((row) => row.api_key_id))];
+  const keys = new Map(
+    rowsOf<{ id: string; name: string; mode: Mode }>(
+      await db.execute(sql`select id, name, mode from api_keys where org_id = ${orgId} and id = any(${arrayLiteral(keyIds)}::text[])`),
+    ).map((key) => [key.id, key]),
+  );
+  return rows.map(({ id, request_id, created_us, api_key_id, ...rest }) => {
+    const key = keys.get(api_key_id);
+    // Microseconds to the millisecond, cut as the other sources' to_char(… 'MS') cuts them.
+    const created_at = new Date(Math.floor(Number(created_us) / 1000)).toISOString();
+    return { row: { id, request_id, created_at, api_key_id, key_name: key?.name ?? null, ...rest }, mode: key?.mode ?? null };
+  });
 }
 
 const VISIBLE = sql.raw("pg_snapshot_xmin(pg_current_snapshot())");

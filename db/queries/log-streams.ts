@@ -106,6 +106,14 @@ export async function recordDelivered(
     .where(and(eq(logStreams.id, stream.id), eq(logStreams.orgId, stream.orgId)));
 }
 
+/** The stream passed requests of the other mode only, with nothing to send: its requests cursor moves past them. */
+export async function recordPassed(db: DbOrTx, stream: { id: string; orgId: string }, requestsAfter: number): Promise<void> {
+  await db
+    .update(logStreams)
+    .set({ requestsAfter })
+    .where(and(eq(logStreams.id, stream.id), eq(logStreams.orgId, stream.orgId)));
+}
+
 /** The destination did not take a batch: what it said, and when to try again. The cursors stay. */
 export async function recordFailure(
   db: DbOrTx,

@@ -1,6 +1,6 @@
-import { LOG_STREAM_BATCH_MAX, type DestinationSecrets } from "@/core/log-streams";
+import type { DestinationSecrets } from "@/core/log-streams";
 import type { DbOrTx } from "@/db";
-import { claimDueStreams, recordDelivered, recordFailure, releaseStream, type StreamToDeliver } from "@/db/queries/log-streams";
+import { claimDueStreams, recordDelivered, recordFailure, recordPassed, releaseStream, type StreamToDeliver } from "@/db/queries/log-streams";
 import { logStreamCredentials } from "@/core/sealed-secret";
 import { log } from "@/core/log";
 import { dropExpiredEvents, dropPausedBacklogs } from "./backlog";
@@ -19,6 +19,8 @@ type Turn = Required<TurnOptions> & { readRequests: ReadRequests };
 const BATCH_TIMEOUT_MS = 30_000;
 /** Batches one stream sends in one turn when the backlog is deep, before the others get theirs. */
 const BATCHES_A_TURN = 5;
+/** Reads of the request log one stream makes in a turn at most: a read passes up to 1,000 requests of the other mode. */
+const READS_A_TURN = 50;
 /** A turn lasts at most its batches' time limits; a process that dies mid-turn gives the stream back after this. */
 const LEASE_MS = 3 * 60_000;
 /** Streams delivered at once by the process whose turn it is. */
@@ -68,9 +70,16 @@ async function deliverStream(db: DbOrTx, stream: StreamToDeliver, turn: Turn): P
   if (!cursors) return 0;
   const destination = destinationFor(stream.settings, JSON.parse(logStreamCredentials.open(stream.sealedSecrets)) as DestinationSecrets);
   let delivered = 0;
-  for (let round = 0; round < BATCHES_A_TURN; round++) {
+  let batches = 0;
+  for (let read = 0; read < READS_A_TURN && batches < BATCHES_A_TURN; read++) {
     const batch = await nextBatch(db, turn.readRequests, stream, cursors);
-    if (batch.events.length === 0) break;
+    if (batch.events.length === 0) {
+      // The read found only the other mode's requests: the stream passes them, with nothing to send.
+      if (batch.cursors.requests !== cursors.requests) await recordPassed(db, stream, batch.cursors.requests);
+      cursors = batch.cursors;
+      if (batch.more) continue;
+      break;
+    }
     let warning: string | undefined;
     try {
       const signal = AbortSignal.timeout(turn.batchTimeoutMs);
@@ -85,7 +94,8 @@ async function deliverStream(db: DbOrTx, stream: StreamToDeliver, turn: Turn): P
     cursors = batch.cursors;
     delivered += batch.events.length;
     await recordDelivered(db, stream, cursors, turn.clock(), warning);
-    if (batch.events.length < LOG_STREAM_BATCH_MAX) break;
+    batches++;
+    if (!batch.more) break;
   }
   return delivered;
 }

@@ -12,10 +12,11 @@ export interface Cursors {
   alerts: VisibleAfter;
 }
 
-/** The next events and the cursors once they are delivered. */
+/** The next events, the cursors once they are delivered, and whether more may follow them. */
 export interface NextBatch {
   events: LogEvent[];
   cursors: Cursors;
+  more: boolean;
 }
 
 const requestEvents = new WeakMap<RequestEventRow, LogEvent>();
@@ -64,12 +65,12 @@ export async function nextBatch(
   const { orgId, mode, sources } = stream;
   const limit = LOG_STREAM_BATCH_MAX;
   const [requests, activity, alerts] = await Promise.all([
-    sources.includes("requests") ? readRequests(orgId, mode, cursors.requests, limit) : [],
+    sources.includes("requests") ? readRequests(orgId, mode, cursors.requests, limit) : { rows: [], end: cursors.requests, cut: false },
     sources.includes("activity") ? activityAfter(db, orgId, cursors.activity, limit) : [],
     sources.includes("alerts") ? alertsAfter(db, orgId, cursors.alerts, limit) : [],
   ]);
   const queues: Sourced[][] = [
-    requests.map((row) => ({ event: requestEvent(row, orgId, mode), advance: (c: Cursors) => ({ ...c, requests: row.id }) })),
+    requests.rows.map((row) => ({ event: requestEvent(row, orgId, mode), advance: (c: Cursors) => ({ ...c, requests: row.id }) })),
     activity.map((row) => ({ event: activityEvent(row, orgId), advance: (c: Cursors) => ({ ...c, activity: { tx: row.tx, id: row.id } }) })),
     alerts.map((row) => ({ event: alertEvent(row, orgId), advance: (c: Cursors) => ({ ...c, alerts: { tx: row.tx, id: row.id } }) })),
   ];
@@ -84,5 +85,8 @@ export async function nextBatch(
     events.push(taken.event);
     next = taken.advance(next);
   }
-  return { events, cursors: next };
+  // Every request of the read taken: the stream has all of its mode up to where the read ended,
+  // so the cursor passes the other mode's requests there too.
+  if (queues[0]!.length === 0) next = { ...next, requests: requests.end };
+  return { events, cursors: next, more: events.length >= limit || requests.cut };
 }
