@@ -8,7 +8,7 @@ import { finished } from "node:stream/promises";
 import { eq, sql } from "drizzle-orm";
 import { getDb, postgresClient } from "@/db";
 import { rowsOf } from "@/db/rows";
-import { withLiterals } from "@/db/csv-export";
+import { withLiterals } from "@/db/queries/csv-export";
 import { auditLogCsv, listAuditLog, sliceQuery } from "@/db/queries/audit-log";
 import { trafficScope } from "@/db/queries/keys-of-mode";
 import type { Route } from "@/db/queries/audit-log-route";

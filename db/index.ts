@@ -6,7 +6,7 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
-import { acquireDataDirLock } from "./data-dir-lock";
+import { acquireDataDirLock } from "./locks/data-dir";
 import { pgliteDriverClient, postgresDriverClient, watchedStatement } from "./driver-clients";
 import { inStatementSpan } from "@/core/tracing";
 import { pgliteDataDir } from "./pglite-dir";

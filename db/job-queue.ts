@@ -2,7 +2,7 @@ import { sql, type SQL } from "drizzle-orm";
 import type PgBoss from "pg-boss";
 import type postgres from "postgres";
 import { arrayLiteral, beforeDbClose, databaseHandle, type DbOrTx } from "./index";
-import { withMigrationLock } from "./migration-lock";
+import { withMigrationLock } from "./locks/migration";
 import { rowsOf } from "./rows";
 import { log } from "@/core/log";
 

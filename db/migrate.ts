@@ -7,7 +7,7 @@ import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import type { PgliteDatabase } from "drizzle-orm/pglite";
 import type { PostgresJsDatabase } from "drizzle-orm/postgres-js";
 import { getDb, postgresClient } from "./index";
-import { withMigrationLock } from "./migration-lock";
+import { withMigrationLock } from "./locks/migration";
 import { maintainRequestLog } from "./partitions";
 import { rowsOf } from "./rows";
 import { sealStoredWebhookCredentials } from "./webhook-credentials";

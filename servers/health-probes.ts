@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { sql } from "drizzle-orm";
 import { getDb } from "@/db";
-import { dataDirLockHeld } from "@/db/data-dir-lock";
+import { dataDirLockHeld } from "@/db/locks/data-dir";
 import { jobQueueRunning } from "@/db/job-queue";
 import { migrationsApplied } from "@/db/migrate";
 import { log } from "@/core/log";

@@ -1,7 +1,7 @@
 import { databaseKind, type DbOrTx } from "@/db";
 import { maintainRequestLog } from "@/db/partitions";
 import { foldPendingRollups } from "@/db/rollups/fold";
-import { trySessionLock } from "@/db/session-lock";
+import { trySessionLock } from "@/db/locks/session";
 import { watchKeyExpiries } from "@/lib/keys/expiry-watch";
 import { buildUsageSnapshots } from "@/lib/usage/snapshots";
 import { deliverDueStreams } from "@/lib/log-streams/delivery";
@@ -59,7 +59,7 @@ function everyInThisProcess(intervalMs: number, what: string, run: () => Promise
   }, intervalMs).unref();
 }
 
-// Shared by every process of this service, one per task (db/session-lock.ts).
+// Shared by every process of this service, one per task (db/locks/session.ts).
 const LOCKS = { requestLog: 727_301_010, keyExpiries: 727_301_011, rollupFold: 727_301_012, snapshots: 727_301_013 } as const;
 
 /** The background work of a server process (the request log's and the expiries' also run at start-up, servers/server-boot.ts); the timers never keep it alive. */

@@ -25,7 +25,7 @@ export function databaseOnThisMachine(databaseUrl: string): boolean {
  * How many worker processes a server runs (docs/operations.md#sizing): WEB_CONCURRENCY, or one per
  * core, less the one PostgreSQL needs when it runs on this machine (there one worker a core served
  * less than one worker fewer: docs/performance.md#the-gateways-own-cost). On the embedded database
- * one, whatever was asked: PGlite has a single owning process (db/data-dir-lock.ts), and the notice
+ * one, whatever was asked: PGlite has a single owning process (db/locks/data-dir.ts), and the notice
  * says so when more were asked for.
  */
 export function workerCount(env: Record<string, string | undefined> = process.env, cores = availableParallelism()): { workers: number; notice: string | null } {

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { acquireDataDirLock, DataDirInUseError } from "@/db/data-dir-lock";
+import { acquireDataDirLock, DataDirInUseError } from "@/db/locks/data-dir";
 
 const root = path.resolve(import.meta.dirname, "..");
 const folders: string[] = [];

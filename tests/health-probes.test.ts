@@ -4,7 +4,7 @@ import path from "node:path";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/db";
-import { acquireDataDirLock } from "@/db/data-dir-lock";
+import { acquireDataDirLock } from "@/db/locks/data-dir";
 import { jobQueue, stopJobQueue } from "@/db/job-queue";
 import { rowsOf } from "@/db/rows";
 import { readiness } from "@/servers/health-probes";

@@ -6,7 +6,7 @@ import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db";
 import { exclusiveTask } from "@/servers/maintenance";
-import { trySessionLock } from "@/db/session-lock";
+import { trySessionLock } from "@/db/locks/session";
 import { databaseOnThisMachine, workerCount } from "@/servers/worker-cluster";
 import { createOrg, insertKey } from "./helpers/factories";
 import { until } from "./helpers/eventually";

@@ -1,7 +1,7 @@
 import "server-only";
 import { and, asc, eq, inArray, or, sql, type SQL } from "drizzle-orm";
 import { copyOut, getDb, type DbOrTx } from "@/db";
-import { inert, withLiterals } from "@/db/csv-export";
+import { inert, withLiterals } from "@/db/queries/csv-export";
 import {
   beyondCursor,
   cursorTime,

@@ -1,7 +1,7 @@
 import "server-only";
 import { and, between, eq, sql, type SQL } from "drizzle-orm";
 import { copyOut, getDb } from "@/db";
-import { inert, withLiterals } from "@/db/csv-export";
+import { inert, withLiterals } from "@/db/queries/csv-export";
 import { beyondCursor, cursorTime, keysetPage, walkingOrder, withinWindow, type KeysetColumns, type KeysetPage } from "@/db/keyset";
 import { apiKeys, requestDailyRollup, requestLog } from "@/db/schema";
 import { statusBounds, timeWindow, type AuditLogFilters } from "@/core/request-log";

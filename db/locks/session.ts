@@ -1,5 +1,5 @@
 import type postgres from "postgres";
-import { postgresClient } from "./index";
+import { postgresClient } from "@/db";
 
 /**
  * PostgreSQL session advisory locks, each held on a connection reserved for it, so no other process

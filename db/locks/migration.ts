@@ -1,4 +1,4 @@
-import { withSessionLock } from "./session-lock";
+import { withSessionLock } from "./session";
 
 // Any constant shared by every process of this service: schema changes run one process at a time.
 const MIGRATION_LOCK = 727_301_001;
