@@ -39,6 +39,9 @@ export function poolApplicationName(): string {
   return `invoicing-service ${process.pid}`;
 }
 
+/** The smallest pool a server process works with: a background task's lock takes one connection, its work another. */
+export const MIN_POOL_SIZE = 2;
+
 /** The pool's size: connections the process opens at most, its lanes' included. */
 export function poolMaxConnections(): number {
   return Number(process.env.DATABASE_POOL_SIZE ?? 10);
@@ -46,7 +49,8 @@ export function poolMaxConnections(): number {
 
 /**
  * The gateway's two streams of batches (core/group-commit.ts runs one batch of each at a time).
- * Each keeps a connection of its own, out of the pool's size when it leaves the rest at least one:
+ * Each keeps a connection of its own, out of the pool's size when it leaves the rest at least two
+ * (a background task holds one for its lock while its work takes another, servers/maintenance.ts):
  * postgres.js hands its idle connections out in turn, so on a pool that had opened ten a lone
  * request's admission, handler query and log write each found a backend idle for ten statements,
  * and its statement took half as long again (docs/performance.md#the-gateways-own-cost). A lane's
@@ -56,7 +60,7 @@ export type Lane = "admission" | "request_log";
 const LANES: Lane[] = ["admission", "request_log"];
 
 function laneConnections(): number {
-  return poolMaxConnections() > LANES.length ? LANES.length : 0;
+  return poolMaxConnections() >= LANES.length + MIN_POOL_SIZE ? LANES.length : 0;
 }
 
 function open(): DbHandle {

@@ -18,9 +18,16 @@ const ROLLUP_FOLD_INTERVAL_MS = 1000;
 const SNAPSHOT_INTERVAL_MS = 60_000;
 
 /**
+ * The locked tasks' runs in this process, one after another: a run holds a connection of the pool
+ * for its lock while its work takes another, so two at once on a small pool held every connection
+ * and each waited for one (with DATABASE_POOL_SIZE=3, the pool's one connection beside the lanes).
+ */
+let lockedRuns: Promise<unknown> = Promise.resolve();
+
+/**
  * Each task at most once at a time across every process of the service (workers, machines): a
  * run that finds the last one still going in this process, or the task's lock held by another,
- * is skipped; the next tick tries again.
+ * is skipped; the next tick tries again. Runs of different tasks in this process wait their turn.
  */
 export function exclusiveTask(lock: number, run: () => Promise<unknown>): () => Promise<"ran" | "skipped"> {
   let running = false;
@@ -28,7 +35,9 @@ export function exclusiveTask(lock: number, run: () => Promise<unknown>): () => 
     if (running) return "skipped";
     running = true;
     try {
-      return await trySessionLock(lock, async () => void (await run()));
+      const turn = lockedRuns.then(() => trySessionLock(lock, async () => void (await run())));
+      lockedRuns = turn.catch(() => undefined);
+      return await turn;
     } finally {
       running = false;
     }
