@@ -2,9 +2,9 @@
  * The log-streams bench's destination (bench/log-streams-cost.ts), in a process and session of its
  * own at the lowest CPU priority, as the delivery process is: it stands in for a service on other
  * machines (Datadog, a collector), so it takes only the CPU the server, PostgreSQL and the load
- * generator leave. It counts the events of
- * the HTTPS destination's batches by type, and the distinct request events by stream
- * (at-least-once delivery may send one twice), answers 200, and tells its parent what it has over IPC.
+ * generator leave. It counts the events of the HTTPS destination's batches by type, and the
+ * distinct request events by stream (at-least-once delivery may send one twice), answers 200, and
+ * tells its parent what it has over IPC.
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";

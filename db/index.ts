@@ -9,6 +9,7 @@ import postgres from "postgres";
 import { acquireDataDirLock } from "./locks/data-dir";
 import { pgliteDriverClient, postgresDriverClient, watchedStatement } from "./driver-clients";
 import { inStatementSpan } from "@/core/tracing";
+import { wholeNumberFromEnv } from "@/core/env-number";
 import { pgliteDataDir } from "./pglite-dir";
 import * as schema from "./schema";
 
@@ -40,11 +41,17 @@ export function poolApplicationName(): string {
 }
 
 /** The smallest pool a server process works with: a background task's lock takes one connection, its work another. */
-export const MIN_POOL_SIZE = 2;
+const MIN_POOL_SIZE = 2;
+const DEFAULT_POOL_SIZE = 10;
 
 /** The pool's size: connections the process opens at most, its lanes' included. */
 export function poolMaxConnections(): number {
-  return Number(process.env.DATABASE_POOL_SIZE ?? 10);
+  return Number(process.env.DATABASE_POOL_SIZE ?? DEFAULT_POOL_SIZE);
+}
+
+/** Stops a server's start on a pool too small for a background task's lock and its work, which would wait for each other. */
+export function checkServerPoolSize(): void {
+  wholeNumberFromEnv("DATABASE_POOL_SIZE", DEFAULT_POOL_SIZE, "connections", { min: MIN_POOL_SIZE });
 }
 
 /**

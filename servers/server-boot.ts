@@ -1,7 +1,6 @@
 import cluster from "node:cluster";
 import type { Server } from "node:http";
-import { closeDb, getDb, MIN_POOL_SIZE } from "@/db";
-import { wholeNumberFromEnv } from "@/core/env-number";
+import { checkServerPoolSize, closeDb, getDb } from "@/db";
 import { migrateDatabase } from "@/db/migrate";
 import { trustedProxyHops } from "@/lib/client-address";
 import { watchKeyExpiries } from "@/lib/keys/expiry-watch";
@@ -22,8 +21,8 @@ export async function startServices(): Promise<void> {
   await startTracing();
   // A TRUST_PROXY_HOPS that is no number of proxies stops the start instead of failing every request.
   trustedProxyHops();
-  // Likewise a pool too small for a background task's lock and its work, which would wait for each other.
-  wholeNumberFromEnv("DATABASE_POOL_SIZE", 10, "connections", { min: MIN_POOL_SIZE });
+  // Likewise a DATABASE_POOL_SIZE below 2.
+  checkServerPoolSize();
   // Made before any request or batch, so the metrics count from the start; a worker offers them to the primary's scrape.
   const metrics = serviceMetrics();
   if (metrics && cluster.isWorker) await offerWorkerMetrics(metrics.registry);

@@ -71,11 +71,11 @@ async function deliverStream(db: DbOrTx, stream: StreamToDeliver, turn: Turn): P
   const destination = destinationFor(stream.settings, JSON.parse(logStreamCredentials.open(stream.sealedSecrets)) as DestinationSecrets);
   let delivered = 0;
   let batches = 0;
+  let recordedRequests = cursors.requests;
   for (let read = 0; read < READS_A_TURN && batches < BATCHES_A_TURN; read++) {
     const batch = await nextBatch(db, turn.readRequests, stream, cursors);
     if (batch.events.length === 0) {
       // The read found only the other mode's requests: the stream passes them, with nothing to send.
-      if (batch.cursors.requests !== cursors.requests) await recordPassed(db, stream, batch.cursors.requests);
       cursors = batch.cursors;
       if (batch.more) continue;
       break;
@@ -88,15 +88,18 @@ async function deliverStream(db: DbOrTx, stream: StreamToDeliver, turn: Turn): P
       if (error instanceof DeliveryError && error.details.taken) warning = error.message;
       else {
         await failed(db, stream, error, turn);
-        return delivered;
+        break;
       }
     }
     cursors = batch.cursors;
     delivered += batch.events.length;
     await recordDelivered(db, stream, cursors, turn.clock(), warning);
+    recordedRequests = cursors.requests;
     batches++;
     if (!batch.more) break;
   }
+  // Requests of the other mode passed since the last batch recorded: one write for all the reads that found only them.
+  if (cursors.requests !== recordedRequests) await recordPassed(db, stream, cursors.requests);
   return delivered;
 }
 
