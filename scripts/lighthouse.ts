@@ -5,9 +5,11 @@
  * Prints each page's scores, blocking time and the JavaScript it transfers. A benchmark, not a
  * test: run it on a quiet machine (docs/performance.md#page-weight-and-lighthouse).
  *
- *   npm run lighthouse [-- --runs=3] [-- --only=keys,usage] [-- --save=DIR]
+ *   npm run lighthouse [-- --runs=3] [-- --only=keys,usage] [-- --save=DIR] [-- --cpu-slowdown=6]
  *
  * --save writes each run's full Lighthouse report (JSON) to DIR, to see which scripts block.
+ * --cpu-slowdown replaces the preset's 4×: on a faster day, the slowdown that emulates the same phone
+ * as 4× did on a slower one (docs/performance.md#page-weight-and-lighthouse).
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -24,6 +26,8 @@ const argument = (name: string) => process.argv.find((arg) => arg.startsWith(`--
 const RUNS = Math.max(1, Number(argument("runs") ?? 1));
 const ONLY = argument("only")?.split(",");
 const SAVE_DIR = argument("save");
+const CPU_SLOWDOWN = argument("cpu-slowdown") === undefined ? undefined : Number(argument("cpu-slowdown"));
+if (CPU_SLOWDOWN !== undefined && !(CPU_SLOWDOWN >= 1)) throw new Error(`--cpu-slowdown takes a number of 1 or more, not ${argument("cpu-slowdown")}`);
 const owner = DEMO_ACCOUNTS.owner;
 
 /** The pages measured: the sign-in page signed out, every other one as the owner of the demo organization. */
@@ -136,6 +140,7 @@ async function measureIn(port: number, url: string, cookie: string | null, repor
     logLevel: "error",
     onlyCategories: ["performance", "accessibility", "best-practices"],
     extraHeaders: cookie ? { Cookie: cookie } : undefined,
+    ...(CPU_SLOWDOWN === undefined ? {} : { throttling: { cpuSlowdownMultiplier: CPU_SLOWDOWN } }),
   });
   if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
   const { categories, audits } = result.lhr;
@@ -179,7 +184,8 @@ function printTable(rows: { name: string; runs: Measure[] }[]): void {
   const widths = header.map((_, column) => Math.max(...[header, ...lines].map((line) => line[column]!.length)));
   const format = (line: string[]) => `| ${line.map((cell, column) => cell.padEnd(widths[column]!)).join(" | ")} |`;
   console.log([format(header), `|${widths.map((width) => "-".repeat(width + 2)).join("|")}|`, ...lines.map(format)].join("\n"));
-  console.log(`\nMedians of ${RUNS} run${RUNS === 1 ? "" : "s"} per page (Lighthouse ${lighthouseVersion()}, mobile preset).`);
+  const preset = CPU_SLOWDOWN === undefined ? "mobile preset" : `mobile preset but for a ${CPU_SLOWDOWN}× CPU slowdown`;
+  console.log(`\nMedians of ${RUNS} run${RUNS === 1 ? "" : "s"} per page (Lighthouse ${lighthouseVersion()}, ${preset}).`);
   // The 4× slowdown is applied to whatever this machine's CPU does at the moment: blocking time scales inversely with it.
   console.log("CPU index: Lighthouse's benchmarkIndex of the machine during the runs (higher is faster).");
 }
