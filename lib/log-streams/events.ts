@@ -24,8 +24,8 @@ const requestEvents = new WeakMap<RequestEventRow, LogEvent>();
 /**
  * A request row's event, one object however many streams carry it: the streams of an organization
  * take the same rows from the turn's shared read (lib/log-streams/request-reads.ts), each its own
- * mode's, so
- * what a destination derives from an event once (destinations/event-record.ts) serves them all.
+ * mode's, so what a destination derives from an event once (destinations/event-record.ts) serves
+ * them all.
  */
 function requestEvent(row: RequestEventRow, orgId: string, mode: Mode): LogEvent {
   let event = requestEvents.get(row);

@@ -1,8 +1,15 @@
 import net, { type AddressInfo } from "node:net";
 import { startServerProcess } from "./server-process";
 
-/** A TCP relay to PostgreSQL that can be cut (every connection dropped, new ones refused) and restored. */
-export async function cuttableRelay(target: { host: string; port: number }) {
+/**
+ * A TCP relay to PostgreSQL that can be cut (every connection dropped, new ones refused) and restored.
+ * `beforeSending` sees each chunk a client sends, with its connection to the server, before the chunk
+ * goes on (the client's next chunks wait for it).
+ */
+export async function cuttableRelay(
+  target: { host: string; port: number },
+  { beforeSending }: { beforeSending?: (chunk: Buffer, upstream: net.Socket) => Promise<void> } = {},
+) {
   const sockets = new Set<net.Socket>();
   let cut = false;
   const relay = net.createServer((client) => {
@@ -13,7 +20,16 @@ export async function cuttableRelay(target: { host: string; port: number }) {
       socket.on("close", () => sockets.delete(socket));
       socket.on("error", () => socket.destroy());
     }
-    client.pipe(upstream).pipe(client);
+    upstream.pipe(client);
+    // A backend gone is the client's connection gone, at once, as without the relay.
+    upstream.on("close", () => client.destroy());
+    if (!beforeSending) return void client.pipe(upstream);
+    client.on("data", async (chunk: Buffer) => {
+      client.pause();
+      await beforeSending(chunk, upstream);
+      upstream.write(chunk);
+      client.resume();
+    });
   });
   await new Promise<void>((resolve) => relay.listen(0, "127.0.0.1", resolve));
   return {
