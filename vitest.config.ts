@@ -6,6 +6,8 @@ import { defineConfig } from "vitest/config";
  * servers some of them start are compiled before any runs.
  */
 const ON_A_DATABASE = { globalSetup: ["tests/setup/compiled-servers.ts", "tests/setup/template-database.ts"], setupFiles: ["tests/setup/database.ts"] };
+/** The usage reads' files (docs/features/usage-analytics.md), run again with ClickHouse answering them (docs/features/analytics-store.md). */
+const USAGE_READ_FILES = ["tests/usage-query.test.ts", "tests/api-usage.test.ts", "tests/usage-page.test.ts", "tests/analytics-usage.test.ts"];
 /** The 50 ms event-loop tests (sign-in, the PDF) and the fuzz suites' CPU budget per case. */
 const MEASURING_FILES = ["tests/api-pdf.test.ts", "tests/sign-in-throttling.test.ts", "tests/fuzz-*.test.ts"];
 
@@ -36,7 +38,23 @@ export default defineConfig({
       { extends: true, test: { name: "unit", include: ["lib/**/*.test.ts", "tests/unit/**/*.test.ts", "packages/*/src/**/*.test.ts"] } },
       {
         extends: true,
-        test: { name: "integration", include: ["tests/**/*.test.ts"], exclude: ["tests/unit/**", ...MEASURING_FILES], ...ON_A_DATABASE },
+        test: {
+          name: "integration",
+          include: ["tests/**/*.test.ts"],
+          exclude: ["tests/unit/**", "tests/analytics-usage.test.ts", ...MEASURING_FILES],
+          ...ON_A_DATABASE,
+        },
+      },
+      // ClickHouse embedded in each file's process (chdb: `npm test` installs it first), through the client a server uses.
+      {
+        extends: true,
+        test: {
+          name: "clickhouse",
+          include: USAGE_READ_FILES,
+          env: { CLICKHOUSE_URL: "chdb:memory" },
+          ...ON_A_DATABASE,
+          setupFiles: [...ON_A_DATABASE.setupFiles, "tests/setup/clickhouse.ts"],
+        },
       },
       // The files that measure their own event loop or CPU time, after the rest, so no other test
       // file competes for the two cores while they measure (on PGlite one at a time, as its queries

@@ -22,4 +22,6 @@ export const REFERENCE_TABLES: readonly string[] = [
   "sso_domains",
   // Found by its state when the provider sends the browser back, before the organization is known.
   "sso_flows",
+  // One cursor per analytics store, across organizations (db/schema/analytics.ts).
+  "analytics_exports",
 ];

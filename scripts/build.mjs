@@ -72,6 +72,7 @@ async function buildServers(hash) {
     logLevel: "warning",
   });
   fs.cpSync(path.join(root, "db", "migrations"), path.join(dist, "migrations"), { recursive: true });
+  fs.cpSync(path.join(root, "db", "clickhouse", "migrations"), path.join(dist, "clickhouse-migrations"), { recursive: true });
   fs.writeFileSync(path.join(dist, STAMP), hash);
 }
 

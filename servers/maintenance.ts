@@ -5,6 +5,8 @@ import { trySessionLock } from "@/db/locks/session";
 import { watchKeyExpiries } from "@/lib/keys/expiry-watch";
 import { buildUsageSnapshots } from "@/lib/usage/snapshots";
 import { deliverDueStreams } from "@/lib/log-streams/delivery";
+import { exportRequestLog } from "@/lib/analytics/export";
+import { clickhouseUrl } from "@/db/clickhouse/client";
 import { log } from "@/core/log";
 import { LOG_STREAM_INTERVAL_MS, startLogStreamDeliveryProcess } from "./log-stream-delivery";
 
@@ -14,6 +16,8 @@ const REQUEST_LOG_INTERVAL_MS = 6 * 3600_000;
 const KEY_EXPIRY_INTERVAL_MS = 5 * 60_000;
 // Reads add the requests not yet folded, so this bounds only how many they add: a second's traffic.
 const ROLLUP_FOLD_INTERVAL_MS = 1000;
+// Usage reads take the rows not exported yet from PostgreSQL, so this bounds only how many they take there.
+const ANALYTICS_EXPORT_INTERVAL_MS = 1000;
 // A period is snapshotted SNAPSHOT_GRACE_MS after it ends at the soonest; until then reads take its rollup rows.
 const SNAPSHOT_INTERVAL_MS = 60_000;
 
@@ -77,6 +81,8 @@ export function scheduleMaintenance(db: () => DbOrTx): void {
   every(KEY_EXPIRY_INTERVAL_MS, "Recording key expiries and their alerts", LOCKS.keyExpiries, () => watchKeyExpiries(db()));
   every(ROLLUP_FOLD_INTERVAL_MS, "Folding pending requests into the usage rollups", LOCKS.rollupFold, () => foldPendingRollups(db()));
   every(SNAPSHOT_INTERVAL_MS, "Snapshotting closed hours and days of usage", LOCKS.snapshots, () => buildUsageSnapshots(db()));
+  // Its lease, not a session lock, keeps it to one run across processes: a run waiting on the store holds no connection (lib/analytics/export.ts).
+  if (clickhouseUrl()) everyInThisProcess(ANALYTICS_EXPORT_INTERVAL_MS, "Exporting the request log to ClickHouse", () => exportRequestLog(db()));
   // On the embedded database, whose one client lives on this thread, delivery runs on its event loop.
   if (databaseKind() === "postgres") startLogStreamDeliveryProcess();
   else everyInThisProcess(LOG_STREAM_INTERVAL_MS, "Delivering log streams", () => deliverDueStreams(db()));

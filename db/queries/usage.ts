@@ -32,14 +32,7 @@ export interface Piece {
 function pieceRows(query: UsageQuery, piece: Piece): SQL {
   const { table, period, periodOf } = ROLLUP_TABLES[piece.grain];
   const column = sql.raw(`r.${period}`);
-  const filters: SQL[] = [sql` and ${keyOfMode(sql.raw("r.api_key_id"), query)}`];
-  if (query.keyId) filters.push(sql` and r.api_key_id = ${query.keyId}`);
-  if (query.endpoint) filters.push(sql` and r.endpoint = ${query.endpoint}`);
-  if (query.method) filters.push(sql` and r.endpoint like ${`${query.method} %`}`);
-  if (query.status) {
-    const { min, max } = statusBounds(query.status);
-    filters.push(sql` and r.status between ${min} and ${max}`);
-  }
+  const filters = usageFilters(query);
   const periodStart = query.bucket === null ? sql`0::float8` : periodMs(piece.grain, column);
   const rolled = sql`select ${periodStart} as period_ms, ${ROLLUP_PART_COLUMNS}
     from ${sql.identifier(table)} r where r.org_id = ${query.orgId} and ${periodWithin(piece.grain, column, piece.from, piece.to)}${sql.join(filters)}`;
@@ -48,6 +41,35 @@ function pieceRows(query: UsageQuery, piece: Piece): SQL {
   return sql`${rolled} union all
     select ${pendingStart} as period_ms, r.api_key_id, r.endpoint, r.status, 1::bigint, array[r.latency_bucket], array[1::bigint]
     from request_rollup_pending r where r.org_id = ${query.orgId} and r.created_at >= ${piece.from.toISOString()} and r.created_at < ${piece.to.toISOString()}${sql.join(filters)}`;
+}
+
+/** The query's mode and filters as conditions on rows `r` of the log or its rollups, each led by "and". */
+function usageFilters(query: UsageQuery): SQL[] {
+  const filters: SQL[] = [sql` and ${keyOfMode(sql.raw("r.api_key_id"), query)}`];
+  if (query.keyId) filters.push(sql` and r.api_key_id = ${query.keyId}`);
+  if (query.endpoint) filters.push(sql` and r.endpoint = ${query.endpoint}`);
+  if (query.method) filters.push(sql` and r.endpoint like ${`${query.method} %`}`);
+  if (query.status) {
+    const { min, max } = statusBounds(query.status);
+    filters.push(sql` and r.status between ${min} and ${max}`);
+  }
+  return filters;
+}
+
+/**
+ * The requests of the window after request-log id `after` that match the query's filters, each a
+ * part of one request with a one-bucket histogram: what an analytics store has not been sent yet
+ * (lib/analytics/usage.ts), read on the log's (org_id, id) index.
+ */
+export async function unexportedParts(query: UsageQuery, from: Date, to: Date, after: number): Promise<UsagePart[]> {
+  const periodStart = query.bucket === null ? sql`0::float8` : periodMs(query.bucket, sql.raw(ROLLUP_TABLES[query.bucket].periodOf));
+  return partsOf(
+    await getDb().execute(sql`
+      select ${periodStart} as period_ms, r.api_key_id, r.endpoint, r.status, 1::bigint as count,
+             array[latency_bucket(r.duration_ms)] as latency_buckets, array[1::bigint] as latency_counts
+      from request_log r
+      where r.org_id = ${query.orgId} and r.id > ${after} and r.created_at >= ${from.toISOString()} and r.created_at < ${to.toISOString()}${sql.join(usageFilters(query))}`),
+  );
 }
 
 /** Where the parts of a stretch of the window come from: rollup rows, the periods' snapshots, or two cumulative day snapshots. */

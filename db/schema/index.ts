@@ -13,3 +13,4 @@ export * from "./invoicing";
 export * from "./notifications";
 export * from "./log-streams";
 export * from "./sso";
+export * from "./analytics";

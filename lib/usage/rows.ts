@@ -4,6 +4,8 @@ import type { UsagePart } from "@/core/usage-part";
 import { ceilToGrain, floorToGrain, ROLLUP_GRAIN_MS, ROLLUP_GRAINS, type RollupGrain } from "@/core/usage-grains";
 import type { UsageQuery, UsageRow } from "@/core/usage-query";
 import { snapshotLevelFor } from "@/core/usage-snapshot-levels";
+import { clickhouseUrl } from "@/db/clickhouse/client";
+import { analyticsStoreParts } from "@/lib/analytics/usage";
 import { aggregateUsage } from "./aggregate";
 import { decodeSnapshot } from "./snapshot-document";
 
@@ -63,6 +65,8 @@ function sourcesOf(pieces: Piece[], reach: Record<"hour" | "day", number>, whole
 /** The parts of the window's pieces that match the query's filters: from snapshots where they reach, from rollup rows elsewhere. */
 async function usageParts(query: UsageQuery, pieces: Piece[]): Promise<UsagePart[]> {
   if (pieces.length === 0) return [];
+  // The pieces are consecutive: the store reads their span in one statement, at the query's bucket.
+  if (clickhouseUrl()) return analyticsStoreParts(query, pieces[0]!.from, pieces.at(-1)!.to);
   const sources = sourcesOf(pieces, await snapshotReach(query.orgId), query.bucket === null);
   const rowPieces = sources.filter((source) => source.kind === "rows").map((source) => source.piece);
   const [parts, documents] = await Promise.all([rollupParts(query, rowPieces), snapshotDocuments(query, sources, snapshotLevelFor(query))]);

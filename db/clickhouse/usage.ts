@@ -1,0 +1,80 @@
+import { statusBounds } from "@/core/request-log";
+import type { UsagePart } from "@/core/usage-part";
+import type { RollupGrain } from "@/core/usage-grains";
+import type { UsageQuery } from "@/core/usage-query";
+import { clickhouse } from "./client";
+
+/**
+ * A usage read from the analytics store's request log (docs/features/analytics-store.md#reads):
+ * the rows of the window through request-log id `through`, summed per period and the query's
+ * groups, each with the histogram of its latency buckets, the same buckets as PostgreSQL's
+ * rollups, so lib/usage/aggregate.ts merges them and computes the same percentiles.
+ */
+
+const PERIOD_START: Record<RollupGrain, string> = {
+  minute: "toStartOfMinute(created_at)",
+  hour: "toStartOfHour(created_at)",
+  day: "toStartOfDay(created_at)",
+};
+
+interface StoredPart {
+  period_ms: number | string;
+  group_key: string;
+  group_endpoint: string;
+  group_status: number;
+  count: number | string;
+  errors_4xx: number | string;
+  errors_5xx: number | string;
+  /** sumMap's answer: the buckets ascending, and the requests in each. */
+  histogram: [number[], (number | string)[]];
+}
+
+export async function storedUsageParts(query: UsageQuery, from: Date, to: Date, through: number): Promise<UsagePart[]> {
+  const params: Record<string, unknown> = { orgId: query.orgId, mode: query.mode, fromMs: from.getTime(), toMs: to.getTime(), through };
+  const conditions = [
+    "org_id = {orgId:String}",
+    "mode = {mode:String}",
+    "created_at >= fromUnixTimestamp64Milli({fromMs:Int64}, 'UTC')",
+    "created_at < fromUnixTimestamp64Milli({toMs:Int64}, 'UTC')",
+    "id <= {through:UInt64}",
+  ];
+  const filter = (condition: string, values: Record<string, unknown>) => {
+    conditions.push(condition);
+    Object.assign(params, values);
+  };
+  if (query.keyId) filter("api_key_id = {keyId:String}", { keyId: query.keyId });
+  if (query.endpoint) filter("endpoint = {endpoint:String}", { endpoint: query.endpoint });
+  if (query.method) filter("startsWith(endpoint, {methodPrefix:String})", { methodPrefix: `${query.method} ` });
+  if (query.status) {
+    const { min, max } = statusBounds(query.status);
+    filter("status BETWEEN {statusMin:UInt16} AND {statusMax:UInt16}", { statusMin: min, statusMax: max });
+  }
+  const grouped = (group: "key" | "endpoint" | "status", column: string, none: string) => (query.groupBy.includes(group) ? column : none);
+  const result = await clickhouse().query({
+    query: `
+      SELECT ${query.bucket === null ? "0" : `toUnixTimestamp(${PERIOD_START[query.bucket]}) * 1000`} AS period_ms,
+             ${grouped("key", "api_key_id", "''")} AS group_key,
+             ${grouped("endpoint", "toString(endpoint)", "''")} AS group_endpoint,
+             ${grouped("status", "status", "0")} AS group_status,
+             count() AS count,
+             countIf(status BETWEEN 400 AND 499) AS errors_4xx,
+             countIf(status BETWEEN 500 AND 599) AS errors_5xx,
+             sumMap([latency_bucket], [toUInt64(1)]) AS histogram
+      FROM request_log FINAL
+      WHERE ${conditions.join(" AND ")}
+      GROUP BY period_ms, group_key, group_endpoint, group_status`,
+    query_params: params,
+    format: "JSONEachRow",
+  });
+  return (await result.json<StoredPart>()).map((row) => ({
+    periodStart: Number(row.period_ms),
+    keyId: row.group_key,
+    endpoint: row.group_endpoint,
+    status: Number(row.group_status),
+    count: Number(row.count),
+    errors4xx: Number(row.errors_4xx),
+    errors5xx: Number(row.errors_5xx),
+    buckets: row.histogram[0].map(Number),
+    counts: row.histogram[1].map(Number),
+  }));
+}
