@@ -6,8 +6,14 @@ import { defineConfig } from "vitest/config";
  * servers some of them start are compiled before any runs.
  */
 const ON_A_DATABASE = { globalSetup: ["tests/setup/compiled-servers.ts", "tests/setup/template-database.ts"], setupFiles: ["tests/setup/database.ts"] };
-/** The usage reads' files (docs/features/usage-analytics.md), run again with ClickHouse answering them (docs/features/analytics-store.md). */
-const USAGE_READ_FILES = ["tests/usage-query.test.ts", "tests/api-usage.test.ts", "tests/usage-page.test.ts", "tests/analytics-usage.test.ts"];
+/** The usage reads' and the audit log's files (docs/features/usage-analytics.md, audit-log.md), run again with ClickHouse answering them (docs/features/analytics-store.md). */
+const ANALYTICS_READ_FILES = [
+  "tests/usage-query.test.ts",
+  "tests/api-usage.test.ts",
+  "tests/usage-page.test.ts",
+  "tests/audit-log.test.ts",
+  "tests/analytics-reads.test.ts",
+];
 /** The 50 ms event-loop tests (sign-in, the PDF) and the fuzz suites' CPU budget per case. */
 const MEASURING_FILES = ["tests/api-pdf.test.ts", "tests/sign-in-throttling.test.ts", "tests/fuzz-*.test.ts"];
 
@@ -41,7 +47,7 @@ export default defineConfig({
         test: {
           name: "integration",
           include: ["tests/**/*.test.ts"],
-          exclude: ["tests/unit/**", "tests/analytics-usage.test.ts", ...MEASURING_FILES],
+          exclude: ["tests/unit/**", "tests/analytics-reads.test.ts", ...MEASURING_FILES],
           ...ON_A_DATABASE,
         },
       },
@@ -50,7 +56,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: "clickhouse",
-          include: USAGE_READ_FILES,
+          include: ANALYTICS_READ_FILES,
           env: { CLICKHOUSE_URL: "chdb:memory" },
           ...ON_A_DATABASE,
           setupFiles: [...ON_A_DATABASE.setupFiles, "tests/setup/clickhouse.ts"],

@@ -22,6 +22,7 @@ import { memorySnapshot } from "./lib";
 import { count, median, mib, ms, percentile, printLines, printTable, runLoad, startBenchApi, timeRepeated, times, type LoadResult } from "./lib";
 import { benchAuditAtScale } from "./audit-at-scale";
 import { benchUsageAtScale } from "./usage-at-scale";
+import { benchUsageOnClickhouse } from "./usage-on-clickhouse";
 import { benchGatewayRatio } from "./gateway-ratio";
 import { benchGatewayLatency } from "./gateway-latency";
 import { benchKeyBudget } from "./key-budget";
@@ -298,6 +299,10 @@ try {
   if (!only || only === "usage-at-scale") {
     if (databaseKind() === "postgres") await benchUsageAtScale();
     else console.log("\nUsage at scale: PostgreSQL only (set DATABASE_URL).");
+  }
+  if (only === "usage-clickhouse") {
+    if (databaseKind() === "postgres") await benchUsageOnClickhouse();
+    else console.log("\nUsage from ClickHouse: PostgreSQL only (set DATABASE_URL).");
   }
   console.log(`\nTotal ${((performance.now() - startedAt) / 1000).toFixed(1)} s`);
 } finally {

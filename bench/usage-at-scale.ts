@@ -45,41 +45,7 @@ export async function benchUsageAtScale(): Promise<void> {
     ["rollup rows", `${count(sizes!.minute)} per minute, ${count(sizes!.hour)} per hour, ${count(sizes!.day)} per day`],
   ]);
 
-  // The page's own queries for each window it offers, unfiltered and filtered to the busiest key.
-  const busiestKey = log.keyIds[0]!;
-  const cases: { label: string; query: UsageQuery }[] = [];
-  const reports: { label: string; filters: UsageFilters; window: UsageWindow }[] = [];
-  for (const range of ["1h", "24h", "7d", "30d", "90d"] as const) {
-    for (const key of [undefined, busiestKey]) {
-      const filters = parseUsageFilters({ range, key }).data!;
-      const chosen = usageWindow(filters, now);
-      if (!chosen.ok) throw new Error(chosen.message);
-      const label = `${range}${key ? ", busiest key" : ""}`;
-      reports.push({ label, filters, window: chosen.window });
-      for (const [name, query] of Object.entries(reportQueries({ orgId: org.id, mode: "live" }, filters, chosen.window)))
-        cases.push({ label: `${label}: ${name}`, query });
-    }
-  }
-  const ninetyDays = reports.find((report) => report.label === "90d")!.window;
-  cases.push(
-    {
-      label: "/v1/usage 90 days by day × key × endpoint, first page of 100",
-      query: { orgId: org.id, mode: "live", from: ninetyDays.from, to: ninetyDays.to, bucket: "day", groupBy: ["key", "endpoint"], limit: 101 },
-    },
-    {
-      label: "/v1/usage 35 days by hour, 5xx, first page of 100",
-      query: {
-        orgId: org.id,
-        mode: "live",
-        from: new Date(ninetyDays.to.getTime() - 35 * DAY_MS),
-        to: ninetyDays.to,
-        bucket: "hour",
-        groupBy: [],
-        status: "5xx",
-        limit: 101,
-      },
-    },
-  );
+  const { cases, reports } = usageBenchCases(org.id, log.keyIds[0]!, now);
 
   const results: string[][] = [];
   for (const { label, query } of cases) {
@@ -99,4 +65,44 @@ export async function benchUsageAtScale(): Promise<void> {
   printTable(`The page's data (its queries at once, as the page runs them), ${REPEATS} times after a warm-up`, [["window", "median", "slowest"], ...pages]);
 
   await benchUsagePage(org, ["1h", "24h", "7d", "30d", "90d"]);
+}
+
+/** The Usage page's queries for each window it offers, unfiltered and filtered to the busiest key, and two /v1/usage pages. */
+export function usageBenchCases(orgId: string, busiestKey: string, now: Date) {
+  // The page's own queries for each window it offers, unfiltered and filtered to the busiest key.
+  const cases: { label: string; query: UsageQuery }[] = [];
+  const reports: { label: string; filters: UsageFilters; window: UsageWindow }[] = [];
+  for (const range of ["1h", "24h", "7d", "30d", "90d"] as const) {
+    for (const key of [undefined, busiestKey]) {
+      const filters = parseUsageFilters({ range, key }).data!;
+      const chosen = usageWindow(filters, now);
+      if (!chosen.ok) throw new Error(chosen.message);
+      const label = `${range}${key ? ", busiest key" : ""}`;
+      reports.push({ label, filters, window: chosen.window });
+      for (const [name, query] of Object.entries(reportQueries({ orgId: orgId, mode: "live" }, filters, chosen.window)))
+        cases.push({ label: `${label}: ${name}`, query });
+    }
+  }
+  const ninetyDays = reports.find((report) => report.label === "90d")!.window;
+  cases.push(
+    {
+      label: "/v1/usage 90 days by day × key × endpoint, first page of 100",
+      query: { orgId: orgId, mode: "live", from: ninetyDays.from, to: ninetyDays.to, bucket: "day", groupBy: ["key", "endpoint"], limit: 101 },
+    },
+    {
+      label: "/v1/usage 35 days by hour, 5xx, first page of 100",
+      query: {
+        orgId: orgId,
+        mode: "live",
+        from: new Date(ninetyDays.to.getTime() - 35 * DAY_MS),
+        to: ninetyDays.to,
+        bucket: "hour",
+        groupBy: [],
+        status: "5xx",
+        limit: 101,
+      },
+    },
+  );
+
+  return { cases, reports };
 }

@@ -42,6 +42,22 @@ export type RangePreset = keyof typeof RANGE_PRESET_MS;
 /** The Usage page's window when its URL names none (the audit log's is all time). */
 export const DEFAULT_USAGE_RANGE: RangePreset = "24h";
 
+/** A logged request's own columns, as the audit log shows them wherever the row was read from. */
+export interface LoggedRequestColumns {
+  id: number;
+  requestId: string;
+  keyId: string;
+  method: string;
+  path: string;
+  endpoint: string;
+  status: number;
+  /** The API's error code of a refusal, null for a success. */
+  errorCode: string | null;
+  durationMs: number;
+  ip: string | null;
+  userAgent: string | null;
+}
+
 /** Position of a row in newest-first order: its time to the microsecond (as stored) and its id. */
 export interface AuditCursor {
   at: string;

@@ -9,6 +9,9 @@ import { rowsOf } from "@/db/rows";
  * (db/queries/request-log-writer.ts), on its block range index over the ids.
  */
 
+/** The store the export writes and the reads take its cursor from: one, ClickHouse. */
+export const ANALYTICS_DESTINATION = "clickhouse";
+
 /** A request-log row as the store keeps it (db/clickhouse/migrations). */
 export interface ExportedRequest {
   id: number;

@@ -1,34 +1,24 @@
 import "server-only";
-import { and, between, eq, sql, type SQL } from "drizzle-orm";
+import { and, between, eq, gt, sql, type SQL } from "drizzle-orm";
 import { copyOut, getDb } from "@/db";
 import { inert, withLiterals } from "@/db/queries/csv-export";
 import { beyondCursor, cursorTime, keysetPage, walkingOrder, withinWindow, type KeysetColumns, type KeysetPage } from "@/db/keyset";
 import { apiKeys, requestDailyRollup, requestLog } from "@/db/schema";
-import { statusBounds, timeWindow, type AuditLogFilters } from "@/core/request-log";
+import { statusBounds, timeWindow, type AuditLogFilters, type LoggedRequestColumns } from "@/core/request-log";
 import { chooseRoute, rollupDays, rollupMatches, type Route, type Slice } from "@/db/queries/audit-log-route";
 import type { Books, Mode } from "@/core/enums";
+import { clickhouseUrl } from "@/db/clickhouse/client";
 import { ofMode, trafficScope, type TrafficScope } from "./keys-of-mode";
+import { sliceAcrossStores } from "./audit-log-across-stores";
 
-export interface AuditLogRowDto {
-  id: number;
+export interface AuditLogRowDto extends LoggedRequestColumns {
   createdAt: string;
-  requestId: string;
-  keyId: string;
   /** Null only if the key row is gone; revoked keys keep their name. */
   keyName: string | null;
   keyHint: string | null;
   keyRevoked: boolean;
   /** The key's mode, and so the request's (docs/features/test-mode.md#traffic); null only if the key row is gone. */
   keyMode: Mode | null;
-  method: string;
-  path: string;
-  endpoint: string;
-  status: number;
-  /** The API's error code of a refusal, null for a success. */
-  errorCode: string | null;
-  durationMs: number;
-  ip: string | null;
-  userAgent: string | null;
 }
 
 export type AuditLogPageDto = KeysetPage<AuditLogRowDto>;
@@ -93,9 +83,11 @@ function byCombination(scope: TrafficScope, filters: AuditLogFilters, now: Date,
  * The statement of a slice read by the given route: up to `limit` rows next to the cursor, in
  * the walking direction. Exported for the bench, which EXPLAINs it.
  */
-export function sliceQuery(scope: TrafficScope, filters: AuditLogFilters, now: Date, slice: Slice & { route: Route }) {
+export function sliceQuery(scope: TrafficScope, filters: AuditLogFilters, now: Date, slice: Slice & { route: Route; afterId?: number }) {
   const conditions = filterConditions(scope, filters, now);
   if (slice.cursor) conditions.push(beyondCursor(timeline, slice.cursor, slice.direction));
+  // Only the rows an analytics store has not been sent (db/queries/audit-log-across-stores.ts).
+  if (slice.afterId !== undefined) conditions.push(gt(requestLog.id, slice.afterId));
   if (slice.route === "by-combination") conditions.push(sql`(${requestLog.createdAt}, ${requestLog.id}) in (${byCombination(scope, filters, now, slice)})`);
   return getDb()
     .select({ ...AUDIT_ROW_COLUMNS, cursorAt })
@@ -137,8 +129,9 @@ export function auditRowDto({ keyRevokedAt, createdAt, ...row }: AuditRow): Audi
 
 /** Up to `limit` rows next to the cursor, newest first whichever way it walks. */
 async function fetchSlice(scope: TrafficScope, filters: AuditLogFilters, now: Date, slice: Slice) {
-  const route = slice.route ?? (await chooseRoute(scope, filters, now, slice));
-  const rows = await sliceQuery(scope, filters, now, { ...slice, route });
+  const rows = clickhouseUrl()
+    ? await sliceAcrossStores(scope, filters, now, slice, (afterId) => sliceQuery(scope, filters, now, { ...slice, route: "time-order", afterId }))
+    : await sliceQuery(scope, filters, now, { ...slice, route: slice.route ?? (await chooseRoute(scope, filters, now, slice)) });
   return slice.direction === "older" ? rows : rows.reverse();
 }
 

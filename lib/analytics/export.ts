@@ -4,7 +4,7 @@ import type { ClickHouseClient } from "@clickhouse/client";
 import { clickhouse, clickhouseUrl } from "@/db/clickhouse/client";
 import { migrateClickhouse } from "@/db/clickhouse/migrate";
 import { insertRequestLog } from "@/db/clickhouse/request-log";
-import { claimExport, markExported, releaseExport, requestsToExport } from "@/db/queries/analytics-export";
+import { ANALYTICS_DESTINATION, claimExport, markExported, releaseExport, requestsToExport } from "@/db/queries/analytics-export";
 
 /**
  * Copies the request log to the analytics store (docs/features/analytics-store.md#the-export): the
@@ -13,7 +13,6 @@ import { claimExport, markExported, releaseExport, requestsToExport } from "@/db
  * rows end, and the next run sends from there: at least once, and a row sent twice is kept once.
  */
 
-export const ANALYTICS_DESTINATION = "clickhouse";
 /** Rows a batch carries: one insert, a few MB of JSON. */
 const BATCH_ROWS = 5_000;
 /** How long a run's lease lasts unless a batch renews it: longer than a batch may take (the client's timeout is 10 s). */

@@ -1,11 +1,10 @@
 import "server-only";
 import { getDb } from "@/db";
 import { storedUsageParts } from "@/db/clickhouse/usage";
-import { exportedThrough } from "@/db/queries/analytics-export";
+import { ANALYTICS_DESTINATION, exportedThrough } from "@/db/queries/analytics-export";
 import { unexportedParts } from "@/db/queries/usage";
 import type { UsagePart } from "@/core/usage-part";
 import type { UsageQuery } from "@/core/usage-query";
-import { ANALYTICS_DESTINATION } from "./export";
 
 /**
  * A usage read when the analytics store is configured (docs/features/analytics-store.md#reads):

@@ -4,9 +4,10 @@ import { getDb } from "@/db";
 import { rowsOf } from "@/db/rows";
 import { clickhouse } from "@/db/clickhouse/client";
 import { insertRequestLog } from "@/db/clickhouse/request-log";
-import { exportedThrough, requestsToExport } from "@/db/queries/analytics-export";
-import { ANALYTICS_DESTINATION } from "@/lib/analytics/export";
+import { ANALYTICS_DESTINATION, exportedThrough, requestsToExport } from "@/db/queries/analytics-export";
 import { usageRows } from "@/lib/usage/rows";
+import { listAuditLog, type AuditLogPageDto } from "@/db/queries/audit-log";
+import type { AuditLogFilters } from "@/core/request-log";
 import type { UsageQuery } from "@/core/usage-query";
 import { createOrg, insertKey } from "./helpers/factories";
 import { logRequest } from "./helpers/request-log";
@@ -18,12 +19,12 @@ const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 
-/** The same query answered from PostgreSQL alone: the store unset for the call. */
-async function fromPostgres(query: UsageQuery) {
+/** The same read answered by PostgreSQL alone: the store unset for the call. */
+async function fromPostgres<T>(read: () => Promise<T>): Promise<T> {
   const url = process.env.CLICKHOUSE_URL;
   delete process.env.CLICKHOUSE_URL;
   try {
-    return await usageRows(query);
+    return await read();
   } finally {
     process.env.CLICKHOUSE_URL = url;
   }
@@ -87,7 +88,64 @@ describe("usage read from ClickHouse and the rows not exported yet", () => {
     for (const query of queries) {
       const answered = await usageRows(query);
       expect(answered.length).toBeGreaterThan(0);
-      expect(answered).toEqual(await fromPostgres(query));
+      expect(answered).toEqual(await fromPostgres(() => usageRows(query)));
     }
+  });
+});
+
+describe("the audit log read from ClickHouse and the rows not exported yet", () => {
+  const now = new Date();
+  let orgId: string;
+  let keys: string[];
+
+  beforeAll(async () => {
+    orgId = (await createOrg("pro")).id;
+    keys = [(await insertKey(orgId)).id, (await insertKey(orgId)).id, (await insertKey(orgId, { mode: "test" })).id];
+    // Some in one millisecond, so pages break ties by id.
+    for (let i = 0; i < 60; i++) {
+      await logRequest({
+        orgId,
+        apiKeyId: keys[i % 3]!,
+        endpoint: ["GET /v1/invoices", "POST /v1/invoices"][i % 2]!,
+        status: [200, 404, 500, 403][i % 4]!,
+        errorCode: i % 4 === 3 ? "ip_not_allowed" : null,
+        at: new Date(now.getTime() - 3 * HOUR + Math.floor(i / 3) * MINUTE),
+      });
+    }
+  });
+
+  /** Every page walking to older rows, then back to newer ones from the oldest. */
+  async function walk(filters: AuditLogFilters, mode: "live" | "test" = "live") {
+    const books = { orgId, mode };
+    const pages: AuditLogPageDto[] = [];
+    let page = await listAuditLog(books, filters, { now, pageSize: 7 });
+    pages.push(page);
+    while (page.older) pages.push((page = await listAuditLog(books, { ...filters, before: page.older }, { now, pageSize: 7 })));
+    while (page.newer) pages.push((page = await listAuditLog(books, { ...filters, after: page.newer }, { now, pageSize: 7 })));
+    return pages;
+  }
+
+  it("pages through the same rows, in the same order, with the same cursors as PostgreSQL alone", async () => {
+    for (let i = 0; i < 10; i++) await logRequest({ orgId, apiKeyId: keys[i % 2]!, at: new Date(now.getTime() - i * 1000), status: i % 2 ? 500 : 201 });
+    const through = await exportedThrough(getDb(), ANALYTICS_DESTINATION);
+    await insertRequestLog(await requestsToExport(getDb(), through, 4));
+
+    const filtered: AuditLogFilters[] = [
+      {},
+      { range: "24h" },
+      { status: "5xx" },
+      { key: keys[1]! },
+      { method: "POST" },
+      { error: "ip_not_allowed" },
+      { endpoint: "GET /v1/invoices", status: "200" },
+    ];
+    for (const filters of filtered) {
+      const pages = await walk(filters);
+      expect(pages.flatMap((page) => page.rows).length).toBeGreaterThan(0);
+      expect(pages).toEqual(await fromPostgres(() => walk(filters)));
+    }
+    const testPages = await walk({}, "test");
+    expect(testPages[0]!.rows.map((row) => row.keyMode)).toEqual(Array(7).fill("test"));
+    expect(testPages).toEqual(await fromPostgres(() => walk({}, "test")));
   });
 });
