@@ -74,17 +74,31 @@ export async function releaseExport(db: DbOrTx, destination: string, token: stri
   await db.execute(sql`update analytics_exports set lease_token = null, leased_until = null where destination = ${destination} and lease_token = ${token}`);
 }
 
-/** The rows after id `after`, of every organization, oldest first, at most `limit`, each with its key's mode (live for a key no longer there). */
+const EXPORTED_COLUMNS = sql`
+  r.id::float8 as id, r.org_id, coalesce((select k.mode::text from api_keys k where k.id = r.api_key_id), 'live') as mode, r.api_key_id,
+  r.request_id, r.method, r.path, r.endpoint, r.status, r.duration_ms, latency_bucket(r.duration_ms) as latency_bucket, r.ip,
+  r.user_agent, r.error_code, r.trace_id::text as trace_id, to_char(r.created_at at time zone 'UTC', 'YYYY-MM-DD HH24:MI:SS.US') as created_at`;
+
+/** How many ids past the cursor one read covers, for `limit` rows: ids are dense but for batches rolled back. */
+const IDS_PER_ROW = 2;
+
+/**
+ * The rows after id `after`, of every organization, oldest first, at most `limit`, each with its
+ * key's mode (live for a key no longer there). The block range index gives no order, so an
+ * unbounded read would visit every row after the cursor for each batch (a backfill quadratic in
+ * its rows): a read covers the next `limit × IDS_PER_ROW` ids, and only past a gap that wide
+ * looks for the next id at all.
+ */
 export async function requestsToExport(db: DbOrTx, after: number, limit: number): Promise<ExportedRequest[]> {
-  const rows = rowsOf<ExportedRequest>(
-    await db.execute(sql`
-      select r.id::float8 as id, r.org_id, coalesce((select k.mode::text from api_keys k where k.id = r.api_key_id), 'live') as mode, r.api_key_id,
-             r.request_id, r.method, r.path, r.endpoint, r.status, r.duration_ms, latency_bucket(r.duration_ms) as latency_bucket, r.ip,
-             r.user_agent, r.error_code, r.trace_id::text as trace_id, to_char(r.created_at at time zone 'UTC', 'YYYY-MM-DD HH24:MI:SS.US') as created_at
-      from request_log r
-      where r.id > ${after}
-      order by r.id
-      limit ${limit}`),
-  );
-  return rows.map((row) => ({ ...row, id: Number(row.id) }));
+  const read = async (from: number) =>
+    rowsOf<ExportedRequest>(
+      await db.execute(sql`
+        select ${EXPORTED_COLUMNS} from request_log r
+        where r.id > ${from} and r.id <= ${from + limit * IDS_PER_ROW}
+        order by r.id limit ${limit}`),
+    ).map((row) => ({ ...row, id: Number(row.id) }));
+  const rows = await read(after);
+  if (rows.length > 0) return rows;
+  const [next] = rowsOf<{ id: number | string | null }>(await db.execute(sql`select min(id) as id from request_log where id > ${after}`));
+  return next?.id == null ? [] : read(Number(next.id) - 1);
 }
