@@ -84,6 +84,9 @@ describe("usage read from ClickHouse and the rows not exported yet", () => {
       { ...base, bucket: null, groupBy: ["status"], keyId: keys[0]!, endpoint: "GET /v1/invoices" },
       { ...base, bucket: "hour", groupBy: ["key"], limit: 5 },
       { ...base, mode: "test", bucket: null, groupBy: ["endpoint"] },
+      // Off the buckets' boundaries, as the contract allows: the periods the rollups would give.
+      { ...base, bucket: "hour", groupBy: ["status"], from: new Date(from.getTime() + 37 * MINUTE), to: new Date(minuteTo.getTime() - 13 * MINUTE), limit: 9 },
+      { ...base, bucket: "day", groupBy: [], from: new Date(from.getTime() + 5 * HOUR + 7 * MINUTE), to: minuteTo },
     ];
     for (const query of queries) {
       const answered = await usageRows(query);

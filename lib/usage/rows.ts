@@ -62,11 +62,24 @@ function sourcesOf(pieces: Piece[], reach: Record<"hour" | "day", number>, whole
   return sources;
 }
 
+/**
+ * The requests the rollup rows of a grain's periods from `from` to `to` hold, as the statements
+ * select them (periodWithin, db/rollups/tables.ts): minutes and hours that start within the span,
+ * the days of its first to its last date excluded. The pieces are consecutive, so an analytics
+ * store reads their span in one statement and counts what the rollups would have.
+ */
+function rowsRolledUp(grain: RollupGrain, from: Date, to: Date): { from: Date; to: Date } {
+  if (grain === "day") return { from: new Date(floorToGrain(from.getTime(), "day")), to: new Date(floorToGrain(to.getTime(), "day")) };
+  return { from: new Date(ceilToGrain(from.getTime(), grain)), to: new Date(ceilToGrain(to.getTime(), grain)) };
+}
+
 /** The parts of the window's pieces that match the query's filters: from snapshots where they reach, from rollup rows elsewhere. */
 async function usageParts(query: UsageQuery, pieces: Piece[]): Promise<UsagePart[]> {
   if (pieces.length === 0) return [];
-  // The pieces are consecutive: the store reads their span in one statement, at the query's bucket.
-  if (clickhouseUrl()) return analyticsStoreParts(query, pieces[0]!.from, pieces.at(-1)!.to);
+  if (clickhouseUrl()) {
+    const { from, to } = rowsRolledUp(query.bucket ?? "minute", pieces[0]!.from, pieces.at(-1)!.to);
+    return analyticsStoreParts(query, from, to);
+  }
   const sources = sourcesOf(pieces, await snapshotReach(query.orgId), query.bucket === null);
   const rowPieces = sources.filter((source) => source.kind === "rows").map((source) => source.piece);
   const [parts, documents] = await Promise.all([rollupParts(query, rowPieces), snapshotDocuments(query, sources, snapshotLevelFor(query))]);
