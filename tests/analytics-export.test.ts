@@ -83,6 +83,29 @@ describe("the request log's export to ClickHouse", () => {
     expect(await logCount(org.id)).toBe(32);
   });
 
+  it("ends a run under steady traffic, leaving what came after it to the next", async () => {
+    const org = await createOrg("pro");
+    const key = await insertKey(org.id);
+    await logRequest({ orgId: org.id, apiKeyId: key.id, at: new Date() });
+    let logging = true;
+    const traffic = (async () => {
+      // A turn of the event loop between requests, as requests from a network take: on PGlite a
+      // write alone resolves in microtasks and would starve the export's I/O.
+      while (logging) {
+        await logRequest({ orgId: org.id, apiKeyId: key.id, at: new Date() });
+        await new Promise((turn) => setImmediate(turn));
+      }
+    })();
+    try {
+      expect(await exportRequestLog(getDb())).toBeGreaterThan(0);
+    } finally {
+      logging = false;
+      await traffic;
+    }
+    await exportRequestLog(getDb());
+    expect(await storeCount(org.id)).toBe(await logCount(org.id));
+  });
+
   it("loses no row while ClickHouse does not answer, and the gateway answers meanwhile", async () => {
     const org = await createOrg("pro");
     const key = await insertKey(org.id);

@@ -102,3 +102,9 @@ export async function requestsToExport(db: DbOrTx, after: number, limit: number)
   const [next] = rowsOf<{ id: number | string | null }>(await db.execute(sql`select min(id) as id from request_log where id > ${after}`));
   return next?.id == null ? [] : read(Number(next.id) - 1);
 }
+
+/** The newest id after `after` committed by now, or null when there is none: where a run stops. */
+export async function newestRequestId(db: DbOrTx, after: number): Promise<number | null> {
+  const [row] = rowsOf<{ id: number | string | null }>(await db.execute(sql`select max(id) as id from request_log where id > ${after}`));
+  return row?.id == null ? null : Number(row.id);
+}

@@ -4,7 +4,7 @@ import type { ClickHouseClient } from "@clickhouse/client";
 import { clickhouse, clickhouseUrl } from "@/db/clickhouse/client";
 import { migrateClickhouse } from "@/db/clickhouse/migrate";
 import { insertRequestLog } from "@/db/clickhouse/request-log";
-import { ANALYTICS_DESTINATION, claimExport, markExported, releaseExport, requestsToExport } from "@/db/queries/analytics-export";
+import { ANALYTICS_DESTINATION, claimExport, markExported, newestRequestId, releaseExport, requestsToExport } from "@/db/queries/analytics-export";
 
 /**
  * Copies the request log to the analytics store (docs/features/analytics-store.md#the-export): the
@@ -46,8 +46,11 @@ export async function exportRequestLog(db: DbOrTx, onBatch?: (sent: number) => v
   if (through === null) return null;
   let sent = 0;
   try {
+    const newest = await newestRequestId(db, through);
+    if (newest === null) return 0;
     await readySchema();
-    for (;;) {
+    // Rows committed after the run began wait for the next: a run ends, under any traffic.
+    while (through < newest) {
       const rows = await requestsToExport(db, through, BATCH_ROWS);
       if (rows.length === 0) return sent;
       await insertRequestLog(rows);
@@ -56,6 +59,7 @@ export async function exportRequestLog(db: DbOrTx, onBatch?: (sent: number) => v
       sent += rows.length;
       onBatch?.(sent);
     }
+    return sent;
   } finally {
     await releaseExport(db, ANALYTICS_DESTINATION, token);
   }
