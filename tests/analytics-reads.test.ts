@@ -4,7 +4,7 @@ import { getDb } from "@/db";
 import { rowsOf } from "@/db/rows";
 import { clickhouse } from "@/db/clickhouse/client";
 import { insertRequestLog } from "@/db/clickhouse/request-log";
-import { ANALYTICS_DESTINATION, exportedThrough, requestsToExport } from "@/db/queries/analytics-export";
+import { exportedThrough, requestsToExport } from "@/db/queries/analytics-export";
 import { usageRows } from "@/lib/usage/rows";
 import { listAuditLog, type AuditLogPageDto } from "@/db/queries/audit-log";
 import type { AuditLogFilters } from "@/core/request-log";
@@ -58,7 +58,7 @@ describe("usage read from ClickHouse and the rows not exported yet", () => {
     // After the export the setup ran: these are PostgreSQL's alone until the next.
     for (let i = 0; i < 12; i++)
       await logRequest({ orgId, apiKeyId: keys[i % 2]!, at: new Date(now.getTime() - i * 1000), status: i % 4 === 0 ? 503 : 200, durationMs: 700 + i });
-    const through = await exportedThrough(getDb(), ANALYTICS_DESTINATION);
+    const through = await exportedThrough(getDb());
     const [unexported] = rowsOf<{ n: number }>(
       await getDb().execute(sql`select count(*)::int as n from request_log where org_id = ${orgId} and id > ${through}`),
     );
@@ -130,7 +130,7 @@ describe("the audit log read from ClickHouse and the rows not exported yet", () 
 
   it("pages through the same rows, in the same order, with the same cursors as PostgreSQL alone", async () => {
     for (let i = 0; i < 10; i++) await logRequest({ orgId, apiKeyId: keys[i % 2]!, at: new Date(now.getTime() - i * 1000), status: i % 2 ? 500 : 201 });
-    const through = await exportedThrough(getDb(), ANALYTICS_DESTINATION);
+    const through = await exportedThrough(getDb());
     await insertRequestLog(await requestsToExport(getDb(), through, 4));
 
     const filtered: AuditLogFilters[] = [

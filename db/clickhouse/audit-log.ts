@@ -1,6 +1,7 @@
-import { statusBounds, timeWindow, type AuditCursor, type AuditLogFilters, type LoggedRequestColumns } from "@/core/request-log";
+import { timeWindow, type AuditCursor, type AuditLogFilters, type LoggedRequestColumns } from "@/core/request-log";
 import type { Books } from "@/core/enums";
 import { clickhouse } from "./client";
+import { storedRequestConditions } from "./conditions";
 
 /**
  * A slice of the audit log from the analytics store's request log (docs/features/analytics-store.md#reads):
@@ -34,26 +35,17 @@ function cursorText(microseconds: bigint): string {
 }
 
 export async function storedAuditSlice(books: Books, filters: AuditLogFilters, now: Date, slice: StoreSlice, through: number): Promise<StoredAuditRow[]> {
-  const params: Record<string, unknown> = { orgId: books.orgId, mode: books.mode, through, limit: slice.limit };
-  const conditions = ["org_id = {orgId:String}", "mode = {mode:String}", "id <= {through:UInt64}"];
-  const filter = (condition: string, values: Record<string, unknown>) => {
-    conditions.push(condition);
-    Object.assign(params, values);
-  };
-  const window = timeWindow(filters, now);
-  if (window.from) filter("created_at >= fromUnixTimestamp64Milli({fromMs:Int64}, 'UTC')", { fromMs: window.from.getTime() });
-  if (window.to) filter("created_at < fromUnixTimestamp64Milli({toMs:Int64}, 'UTC')", { toMs: window.to.getTime() });
-  if (filters.endpoint) filter("endpoint = {endpoint:String}", { endpoint: filters.endpoint });
-  if (filters.status) {
-    const { min, max } = statusBounds(filters.status);
-    filter("status BETWEEN {statusMin:UInt16} AND {statusMax:UInt16}", { statusMin: min, statusMax: max });
-  }
-  if (filters.key) filter("api_key_id = {keyId:String}", { keyId: filters.key });
-  if (filters.method) filter("method = {method:String}", { method: filters.method });
-  if (filters.error) filter("error_code = {errorCode:String}", { errorCode: filters.error });
+  const { where, params, add } = storedRequestConditions(books, through, {
+    ...timeWindow(filters, now),
+    keyId: filters.key,
+    endpoint: filters.endpoint,
+    status: filters.status,
+  });
+  if (filters.method) add("method = {method:String}", { method: filters.method });
+  if (filters.error) add("error_code = {errorCode:String}", { errorCode: filters.error });
   if (slice.cursor) {
     const beyond = slice.direction === "older" ? "<" : ">";
-    filter(`(created_at, id) ${beyond} (parseDateTime64BestEffort({cursorAt:String}, 6, 'UTC'), {cursorId:UInt64})`, {
+    add(`(created_at, id) ${beyond} (parseDateTime64BestEffort({cursorAt:String}, 6, 'UTC'), {cursorId:UInt64})`, {
       cursorAt: slice.cursor.at,
       cursorId: slice.cursor.id,
     });
@@ -64,10 +56,10 @@ export async function storedAuditSlice(books: Books, filters: AuditLogFilters, n
       SELECT id, toUnixTimestamp64Micro(created_at) AS at_us, request_id AS requestId, api_key_id AS keyId, method, path, endpoint, status,
              error_code AS errorCode, duration_ms AS durationMs, ip, user_agent AS userAgent
       FROM request_log FINAL
-      WHERE ${conditions.join(" AND ")}
+      WHERE ${where()}
       ORDER BY created_at ${order}, id ${order}
       LIMIT {limit:UInt32}`,
-    query_params: params,
+    query_params: { ...params, limit: slice.limit },
     format: "JSONEachRow",
   });
   return (await result.json<Row>()).map(({ id, at_us, ...row }) => ({ ...row, id: Number(id), cursorAt: cursorText(BigInt(at_us)) }));

@@ -1,8 +1,8 @@
-import { statusBounds } from "@/core/request-log";
 import type { UsagePart } from "@/core/usage-part";
 import type { RollupGrain } from "@/core/usage-grains";
 import type { UsageQuery } from "@/core/usage-query";
 import { clickhouse } from "./client";
+import { storedRequestConditions } from "./conditions";
 
 /**
  * A usage read from the analytics store's request log (docs/features/analytics-store.md#reads):
@@ -30,25 +30,8 @@ interface StoredPart {
 }
 
 export async function storedUsageParts(query: UsageQuery, from: Date, to: Date, through: number): Promise<UsagePart[]> {
-  const params: Record<string, unknown> = { orgId: query.orgId, mode: query.mode, fromMs: from.getTime(), toMs: to.getTime(), through };
-  const conditions = [
-    "org_id = {orgId:String}",
-    "mode = {mode:String}",
-    "created_at >= fromUnixTimestamp64Milli({fromMs:Int64}, 'UTC')",
-    "created_at < fromUnixTimestamp64Milli({toMs:Int64}, 'UTC')",
-    "id <= {through:UInt64}",
-  ];
-  const filter = (condition: string, values: Record<string, unknown>) => {
-    conditions.push(condition);
-    Object.assign(params, values);
-  };
-  if (query.keyId) filter("api_key_id = {keyId:String}", { keyId: query.keyId });
-  if (query.endpoint) filter("endpoint = {endpoint:String}", { endpoint: query.endpoint });
-  if (query.method) filter("startsWith(endpoint, {methodPrefix:String})", { methodPrefix: `${query.method} ` });
-  if (query.status) {
-    const { min, max } = statusBounds(query.status);
-    filter("status BETWEEN {statusMin:UInt16} AND {statusMax:UInt16}", { statusMin: min, statusMax: max });
-  }
+  const { where, params, add } = storedRequestConditions(query, through, { from, to, keyId: query.keyId, endpoint: query.endpoint, status: query.status });
+  if (query.method) add("startsWith(endpoint, {methodPrefix:String})", { methodPrefix: `${query.method} ` });
   const grouped = (group: "key" | "endpoint" | "status", column: string, none: string) => (query.groupBy.includes(group) ? column : none);
   const result = await clickhouse().query({
     query: `
@@ -61,7 +44,7 @@ export async function storedUsageParts(query: UsageQuery, from: Date, to: Date, 
              countIf(status BETWEEN 500 AND 599) AS errors_5xx,
              sumMap([latency_bucket], [toUInt64(1)]) AS histogram
       FROM request_log FINAL
-      WHERE ${conditions.join(" AND ")}
+      WHERE ${where()}
       GROUP BY period_ms, group_key, group_endpoint, group_status`,
     query_params: params,
     format: "JSONEachRow",

@@ -9,7 +9,7 @@ import { rowsOf } from "@/db/rows";
  * (db/queries/request-log-writer.ts), on its block range index over the ids.
  */
 
-/** The store the export writes and the reads take its cursor from: one, ClickHouse. */
+/** The store the export writes and the reads take its cursor from: one, ClickHouse (the cursor row's key). */
 export const ANALYTICS_DESTINATION = "clickhouse";
 
 /** A request-log row as the store keeps it (db/clickhouse/migrations). */
@@ -34,9 +34,9 @@ export interface ExportedRequest {
 }
 
 /** The id through which the log is in the store; 0 before its first export. */
-export async function exportedThrough(db: DbOrTx, destination: string): Promise<number> {
+export async function exportedThrough(db: DbOrTx): Promise<number> {
   const [row] = rowsOf<{ through: number | string }>(
-    await db.execute(sql`select exported_through as through from analytics_exports where destination = ${destination}`),
+    await db.execute(sql`select exported_through as through from analytics_exports where destination = ${ANALYTICS_DESTINATION}`),
   );
   return Number(row?.through ?? 0);
 }
@@ -46,32 +46,34 @@ export async function exportedThrough(db: DbOrTx, destination: string): Promise<
  * when another run is exporting. One run at a time across processes, without holding a connection
  * while the store is written.
  */
-export async function claimExport(db: DbOrTx, destination: string, token: string, leaseMs: number): Promise<number | null> {
-  await db.execute(sql`insert into analytics_exports (destination) values (${destination}) on conflict (destination) do nothing`);
+export async function claimExport(db: DbOrTx, token: string, leaseMs: number): Promise<number | null> {
+  await db.execute(sql`insert into analytics_exports (destination) values (${ANALYTICS_DESTINATION}) on conflict (destination) do nothing`);
   const [row] = rowsOf<{ through: number | string }>(
     await db.execute(sql`
       update analytics_exports set lease_token = ${token}, leased_until = now() + make_interval(secs => ${leaseMs / 1000})
-      where destination = ${destination} and (leased_until is null or leased_until < now())
+      where destination = ${ANALYTICS_DESTINATION} and (leased_until is null or leased_until < now())
       returning exported_through as through`),
   );
   return row ? Number(row.through) : null;
 }
 
 /** Moves the cursor to `through` and renews the lease; false when the lease was lost (it lapsed and another run took it). */
-export async function markExported(db: DbOrTx, destination: string, token: string, through: number, leaseMs: number): Promise<boolean> {
+export async function markExported(db: DbOrTx, token: string, through: number, leaseMs: number): Promise<boolean> {
   const rows = rowsOf(
     await db.execute(sql`
       update analytics_exports set exported_through = greatest(exported_through, ${through}), updated_at = now(),
         leased_until = now() + make_interval(secs => ${leaseMs / 1000})
-      where destination = ${destination} and lease_token = ${token}
+      where destination = ${ANALYTICS_DESTINATION} and lease_token = ${token}
       returning 1`),
   );
   return rows.length > 0;
 }
 
 /** Ends the run's lease, so the next run need not wait for it to lapse. */
-export async function releaseExport(db: DbOrTx, destination: string, token: string): Promise<void> {
-  await db.execute(sql`update analytics_exports set lease_token = null, leased_until = null where destination = ${destination} and lease_token = ${token}`);
+export async function releaseExport(db: DbOrTx, token: string): Promise<void> {
+  await db.execute(
+    sql`update analytics_exports set lease_token = null, leased_until = null where destination = ${ANALYTICS_DESTINATION} and lease_token = ${token}`,
+  );
 }
 
 const EXPORTED_COLUMNS = sql`

@@ -6,7 +6,7 @@ import { apiKeys } from "@/db/schema";
 import type { AuditLogFilters, LoggedRequestColumns } from "@/core/request-log";
 import type { Slice } from "./audit-log-route";
 import type { Mode } from "@/core/enums";
-import { ANALYTICS_DESTINATION, exportedThrough } from "./analytics-export";
+import { exportedThrough } from "./analytics-export";
 import type { TrafficScope } from "./keys-of-mode";
 
 /** An audit-log row as a slice reads it (db/queries/audit-log.ts): the request's columns, its key's, and its cursor time. */
@@ -33,7 +33,7 @@ export async function sliceAcrossStores(
   slice: Slice,
   recent: (afterId: number) => Promise<SliceRow[]>,
 ): Promise<SliceRow[]> {
-  const through = await exportedThrough(getDb(), ANALYTICS_DESTINATION);
+  const through = await exportedThrough(getDb());
   const [unexported, stored] = await Promise.all([recent(through), storedAuditSlice(scope.books, filters, now, slice, through)]);
   const keyIds = [...new Set(stored.map((row) => row.keyId))];
   const keys = new Map(

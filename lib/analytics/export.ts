@@ -4,7 +4,7 @@ import type { ClickHouseClient } from "@clickhouse/client";
 import { clickhouse, clickhouseUrl } from "@/db/clickhouse/client";
 import { migrateClickhouse } from "@/db/clickhouse/migrate";
 import { insertRequestLog } from "@/db/clickhouse/request-log";
-import { ANALYTICS_DESTINATION, claimExport, markExported, newestRequestId, releaseExport, requestsToExport } from "@/db/queries/analytics-export";
+import { claimExport, exportedThrough, markExported, newestRequestId, releaseExport, requestsToExport } from "@/db/queries/analytics-export";
 
 /**
  * Copies the request log to the analytics store (docs/features/analytics-store.md#the-export): the
@@ -41,13 +41,14 @@ function readySchema(): Promise<unknown> {
  */
 export async function exportRequestLog(db: DbOrTx, onBatch?: (sent: number) => void): Promise<number | null> {
   if (!clickhouseUrl()) return 0;
+  // Read first: a process with nothing to send writes nothing (no lease taken and given back every second).
+  const newest = await newestRequestId(db, await exportedThrough(db));
+  if (newest === null) return 0;
   const token = randomUUID();
-  let through = await claimExport(db, ANALYTICS_DESTINATION, token, LEASE_MS);
+  let through = await claimExport(db, token, LEASE_MS);
   if (through === null) return null;
   let sent = 0;
   try {
-    const newest = await newestRequestId(db, through);
-    if (newest === null) return 0;
     await readySchema();
     // Rows committed after the run began wait for the next: a run ends, under any traffic.
     while (through < newest) {
@@ -55,12 +56,12 @@ export async function exportRequestLog(db: DbOrTx, onBatch?: (sent: number) => v
       if (rows.length === 0) return sent;
       await insertRequestLog(rows);
       through = rows.at(-1)!.id;
-      if (!(await markExported(db, ANALYTICS_DESTINATION, token, through, LEASE_MS))) return sent;
+      if (!(await markExported(db, token, through, LEASE_MS))) return sent;
       sent += rows.length;
       onBatch?.(sent);
     }
     return sent;
   } finally {
-    await releaseExport(db, ANALYTICS_DESTINATION, token);
+    await releaseExport(db, token);
   }
 }

@@ -1,7 +1,7 @@
 import "server-only";
 import { getDb } from "@/db";
 import { storedUsageParts } from "@/db/clickhouse/usage";
-import { ANALYTICS_DESTINATION, exportedThrough } from "@/db/queries/analytics-export";
+import { exportedThrough } from "@/db/queries/analytics-export";
 import { unexportedParts } from "@/db/queries/usage";
 import type { UsagePart } from "@/core/usage-part";
 import type { UsageQuery } from "@/core/usage-query";
@@ -13,7 +13,7 @@ import type { UsageQuery } from "@/core/usage-query";
  * request answered a moment ago, however far the export lags.
  */
 export async function analyticsStoreParts(query: UsageQuery, from: Date, to: Date): Promise<UsagePart[]> {
-  const through = await exportedThrough(getDb(), ANALYTICS_DESTINATION);
+  const through = await exportedThrough(getDb());
   const [stored, recent] = await Promise.all([storedUsageParts(query, from, to, through), unexportedParts(query, from, to, through)]);
   return stored.concat(recent);
 }
