@@ -41,6 +41,18 @@ async function signInAtProvider(page: Page, sub: string) {
   await expect(page).not.toHaveURL((url) => url.href.startsWith(provider.url));
 }
 
+/**
+ * Signs the page's browser out. The page closes before the cookies go: every answer re-sends the
+ * rolling session cookie (lib/auth/config.ts), so one still on its way (a link's prefetch) would
+ * sign the browser back in after a bare `clearCookies`.
+ */
+async function signedOut(page: Page): Promise<Page> {
+  const context = page.context();
+  await page.close();
+  await context.clearCookies();
+  return context.newPage();
+}
+
 /** "Sign in with SSO" from the sign-in page, by work email, through the provider as `sub`. */
 async function signInWithSso(page: Page, email: string, sub: string) {
   await page.goto("/signin");
@@ -56,7 +68,7 @@ test("an owner sets up SSO, a new person joins through it, Require SSO keeps pas
   const domain = `sso-${stamp}.example`;
   const owner = { name: "Olivia Owner", email: `owner-${stamp}@example.test`, password: PASSWORD, organization: `Federated ${stamp}` };
   const ownerContext = await browser.newContext();
-  const page = await ownerContext.newPage();
+  let page = await ownerContext.newPage();
   await answerSudoModeWith(page, PASSWORD);
   await page.goto("/signup");
   await new SignUpPage(page).signUp(owner);
@@ -98,12 +110,12 @@ test("an owner sets up SSO, a new person joins through it, Require SSO keeps pas
   // Someone with a password at the domain signs in through the provider too, and is linked.
   const linked = { name: "Paul Password", email: `paul-${stamp}@${domain}`, password: PASSWORD, organization: `Paul's ${stamp}` };
   const linkedContext = await browser.newContext();
-  const paul = await linkedContext.newPage();
+  let paul = await linkedContext.newPage();
   await paul.goto("/signup");
   await new SignUpPage(paul).signUp(linked);
   await expect(paul).toHaveURL(/\/settings\/api$/);
   provider.setAccount(`paul-${stamp}`, { email: linked.email, email_verified: true });
-  await linkedContext.clearCookies();
+  paul = await signedOut(paul);
   await signInWithSso(paul, linked.email, `paul-${stamp}`);
   await paul.goto(`/${slug}`);
   await expect(paul).toHaveURL(new RegExp(`/${slug}/`));
@@ -119,7 +131,7 @@ test("an owner sets up SSO, a new person joins through it, Require SSO keeps pas
   await screenshot(page, "sso-required-phone");
   await page.setViewportSize({ width: 1280, height: 860 });
 
-  await linkedContext.clearCookies();
+  paul = await signedOut(paul);
   const signIn = new SignInPage(paul);
   await signIn.goto(`/${slug}`);
   await signIn.signIn(linked.email, PASSWORD);
@@ -135,7 +147,7 @@ test("an owner sets up SSO, a new person joins through it, Require SSO keeps pas
   await signInAtProvider(paul, `paul-${stamp}`);
   await expect(paul).toHaveURL(new RegExp(`/${slug}/`));
 
-  await ownerContext.clearCookies();
+  page = await signedOut(page);
   await new SignInPage(page).goto(`/${slug}/settings/sso`);
   await new SignInPage(page).signIn(owner.email, PASSWORD);
   await expect(page).toHaveURL(new RegExp(`/${slug}/settings/sso$`));
