@@ -1,5 +1,4 @@
-import AxeBuilder from "@axe-core/playwright";
-import { expect, POSTGRES, screenshot, storageStateOf, test, USERS } from "./fixtures";
+import { axe, expect, POSTGRES, screenshot, storageStateOf, test, USERS } from "./fixtures";
 import { SignInPage } from "./pages/sign-in-page";
 import { SignUpPage } from "./pages/sign-up-page";
 
@@ -105,7 +104,7 @@ test.describe("signed in", () => {
   test("the account menu's accessible name contains the initials it shows", async ({ page }) => {
     await page.goto("/globex/settings/api");
     await expect(page.getByRole("button", { name: /^AK: Account menu for Alex Kim$/ })).toBeVisible();
-    const { violations } = await new AxeBuilder({ page }).include('button[aria-label*="Account menu"]').withRules(["label-content-name-mismatch"]).analyze();
+    const { violations } = await axe(page).include('button[aria-label*="Account menu"]').withRules(["label-content-name-mismatch"]).analyze();
     expect(violations).toEqual([]);
   });
 

@@ -1,7 +1,6 @@
-import AxeBuilder from "@axe-core/playwright";
 import { postmanCollectionJson, type OpenApiDocument } from "../lib/api/postman-collection";
 import type { Page } from "@playwright/test";
-import { expect, PHONE, screenshot, test } from "./fixtures";
+import { axe, expect, PHONE, screenshot, test } from "./fixtures";
 
 // Each family of /v1 paths, an operation of it as the sidebar names it, and the path it shows.
 const FAMILIES = [
@@ -74,7 +73,7 @@ test.describe("the API reference at /docs", () => {
     // label-content-name-mismatch is one of axe's experimental rules, off unless asked for (and
     // disableRules would drop that choice: it replaces the rules option).
     const rules = { "label-content-name-mismatch": { enabled: true }, ...Object.fromEntries(SCALAR_MARKUP_RULES.map((rule) => [rule, { enabled: false }])) };
-    const results = await new AxeBuilder({ page }).options({ rules }).analyze();
+    const results = await axe(page, { rules }).analyze();
     expect(results.violations.flatMap((violation) => violation.nodes.map((node) => `${violation.id}: ${node.html}`))).toEqual([]);
   });
 

@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import { test as base, expect, type BrowserContext, type Locator, type Page } from "@playwright/test";
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from "../seed/accounts";
 import { serverOrigin, sessionClockPort, workerServer } from "./servers";
@@ -19,6 +20,15 @@ export const storageStateOf = (role: DemoRole, server = workerServer()) => `e2e/
  */
 export async function screenshot(page: Page, name: string, { fullPage = true } = {}) {
   await page.screenshot({ path: `test-results/screens/${name}.png`, fullPage });
+}
+
+/**
+ * axe over the page, asked for its violations only and run in the page itself: these pages have no
+ * frames, and the default mode (results gathered node by node, then merged in a second blank page)
+ * spent 13 of 19 s on the API reference's 12,600 elements; this way 7 s, the same findings.
+ */
+export function axe(page: Page, options: Parameters<AxeBuilder["options"]>[0] = {}): AxeBuilder {
+  return new AxeBuilder({ page }).setLegacyMode().options({ ...options, resultTypes: ["violations"] });
 }
 
 /**

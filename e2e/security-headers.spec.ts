@@ -1,6 +1,5 @@
-import AxeBuilder from "@axe-core/playwright";
 import type { Page, Response } from "@playwright/test";
-import { expect, screenshot, storageStateOf, test } from "./fixtures";
+import { axe, expect, screenshot, storageStateOf, test } from "./fixtures";
 import { ApiKeysPage } from "./pages/api-keys-page";
 import { SignInPage } from "./pages/sign-in-page";
 
@@ -81,7 +80,7 @@ function expectSecurityHeaders(response: Response | null, path: string) {
  * also runs label-content-name-mismatch, which axe keeps among its experimental rules: enabled here.
  */
 async function seriousAxeViolations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).options({ rules: { "label-content-name-mismatch": { enabled: true } } }).analyze();
+  const results = await axe(page, { rules: { "label-content-name-mismatch": { enabled: true } } }).analyze();
   return results.violations
     .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
     .flatMap((violation) => violation.nodes.map((node) => `${violation.id}: ${node.html}`));
