@@ -1,5 +1,5 @@
 import { count, sql } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/db";
 import { migrateDatabase } from "@/db/migrate";
 import { ensureRequestLogPartitions, maintainRequestLog } from "@/db/partitions";
@@ -91,8 +91,10 @@ describe("request-log retention", () => {
 });
 
 describe("the seed", () => {
+  // Seeded once for the file; the tests that re-run it check that a re-run changes nothing.
+  beforeAll(() => seedDatabase(getDb()));
+
   it("creates the demo organizations, one user per role, keys and 30 days of traffic, and re-runs cleanly", async () => {
-    await seedDatabase(getDb());
     const first = await counts();
     expect(first.orgs).toBe(3);
     expect(first.users).toBe(DEMO_USERS.length);
@@ -104,7 +106,6 @@ describe("the seed", () => {
   });
 
   it("gives Acme test books and test traffic that only the test mode sees, numbered on their own", async () => {
-    await seedDatabase(getDb());
     const test = { orgId: "org_demo_acme", mode: "test" } as const;
     const page = await listInvoices(test, { limit: 10 });
     expect(page.data.map((invoice) => [invoice.status, invoice.number, invoice.livemode])).toEqual([
@@ -125,7 +126,6 @@ describe("the seed", () => {
   });
 
   it("gives traffic a mix of statuses and endpoints within the last 30 days", async () => {
-    await seedDatabase(getDb());
     const statuses = rowsOf<{ status: number }>(await getDb().execute(sql`select distinct status from request_log`)).map((r) => Number(r.status));
     expect(statuses).toEqual(expect.arrayContaining([200, 201, 400, 404, 429, 500]));
     const [span] = rowsOf<{ days: number; endpoints: number }>(
@@ -139,7 +139,6 @@ describe("the seed", () => {
 
   it("shows every state of a key's life in Acme, with its history", async () => {
     const now = Date.now();
-    await seedDatabase(getDb());
     const keys = new Map((await listApiKeys("org_demo_acme")).map((key) => [key.id, key]));
     const partner = keys.get("key_demo_acme_partner")!;
     expect(partner).toMatchObject({ status: "active", lastUsedAt: null });
@@ -161,7 +160,6 @@ describe("the seed", () => {
   });
 
   it("shows a read-only key and a restricted, IP-restricted pair whose refused calls are logged with their code", async () => {
-    await seedDatabase(getDb());
     const keys = new Map((await listApiKeys("org_demo_acme")).map((key) => [key.id, key]));
     expect(keys.get("key_demo_acme_partner")).toMatchObject({ access: "read_only", ipAllowlist: [] });
     for (const id of ["key_demo_acme_zapier_old", "key_demo_acme_zapier"]) {
@@ -185,7 +183,6 @@ describe("the seed", () => {
   });
 
   it("shows a webhook endpoint an admin turned off, with delivered, retried and given-up deliveries in its log", async () => {
-    await seedDatabase(getDb());
     await seedDatabase(getDb());
     const [endpoint, ...others] = await listWebhookEndpoints("org_demo_acme");
     expect(others).toEqual([]);
@@ -215,7 +212,6 @@ describe("the seed", () => {
   });
 
   it("lets every demo user sign in with the demo password, and nobody with a wrong one", async () => {
-    await seedDatabase(getDb());
     for (const user of DEMO_USERS) expect(await checkPassword(user.email, DEMO_PASSWORD)).toMatchObject({ id: user.id, email: user.email });
     expect(await checkPassword(DEMO_USERS[0]!.email, "wrong-password")).toBeNull();
     expect(await checkPassword("nobody@acme.test", DEMO_PASSWORD)).toBeNull();
