@@ -44,9 +44,9 @@ export function poolApplicationName(): string {
 const MIN_POOL_SIZE = 2;
 const DEFAULT_POOL_SIZE = 10;
 
-/** The pool's size: connections the process opens at most, its lanes' included. */
+/** The pool's size: connections the process opens at most, its lanes' included (a log-stream delivery process opens one). */
 export function poolMaxConnections(): number {
-  return Number(process.env.DATABASE_POOL_SIZE ?? DEFAULT_POOL_SIZE);
+  return wholeNumberFromEnv("DATABASE_POOL_SIZE", DEFAULT_POOL_SIZE, "connections");
 }
 
 /** Stops a server's start on a pool too small for a background task's lock and its work, which would wait for each other. */
