@@ -5,7 +5,7 @@ import { rowsOf } from "@/db/rows";
 import { logStreams } from "@/db/schema";
 import type { Mode } from "@/core/enums";
 import type { LogStreamSource } from "@/core/log-streams";
-import { keyOfMode, type VisibleAfter } from "./log-stream-events";
+import { requestOfMode, type VisibleAfter } from "./log-stream-events";
 import { unleased } from "./log-streams";
 
 /**
@@ -44,14 +44,14 @@ const NO_BOUND = sql.raw("9223372036854775807");
 
 /** The stream's requests older than the cutoff before its first younger one: how many, and the last. */
 function expiredRequests(orgId: string, mode: Mode, after: number, cutoff: string): SQL {
-  // The mode is the key's (keyOfMode: read in id order from the cursor); the created-at bounds also leave out the partitions they cannot be in.
+  // The mode is the key's (requestOfMode: read in id order from the cursor); the created-at bounds also leave out the partitions they cannot be in.
   return sql`(
     select count(*)::int as dropped, null::text as last_tx, max(r.id)::float8 as last_id
     from request_log r
-    where r.org_id = ${orgId} and r.id > ${after} and r.created_at < ${cutoff}::timestamptz and ${keyOfMode("r", mode)}
+    where r.org_id = ${orgId} and r.id > ${after} and r.created_at < ${cutoff}::timestamptz and ${requestOfMode("r", mode)}
       and r.id < coalesce((
         select y.id from request_log y
-        where y.org_id = ${orgId} and y.id > ${after} and y.created_at >= ${cutoff}::timestamptz and ${keyOfMode("y", mode)}
+        where y.org_id = ${orgId} and y.id > ${after} and y.created_at >= ${cutoff}::timestamptz and ${requestOfMode("y", mode)}
         order by y.id limit 1), ${NO_BOUND}))`;
 }
 

@@ -69,7 +69,7 @@ const ISO = (column: string) => sql.raw(`to_char(${column} at time zone 'UTC', '
  * plan for the prepared statement read every row after the cursor key by key, then sorted them
  * (17 µs a delivered event in the log-streams bench, docs/performance.md#log-streams-cost-on-the-request-path).
  */
-export const keyOfMode = (r: string, mode: Mode) => sql`(select k.mode from api_keys k where k.id = ${sql.raw(r)}.api_key_id) = ${mode}`;
+export const requestOfMode = (r: string, mode: Mode) => sql`(select k.mode from api_keys k where k.id = ${sql.raw(r)}.api_key_id) = ${mode}`;
 
 /** A request as a stream reads it: the row its event carries, and the mode of its key (null: a key no longer there). */
 export interface LoggedRequest {

@@ -4,7 +4,7 @@ import type { DbOrTx } from "@/db";
 import { rowsOf } from "@/db/rows";
 import type { Mode } from "@/core/enums";
 import type { LogStreamSource } from "@/core/log-streams";
-import { keyOfMode } from "./log-stream-events";
+import { requestOfMode } from "./log-stream-events";
 
 /** Waiting events are counted up to this many; past it the page says "more than". */
 export const LAG_COUNT_CAP = 10_000;
@@ -36,7 +36,7 @@ export async function streamLag(db: DbOrTx, stream: StreamPosition): Promise<Str
   const parts: SQL[] = [];
   if (stream.sources.includes("requests"))
     parts.push(sql`(select r.created_at from request_log r
-      where r.org_id = ${orgId} and r.id > ${stream.requestsAfter} and ${keyOfMode("r", stream.mode)} order by r.id limit ${cap})`);
+      where r.org_id = ${orgId} and r.id > ${stream.requestsAfter} and ${requestOfMode("r", stream.mode)} order by r.id limit ${cap})`);
   if (stream.sources.includes("activity"))
     parts.push(sql`(select created_at from activity_log
       where org_id = ${orgId} and (tx, id) > (${stream.activityAfterTx}::xid8, ${stream.activityAfterId}) order by tx, id limit ${cap})`);
