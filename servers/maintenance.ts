@@ -73,14 +73,15 @@ function everyInThisProcess(intervalMs: number, what: string, run: () => Promise
 }
 
 // Shared by every process of this service, one per task (db/locks/session.ts).
-const LOCKS = { requestLog: 727_301_010, keyExpiries: 727_301_011, rollupFold: 727_301_012, snapshots: 727_301_013 } as const;
+const LOCKS = { requestLog: 727_301_010, keyExpiries: 727_301_011, snapshots: 727_301_013 } as const;
 
 /** The background work of a server process (the request log's and the expiries' also run at start-up, servers/server-boot.ts); the timers never keep it alive. */
 export function scheduleMaintenance(db: () => DbOrTx): void {
   every(REQUEST_LOG_INTERVAL_MS, "Request-log maintenance", LOCKS.requestLog, () => maintainRequestLog(db()));
   every(KEY_EXPIRY_INTERVAL_MS, "Recording key expiries and their alerts", LOCKS.keyExpiries, () => watchKeyExpiries(db()));
-  every(ROLLUP_FOLD_INTERVAL_MS, "Folding pending requests into the usage rollups", LOCKS.rollupFold, () => foldPendingRollups(db()));
   every(SNAPSHOT_INTERVAL_MS, "Snapshotting closed hours and days of usage", LOCKS.snapshots, () => buildUsageSnapshots(db()));
+  // The fold's statement takes its own transaction lock and does nothing when another fold holds it (db/rollups/fold.ts).
+  everyInThisProcess(ROLLUP_FOLD_INTERVAL_MS, "Folding pending requests into the usage rollups", () => foldPendingRollups(db()));
   // Its lease, not a session lock, keeps it to one run across processes: a run waiting on the store holds no connection (lib/analytics/export.ts).
   if (clickhouseUrl()) everyInThisProcess(ANALYTICS_EXPORT_INTERVAL_MS, "Exporting the request log to ClickHouse", () => exportRequestLog(db()));
   // On the embedded database, whose one client lives on this thread, delivery runs on its event loop.

@@ -39,13 +39,13 @@ describe.skipIf(!process.env.DATABASE_URL)("a server's pool", () => {
   let server: ServerProcess | undefined;
   afterAll(() => server?.stop());
 
-  it("of 3 connections: starts, folds its requests into the rollups under the fold's lock, and goes on answering", async () => {
+  it("of 3 connections: starts, folds its requests into the rollups beside the locked tasks, and goes on answering", async () => {
     server = await startServerProcess("api-server.ts", { DATABASE_POOL_SIZE: "3" });
     const org = await createOrg("pro");
     const key = await insertKey(org.id);
     const call = () => fetch(`${server!.base}/v1/products`, { headers: { "X-API-Key": key.value }, signal: AbortSignal.timeout(10_000) });
     expect((await call()).status).toBe(200);
-    // The fold runs every second under its lock; its work needs a connection beside the lock's.
+    // The fold runs every second, on a connection beside those a locked task holds for its lock and its work.
     const pending = async () =>
       (
         await getDb()
