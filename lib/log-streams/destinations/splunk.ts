@@ -1,6 +1,6 @@
 import type { LogEvent } from "@/core/log-streams";
 import type { Destination, DestinationOf } from "./destination";
-import { eventRecord, SOURCE_NAME, sourceHost } from "./event-record";
+import { eventRecordBytes, SOURCE_NAME, sourceHost } from "./event-record";
 import { answerJson, postTo, refusal, retryableStatus, succeeded, type GuardedAnswer } from "./http-post";
 
 /**
@@ -22,15 +22,22 @@ export function splunkCollectorUrl(base: string): URL {
   return url;
 }
 
-/** HEC's envelope: the time in epoch seconds with milliseconds, where it comes from, and the event as `_json`. */
-export function splunkEnvelope(event: LogEvent, host: string | null): Record<string, unknown> {
-  return {
-    time: Date.parse(event.occurredAt) / 1000,
-    ...(host ? { host } : {}),
-    source: SOURCE_NAME,
-    sourcetype: "_json",
-    event: eventRecord(event),
-  };
+const NEWLINE = Buffer.from("\n");
+const CLOSE = Buffer.from("}");
+
+/**
+ * The body: HEC's envelope for each event, a line each (the time in epoch seconds with
+ * milliseconds, where it comes from, the event as `_json`), the event's record as
+ * eventRecordBytes made it, so an event another stream also carries is not serialized again.
+ */
+export function splunkBody(events: LogEvent[], host: string | null): Buffer {
+  const parts: Buffer[] = [];
+  for (const [i, event] of events.entries()) {
+    if (i > 0) parts.push(NEWLINE);
+    const envelope = { time: Date.parse(event.occurredAt) / 1000, ...(host ? { host } : {}), source: SOURCE_NAME, sourcetype: "_json" };
+    parts.push(Buffer.from(`${JSON.stringify(envelope).slice(0, -1)},"event":`), eventRecordBytes(event), CLOSE);
+  }
+  return Buffer.concat(parts);
 }
 
 /** HEC's answer: `{"text": "…", "code": n}` (https://help.splunk.com/en/splunk-enterprise/get-data-in/collect-http-event-data/troubleshoot-http-event-collector). */
@@ -57,8 +64,7 @@ export function splunkDestination({ settings, secrets }: DestinationOf<"splunk">
   const url = splunkCollectorUrl(settings.url);
   const headers = { "content-type": "application/json", authorization: `Splunk ${secrets.token}`, "user-agent": "Invoicing-LogStreams/1.0" };
   return async (batch) => {
-    const host = sourceHost();
-    const body = batch.events.map((event) => JSON.stringify(splunkEnvelope(event, host))).join("\n");
+    const body = splunkBody(batch.events, sourceHost());
     const answer = await postTo("Splunk", url, headers, body, batch.signal);
     if (!succeeded(answer)) throw splunkRefusal(answer);
   };
