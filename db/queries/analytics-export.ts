@@ -105,8 +105,12 @@ export async function requestsToExport(db: DbOrTx, after: number, limit: number)
   return next?.id == null ? [] : read(Number(next.id) - 1);
 }
 
-/** The newest id after `after` committed by now, or null when there is none: where a run stops. */
-export async function newestRequestId(db: DbOrTx, after: number): Promise<number | null> {
-  const [row] = rowsOf<{ id: number | string | null }>(await db.execute(sql`select max(id) as id from request_log where id > ${after}`));
+/** The newest id committed by now past the cursor, or null when the store holds every row: where a run stops. */
+export async function newestUnexportedId(db: DbOrTx): Promise<number | null> {
+  const [row] = rowsOf<{ id: number | string | null }>(
+    await db.execute(sql`
+      select max(id) as id from request_log
+      where id > coalesce((select exported_through from analytics_exports where destination = ${ANALYTICS_DESTINATION}), 0)`),
+  );
   return row?.id == null ? null : Number(row.id);
 }

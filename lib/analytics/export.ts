@@ -4,7 +4,7 @@ import type { ClickHouseClient } from "@clickhouse/client";
 import { clickhouse, clickhouseUrl } from "@/db/clickhouse/client";
 import { migrateClickhouse } from "@/db/clickhouse/migrate";
 import { insertRequestLog } from "@/db/clickhouse/request-log";
-import { claimExport, exportedThrough, markExported, newestRequestId, releaseExport, requestsToExport } from "@/db/queries/analytics-export";
+import { claimExport, markExported, newestUnexportedId, releaseExport, requestsToExport } from "@/db/queries/analytics-export";
 
 /**
  * Copies the request log to the analytics store (docs/features/analytics-store.md#the-export): the
@@ -42,7 +42,7 @@ function readySchema(): Promise<unknown> {
 export async function exportRequestLog(db: DbOrTx, onBatch?: (sent: number) => void): Promise<number | null> {
   if (!clickhouseUrl()) return 0;
   // Read first: a process with nothing to send writes nothing (no lease taken and given back every second).
-  const newest = await newestRequestId(db, await exportedThrough(db));
+  const newest = await newestUnexportedId(db);
   if (newest === null) return 0;
   const token = randomUUID();
   let through = await claimExport(db, token, LEASE_MS);
