@@ -11,6 +11,7 @@ import { pgliteDriverClient, postgresDriverClient, watchedStatement } from "./dr
 import { inStatementSpan } from "@/core/tracing";
 import { wholeNumberFromEnv } from "@/core/env-number";
 import { pgliteDataDir } from "./pglite-dir";
+import { openPostgres } from "./postgres-url";
 import * as schema from "./schema";
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -71,9 +72,8 @@ function laneConnections(): number {
 }
 
 function open(): DbHandle {
-  const url = process.env.DATABASE_URL;
-  if (url) {
-    const sql = postgres(url, {
+  if (process.env.DATABASE_URL) {
+    const sql = openPostgres({
       max: poolMaxConnections() - laneConnections(),
       onnotice: () => {},
       // Named by process, so PostgreSQL's view of the connections tells each pool's apart (db/pool-usage.ts).
@@ -156,7 +156,7 @@ export function arrayLiteral(values: Parameter[]): string {
 function laneClient(current: DbHandle, pool: postgres.Sql, lane: Lane): postgres.Sql {
   if (laneConnections() === 0) return pool;
   current.lanes ??= {};
-  return (current.lanes[lane] ??= postgres(process.env.DATABASE_URL!, {
+  return (current.lanes[lane] ??= openPostgres({
     max: 1,
     onnotice: () => {},
     connection: { application_name: poolApplicationName() },
@@ -185,7 +185,7 @@ const COPY_CHUNK_BYTES = 64 * 1024;
 
 /** The handle's own COPY client, opened once: every export of the process shares its connections. */
 function copyClient(current: DbHandle): postgres.Sql {
-  current.copySql ??= postgres(process.env.DATABASE_URL!, {
+  current.copySql ??= openPostgres({
     max: COPY_CONNECTIONS,
     idle_timeout: 60,
     onnotice: () => {},

@@ -1,6 +1,7 @@
 import postgres from "postgres";
 import { beforeDbClose, poolApplicationName } from "@/db";
 import { statementsInFlightNow } from "./driver-clients";
+import { openPostgres } from "./postgres-url";
 
 export interface PoolUsage {
   /** Connections of the pool PostgreSQL sees running a statement or inside a transaction. */
@@ -19,7 +20,7 @@ let reader: postgres.Sql | null = null;
  */
 function poolReader(): postgres.Sql {
   if (reader) return reader;
-  const opened = postgres(process.env.DATABASE_URL!, {
+  const opened = openPostgres({
     max: 1,
     idle_timeout: 60,
     onnotice: () => {},

@@ -5,12 +5,13 @@ import path from "node:path";
 import { wholeNumberFromEnv } from "@/core/env-number";
 import { gatherWorkerMetrics } from "./cluster-metrics";
 import { log } from "@/core/log";
+import { parsePostgresUrl } from "@/db/postgres-url";
 
 /** Whether a PostgreSQL URL names this machine: a loopback or own address, or a Unix socket (no host, or a `host` path). */
 export function databaseOnThisMachine(databaseUrl: string): boolean {
   let url: URL;
   try {
-    url = new URL(databaseUrl);
+    url = parsePostgresUrl(databaseUrl);
   } catch {
     return false;
   }

@@ -1,6 +1,7 @@
 import postgres from "postgres";
 import { describe, expect, it } from "vitest";
 import { cuttableRelay } from "./helpers/database-relay";
+import { openPostgres } from "@/db/postgres-url";
 
 const TYPE_QUERY = "pg_catalog.pg_type";
 
@@ -43,6 +44,29 @@ describe.skipIf(!process.env.DATABASE_URL)("a backend terminated while the clien
       await client.end();
       await relay.close();
       await admin.end();
+    }
+  });
+});
+
+// libpq's way of naming a Unix socket, which postgres.js reads otherwise (db/postgres-url.ts).
+describe.skipIf(!process.env.DATABASE_URL)("a DATABASE_URL naming a Unix socket", () => {
+  it("connects through the socket", async () => {
+    const tcp = process.env.DATABASE_URL!;
+    const admin = postgres(tcp, { max: 1, onnotice: () => {} });
+    const [setting] = await admin<{ directories: string }[]>`select current_setting('unix_socket_directories') as directories`;
+    await admin.end();
+    const url = new URL(tcp);
+    process.env.DATABASE_URL = `postgresql://${url.username}@localhost:${url.port || 5432}${url.pathname}?host=${setting!.directories.split(",")[0]!.trim()}`;
+    const client = openPostgres({ max: 1, onnotice: () => {} });
+    try {
+      // No client address: the connection came through the socket, not over TCP.
+      expect((await client`select inet_client_addr() as address, current_database() as database`)[0]).toEqual({
+        address: null,
+        database: url.pathname.slice(1),
+      });
+    } finally {
+      process.env.DATABASE_URL = tcp;
+      await client.end();
     }
   });
 });

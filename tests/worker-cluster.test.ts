@@ -32,6 +32,7 @@ describe("how many workers a server runs", () => {
       "postgres://postgres@localhost/invoicing",
       "postgres://postgres@[::1]:5432/invoicing",
       "postgres:///invoicing?host=/var/run/postgresql",
+      "postgresql://app@/invoicing?host=/var/run/postgresql",
     ];
     for (const url of here) {
       expect(databaseOnThisMachine(url)).toBe(true);
