@@ -1,4 +1,4 @@
-import postgres from "postgres";
+import { databaseUrl, onServer } from "@/tests/setup/database-server";
 
 /**
  * Points the process at a throwaway database before anything opens one (getDb() connects lazily):
@@ -12,21 +12,11 @@ export async function createBenchDatabase(): Promise<{ label: string; drop: () =
     return { label: "PGlite (in memory, same process)", drop: async () => {} };
   }
   const name = `bench_${process.pid}`;
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
+  const url = databaseUrl(serverUrl, name);
   await onServer(serverUrl, `create database "${name}"`);
-  process.env.DATABASE_URL = url.toString();
+  process.env.DATABASE_URL = url;
   return {
-    label: `PostgreSQL ${url.host}/${name}, pool ${process.env.DATABASE_POOL_SIZE ?? 10}`,
+    label: `PostgreSQL ${new URL(url).host}/${name}, pool ${process.env.DATABASE_POOL_SIZE ?? 10}`,
     drop: () => onServer(serverUrl, `drop database if exists "${name}" with (force)`),
   };
-}
-
-async function onServer(serverUrl: string, statement: string): Promise<void> {
-  const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
-  try {
-    await admin.unsafe(statement);
-  } finally {
-    await admin.end();
-  }
 }

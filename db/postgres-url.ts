@@ -11,8 +11,8 @@ export function parsePostgresUrl(databaseUrl: string): URL {
 
 /**
  * Where postgres.js connects for a URL: a Unix socket named as libpq names it (`?host=` a
- * directory, docs/operations.md#sizing) goes to its `path` option, since
- * postgres.js would otherwise send `host` to the server as a setting, which PostgreSQL refuses.
+ * directory, docs/operations.md#sizing) goes to its `path` option, since postgres.js would
+ * otherwise send `host` to the server as a setting, which PostgreSQL refuses.
  */
 export function postgresTarget(databaseUrl: string): { url: string; path?: string } {
   const url = parsePostgresUrl(databaseUrl);

@@ -1,5 +1,4 @@
 import { eq, sql, sum } from "drizzle-orm";
-import postgres from "postgres";
 import { describe, expect, it } from "vitest";
 import { getDb, poolApplicationName, poolMaxConnections, queryPrepared } from "@/db";
 import { writeRequestLog } from "@/db/queries/request-log-writer";
@@ -8,6 +7,7 @@ import { admissionFor } from "@/db/queries/gateway";
 import { admissionStatement } from "@/db/queries/admission-statement";
 import { rateWindowStart } from "@/core/rate-window";
 import { monthlyUsage } from "@/db/schema";
+import { openPostgres } from "@/db/postgres-url";
 import { utcMonthStart } from "@/core/time";
 import { hashApiKey } from "@/lib/keys/format";
 import { PLAN_RULES } from "@/lib/api/gateway";
@@ -106,7 +106,7 @@ describe("the gateway's lanes on PostgreSQL", () => {
     async () => {
       const org = await createOrg("pro");
       const key = await insertKey(org.id);
-      const admin = postgres(process.env.DATABASE_URL!, { max: 1, onnotice: () => {} });
+      const admin = openPostgres({ max: 1, onnotice: () => {} });
       const LOCK = 727_301_099;
       try {
         // Every connection the pool may open (its size less the two lanes) waits on a lock the test holds.

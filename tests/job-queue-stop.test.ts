@@ -1,8 +1,8 @@
 import { sql } from "drizzle-orm";
-import postgres from "postgres";
 import { describe, expect, it } from "vitest";
 import { closeDb, getDb, poolApplicationName } from "@/db";
 import { ensureQueue, jobQueue } from "@/db/job-queue";
+import { openPostgres } from "@/db/postgres-url";
 import { startJobWorker } from "@/lib/job-worker";
 import { until } from "./helpers/eventually";
 
@@ -14,7 +14,7 @@ describe.skipIf(!process.env.DATABASE_URL)("the job queue's stop, before the dat
     const queue = `stop-${Date.now()}`;
     await ensureQueue(boss, queue);
     const jobId = await boss.send(queue, {});
-    const observer = postgres(process.env.DATABASE_URL!, { max: 2, onnotice: () => {} });
+    const observer = openPostgres({ max: 2, onnotice: () => {} });
     try {
       const holder = await observer.reserve();
       await holder`begin`;

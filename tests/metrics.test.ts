@@ -1,8 +1,8 @@
 import { sql } from "drizzle-orm";
-import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/db";
 import { poolUsage } from "@/db/pool-usage";
+import { openPostgres } from "@/db/postgres-url";
 import { eventually } from "./helpers/eventually";
 import { createOrg, insertKey } from "./helpers/factories";
 import { listenOnePort } from "./helpers/one-port";
@@ -99,7 +99,7 @@ describe.skipIf(!process.env.DATABASE_URL)("the database pool's gauges", () => {
     // size counts the gateway's two lanes (db/index.ts), which no other statement takes.
     const general = size - 2;
     const lock = 727_300_555;
-    const holder = postgres(process.env.DATABASE_URL!, { max: 1 });
+    const holder = openPostgres({ max: 1 });
     try {
       await holder`select pg_advisory_lock(${lock})`;
       // Promise.all starts them: a drizzle query runs when awaited.

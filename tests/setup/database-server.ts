@@ -1,15 +1,17 @@
 import postgres from "postgres";
+import { parsePostgresUrl, postgresTarget } from "../../db/postgres-url";
 
-/** The URL of another database on the same PostgreSQL server as `serverUrl`. */
+/** The URL of another database on the same PostgreSQL server as `serverUrl` (a TCP or Unix-socket URL, db/postgres-url.ts). */
 export function databaseUrl(serverUrl: string, database: string): string {
-  const url = new URL(serverUrl);
+  const url = parsePostgresUrl(serverUrl);
   url.pathname = `/${database}`;
   return url.toString();
 }
 
-/** Runs one statement on the PostgreSQL server at `serverUrl` (creating and dropping test databases). */
+/** Runs one statement on the PostgreSQL server at `serverUrl` (creating and dropping test and bench databases). */
 export async function onServer(serverUrl: string, statement: string): Promise<void> {
-  const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
+  const { url, path } = postgresTarget(serverUrl);
+  const admin = postgres(url, { max: 1, onnotice: () => {}, ...(path ? { path } : {}) });
   try {
     await admin.unsafe(statement);
   } finally {
