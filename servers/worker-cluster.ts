@@ -5,9 +5,9 @@ import path from "node:path";
 import { wholeNumberFromEnv } from "@/core/env-number";
 import { gatherWorkerMetrics } from "./cluster-metrics";
 import { log } from "@/core/log";
-import { parsePostgresUrl } from "@/db/postgres-url";
+import { parsePostgresUrl, socketDirectory } from "@/db/postgres-url";
 
-/** Whether a PostgreSQL URL names this machine: a loopback or own address, or a Unix socket (no host, or a `host` path). */
+/** Whether a PostgreSQL URL names this machine: a loopback or own address (no host reads as localhost), or a Unix socket (a `host` path). */
 export function databaseOnThisMachine(databaseUrl: string): boolean {
   let url: URL;
   try {
@@ -15,10 +15,9 @@ export function databaseOnThisMachine(databaseUrl: string): boolean {
   } catch {
     return false;
   }
-  const socket = url.searchParams.get("host");
-  if (socket?.startsWith("/")) return true;
+  if (socketDirectory(url)) return true;
   const host = url.hostname.replace(/^\[|\]$/g, "");
-  if (host === "" || host === "localhost" || host === "::1" || host.startsWith("127.")) return true;
+  if (host === "localhost" || host === "::1" || host.startsWith("127.")) return true;
   return Object.values(os.networkInterfaces()).some((addresses) => addresses?.some((address) => address.address === host));
 }
 

@@ -33,12 +33,13 @@ export interface ExportedRequest {
   created_at: string;
 }
 
+/** The cursor's row: the id through which the log is in the store (no row before the first export). */
+const CURSOR = sql`select exported_through from analytics_exports where destination = ${ANALYTICS_DESTINATION}`;
+
 /** The id through which the log is in the store; 0 before its first export. */
 export async function exportedThrough(db: DbOrTx): Promise<number> {
-  const [row] = rowsOf<{ through: number | string }>(
-    await db.execute(sql`select exported_through as through from analytics_exports where destination = ${ANALYTICS_DESTINATION}`),
-  );
-  return Number(row?.through ?? 0);
+  const [row] = rowsOf<{ exported_through: number | string }>(await db.execute(CURSOR));
+  return Number(row?.exported_through ?? 0);
 }
 
 /**
@@ -110,7 +111,7 @@ export async function newestUnexportedId(db: DbOrTx): Promise<number | null> {
   const [row] = rowsOf<{ id: number | string | null }>(
     await db.execute(sql`
       select max(id) as id from request_log
-      where id > coalesce((select exported_through from analytics_exports where destination = ${ANALYTICS_DESTINATION}), 0)`),
+      where id > coalesce((${CURSOR}), 0)`),
   );
   return row?.id == null ? null : Number(row.id);
 }

@@ -1,5 +1,4 @@
-import postgres from "postgres";
-import { parsePostgresUrl, postgresTarget } from "../../db/postgres-url";
+import { connectPostgres, parsePostgresUrl } from "../../db/postgres-url";
 
 /** The URL of another database on the same PostgreSQL server as `serverUrl` (a TCP or Unix-socket URL, db/postgres-url.ts). */
 export function databaseUrl(serverUrl: string, database: string): string {
@@ -10,8 +9,7 @@ export function databaseUrl(serverUrl: string, database: string): string {
 
 /** Runs one statement on the PostgreSQL server at `serverUrl` (creating and dropping test and bench databases). */
 export async function onServer(serverUrl: string, statement: string): Promise<void> {
-  const { url, path } = postgresTarget(serverUrl);
-  const admin = postgres(url, { max: 1, onnotice: () => {}, ...(path ? { path } : {}) });
+  const admin = connectPostgres(serverUrl, { max: 1, onnotice: () => {} });
   try {
     await admin.unsafe(statement);
   } finally {
