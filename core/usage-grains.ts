@@ -13,6 +13,17 @@ export const ROLLUP_GRAIN_MS: Record<RollupGrain, number> = { minute: 60_000, ho
 export const floorToGrain = (at: number, grain: RollupGrain) => Math.floor(at / ROLLUP_GRAIN_MS[grain]) * ROLLUP_GRAIN_MS[grain];
 export const ceilToGrain = (at: number, grain: RollupGrain) => Math.ceil(at / ROLLUP_GRAIN_MS[grain]) * ROLLUP_GRAIN_MS[grain];
 
+/**
+ * The requests the rollup rows of a grain's periods from `from` to `to` hold, as the statements
+ * select them (periodWithin, db/rollups/tables.ts): minutes and hours that start within the span,
+ * the days of its first to its last date excluded. Off the periods' boundaries that is not the
+ * span itself: requests not folded yet, and an analytics store's raw rows, are read by it.
+ */
+export function requestsOfPeriods(grain: RollupGrain, from: Date, to: Date): { from: Date; to: Date } {
+  const bound = grain === "day" ? floorToGrain : ceilToGrain;
+  return { from: new Date(bound(from.getTime(), grain)), to: new Date(bound(to.getTime(), grain)) };
+}
+
 /** The request log keeps the current UTC month and the 12 before it (db/partitions.ts drops older months whole). */
 export const REQUEST_LOG_RETENTION_MONTHS = 13;
 export const MINUTE_ROLLUP_RETENTION_HOURS = 48;

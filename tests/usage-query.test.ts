@@ -171,6 +171,23 @@ describe("usage rows", () => {
   });
 });
 
+describe("a bucketed window off the periods' boundaries", () => {
+  it("counts the periods that start within it whole, requests not folded yet included, each once across a page's reads", async () => {
+    const orgId = (await createOrg("pro")).id;
+    const apiKeyId = (await insertKey(orgId)).id;
+    const hour = Math.floor((Date.now() - 2 * DAY) / HOUR) * HOUR;
+    for (const offset of [10 * MINUTE, 45 * MINUTE, HOUR + 50 * MINUTE]) await logRequest({ orgId, apiKeyId, at: new Date(hour + offset), status: 200 });
+    // A page reads 4 periods first: that read ends at 37 past the first hour, between its two requests.
+    // The window ends at 20 past the second hour, whose request comes later: its hour starts within.
+    const from = new Date(hour + 37 * MINUTE - 4 * HOUR);
+    const query: UsageQuery = { orgId, mode: "live", from, to: new Date(hour + HOUR + 20 * MINUTE), bucket: "hour", groupBy: ["status"], limit: 10 };
+    expect((await usageRows(query)).map(({ bucketStart, status, requests }) => [bucketStart, status, requests])).toEqual([
+      [new Date(hour).toISOString(), 200, 2],
+      [new Date(hour + HOUR).toISOString(), 200, 1],
+    ]);
+  });
+});
+
 describe("the 4xx and 5xx classes", () => {
   it("count 400 to 499 as client errors and 500 to 599 as server errors, in the counts and in the status filter", async () => {
     const org = await createOrg("pro");

@@ -6,7 +6,7 @@ import { FOLDED_GRAINS } from "@/db/rollups/statements";
 import { epochMs, partsOf, periodMs, periodWithin, ROLLUP_PART_COLUMNS, ROLLUP_TABLES } from "@/db/rollups/tables";
 import { statusBounds } from "@/core/request-log";
 import type { UsagePart } from "@/core/usage-part";
-import type { RollupGrain } from "@/core/usage-grains";
+import { requestsOfPeriods, type RollupGrain } from "@/core/usage-grains";
 import type { UsageQuery } from "@/core/usage-query";
 import type { SnapshotLevel } from "@/core/usage-snapshot-levels";
 import { keyOfMode } from "./keys-of-mode";
@@ -27,7 +27,8 @@ export interface Piece {
 /**
  * The rollup rows of one piece that match the query's filters, with their period's start. A
  * minute or hour piece adds the requests not yet folded into its rollups (request_rollup_pending),
- * each a row of one request and a one-bucket histogram, so the answer is current to the response.
+ * each a row of one request and a one-bucket histogram, so the answer is current to the response:
+ * those of the periods its rows hold, so an answer is the same folded or not.
  */
 function pieceRows(query: UsageQuery, piece: Piece): SQL {
   const { table, period, periodOf } = ROLLUP_TABLES[piece.grain];
@@ -38,9 +39,10 @@ function pieceRows(query: UsageQuery, piece: Piece): SQL {
     from ${sql.identifier(table)} r where r.org_id = ${query.orgId} and ${periodWithin(piece.grain, column, piece.from, piece.to)}${sql.join(filters)}`;
   if (!(FOLDED_GRAINS as readonly string[]).includes(piece.grain)) return rolled;
   const pendingStart = query.bucket === null ? sql`0::float8` : periodMs(piece.grain, sql.raw(periodOf));
+  const requests = requestsOfPeriods(piece.grain, piece.from, piece.to);
   return sql`${rolled} union all
     select ${pendingStart} as period_ms, r.api_key_id, r.endpoint, r.status, 1::bigint, array[r.latency_bucket], array[1::bigint]
-    from request_rollup_pending r where r.org_id = ${query.orgId} and r.created_at >= ${piece.from.toISOString()} and r.created_at < ${piece.to.toISOString()}${sql.join(filters)}`;
+    from request_rollup_pending r where r.org_id = ${query.orgId} and r.created_at >= ${requests.from.toISOString()} and r.created_at < ${requests.to.toISOString()}${sql.join(filters)}`;
 }
 
 /** The query's mode and filters as conditions on rows `r` of the log or its rollups, each led by "and". */

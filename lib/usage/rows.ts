@@ -1,7 +1,7 @@
 import "server-only";
 import { rollupParts, snapshotDocuments, snapshotReach, type Piece, type Source } from "@/db/queries/usage";
 import type { UsagePart } from "@/core/usage-part";
-import { ceilToGrain, floorToGrain, ROLLUP_GRAIN_MS, ROLLUP_GRAINS, type RollupGrain } from "@/core/usage-grains";
+import { ceilToGrain, floorToGrain, requestsOfPeriods, ROLLUP_GRAIN_MS, ROLLUP_GRAINS, type RollupGrain } from "@/core/usage-grains";
 import type { UsageQuery, UsageRow } from "@/core/usage-query";
 import { snapshotLevelFor } from "@/core/usage-snapshot-levels";
 import { clickhouseUrl } from "@/db/clickhouse/client";
@@ -62,22 +62,11 @@ function sourcesOf(pieces: Piece[], reach: Record<"hour" | "day", number>, whole
   return sources;
 }
 
-/**
- * The requests the rollup rows of a grain's periods from `from` to `to` hold, as the statements
- * select them (periodWithin, db/rollups/tables.ts): minutes and hours that start within the span,
- * the days of its first to its last date excluded. The pieces are consecutive, so an analytics
- * store reads their span in one statement and counts what the rollups would have.
- */
-function rowsRolledUp(grain: RollupGrain, from: Date, to: Date): { from: Date; to: Date } {
-  if (grain === "day") return { from: new Date(floorToGrain(from.getTime(), "day")), to: new Date(floorToGrain(to.getTime(), "day")) };
-  return { from: new Date(ceilToGrain(from.getTime(), grain)), to: new Date(ceilToGrain(to.getTime(), grain)) };
-}
-
 /** The parts of the window's pieces that match the query's filters: from snapshots where they reach, from rollup rows elsewhere. */
 async function usageParts(query: UsageQuery, pieces: Piece[]): Promise<UsagePart[]> {
   if (pieces.length === 0) return [];
   if (clickhouseUrl()) {
-    const { from, to } = rowsRolledUp(query.bucket ?? "minute", pieces[0]!.from, pieces.at(-1)!.to);
+    const { from, to } = requestsOfPeriods(query.bucket ?? "minute", pieces[0]!.from, pieces.at(-1)!.to);
     return analyticsStoreParts(query, from, to);
   }
   const sources = sourcesOf(pieces, await snapshotReach(query.orgId), query.bucket === null);
